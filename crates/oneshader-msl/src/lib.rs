@@ -1,0 +1,1 @@
+//! oneshader-msl
