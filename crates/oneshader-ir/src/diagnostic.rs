@@ -1,0 +1,270 @@
+//! Diagnostics: every error and warning carries a stable `OSHnnnn` code.
+//!
+//! Codes are grouped by where they arise: `OSH0xxx` for the language (lexing,
+//! preprocessing, parsing, names, types, intrinsics) and `OSH5xxx` for target
+//! limits (`OSH50xx` SPIR-V, `OSH51xx` MSL, `OSH52xx` WGSL).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::{SourceMap, Span};
+
+/// A stable diagnostic code, shown as `OSH` and four digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Code(pub u16);
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OSH{:04}", self.0)
+    }
+}
+
+/// The catalog of codes. Each constant's doc comment is its one-line meaning.
+pub mod codes {
+    use super::Code;
+
+    /// A file could not be read.
+    pub const FILE_NOT_READABLE: Code = Code(1);
+    /// The input is not valid UTF-8 or is too large.
+    pub const SOURCE_NOT_ACCEPTED: Code = Code(2);
+
+    /// A character that starts no HLSL token.
+    pub const INVALID_CHARACTER: Code = Code(10);
+    /// A block comment or string literal that never ends.
+    pub const UNTERMINATED: Code = Code(11);
+    /// A numeric literal that is malformed or out of range.
+    pub const BAD_LITERAL: Code = Code(12);
+
+    /// `#error` was reached.
+    pub const ERROR_DIRECTIVE: Code = Code(100);
+    /// An `#include` names a file found neither beside the includer nor in any `-I` directory.
+    pub const INCLUDE_NOT_FOUND: Code = Code(101);
+    /// Includes nest too deep or form a cycle.
+    pub const INCLUDE_DEPTH: Code = Code(102);
+    /// Macro expansion runs away (too deep or too large).
+    pub const MACRO_EXPANSION_LIMIT: Code = Code(103);
+    /// A malformed or unknown preprocessor directive.
+    pub const BAD_DIRECTIVE: Code = Code(104);
+    /// `#if` without `#endif`, or `#else`/`#endif` without `#if`.
+    pub const UNBALANCED_CONDITIONAL: Code = Code(105);
+    /// An `#if` expression that cannot be evaluated.
+    pub const BAD_CONDITION: Code = Code(106);
+    /// A function-like macro called with the wrong number of arguments.
+    pub const MACRO_ARGUMENTS: Code = Code(107);
+
+    /// The parser expected something else here.
+    pub const SYNTAX: Code = Code(200);
+    /// Expressions or statements nest deeper than the compiler allows.
+    pub const NESTING_TOO_DEEP: Code = Code(201);
+
+    /// A name that is not declared.
+    pub const UNKNOWN_IDENTIFIER: Code = Code(300);
+    /// A type name that is not declared.
+    pub const UNKNOWN_TYPE: Code = Code(301);
+    /// A value of one type used where another is needed and no conversion exists.
+    pub const TYPE_MISMATCH: Code = Code(302);
+    /// A call with the wrong number of arguments.
+    pub const ARGUMENT_COUNT: Code = Code(303);
+    /// No overload of a function or intrinsic accepts these argument types.
+    pub const NO_MATCHING_OVERLOAD: Code = Code(304);
+    /// A name declared twice in one scope.
+    pub const REDEFINITION: Code = Code(305);
+    /// Assignment to something that is not an l-value, or to a read-only resource.
+    pub const NOT_ASSIGNABLE: Code = Code(306);
+    /// A member or method that the type does not have.
+    pub const UNKNOWN_MEMBER: Code = Code(307);
+    /// A language construct this version of oneshader does not compile yet.
+    pub const UNSUPPORTED_CONSTRUCT: Code = Code(310);
+    /// The requested entry point does not exist, or none could be found.
+    pub const ENTRY_POINT_NOT_FOUND: Code = Code(320);
+    /// An entry point lacks what its stage needs (`[numthreads]`, semantics, …).
+    pub const ENTRY_POINT_INVALID: Code = Code(321);
+    /// An invalid `register(...)` or `[[vk::binding]]`.
+    pub const BAD_BINDING: Code = Code(322);
+    /// An unknown or malformed shader profile (`-T`).
+    pub const BAD_PROFILE: Code = Code(323);
+    /// The intrinsic is not supported on any target.
+    pub const INTRINSIC_NOT_SUPPORTED: Code = Code(350);
+    /// A function calls itself, directly or indirectly.
+    pub const RECURSION: Code = Code(360);
+    /// An implicit conversion loses precision or components (a warning).
+    pub const IMPLICIT_TRUNCATION: Code = Code(400);
+
+    /// The SPIR-V backend cannot express this construct.
+    pub const SPIRV_UNSUPPORTED: Code = Code(5001);
+    /// The MSL backend cannot express this construct.
+    pub const MSL_UNSUPPORTED: Code = Code(5101);
+    /// Metal has no lane index or lane count in this stage.
+    pub const MSL_WAVE_STAGE: Code = Code(5102);
+    /// The WGSL backend cannot express this construct.
+    pub const WGSL_UNSUPPORTED: Code = Code(5201);
+    /// WebGPU's subgroup functions exist only in compute and fragment shaders.
+    pub const WGSL_WAVE_STAGE: Code = Code(5202);
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Compilation continues and succeeds.
+    Warning,
+    /// Compilation fails; no outputs are written.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A secondary location with a message, such as "macro defined here".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What is there.
+    pub message: String,
+}
+
+/// One error or warning, with the location and the advice a person needs to fix it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The main message: what is wrong.
+    pub message: String,
+    /// The primary location, when the problem has one.
+    pub span: Option<Span>,
+    /// Secondary locations.
+    pub labels: Vec<Label>,
+    /// Further explanation.
+    pub notes: Vec<String>,
+    /// What to do about it.
+    pub help: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error with `code` and `message` at `span`.
+    pub fn error(code: Code, span: impl Into<Option<Span>>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            span: span.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: Vec::new(),
+        }
+    }
+
+    /// A warning with `code` and `message` at `span`.
+    pub fn warning(code: Code, span: impl Into<Option<Span>>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    /// Adds a secondary label.
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Adds a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a suggestion of what to do.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help.push(help.into());
+        self
+    }
+
+    /// Whether this diagnostic fails the compilation.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The DXC/Visual Studio form: `file(line,col): error OSH0350: message`.
+    pub fn to_short_string(&self, sources: &SourceMap) -> String {
+        match self.span.and_then(|s| sources.location(s)) {
+            Some((file, line, column)) => format!(
+                "{file}({line},{column}): {} {}: {}",
+                self.severity, self.code, self.message
+            ),
+            None => format!("{} {}: {}", self.severity, self.code, self.message),
+        }
+    }
+}
+
+/// Collects diagnostics during one phase; callers check [`Diagnostics::has_errors`].
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// An empty collection.
+    pub fn new() -> Self {
+        Diagnostics::default()
+    }
+
+    /// Records a diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    /// Whether any error was recorded.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+
+    /// Number of errors recorded.
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// The recorded diagnostics, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Takes the recorded diagnostics.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.items
+    }
+
+    /// Appends all of `other`.
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_form_matches_dxc() {
+        let mut map = SourceMap::new();
+        let f = map.add("match.hlsl", "a\nbb\n  WaveMatch(x)");
+        let d = Diagnostic::error(codes::INTRINSIC_NOT_SUPPORTED, Span::new(f, 7, 16), "msg");
+        assert_eq!(
+            d.to_short_string(&map),
+            "match.hlsl(3,3): error OSH0350: msg"
+        );
+    }
+}
