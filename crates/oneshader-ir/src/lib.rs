@@ -1,11 +1,37 @@
 //! The shared intermediate representation of oneshader.
 //!
 //! A [`Module`] owns arenas of types, global variables and functions; handles
-//! ([`Handle<T>`]) index into them. Wave, quad and bit operations are first-class
-//! expressions ([`WaveOp`], [`MathFunction`]), so every backend sees them as such.
+//! ([`Handle<T>`]) index into them. Each [`Function`] owns its expressions, each with
+//! a type and a span, and a body of structured [`Statement`]s. Wave, quad and bit
+//! operations are first-class ([`WaveOp`], [`MathFunction`]), so every backend sees
+//! them as such. [`analysis`] derives what a device must support.
 
+pub mod analysis;
+pub mod arena;
 pub mod diagnostic;
+pub mod expression;
+pub mod module;
+pub mod samples;
 pub mod source;
+pub mod statement;
+pub mod types;
+pub mod wave;
 
+pub use arena::{Arena, Handle, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
+pub use expression::{
+    AtomicFunction, BinaryOperator, Expression, Literal, MathFunction, SwizzleComponent,
+    UnaryOperator,
+};
+pub use module::{
+    Binding, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult, GlobalVariable,
+    Interpolation, LocalVariable, Module, RegisterClass, Resource, ResourceBinding, ResourceKind,
+    Sampling, ShaderStage,
+};
 pub use source::{FileId, SourceFile, SourceMap, Span};
+pub use statement::{Barrier, Block, Statement, SwitchCase, SwitchValue};
+pub use types::{
+    AddressSpace, ArraySize, ImageClass, ImageDimension, Scalar, ScalarKind, StructMember, Type,
+    TypeInner, VectorSize,
+};
+pub use wave::{SubgroupOperations, WaveOp};

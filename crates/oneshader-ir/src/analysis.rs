@@ -1,0 +1,263 @@
+//! Facts derived from a module: which functions an entry point reaches, which
+//! subgroup operations it needs, and how it uses each global.
+
+use std::collections::BTreeSet;
+
+use crate::arena::Handle;
+use crate::expression::Expression;
+use crate::module::{EntryPoint, Function, GlobalVariable, Module};
+use crate::source::Span;
+use crate::statement::{Block, Statement};
+use crate::wave::{SubgroupOperations, WaveOp};
+
+/// Calls `visit` on every statement of `block`, nested blocks included, outer first.
+pub fn walk_statements<'a>(block: &'a Block, visit: &mut dyn FnMut(&'a Statement)) {
+    for statement in block {
+        visit(statement);
+        match statement {
+            Statement::Block(inner) => walk_statements(inner, visit),
+            Statement::If { accept, reject, .. } => {
+                walk_statements(accept, visit);
+                walk_statements(reject, visit);
+            }
+            Statement::Switch { cases, .. } => {
+                for case in cases {
+                    walk_statements(&case.body, visit);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                walk_statements(body, visit);
+                walk_statements(continuing, visit);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The functions `function` calls directly.
+pub fn callees(function: &Function) -> BTreeSet<Handle<Function>> {
+    let mut callees = BTreeSet::new();
+    walk_statements(&function.body, &mut |statement| {
+        if let Statement::Call { function, .. } = statement {
+            callees.insert(*function);
+        }
+    });
+    callees
+}
+
+/// Every function `entry` reaches through calls, each once.
+pub fn reachable_functions(module: &Module, entry: &EntryPoint) -> Vec<Handle<Function>> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<Handle<Function>> = callees(&entry.function).into_iter().collect();
+    while let Some(handle) = stack.pop() {
+        if !seen.insert(handle) {
+            continue;
+        }
+        if let Some(function) = module.functions.try_get(handle) {
+            stack.extend(callees(function));
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// The entry function followed by every function it reaches.
+pub fn entry_functions<'a>(module: &'a Module, entry: &'a EntryPoint) -> Vec<&'a Function> {
+    let mut functions = vec![&entry.function];
+    functions.extend(
+        reachable_functions(module, entry)
+            .into_iter()
+            .filter_map(|h| module.functions.try_get(h)),
+    );
+    functions
+}
+
+/// One use of a wave operation, for stage checks and messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaveUse {
+    /// The operation.
+    pub op: WaveOp,
+    /// Where it is called.
+    pub span: Option<Span>,
+}
+
+/// Every wave operation `function` uses, in expression order.
+pub fn wave_uses(function: &Function) -> Vec<WaveUse> {
+    function
+        .expressions
+        .iter()
+        .filter_map(|(handle, expression)| match expression {
+            Expression::Wave { op, .. } => Some(WaveUse {
+                op: *op,
+                span: function.expressions.span(handle),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Vulkan subgroup operations `entry` needs, across every function it reaches.
+pub fn subgroup_operations(module: &Module, entry: &EntryPoint) -> SubgroupOperations {
+    entry_functions(module, entry)
+        .into_iter()
+        .flat_map(wave_uses)
+        .fold(SubgroupOperations::empty(), |ops, wave| {
+            ops | wave.op.subgroup_operations()
+        })
+}
+
+/// How code uses one global variable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GlobalUse {
+    /// Some code loads from it.
+    pub read: bool,
+    /// Some code stores to it.
+    pub write: bool,
+    /// Some code operates on it atomically.
+    pub atomic: bool,
+    /// Some code asks for its length.
+    pub length: bool,
+}
+
+impl GlobalUse {
+    /// Whether the global is used at all.
+    pub fn is_used(self) -> bool {
+        self.read || self.write || self.atomic || self.length
+    }
+}
+
+/// The global a pointer expression points into, following accesses.
+pub fn pointer_root(function: &Function, mut pointer: Handle<Expression>) -> Option<PointerRoot> {
+    loop {
+        match function.expressions.try_get(pointer)? {
+            Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                pointer = *base
+            }
+            Expression::GlobalVariable(global) => return Some(PointerRoot::Global(*global)),
+            Expression::LocalVariable(_) => return Some(PointerRoot::Local),
+            Expression::FunctionArgument(index) => return Some(PointerRoot::Argument(*index)),
+            _ => return None,
+        }
+    }
+}
+
+/// What a pointer ultimately points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerRoot {
+    /// A global variable.
+    Global(Handle<GlobalVariable>),
+    /// A local variable.
+    Local,
+    /// A pointer parameter of the function.
+    Argument(u32),
+}
+
+/// How the functions `entry` reaches use each global, indexed by global handle.
+///
+/// Uses through `out`/`inout` parameters are attributed at the call site: the
+/// argument pointer's root is counted as read and written.
+pub fn global_uses(module: &Module, entry: &EntryPoint) -> Vec<GlobalUse> {
+    let mut uses = vec![GlobalUse::default(); module.global_variables.len()];
+    for function in entry_functions(module, entry) {
+        record_global_uses(function, &mut uses);
+    }
+    uses
+}
+
+fn record_global_uses(function: &Function, uses: &mut [GlobalUse]) {
+    let mut mark = |pointer: Handle<Expression>, apply: &dyn Fn(&mut GlobalUse)| {
+        if let Some(PointerRoot::Global(global)) = pointer_root(function, pointer) {
+            if let Some(entry) = uses.get_mut(global.index()) {
+                apply(entry);
+            }
+        }
+    };
+    for (_, expression) in function.expressions.iter() {
+        match expression {
+            Expression::Load { pointer } => mark(*pointer, &|u| u.read = true),
+            Expression::ArrayLength(pointer) => mark(*pointer, &|u| u.length = true),
+            _ => {}
+        }
+    }
+    walk_statements(&function.body, &mut |statement| match statement {
+        Statement::Store { pointer, .. } => mark(*pointer, &|u| u.write = true),
+        Statement::Atomic { pointer, .. } => mark(*pointer, &|u| {
+            u.atomic = true;
+            u.read = true;
+            u.write = true;
+        }),
+        Statement::Call { arguments, .. } => {
+            for &argument in arguments {
+                mark(argument, &|u| {
+                    u.read = true;
+                    u.write = true;
+                });
+            }
+        }
+        _ => {}
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module::{EntryPoint, ShaderStage};
+    use crate::types::{Scalar, TypeInner};
+
+    fn entry_with(function: Function) -> EntryPoint {
+        EntryPoint {
+            name: "main".into(),
+            stage: ShaderStage::Compute,
+            workgroup_size: [1, 1, 1],
+            function,
+            span: None,
+        }
+    }
+
+    #[test]
+    fn subgroup_operations_follow_calls() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let mut helper = Function {
+            name: "helper".into(),
+            ..Function::default()
+        };
+        let value = helper.add_expression(Expression::Literal(crate::Literal::U32(1)), uint, None);
+        let sum = helper.add_expression(
+            Expression::Wave {
+                op: WaveOp::ActiveSum,
+                args: vec![value],
+            },
+            uint,
+            None,
+        );
+        helper.body.push(Statement::Bind(sum));
+        let helper = module.functions.append(helper, None);
+
+        let mut main = Function::default();
+        let lane = main.add_expression(
+            Expression::Wave {
+                op: WaveOp::GetLaneIndex,
+                args: vec![],
+            },
+            uint,
+            None,
+        );
+        main.body.push(Statement::If {
+            condition: lane,
+            accept: vec![Statement::Call {
+                function: helper,
+                arguments: vec![],
+                result: None,
+            }],
+            reject: vec![],
+        });
+        let entry = entry_with(main);
+        let ops = subgroup_operations(&module, &entry);
+        assert_eq!(
+            ops,
+            SubgroupOperations::BASIC | SubgroupOperations::ARITHMETIC
+        );
+    }
+}

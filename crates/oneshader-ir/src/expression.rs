@@ -1,0 +1,372 @@
+//! Expressions: the values a function computes.
+//!
+//! Expressions live in their function's arena, each with its type and span. An
+//! expression is evaluated either where a [`Statement::Bind`](crate::Statement::Bind)
+//! names it (then any number of later expressions may use it) or inline at the one
+//! place that uses it. Call and atomic results are bound by their statements.
+
+use crate::arena::Handle;
+use crate::module::{Function, GlobalVariable, LocalVariable};
+use crate::types::{Scalar, Type, VectorSize};
+use crate::wave::WaveOp;
+
+/// A constant scalar value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// `true` / `false`.
+    Bool(bool),
+    /// 32-bit signed.
+    I32(i32),
+    /// 32-bit unsigned.
+    U32(u32),
+    /// 32-bit float.
+    F32(f32),
+    /// 64-bit float.
+    F64(f64),
+    /// 64-bit signed.
+    I64(i64),
+    /// 64-bit unsigned.
+    U64(u64),
+}
+
+impl Literal {
+    /// The literal's scalar type.
+    pub fn scalar(self) -> Scalar {
+        match self {
+            Literal::Bool(_) => Scalar::BOOL,
+            Literal::I32(_) => Scalar::I32,
+            Literal::U32(_) => Scalar::U32,
+            Literal::F32(_) => Scalar::F32,
+            Literal::F64(_) => Scalar::F64,
+            Literal::I64(_) => Scalar::I64,
+            Literal::U64(_) => Scalar::U64,
+        }
+    }
+}
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOperator {
+    /// `-x`, per component.
+    Negate,
+    /// `!x` on bools, per component.
+    LogicalNot,
+    /// `~x` on integers, per component.
+    BitwiseNot,
+}
+
+/// A binary operator. Operands have the same type, except that a shift's right
+/// operand is an unsigned integer of the left's shape. Results are per component;
+/// comparisons give bools of the operands' shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOperator {
+    /// `+`.
+    Add,
+    /// `-`.
+    Subtract,
+    /// `*`, per component (matrix products are [`MathFunction::MatrixMultiply`]).
+    Multiply,
+    /// `/`; integer division truncates toward zero.
+    Divide,
+    /// `%`; for integers the sign of the left operand (truncated division), for floats
+    /// `x - y * trunc(x / y)`.
+    Modulo,
+    /// `==`.
+    Equal,
+    /// `!=`.
+    NotEqual,
+    /// `<`.
+    Less,
+    /// `<=`.
+    LessEqual,
+    /// `>`.
+    Greater,
+    /// `>=`.
+    GreaterEqual,
+    /// `&` on integers.
+    BitwiseAnd,
+    /// `^` on integers.
+    BitwiseXor,
+    /// `|` on integers.
+    BitwiseOr,
+    /// `&` / `&&` on bools, both sides evaluated.
+    LogicalAnd,
+    /// `|` / `||` on bools, both sides evaluated.
+    LogicalOr,
+    /// `<<`; the count is already masked to the bit width by the front end.
+    ShiftLeft,
+    /// `>>`, arithmetic for signed, logical for unsigned; count already masked.
+    ShiftRight,
+}
+
+impl BinaryOperator {
+    /// Whether the operator compares and yields bools.
+    pub fn is_comparison(self) -> bool {
+        use BinaryOperator::*;
+        matches!(
+            self,
+            Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
+        )
+    }
+}
+
+/// A built-in function applied per component unless noted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFunction {
+    /// `abs`.
+    Abs,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `clamp(x, lo, hi)`.
+    Clamp,
+    /// `saturate`.
+    Saturate,
+    /// `floor`.
+    Floor,
+    /// `ceil`.
+    Ceil,
+    /// `round` (to nearest even, as DXC).
+    Round,
+    /// `trunc`.
+    Trunc,
+    /// `frac`: `x - floor(x)`.
+    Frac,
+    /// `sqrt`.
+    Sqrt,
+    /// `rsqrt`.
+    Rsqrt,
+    /// `exp`.
+    Exp,
+    /// `exp2`.
+    Exp2,
+    /// `log`.
+    Log,
+    /// `log2`.
+    Log2,
+    /// `pow`.
+    Pow,
+    /// `sin`.
+    Sin,
+    /// `cos`.
+    Cos,
+    /// `tan`.
+    Tan,
+    /// `asin`.
+    Asin,
+    /// `acos`.
+    Acos,
+    /// `atan`.
+    Atan,
+    /// `atan2(y, x)`.
+    Atan2,
+    /// `sinh`.
+    Sinh,
+    /// `cosh`.
+    Cosh,
+    /// `tanh`.
+    Tanh,
+    /// `sign`.
+    Sign,
+    /// `lerp(a, b, t)`.
+    Lerp,
+    /// `mad(a, b, c)`.
+    Mad,
+    /// `step(edge, x)`.
+    Step,
+    /// `smoothstep(lo, hi, x)`.
+    SmoothStep,
+    /// `dot`, vectors to scalar.
+    Dot,
+    /// `cross`, 3-vectors.
+    Cross,
+    /// `length`.
+    Length,
+    /// `normalize`.
+    Normalize,
+    /// `distance`.
+    Distance,
+    /// `reflect`.
+    Reflect,
+    /// `refract`.
+    Refract,
+    /// `transpose`.
+    Transpose,
+    /// `determinant`.
+    Determinant,
+    /// Linear-algebra product of matrices and vectors, as SPIR-V's `OpMatrixTimes*`:
+    /// `(left, right)` in column-vector convention.
+    MatrixMultiply,
+    /// `any`, bool vector to bool.
+    Any,
+    /// `all`, bool vector to bool.
+    All,
+    /// `isnan`.
+    IsNan,
+    /// `isinf`.
+    IsInf,
+    /// `countbits`: number of set bits, as `uint`.
+    CountBits,
+    /// `reversebits`.
+    ReverseBits,
+    /// `firstbithigh`: for unsigned, index of the highest set bit; for signed, the
+    /// highest bit that differs from the sign bit; `-1` (all ones) when none.
+    FirstBitHigh,
+    /// `firstbitlow`: index of the lowest set bit, `-1` (all ones) for zero.
+    FirstBitLow,
+}
+
+/// An atomic read-modify-write operation; the result is the value before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicFunction {
+    /// `InterlockedAdd`.
+    Add,
+    /// `InterlockedAnd`.
+    And,
+    /// `InterlockedOr`.
+    Or,
+    /// `InterlockedXor`.
+    Xor,
+    /// `InterlockedMin` (signedness from the pointee).
+    Min,
+    /// `InterlockedMax` (signedness from the pointee).
+    Max,
+    /// `InterlockedExchange`.
+    Exchange,
+    /// `InterlockedCompareExchange`/`InterlockedCompareStore`: stores `value` if the
+    /// current value equals the statement's `compare`.
+    CompareExchange,
+}
+
+/// Which component a swizzle picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwizzleComponent {
+    /// `.x`.
+    X = 0,
+    /// `.y`.
+    Y = 1,
+    /// `.z`.
+    Z = 2,
+    /// `.w`.
+    W = 3,
+}
+
+/// An expression. Operand handles refer to the same function's arena.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expression {
+    /// A constant scalar.
+    Literal(Literal),
+    /// The zero value of a type (all members zero, `false`).
+    ZeroValue(Handle<Type>),
+    /// A vector, matrix (from columns), array or struct built from components.
+    Compose {
+        /// The type built.
+        ty: Handle<Type>,
+        /// One operand per component, column, element or member.
+        components: Vec<Handle<Expression>>,
+    },
+    /// A vector with every component equal to a scalar.
+    Splat {
+        /// Number of components.
+        size: VectorSize,
+        /// The scalar.
+        value: Handle<Expression>,
+    },
+    /// Selected components of a vector value.
+    Swizzle {
+        /// Number of components of the result.
+        size: VectorSize,
+        /// The vector read.
+        vector: Handle<Expression>,
+        /// The components picked; the first `size` are used.
+        pattern: [SwizzleComponent; 4],
+    },
+    /// Element `index` (a dynamic integer) of an array, vector or matrix, through a
+    /// pointer (giving a pointer) or of a value (giving a value).
+    Access {
+        /// The array, vector or matrix, or a pointer to one.
+        base: Handle<Expression>,
+        /// The element's index.
+        index: Handle<Expression>,
+    },
+    /// Element or struct member `index` (a constant), through a pointer or of a value.
+    AccessIndex {
+        /// The aggregate, or a pointer to one.
+        base: Handle<Expression>,
+        /// The element or member index.
+        index: u32,
+    },
+    /// A pointer to a global variable.
+    GlobalVariable(Handle<GlobalVariable>),
+    /// A pointer to a local variable.
+    LocalVariable(Handle<LocalVariable>),
+    /// The value of the function's argument at this position.
+    FunctionArgument(u32),
+    /// The value a pointer points at.
+    Load {
+        /// The pointer.
+        pointer: Handle<Expression>,
+    },
+    /// A unary operation.
+    Unary {
+        /// The operator.
+        op: UnaryOperator,
+        /// The operand.
+        expr: Handle<Expression>,
+    },
+    /// A binary operation.
+    Binary {
+        /// The operator.
+        op: BinaryOperator,
+        /// Left operand.
+        left: Handle<Expression>,
+        /// Right operand.
+        right: Handle<Expression>,
+    },
+    /// `condition ? accept : reject`, per component when `condition` is a vector;
+    /// both sides are evaluated.
+    Select {
+        /// Bool scalar or vector.
+        condition: Handle<Expression>,
+        /// Value where the condition holds.
+        accept: Handle<Expression>,
+        /// Value where it does not.
+        reject: Handle<Expression>,
+    },
+    /// A built-in function.
+    Math {
+        /// Which one.
+        fun: MathFunction,
+        /// Its operands.
+        args: Vec<Handle<Expression>>,
+    },
+    /// A value conversion per component to `to` (float↔int truncating toward zero,
+    /// to bool as `!= 0`, from bool as 0/1).
+    Convert {
+        /// The value converted.
+        expr: Handle<Expression>,
+        /// The scalar type of the result's components.
+        to: Scalar,
+    },
+    /// A reinterpretation of the bits per component (`asuint`, `asfloat`).
+    Bitcast {
+        /// The value reinterpreted.
+        expr: Handle<Expression>,
+        /// The scalar type of the result's components.
+        to: Scalar,
+    },
+    /// A wave (subgroup) or quad operation.
+    Wave {
+        /// Which one.
+        op: WaveOp,
+        /// Its operands, as [`WaveOp::arity`] says.
+        args: Vec<Handle<Expression>>,
+    },
+    /// The value returned by a [`Statement::Call`](crate::Statement::Call).
+    CallResult(Handle<Function>),
+    /// The value before an [`Statement::Atomic`](crate::Statement::Atomic).
+    AtomicResult,
+    /// Number of elements of the runtime-sized array behind a pointer.
+    ArrayLength(Handle<Expression>),
+}

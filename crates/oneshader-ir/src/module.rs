@@ -1,0 +1,329 @@
+//! The module: types, globals, functions and entry points.
+
+use crate::arena::{Arena, Handle, UniqueArena};
+use crate::expression::Expression;
+use crate::source::Span;
+use crate::statement::Block;
+use crate::types::{AddressSpace, Scalar, Type, TypeInner, VectorSize};
+
+/// The pipeline stage an entry point runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShaderStage {
+    /// Vertex shader (`vs_6_x`).
+    Vertex,
+    /// Pixel (fragment) shader (`ps_6_x`).
+    Fragment,
+    /// Compute shader (`cs_6_x`).
+    Compute,
+}
+
+impl ShaderStage {
+    /// The name used in messages and reflection: `vertex`, `pixel`, `compute`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderStage::Vertex => "vertex",
+            ShaderStage::Fragment => "pixel",
+            ShaderStage::Compute => "compute",
+        }
+    }
+}
+
+/// A system value an entry point reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltIn {
+    /// `SV_Position`: `float4`, vertex output or pixel input.
+    Position,
+    /// `SV_VertexID`: `uint`.
+    VertexIndex,
+    /// `SV_InstanceID`: `uint`.
+    InstanceIndex,
+    /// `SV_IsFrontFace`: `bool`.
+    FrontFacing,
+    /// `SV_Depth`: `float`.
+    FragDepth,
+    /// `SV_SampleIndex`: `uint`.
+    SampleIndex,
+    /// `SV_DispatchThreadID`: `uint3`.
+    GlobalInvocationId,
+    /// `SV_GroupThreadID`: `uint3`.
+    LocalInvocationId,
+    /// `SV_GroupIndex`: `uint`.
+    LocalInvocationIndex,
+    /// `SV_GroupID`: `uint3`.
+    WorkGroupId,
+}
+
+impl BuiltIn {
+    /// The type the IR gives this built-in (front ends convert to the declared type).
+    pub fn inner_type(self) -> TypeInner {
+        let uint3 = TypeInner::Vector {
+            size: VectorSize::Tri,
+            scalar: Scalar::U32,
+        };
+        match self {
+            BuiltIn::Position => TypeInner::Vector {
+                size: VectorSize::Quad,
+                scalar: Scalar::F32,
+            },
+            BuiltIn::VertexIndex
+            | BuiltIn::InstanceIndex
+            | BuiltIn::SampleIndex
+            | BuiltIn::LocalInvocationIndex => TypeInner::Scalar(Scalar::U32),
+            BuiltIn::FrontFacing => TypeInner::Scalar(Scalar::BOOL),
+            BuiltIn::FragDepth => TypeInner::Scalar(Scalar::F32),
+            BuiltIn::GlobalInvocationId | BuiltIn::LocalInvocationId | BuiltIn::WorkGroupId => {
+                uint3
+            }
+        }
+    }
+}
+
+/// How a user-defined stage input or output is interpolated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Perspective-correct (HLSL's default `linear`).
+    Perspective,
+    /// `noperspective`.
+    Linear,
+    /// `nointerpolation`.
+    Flat,
+}
+
+/// Where within a pixel an input is interpolated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sampling {
+    /// The pixel's centre.
+    Center,
+    /// `centroid`.
+    Centroid,
+    /// `sample`.
+    Sample,
+}
+
+/// How an entry point's argument, result or struct member connects to the pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Binding {
+    /// A system value.
+    BuiltIn(BuiltIn),
+    /// A user value at a location, with the semantic it was declared with.
+    Location {
+        /// The location index.
+        location: u32,
+        /// The HLSL semantic (`TEXCOORD0`, `SV_Target1`), for reflection.
+        semantic: String,
+        /// Interpolation, for pixel inputs and vertex outputs.
+        interpolation: Option<Interpolation>,
+        /// Sampling, for pixel inputs and vertex outputs.
+        sampling: Option<Sampling>,
+    },
+}
+
+/// The register class an HLSL resource was declared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegisterClass {
+    /// `t`: shader resource views.
+    T,
+    /// `u`: unordered access views.
+    U,
+    /// `b`: constant buffers.
+    B,
+    /// `s`: samplers.
+    S,
+}
+
+/// Where a resource is bound: the Vulkan/WebGPU (set, binding) pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceBinding {
+    /// Descriptor set (Vulkan) or bind group (WebGPU): the register space, or the
+    /// set of `[[vk::binding]]`.
+    pub set: u32,
+    /// Binding number: the register index, or the binding of `[[vk::binding]]`.
+    pub binding: u32,
+}
+
+/// What kind of HLSL resource a global is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// `cbuffer` or `ConstantBuffer<T>`.
+    ConstantBuffer,
+    /// `StructuredBuffer<T>`.
+    StructuredBuffer,
+    /// `RWStructuredBuffer<T>`.
+    RWStructuredBuffer,
+    /// `ByteAddressBuffer`.
+    ByteAddressBuffer,
+    /// `RWByteAddressBuffer`.
+    RWByteAddressBuffer,
+    /// `Texture*<T>`.
+    Texture,
+    /// `RWTexture*<T>`.
+    RWTexture,
+    /// `SamplerState` or `SamplerComparisonState`.
+    Sampler,
+}
+
+impl ResourceKind {
+    /// The HLSL spelling.
+    pub fn hlsl_name(self) -> &'static str {
+        match self {
+            ResourceKind::ConstantBuffer => "ConstantBuffer",
+            ResourceKind::StructuredBuffer => "StructuredBuffer",
+            ResourceKind::RWStructuredBuffer => "RWStructuredBuffer",
+            ResourceKind::ByteAddressBuffer => "ByteAddressBuffer",
+            ResourceKind::RWByteAddressBuffer => "RWByteAddressBuffer",
+            ResourceKind::Texture => "Texture",
+            ResourceKind::RWTexture => "RWTexture",
+            ResourceKind::Sampler => "SamplerState",
+        }
+    }
+
+    /// Whether the shader may write it (a UAV).
+    pub fn is_writable(self) -> bool {
+        matches!(
+            self,
+            ResourceKind::RWStructuredBuffer
+                | ResourceKind::RWByteAddressBuffer
+                | ResourceKind::RWTexture
+        )
+    }
+}
+
+/// An HLSL resource's declaration details.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Resource {
+    /// What kind of resource it is.
+    pub kind: ResourceKind,
+    /// The (set, binding) it is bound at.
+    pub binding: ResourceBinding,
+    /// The `register(...)` it was declared with, if any: class, index, space.
+    pub register: Option<(RegisterClass, u32, u32)>,
+}
+
+/// A variable outside any function: a resource, `groupshared` or `static` data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalVariable {
+    /// The HLSL name.
+    pub name: String,
+    /// Where it lives.
+    pub space: AddressSpace,
+    /// Its type. A structured or byte-address buffer is a runtime-sized array of its
+    /// elements (32-bit words for byte-address buffers).
+    pub ty: Handle<Type>,
+    /// For resources: kind and binding.
+    pub resource: Option<Resource>,
+    /// Source location of the declaration.
+    pub span: Option<Span>,
+}
+
+/// A function's local variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalVariable {
+    /// The HLSL name (temporaries made by the front end have generated names).
+    pub name: String,
+    /// Its type.
+    pub ty: Handle<Type>,
+    /// A value it starts with; when absent it starts zeroed.
+    pub init: Option<Handle<Expression>>,
+}
+
+/// A function parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionArgument {
+    /// The HLSL name.
+    pub name: String,
+    /// Its type; a pointer for `out`/`inout` parameters.
+    pub ty: Handle<Type>,
+    /// For entry points: where the value comes from.
+    pub binding: Option<Binding>,
+}
+
+/// What a function returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionResult {
+    /// The return type.
+    pub ty: Handle<Type>,
+    /// For entry points: where the value goes.
+    pub binding: Option<Binding>,
+}
+
+/// A function: its signature, locals, expressions and body.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Function {
+    /// The HLSL name (overloads get distinct names from the front end).
+    pub name: String,
+    /// Parameters.
+    pub arguments: Vec<FunctionArgument>,
+    /// The return type, if not `void`.
+    pub result: Option<FunctionResult>,
+    /// Local variables.
+    pub local_variables: Arena<LocalVariable>,
+    /// Every expression of the body.
+    pub expressions: Arena<Expression>,
+    /// The type of each expression, indexed like `expressions`.
+    pub expression_types: Vec<Handle<Type>>,
+    /// The statements.
+    pub body: Block,
+}
+
+impl Function {
+    /// Adds an expression of type `ty`.
+    pub fn add_expression(
+        &mut self,
+        expression: Expression,
+        ty: Handle<Type>,
+        span: Option<Span>,
+    ) -> Handle<Expression> {
+        self.expression_types.push(ty);
+        self.expressions.append(expression, span)
+    }
+
+    /// The type of `expression`.
+    pub fn type_of(&self, expression: Handle<Expression>) -> Handle<Type> {
+        self.expression_types[expression.index()]
+    }
+}
+
+/// A shader entry point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryPoint {
+    /// The HLSL function name.
+    pub name: String,
+    /// The stage.
+    pub stage: ShaderStage,
+    /// `[numthreads(x, y, z)]` for compute; `[1, 1, 1]` otherwise.
+    pub workgroup_size: [u32; 3],
+    /// The entry function; its arguments and result carry bindings.
+    pub function: Function,
+    /// Source location of the declaration.
+    pub span: Option<Span>,
+}
+
+/// A whole translated shader: everything the backends need.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// Every type, deduplicated.
+    pub types: UniqueArena<Type>,
+    /// Resources and other globals.
+    pub global_variables: Arena<GlobalVariable>,
+    /// Functions called by entry points (in an order where callees come first).
+    pub functions: Arena<Function>,
+    /// Entry points.
+    pub entry_points: Vec<EntryPoint>,
+}
+
+impl Module {
+    /// The handle of the unnamed type with structure `inner`, adding it if needed.
+    pub fn type_handle(&mut self, inner: TypeInner) -> Handle<Type> {
+        self.types.insert(Type { name: None, inner })
+    }
+
+    /// The structure of type `ty`.
+    pub fn inner(&self, ty: Handle<Type>) -> &TypeInner {
+        &self.types[ty].inner
+    }
+
+    /// The entry point named `name`.
+    pub fn entry_point(&self, name: &str) -> Option<&EntryPoint> {
+        self.entry_points.iter().find(|e| e.name == name)
+    }
+}

@@ -1,0 +1,119 @@
+//! Statements: what a function does, in order, with structured control flow.
+
+use crate::arena::Handle;
+use crate::expression::{AtomicFunction, Expression};
+use crate::module::Function;
+
+/// A sequence of statements.
+pub type Block = Vec<Statement>;
+
+/// The value a switch case matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwitchValue {
+    /// A signed case label.
+    I32(i32),
+    /// An unsigned case label.
+    U32(u32),
+    /// `default:`.
+    Default,
+}
+
+/// One case of a [`Statement::Switch`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    /// The label.
+    pub value: SwitchValue,
+    /// The statements of the case.
+    pub body: Block,
+    /// Whether control falls into the next case at the end of `body` (`body` is then
+    /// empty: the front end merges fallthrough bodies into the case they reach).
+    pub fall_through: bool,
+}
+
+/// Memory made visible by a barrier, and whether it also waits for the workgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Barrier {
+    /// Orders device (buffer and texture) memory.
+    pub device_memory: bool,
+    /// Orders workgroup (`groupshared`) memory.
+    pub workgroup_memory: bool,
+    /// Waits until every invocation of the workgroup reaches it (`...WithGroupSync`).
+    pub group_sync: bool,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// Evaluates an expression here; later expressions may refer to it any number of times.
+    Bind(Handle<Expression>),
+    /// A nested block.
+    Block(Block),
+    /// `if (condition) accept else reject`.
+    If {
+        /// A bool scalar.
+        condition: Handle<Expression>,
+        /// Runs when the condition holds.
+        accept: Block,
+        /// Runs otherwise.
+        reject: Block,
+    },
+    /// `switch (selector) { cases }`.
+    Switch {
+        /// An integer scalar.
+        selector: Handle<Expression>,
+        /// The cases, `default` among them where present.
+        cases: Vec<SwitchCase>,
+    },
+    /// A loop: `body` runs, then `continuing`, then `break_if` is tested, and again.
+    /// `Continue` in `body` jumps to `continuing`.
+    Loop {
+        /// The loop body.
+        body: Block,
+        /// Runs after each iteration and after `Continue` (a `for` loop's increment).
+        continuing: Block,
+        /// Leaves the loop when true, tested after `continuing`.
+        break_if: Option<Handle<Expression>>,
+    },
+    /// Leaves the innermost loop or switch.
+    Break,
+    /// Goes to the innermost loop's `continuing`.
+    Continue,
+    /// Returns from the function.
+    Return {
+        /// The returned value, for non-void functions.
+        value: Option<Handle<Expression>>,
+    },
+    /// `discard`: ends the fragment invocation without writing.
+    Kill,
+    /// A memory and/or execution barrier.
+    Barrier(Barrier),
+    /// Writes `value` where `pointer` points.
+    Store {
+        /// The destination.
+        pointer: Handle<Expression>,
+        /// The value stored.
+        value: Handle<Expression>,
+    },
+    /// An atomic read-modify-write on a 32-bit integer in workgroup or storage memory.
+    Atomic {
+        /// The integer operated on.
+        pointer: Handle<Expression>,
+        /// The operation.
+        fun: AtomicFunction,
+        /// The operand.
+        value: Handle<Expression>,
+        /// For `CompareExchange`, the value compared with.
+        compare: Option<Handle<Expression>>,
+        /// An [`Expression::AtomicResult`] that receives the original value, if used.
+        result: Option<Handle<Expression>>,
+    },
+    /// Calls a function.
+    Call {
+        /// The callee.
+        function: Handle<Function>,
+        /// One value per parameter (pointers for `out`/`inout` parameters).
+        arguments: Vec<Handle<Expression>>,
+        /// An [`Expression::CallResult`] that receives the return value, if used.
+        result: Option<Handle<Expression>>,
+    },
+}

@@ -1,0 +1,274 @@
+//! Types of values, pointers and resources.
+
+use crate::arena::Handle;
+
+/// The kind of a scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScalarKind {
+    /// `bool`.
+    Bool,
+    /// Two's complement signed integer.
+    Sint,
+    /// Unsigned integer.
+    Uint,
+    /// IEEE 754 floating point.
+    Float,
+}
+
+/// A scalar type: kind and width in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Scalar {
+    /// Bool, signed, unsigned or float.
+    pub kind: ScalarKind,
+    /// Width in bytes (bool is given width 4, as HLSL stores it).
+    pub width: u8,
+}
+
+impl Scalar {
+    /// `bool`.
+    pub const BOOL: Scalar = Scalar {
+        kind: ScalarKind::Bool,
+        width: 4,
+    };
+    /// `int`.
+    pub const I32: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 4,
+    };
+    /// `uint`.
+    pub const U32: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 4,
+    };
+    /// `float`.
+    pub const F32: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 4,
+    };
+    /// `half` with 16-bit types enabled.
+    pub const F16: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 2,
+    };
+    /// `double`.
+    pub const F64: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 8,
+    };
+    /// `int16_t`.
+    pub const I16: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 2,
+    };
+    /// `uint16_t`.
+    pub const U16: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 2,
+    };
+    /// `int64_t`.
+    pub const I64: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 8,
+    };
+    /// `uint64_t`.
+    pub const U64: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 8,
+    };
+
+    /// Whether this is a signed or unsigned integer.
+    pub fn is_integer(self) -> bool {
+        matches!(self.kind, ScalarKind::Sint | ScalarKind::Uint)
+    }
+}
+
+/// Number of components of a vector (2, 3 or 4), or rows/columns of a matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VectorSize {
+    /// 2 components.
+    Bi = 2,
+    /// 3 components.
+    Tri = 3,
+    /// 4 components.
+    Quad = 4,
+}
+
+impl VectorSize {
+    /// The size for `n` components, if `n` is 2, 3 or 4.
+    pub fn from_count(n: u32) -> Option<VectorSize> {
+        match n {
+            2 => Some(VectorSize::Bi),
+            3 => Some(VectorSize::Tri),
+            4 => Some(VectorSize::Quad),
+            _ => None,
+        }
+    }
+
+    /// The number of components.
+    pub fn count(self) -> u32 {
+        self as u32
+    }
+}
+
+/// Where a pointer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    /// A function's local variable.
+    Function,
+    /// A per-invocation global (`static` in HLSL).
+    Private,
+    /// Shared by a workgroup (`groupshared`).
+    Workgroup,
+    /// A constant buffer.
+    Uniform,
+    /// A buffer in device memory.
+    Storage {
+        /// Whether the shader may write it (UAVs).
+        writable: bool,
+    },
+    /// An opaque resource: texture or sampler.
+    Handle,
+}
+
+/// The number of elements of an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArraySize {
+    /// A fixed number of elements.
+    Constant(u32),
+    /// Sized by the bound buffer (only as the last thing in a storage buffer).
+    Runtime,
+}
+
+/// One member of a struct, with its byte offset in memory layouts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StructMember {
+    /// The member's name.
+    pub name: String,
+    /// The member's type.
+    pub ty: Handle<Type>,
+    /// Byte offset from the start of the struct.
+    pub offset: u32,
+    /// Entry point I/O binding, for structs used as stage inputs or outputs.
+    pub binding: Option<crate::module::Binding>,
+}
+
+/// Dimensionality of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageDimension {
+    /// 1D.
+    D1,
+    /// 2D.
+    D2,
+    /// 3D.
+    D3,
+    /// Cube map.
+    Cube,
+}
+
+/// What a texture holds and how it is accessed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageClass {
+    /// Sampled or loaded texture (`Texture2D<float4>`).
+    Sampled {
+        /// Component kind of texels.
+        kind: ScalarKind,
+        /// Multisampled (`Texture2DMS`).
+        multisampled: bool,
+    },
+    /// Read-write texture (`RWTexture2D<float4>`).
+    Storage {
+        /// Component kind of texels.
+        kind: ScalarKind,
+        /// Number of components of the element type.
+        components: u8,
+    },
+}
+
+/// The structure of a type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeInner {
+    /// A scalar.
+    Scalar(Scalar),
+    /// A vector of 2–4 scalars.
+    Vector {
+        /// Number of components.
+        size: VectorSize,
+        /// Component type.
+        scalar: Scalar,
+    },
+    /// A matrix stored as `columns` column vectors of `rows` components.
+    Matrix {
+        /// Number of column vectors.
+        columns: VectorSize,
+        /// Components per column.
+        rows: VectorSize,
+        /// Component type.
+        scalar: Scalar,
+    },
+    /// An array, with the distance between elements in memory layouts.
+    Array {
+        /// Element type.
+        base: Handle<Type>,
+        /// Number of elements.
+        size: ArraySize,
+        /// Bytes from one element to the next.
+        stride: u32,
+    },
+    /// A struct.
+    Struct {
+        /// Members in declaration order.
+        members: Vec<StructMember>,
+        /// Size in bytes, padding included.
+        size: u32,
+    },
+    /// A pointer to a value in memory.
+    Pointer {
+        /// The pointee's type.
+        base: Handle<Type>,
+        /// Where it lives.
+        space: AddressSpace,
+    },
+    /// A texture.
+    Image {
+        /// 1D, 2D, 3D or cube.
+        dim: ImageDimension,
+        /// An array of layers.
+        arrayed: bool,
+        /// Sampled or storage.
+        class: ImageClass,
+    },
+    /// A sampler.
+    Sampler {
+        /// `SamplerComparisonState`.
+        comparison: bool,
+    },
+}
+
+impl TypeInner {
+    /// The scalar of a scalar, vector or matrix type.
+    pub fn scalar(&self) -> Option<Scalar> {
+        match *self {
+            TypeInner::Scalar(s) => Some(s),
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. } => Some(scalar),
+            _ => None,
+        }
+    }
+
+    /// Number of components of a vector, 1 for a scalar.
+    pub fn component_count(&self) -> Option<u32> {
+        match *self {
+            TypeInner::Scalar(_) => Some(1),
+            TypeInner::Vector { size, .. } => Some(size.count()),
+            _ => None,
+        }
+    }
+}
+
+/// A type, optionally named (structs carry their HLSL name).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Type {
+    /// The declared name, for structs.
+    pub name: Option<String>,
+    /// The structure.
+    pub inner: TypeInner,
+}
