@@ -1,0 +1,740 @@
+//! The lexer: HLSL source text to tokens, with spans and the flags the
+//! preprocessor needs (newlines, whether whitespace precedes a token).
+//!
+//! Keywords are recognised here, but the preprocessor treats them like any
+//! other identifier ([`Token::ident_text`]); numeric literals keep their
+//! spelling and are converted by [`parse_int_literal`] / [`parse_float_literal`]
+//! when someone needs the value.
+
+use std::rc::Rc;
+
+use logos::Logos;
+use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
+
+/// The raw token classes that logos recognises.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+enum Raw {
+    #[regex(r"[ \t\x0b\x0c]+")]
+    #[regex(r"\\\r?\n")]
+    #[regex(r"//[^\n]*", allow_greedy = true)]
+    Whitespace,
+    #[token("/*", block_comment)]
+    BlockComment(bool),
+    #[regex(r"\r?\n")]
+    Newline,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[regex(r"[0-9]+[uUlL]*")]
+    #[regex(r"0[xX][0-9a-fA-F]+[uUlL]*")]
+    Int,
+    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+[fFhHlL]?")]
+    Float,
+    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
+    String,
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedString,
+    #[regex(r"'([^'\\\n]|\\[^\n])*'")]
+    Char,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(";")]
+    Semicolon,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    ColonColon,
+    #[token("?")]
+    Question,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("++")]
+    PlusPlus,
+    #[token("--")]
+    MinusMinus,
+    #[token("=")]
+    Eq,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    LtEq,
+    #[token(">=")]
+    GtEq,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("&&")]
+    AmpAmp,
+    #[token("||")]
+    PipePipe,
+    #[token("!")]
+    Bang,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("#")]
+    Hash,
+    #[token("##")]
+    HashHash,
+}
+
+/// Skips to the end of a block comment; `false` when the file ends first.
+fn block_comment(lex: &mut logos::Lexer<Raw>) -> bool {
+    match lex.remainder().find("*/") {
+        Some(end) => {
+            lex.bump(end + 2);
+            true
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            false
+        }
+    }
+}
+
+/// HLSL keywords. Type names (`float4`, `Texture2D`, …) are identifiers, and
+/// so are the context-sensitive modifiers (`sample`, `linear`, `point`, …)
+/// that HLSL code also uses as variable names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Keyword {
+    If,
+    Else,
+    For,
+    While,
+    Do,
+    Switch,
+    Case,
+    Default,
+    Break,
+    Continue,
+    Return,
+    Discard,
+    Struct,
+    Class,
+    Interface,
+    Cbuffer,
+    Tbuffer,
+    Typedef,
+    Namespace,
+    Template,
+    Typename,
+    Static,
+    Const,
+    Groupshared,
+    Uniform,
+    Extern,
+    Volatile,
+    Precise,
+    Globallycoherent,
+    RowMajor,
+    ColumnMajor,
+    In,
+    Out,
+    Inout,
+    Inline,
+    Export,
+    Unorm,
+    Snorm,
+    Register,
+    Packoffset,
+    True,
+    False,
+}
+
+impl Keyword {
+    /// The keyword spelled `text`, if `text` is one.
+    pub fn from_text(text: &str) -> Option<Keyword> {
+        use Keyword::*;
+        Some(match text {
+            "if" => If,
+            "else" => Else,
+            "for" => For,
+            "while" => While,
+            "do" => Do,
+            "switch" => Switch,
+            "case" => Case,
+            "default" => Default,
+            "break" => Break,
+            "continue" => Continue,
+            "return" => Return,
+            "discard" => Discard,
+            "struct" => Struct,
+            "class" => Class,
+            "interface" => Interface,
+            "cbuffer" => Cbuffer,
+            "tbuffer" => Tbuffer,
+            "typedef" => Typedef,
+            "namespace" => Namespace,
+            "template" => Template,
+            "typename" => Typename,
+            "static" => Static,
+            "const" => Const,
+            "groupshared" => Groupshared,
+            "uniform" => Uniform,
+            "extern" => Extern,
+            "volatile" => Volatile,
+            "precise" => Precise,
+            "globallycoherent" => Globallycoherent,
+            "row_major" => RowMajor,
+            "column_major" => ColumnMajor,
+            "in" => In,
+            "out" => Out,
+            "inout" => Inout,
+            "inline" => Inline,
+            "export" => Export,
+            "unorm" => Unorm,
+            "snorm" => Snorm,
+            "register" => Register,
+            "packoffset" => Packoffset,
+            "true" => True,
+            "false" => False,
+            _ => return None,
+        })
+    }
+}
+
+/// What kind of token a [`Token`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum TokenKind {
+    Ident,
+    Keyword(Keyword),
+    IntLiteral,
+    FloatLiteral,
+    StringLiteral,
+    CharLiteral,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Semicolon,
+    Comma,
+    Dot,
+    Colon,
+    ColonColon,
+    Question,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    PlusPlus,
+    MinusMinus,
+    Eq,
+    PlusEq,
+    MinusEq,
+    StarEq,
+    SlashEq,
+    PercentEq,
+    AmpEq,
+    PipeEq,
+    CaretEq,
+    ShlEq,
+    ShrEq,
+    EqEq,
+    NotEq,
+    Lt,
+    Gt,
+    LtEq,
+    GtEq,
+    Shl,
+    Shr,
+    AmpAmp,
+    PipePipe,
+    Bang,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    /// `#`: a directive start, or stringizing inside a macro body.
+    Hash,
+    /// `##`: token pasting inside a macro body.
+    HashHash,
+    /// End of a source line; only the preprocessor sees these.
+    Newline,
+    /// Stands for an empty macro argument during `##` pasting; never leaves the preprocessor.
+    Placemarker,
+    /// `#pragma pack_matrix(row_major|column_major)`; the text is the order.
+    PragmaPackMatrix,
+    /// End of the token stream.
+    Eof,
+}
+
+/// Identifies one macro expansion in [`crate::preprocess::Preprocessed::expansions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExpansionId(pub u32);
+
+/// One token: its kind, its spelling, where it is, and preprocessor flags.
+#[derive(Clone, Debug)]
+pub struct Token {
+    /// The token class.
+    pub kind: TokenKind,
+    /// The spelling (after macro pasting and stringizing, the pasted text).
+    pub text: Rc<str>,
+    /// Where the token is; for macro-produced tokens, the macro use site.
+    pub span: Span,
+    /// Whitespace or a comment separates this token from the previous one.
+    pub leading_space: bool,
+    /// The token is the first on its line.
+    pub line_start: bool,
+    /// The macro expansion that produced this token, if any.
+    pub expansion: Option<ExpansionId>,
+    /// Macros that must not be expanded again from this token (Prosser's hide set).
+    pub(crate) hide: HideSet,
+}
+
+/// The set of macro names a token must not expand (sorted, shared).
+pub(crate) type HideSet = Option<Rc<Vec<Rc<str>>>>;
+
+impl Token {
+    /// A token made from parts, with no hide set.
+    pub fn new(kind: TokenKind, text: impl Into<Rc<str>>, span: Span) -> Token {
+        Token {
+            kind,
+            text: text.into(),
+            span,
+            leading_space: false,
+            line_start: false,
+            expansion: None,
+            hide: None,
+        }
+    }
+
+    /// The spelling when the token is an identifier or keyword (macro names can be either).
+    pub fn ident_text(&self) -> Option<&str> {
+        match self.kind {
+            TokenKind::Ident | TokenKind::Keyword(_) => Some(&self.text),
+            _ => None,
+        }
+    }
+
+    /// Whether the token is the identifier or keyword spelled `text`.
+    pub fn is_word(&self, text: &str) -> bool {
+        self.ident_text() == Some(text)
+    }
+}
+
+/// Lexes `text` of `file` into tokens, ending with [`TokenKind::Eof`].
+///
+/// Newlines are kept as [`TokenKind::Newline`] tokens; whitespace and comments
+/// only set [`Token::leading_space`]. Invalid characters (OSH0010) and
+/// unterminated comments or strings (OSH0011) are reported and skipped.
+pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut lexer = Raw::lexer(text);
+    let mut leading_space = false;
+    let mut line_start = true;
+    while let Some(raw) = lexer.next() {
+        let range = lexer.span();
+        let span = Span::new(file, range.start as u32, range.end as u32);
+        let kind = match raw {
+            Err(()) => {
+                let ch = text[range.start..].chars().next().unwrap_or('?');
+                diagnostics.push(Diagnostic::error(
+                    codes::INVALID_CHARACTER,
+                    span,
+                    format!("invalid character {ch:?} in source"),
+                ));
+                leading_space = true;
+                continue;
+            }
+            Ok(Raw::Whitespace) => {
+                leading_space = true;
+                continue;
+            }
+            Ok(Raw::BlockComment(terminated)) => {
+                if !terminated {
+                    diagnostics.push(Diagnostic::error(
+                        codes::UNTERMINATED,
+                        Span::new(file, range.start as u32, range.start as u32 + 2),
+                        "unterminated block comment",
+                    ));
+                }
+                leading_space = true;
+                continue;
+            }
+            Ok(Raw::UnterminatedString) => {
+                diagnostics.push(Diagnostic::error(
+                    codes::UNTERMINATED,
+                    span,
+                    "unterminated string literal",
+                ));
+                TokenKind::StringLiteral
+            }
+            Ok(raw) => map_raw(raw, lexer.slice()),
+        };
+        let mut token = Token::new(kind, lexer.slice(), span);
+        token.leading_space = leading_space;
+        token.line_start = line_start;
+        line_start = kind == TokenKind::Newline;
+        leading_space = false;
+        tokens.push(token);
+    }
+    let end = text.len() as u32;
+    let mut eof = Token::new(TokenKind::Eof, "", Span::new(file, end, end));
+    eof.line_start = line_start;
+    tokens.push(eof);
+    tokens
+}
+
+fn map_raw(raw: Raw, slice: &str) -> TokenKind {
+    use TokenKind as T;
+    match raw {
+        Raw::Ident => match Keyword::from_text(slice) {
+            Some(k) => T::Keyword(k),
+            None => T::Ident,
+        },
+        Raw::Whitespace | Raw::BlockComment(_) => T::Placemarker,
+        Raw::Newline => T::Newline,
+        Raw::Int => T::IntLiteral,
+        Raw::Float => T::FloatLiteral,
+        Raw::String | Raw::UnterminatedString => T::StringLiteral,
+        Raw::Char => T::CharLiteral,
+        Raw::LParen => T::LParen,
+        Raw::RParen => T::RParen,
+        Raw::LBracket => T::LBracket,
+        Raw::RBracket => T::RBracket,
+        Raw::LBrace => T::LBrace,
+        Raw::RBrace => T::RBrace,
+        Raw::Semicolon => T::Semicolon,
+        Raw::Comma => T::Comma,
+        Raw::Dot => T::Dot,
+        Raw::Colon => T::Colon,
+        Raw::ColonColon => T::ColonColon,
+        Raw::Question => T::Question,
+        Raw::Plus => T::Plus,
+        Raw::Minus => T::Minus,
+        Raw::Star => T::Star,
+        Raw::Slash => T::Slash,
+        Raw::Percent => T::Percent,
+        Raw::PlusPlus => T::PlusPlus,
+        Raw::MinusMinus => T::MinusMinus,
+        Raw::Eq => T::Eq,
+        Raw::PlusEq => T::PlusEq,
+        Raw::MinusEq => T::MinusEq,
+        Raw::StarEq => T::StarEq,
+        Raw::SlashEq => T::SlashEq,
+        Raw::PercentEq => T::PercentEq,
+        Raw::AmpEq => T::AmpEq,
+        Raw::PipeEq => T::PipeEq,
+        Raw::CaretEq => T::CaretEq,
+        Raw::ShlEq => T::ShlEq,
+        Raw::ShrEq => T::ShrEq,
+        Raw::EqEq => T::EqEq,
+        Raw::NotEq => T::NotEq,
+        Raw::Lt => T::Lt,
+        Raw::Gt => T::Gt,
+        Raw::LtEq => T::LtEq,
+        Raw::GtEq => T::GtEq,
+        Raw::Shl => T::Shl,
+        Raw::Shr => T::Shr,
+        Raw::AmpAmp => T::AmpAmp,
+        Raw::PipePipe => T::PipePipe,
+        Raw::Bang => T::Bang,
+        Raw::Amp => T::Amp,
+        Raw::Pipe => T::Pipe,
+        Raw::Caret => T::Caret,
+        Raw::Tilde => T::Tilde,
+        Raw::Hash => T::Hash,
+        Raw::HashHash => T::HashHash,
+    }
+}
+
+/// The suffix of an integer literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntSuffix {
+    /// No suffix: `int` (or a wider type if the value needs it).
+    None,
+    /// `u`: `uint`.
+    Unsigned,
+    /// `l` or `ll`: 64-bit signed.
+    Long,
+    /// `ul`, `lu`, `ull`: 64-bit unsigned.
+    UnsignedLong,
+}
+
+/// The suffix of a floating-point literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatSuffix {
+    /// No suffix: `float` (HLSL's literal float).
+    None,
+    /// `f`: `float`.
+    Float,
+    /// `h`: `half`.
+    Half,
+    /// `l`: `double`.
+    Double,
+}
+
+/// Why a numeric literal was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiteralError(pub String);
+
+/// The value and suffix of an integer literal spelled `text` (decimal, `0x` hex, or `0` octal).
+pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
+    let digits_end = text
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| matches!(c, 'u' | 'U' | 'l' | 'L'))
+        .last()
+        .map(|(i, _)| i)
+        .unwrap_or(text.len());
+    let (digits, suffix_text) = text.split_at(digits_end);
+    let lower = suffix_text.to_ascii_lowercase();
+    let suffix = match lower.as_str() {
+        "" => IntSuffix::None,
+        "u" => IntSuffix::Unsigned,
+        "l" | "ll" => IntSuffix::Long,
+        "ul" | "lu" | "ull" | "llu" => IntSuffix::UnsignedLong,
+        _ => return Err(LiteralError(format!("invalid integer suffix '{suffix_text}'"))),
+    };
+    let (radix, body) = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        (16, hex)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (8, &digits[1..])
+    } else {
+        (10, digits)
+    };
+    match u64::from_str_radix(body, radix) {
+        Ok(v) => Ok((v, suffix)),
+        Err(e) => match e.kind() {
+            std::num::IntErrorKind::PosOverflow => Err(LiteralError(format!(
+                "integer literal '{text}' is too large for any integer type"
+            ))),
+            _ => Err(LiteralError(format!("invalid digits in integer literal '{text}'"))),
+        },
+    }
+}
+
+/// The value and suffix of a floating-point literal spelled `text`.
+pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralError> {
+    let (body, suffix) = match text.as_bytes().last() {
+        Some(b'f' | b'F') => (&text[..text.len() - 1], FloatSuffix::Float),
+        Some(b'h' | b'H') => (&text[..text.len() - 1], FloatSuffix::Half),
+        Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
+        _ => (text, FloatSuffix::None),
+    };
+    // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not.
+    let normalized = body.replacen(".e", ".0e", 1).replacen(".E", ".0E", 1);
+    match normalized.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok((v, suffix)),
+        Ok(_) => Err(LiteralError(format!("floating-point literal '{text}' is out of range"))),
+        Err(_) => Err(LiteralError(format!("invalid floating-point literal '{text}'"))),
+    }
+}
+
+/// The contents of a string literal, with C escapes resolved (unknown escapes keep the character).
+pub fn unescape_string(text: &str) -> String {
+    let inner = text.strip_prefix('"').unwrap_or(text);
+    let inner = inner.strip_suffix('"').unwrap_or(inner);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<TokenKind> {
+        let mut d = Diagnostics::new();
+        let toks = lex(FileId(0), src, &mut d);
+        assert!(!d.has_errors(), "{:?}", d);
+        toks.into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn operators_and_punctuation() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("a <<= b >>= c :: d [[ e ]] ## # -> ..."),
+            vec![
+                Ident, ShlEq, Ident, ShrEq, Ident, ColonColon, Ident, LBracket, LBracket, Ident,
+                RBracket, RBracket, HashHash, Hash, Minus, Gt, Dot, Dot, Dot, Eof
+            ]
+        );
+        assert_eq!(
+            kinds("++ -- += -= *= /= %= &= |= ^= == != <= >= && || ! ~ ? : , ; { } ( )"),
+            vec![
+                PlusPlus, MinusMinus, PlusEq, MinusEq, StarEq, SlashEq, PercentEq, AmpEq, PipeEq,
+                CaretEq, EqEq, NotEq, LtEq, GtEq, AmpAmp, PipePipe, Bang, Tilde, Question, Colon,
+                Comma, Semicolon, LBrace, RBrace, LParen, RParen, Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_identifiers_and_newlines() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("if float4 groupshared sample\nreturn"),
+            vec![
+                Keyword(super::Keyword::If),
+                Ident,
+                Keyword(super::Keyword::Groupshared),
+                Ident,
+                Newline,
+                Keyword(super::Keyword::Return),
+                Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_continuations_are_whitespace() {
+        use TokenKind::*;
+        let mut d = Diagnostics::new();
+        let toks = lex(FileId(0), "a/* x\n y */b // c\nd \\\ne", &mut d);
+        let k: Vec<_> = toks.iter().map(|t| t.kind).collect();
+        assert_eq!(k, vec![Ident, Ident, Newline, Ident, Ident, Eof]);
+        assert!(toks[1].leading_space);
+        assert!(!toks[0].leading_space);
+        assert!(toks[3].line_start);
+        assert!(!toks[4].line_start);
+    }
+
+    #[test]
+    fn literal_kinds() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(r#"1 0x1Fu 017 1ul 1.0 1. .5 1e-3 2.5f 1.0h 3.0L "s\"x""#),
+            vec![
+                IntLiteral, IntLiteral, IntLiteral, IntLiteral, FloatLiteral, FloatLiteral,
+                FloatLiteral, FloatLiteral, FloatLiteral, FloatLiteral, FloatLiteral,
+                StringLiteral, Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn integer_values() {
+        assert_eq!(parse_int_literal("42"), Ok((42, IntSuffix::None)));
+        assert_eq!(parse_int_literal("0x1Fu"), Ok((31, IntSuffix::Unsigned)));
+        assert_eq!(parse_int_literal("017"), Ok((15, IntSuffix::None)));
+        assert_eq!(parse_int_literal("0"), Ok((0, IntSuffix::None)));
+        assert_eq!(parse_int_literal("7UL"), Ok((7, IntSuffix::UnsignedLong)));
+        assert_eq!(parse_int_literal("7l"), Ok((7, IntSuffix::Long)));
+        assert_eq!(
+            parse_int_literal("18446744073709551615"),
+            Ok((u64::MAX, IntSuffix::None))
+        );
+        assert!(parse_int_literal("18446744073709551616").is_err());
+        assert!(parse_int_literal("09").is_err());
+        assert!(parse_int_literal("1uu").is_err());
+    }
+
+    #[test]
+    fn float_values() {
+        assert_eq!(parse_float_literal("1.0"), Ok((1.0, FloatSuffix::None)));
+        assert_eq!(parse_float_literal("1."), Ok((1.0, FloatSuffix::None)));
+        assert_eq!(parse_float_literal(".5"), Ok((0.5, FloatSuffix::None)));
+        assert_eq!(parse_float_literal("1e-3"), Ok((0.001, FloatSuffix::None)));
+        assert_eq!(parse_float_literal("1.e2f"), Ok((100.0, FloatSuffix::Float)));
+        assert_eq!(parse_float_literal("2.5h"), Ok((2.5, FloatSuffix::Half)));
+        assert_eq!(parse_float_literal("2.5L"), Ok((2.5, FloatSuffix::Double)));
+        assert!(parse_float_literal("1e999").is_err());
+    }
+
+    #[test]
+    fn invalid_characters_are_reported_and_skipped() {
+        let mut d = Diagnostics::new();
+        let toks = lex(FileId(0), "a @ b $", &mut d);
+        assert_eq!(toks.len(), 3);
+        let spans: Vec<_> = d.iter().map(|d| (d.code, d.span.map(|s| s.start))).collect();
+        assert_eq!(
+            spans,
+            vec![
+                (codes::INVALID_CHARACTER, Some(2)),
+                (codes::INVALID_CHARACTER, Some(6))
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_comment_and_string() {
+        let mut d = Diagnostics::new();
+        lex(FileId(0), "a \"abc\nb /* never", &mut d);
+        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![codes::UNTERMINATED, codes::UNTERMINATED]);
+    }
+
+    #[test]
+    fn string_unescaping() {
+        assert_eq!(unescape_string(r#""a\"b\n""#), "a\"b\n");
+    }
+}
