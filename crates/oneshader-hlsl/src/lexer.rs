@@ -338,6 +338,7 @@ pub struct Token {
     /// The macro expansion that produced this token, if any.
     pub expansion: Option<ExpansionId>,
     /// Macros that must not be expanded again from this token (Prosser's hide set).
+    #[allow(dead_code)] // read by the preprocessor
     pub(crate) hide: HideSet,
 }
 
@@ -544,7 +545,11 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
         "u" => IntSuffix::Unsigned,
         "l" | "ll" => IntSuffix::Long,
         "ul" | "lu" | "ull" | "llu" => IntSuffix::UnsignedLong,
-        _ => return Err(LiteralError(format!("invalid integer suffix '{suffix_text}'"))),
+        _ => {
+            return Err(LiteralError(format!(
+                "invalid integer suffix '{suffix_text}'"
+            )))
+        }
     };
     let (radix, body) = if let Some(hex) = digits
         .strip_prefix("0x")
@@ -562,7 +567,9 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
             std::num::IntErrorKind::PosOverflow => Err(LiteralError(format!(
                 "integer literal '{text}' is too large for any integer type"
             ))),
-            _ => Err(LiteralError(format!("invalid digits in integer literal '{text}'"))),
+            _ => Err(LiteralError(format!(
+                "invalid digits in integer literal '{text}'"
+            ))),
         },
     }
 }
@@ -579,8 +586,12 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
     let normalized = body.replacen(".e", ".0e", 1).replacen(".E", ".0E", 1);
     match normalized.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok((v, suffix)),
-        Ok(_) => Err(LiteralError(format!("floating-point literal '{text}' is out of range"))),
-        Err(_) => Err(LiteralError(format!("invalid floating-point literal '{text}'"))),
+        Ok(_) => Err(LiteralError(format!(
+            "floating-point literal '{text}' is out of range"
+        ))),
+        Err(_) => Err(LiteralError(format!(
+            "invalid floating-point literal '{text}'"
+        ))),
     }
 }
 
@@ -674,9 +685,19 @@ mod tests {
         assert_eq!(
             kinds(r#"1 0x1Fu 017 1ul 1.0 1. .5 1e-3 2.5f 1.0h 3.0L "s\"x""#),
             vec![
-                IntLiteral, IntLiteral, IntLiteral, IntLiteral, FloatLiteral, FloatLiteral,
-                FloatLiteral, FloatLiteral, FloatLiteral, FloatLiteral, FloatLiteral,
-                StringLiteral, Eof
+                IntLiteral,
+                IntLiteral,
+                IntLiteral,
+                IntLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                FloatLiteral,
+                StringLiteral,
+                Eof
             ]
         );
     }
@@ -704,7 +725,10 @@ mod tests {
         assert_eq!(parse_float_literal("1."), Ok((1.0, FloatSuffix::None)));
         assert_eq!(parse_float_literal(".5"), Ok((0.5, FloatSuffix::None)));
         assert_eq!(parse_float_literal("1e-3"), Ok((0.001, FloatSuffix::None)));
-        assert_eq!(parse_float_literal("1.e2f"), Ok((100.0, FloatSuffix::Float)));
+        assert_eq!(
+            parse_float_literal("1.e2f"),
+            Ok((100.0, FloatSuffix::Float))
+        );
         assert_eq!(parse_float_literal("2.5h"), Ok((2.5, FloatSuffix::Half)));
         assert_eq!(parse_float_literal("2.5L"), Ok((2.5, FloatSuffix::Double)));
         assert!(parse_float_literal("1e999").is_err());
@@ -715,7 +739,10 @@ mod tests {
         let mut d = Diagnostics::new();
         let toks = lex(FileId(0), "a @ b $", &mut d);
         assert_eq!(toks.len(), 3);
-        let spans: Vec<_> = d.iter().map(|d| (d.code, d.span.map(|s| s.start))).collect();
+        let spans: Vec<_> = d
+            .iter()
+            .map(|d| (d.code, d.span.map(|s| s.start)))
+            .collect();
         assert_eq!(
             spans,
             vec![

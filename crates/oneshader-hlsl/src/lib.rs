@@ -4,4 +4,6 @@
 //! those tokens, and [`parser`] builds the syntax tree of [`ast`] without any
 //! semantic knowledge beyond the names of declared types.
 
+pub mod ast;
 pub mod lexer;
+pub mod parser;

@@ -1,0 +1,671 @@
+//! The HLSL syntax tree. Every node carries the [`Span`] it was parsed from.
+//!
+//! The tree is purely syntactic: names are not resolved, types are written
+//! forms ([`TypeExpr`]), and `S(x)` for a user name is a [`ExprKind::Call`].
+//! The only semantic fact the parser uses is the set of type names declared
+//! so far (built-in type spellings, `struct` and `typedef` names), to tell a
+//! cast `(T)x` from a parenthesised expression and a declaration from an
+//! expression statement.
+
+use oneshader_ir::Span;
+
+pub use crate::lexer::{FloatSuffix, IntSuffix};
+
+/// A whole preprocessed source file: its top-level declarations in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TranslationUnit {
+    /// Top-level items in source order.
+    pub items: Vec<Item>,
+}
+
+/// A name as written, with its location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The spelling.
+    pub name: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A possibly qualified name: `x`, `ns::x`, `vk::binding`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path {
+    /// The `::`-separated parts, at least one.
+    pub segments: Vec<Ident>,
+    /// Where the whole path is.
+    pub span: Span,
+}
+
+impl Path {
+    /// The last segment's spelling (the name itself, without qualifiers).
+    pub fn name(&self) -> &str {
+        self.segments.last().map(|s| s.name.as_str()).unwrap_or("")
+    }
+
+    /// Whether this is the unqualified name `name`.
+    pub fn is(&self, name: &str) -> bool {
+        self.segments.len() == 1 && self.segments[0].name == name
+    }
+
+    /// The path joined with `::`.
+    pub fn to_text(&self) -> String {
+        let parts: Vec<&str> = self.segments.iter().map(|s| s.name.as_str()).collect();
+        parts.join("::")
+    }
+}
+
+/// A top-level declaration (also used for struct members and cbuffer fields).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// Variables: `static const float a = 1, b[2];`, resources, struct fields.
+    Variable(VariableDecl),
+    /// A function declaration or definition.
+    Function(FunctionDecl),
+    /// `struct S { … };`
+    Struct(StructDecl),
+    /// `cbuffer Name : register(b0) { … }` or `tbuffer`.
+    Buffer(BufferDecl),
+    /// `typedef T Name;`
+    Typedef(TypedefDecl),
+    /// `namespace N { … }`
+    Namespace(NamespaceDecl),
+    /// `#pragma pack_matrix(…)`: the default matrix order for what follows.
+    PackMatrix(PackMatrix),
+    /// A stray `;`.
+    Empty(Span),
+}
+
+impl Item {
+    /// Where the item is.
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Variable(d) => d.span,
+            Item::Function(d) => d.span,
+            Item::Struct(d) => d.span,
+            Item::Buffer(d) => d.span,
+            Item::Typedef(d) => d.span,
+            Item::Namespace(d) => d.span,
+            Item::PackMatrix(d) => d.span,
+            Item::Empty(s) => *s,
+        }
+    }
+}
+
+/// The order `#pragma pack_matrix` selects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackMatrix {
+    /// `true` for `row_major`, `false` for `column_major`.
+    pub row_major: bool,
+    /// Where the pragma is.
+    pub span: Span,
+}
+
+/// An attribute: `[numthreads(64,1,1)]`, `[unroll]`, `[[vk::binding(0, 1)]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    /// The attribute's name, qualified for `[[vk::…]]`.
+    pub name: Path,
+    /// The arguments in parentheses (empty when there are none).
+    pub args: Vec<Expr>,
+    /// Written with double brackets `[[…]]`.
+    pub double_bracket: bool,
+    /// Where it is, brackets included.
+    pub span: Span,
+}
+
+/// A declaration modifier: storage class, qualifier, interpolation, parameter direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Modifier {
+    Static,
+    Const,
+    Groupshared,
+    Uniform,
+    Extern,
+    Volatile,
+    Shared,
+    Precise,
+    GloballyCoherent,
+    RowMajor,
+    ColumnMajor,
+    Inline,
+    Export,
+    // Interpolation.
+    Linear,
+    Centroid,
+    NoInterpolation,
+    NoPerspective,
+    Sample,
+    // Parameter direction.
+    In,
+    Out,
+    InOut,
+    // Geometry and mesh shader parameters.
+    Point,
+    Line,
+    Triangle,
+    LineAdj,
+    TriangleAdj,
+    Vertices,
+    Indices,
+    Primitives,
+    Payload,
+}
+
+/// A modifier with its location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpannedModifier {
+    /// Which modifier.
+    pub modifier: Modifier,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A type as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    /// What the type is.
+    pub kind: TypeKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The forms a written type takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// A named type, possibly with template arguments:
+    /// `float4`, `S`, `StructuredBuffer<float>`, `vector<float, 4>`, `RWTexture2D<unorm float4>`.
+    Named {
+        /// The name.
+        name: Path,
+        /// `<…>` arguments, when written.
+        args: Option<Vec<TemplateArg>>,
+    },
+    /// A struct defined in place: `struct { float a; } x;`.
+    Struct(Box<StructDecl>),
+}
+
+impl TypeExpr {
+    /// The type's name when it is a named type.
+    pub fn name(&self) -> Option<&Path> {
+        match &self.kind {
+            TypeKind::Named { name, .. } => Some(name),
+            TypeKind::Struct(_) => None,
+        }
+    }
+
+    /// The template arguments when there are any.
+    pub fn template_args(&self) -> &[TemplateArg] {
+        match &self.kind {
+            TypeKind::Named {
+                args: Some(args), ..
+            } => args,
+            _ => &[],
+        }
+    }
+}
+
+/// A template argument: a type (with an optional `unorm`/`snorm`) or a constant expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TemplateArg {
+    /// A type argument, such as the `float4` of `Texture2D<float4>`.
+    Type {
+        /// `unorm`/`snorm` before the type.
+        norm: Option<Norm>,
+        /// The type.
+        ty: TypeExpr,
+    },
+    /// A value argument, such as the `4` of `vector<float, 4>`.
+    Expr(Expr),
+}
+
+/// The `unorm`/`snorm` modifiers of texture element types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Norm {
+    /// `unorm`.
+    Unorm,
+    /// `snorm`.
+    Snorm,
+}
+
+/// Something after `:` on a declarator, parameter or function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Annotation {
+    /// A semantic: `: SV_Position`, `: TEXCOORD0`.
+    Semantic(Ident),
+    /// `: register(u1, space2)`.
+    Register(Register),
+    /// `: packoffset(c0.x)`.
+    PackOffset(PackOffset),
+}
+
+/// A `register(…)` binding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Register {
+    /// The shader profile of the old `register(ps_5_0, t0)` form.
+    pub profile: Option<Ident>,
+    /// The register: `t0`, `u1`, `b2`, `s3`, `c4`.
+    pub slot: Option<Ident>,
+    /// The space: `space2`.
+    pub space: Option<Ident>,
+    /// Where `register(…)` is written.
+    pub span: Span,
+}
+
+/// A `packoffset(c1.y)` placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackOffset {
+    /// The constant register: `c1`.
+    pub register: Ident,
+    /// The component selector after `.`: `y`.
+    pub component: Option<Ident>,
+    /// Where `packoffset(…)` is written.
+    pub span: Span,
+}
+
+/// Variable declarations sharing one type: `static const float a = 1, b[2] : register(c0);`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableDecl {
+    /// `[[vk::binding(…)]]` and other attributes.
+    pub attributes: Vec<Attribute>,
+    /// Storage classes, qualifiers and interpolation modifiers, in order.
+    pub modifiers: Vec<SpannedModifier>,
+    /// The declared type.
+    pub ty: TypeExpr,
+    /// The declared names, at least one.
+    pub declarators: Vec<Declarator>,
+    /// Where the whole declaration is.
+    pub span: Span,
+}
+
+/// One declared name with its array dimensions, annotations and initializer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declarator {
+    /// The name.
+    pub name: Ident,
+    /// Array dimensions, outermost first; `None` for an unsized `[]`.
+    pub array_dims: Vec<Option<Expr>>,
+    /// Semantics, registers and packoffsets after `:`.
+    pub annotations: Vec<Annotation>,
+    /// `= value`, an expression or an initializer list.
+    pub init: Option<Expr>,
+    /// Where the declarator is.
+    pub span: Span,
+}
+
+/// A function declaration or definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    /// `[numthreads(…)]`, `[shader("compute")]`, ….
+    pub attributes: Vec<Attribute>,
+    /// `static`, `inline`, `export`, `precise`, ….
+    pub modifiers: Vec<SpannedModifier>,
+    /// The return type.
+    pub return_type: TypeExpr,
+    /// The name (qualified for an out-of-line member `S::f`).
+    pub name: Path,
+    /// The parameters.
+    pub params: Vec<Param>,
+    /// The return semantic: `: SV_Target`.
+    pub return_annotations: Vec<Annotation>,
+    /// The body; `None` for a declaration ending in `;`.
+    pub body: Option<Block>,
+    /// Where the whole function is.
+    pub span: Span,
+}
+
+/// A function parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Attributes before the parameter.
+    pub attributes: Vec<Attribute>,
+    /// `in`, `out`, `inout`, `uniform`, `const`, interpolation, `triangle`, `vertices`, ….
+    pub modifiers: Vec<SpannedModifier>,
+    /// The type.
+    pub ty: TypeExpr,
+    /// The name (optional in prototypes).
+    pub name: Option<Ident>,
+    /// Array dimensions.
+    pub array_dims: Vec<Option<Expr>>,
+    /// Semantics after `:`.
+    pub annotations: Vec<Annotation>,
+    /// `= default value`.
+    pub default: Option<Expr>,
+    /// Where the parameter is.
+    pub span: Span,
+}
+
+/// A struct definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDecl {
+    /// The name; `None` for an anonymous struct.
+    pub name: Option<Ident>,
+    /// The base struct of `struct D : B`.
+    pub base: Option<TypeExpr>,
+    /// Fields ([`Item::Variable`]), methods ([`Item::Function`]), nested structs and typedefs.
+    pub members: Vec<Item>,
+    /// Where the definition is.
+    pub span: Span,
+}
+
+/// Whether a buffer block is a `cbuffer` or a `tbuffer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferKind {
+    /// `cbuffer`.
+    Constant,
+    /// `tbuffer`.
+    Texture,
+}
+
+/// A `cbuffer`/`tbuffer` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferDecl {
+    /// Attributes before it (`[[vk::binding(…)]]`).
+    pub attributes: Vec<Attribute>,
+    /// `cbuffer` or `tbuffer`.
+    pub kind: BufferKind,
+    /// The block's name.
+    pub name: Ident,
+    /// `: register(b0)`.
+    pub annotations: Vec<Annotation>,
+    /// The fields (and anything else declared inside).
+    pub members: Vec<Item>,
+    /// Where the block is.
+    pub span: Span,
+}
+
+/// `typedef T A, B[4];`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypedefDecl {
+    /// `const` and other modifiers on the aliased type.
+    pub modifiers: Vec<SpannedModifier>,
+    /// The aliased type.
+    pub ty: TypeExpr,
+    /// The new names (with array dimensions; no annotations or initializers).
+    pub declarators: Vec<Declarator>,
+    /// Where the typedef is.
+    pub span: Span,
+}
+
+/// `namespace N { … }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamespaceDecl {
+    /// The namespace's name.
+    pub name: Ident,
+    /// What it contains.
+    pub items: Vec<Item>,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// `{ statements }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The statements in order.
+    pub statements: Vec<Stmt>,
+    /// Where the braces are.
+    pub span: Span,
+}
+
+/// A statement with its attributes (`[unroll]`, `[branch]`, …).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// What the statement is.
+    pub kind: StmtKind,
+    /// Attributes written before it.
+    pub attributes: Vec<Attribute>,
+    /// Where it is (attributes included).
+    pub span: Span,
+}
+
+/// The statement forms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `{ … }`
+    Block(Block),
+    /// A local declaration (variables, or a local struct/typedef).
+    Declaration(Box<Item>),
+    /// `expr;`
+    Expr(Expr),
+    /// `if (cond) then else otherwise`
+    If {
+        /// The condition.
+        condition: Expr,
+        /// Taken when true.
+        accept: Box<Stmt>,
+        /// Taken when false.
+        reject: Option<Box<Stmt>>,
+    },
+    /// `for (init; condition; step) body`
+    For {
+        /// A declaration or expression statement, if any.
+        init: Option<Box<Stmt>>,
+        /// The loop condition, if any.
+        condition: Option<Expr>,
+        /// The step expression, if any.
+        step: Option<Expr>,
+        /// The body.
+        body: Box<Stmt>,
+    },
+    /// `while (condition) body`
+    While {
+        /// The condition.
+        condition: Expr,
+        /// The body.
+        body: Box<Stmt>,
+    },
+    /// `do body while (condition);`
+    DoWhile {
+        /// The body.
+        body: Box<Stmt>,
+        /// The condition.
+        condition: Expr,
+    },
+    /// `switch (selector) { case …: … }`
+    Switch {
+        /// The value switched on.
+        selector: Expr,
+        /// The case groups in order.
+        cases: Vec<SwitchCase>,
+    },
+    /// `break;`
+    Break,
+    /// `continue;`
+    Continue,
+    /// `return;` or `return value;`
+    Return(Option<Expr>),
+    /// `discard;`
+    Discard,
+    /// `;`
+    Empty,
+    /// A statement that failed to parse (already diagnosed).
+    Error,
+}
+
+/// One group of `case`/`default` labels and the statements after them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    /// The labels, in order.
+    pub labels: Vec<CaseLabel>,
+    /// The statements up to the next label.
+    pub body: Vec<Stmt>,
+    /// Where the group is.
+    pub span: Span,
+}
+
+/// `case value:` or `default:`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaseLabel {
+    /// `case value:`
+    Case(Expr),
+    /// `default:`
+    Default(Span),
+}
+
+/// An expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What the expression is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// A literal value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// An integer literal.
+    Int {
+        /// The value (literals are never negative; `-1` is a negation).
+        value: u64,
+        /// Its suffix.
+        suffix: IntSuffix,
+    },
+    /// A floating-point literal.
+    Float {
+        /// The value.
+        value: f64,
+        /// Its suffix.
+        suffix: FloatSuffix,
+    },
+    /// `true` or `false`.
+    Bool(bool),
+    /// A string literal (adjacent literals joined), escapes resolved.
+    String(String),
+}
+
+/// Prefix and postfix unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum UnaryOp {
+    Plus,
+    Negate,
+    LogicalNot,
+    BitNot,
+    PreIncrement,
+    PreDecrement,
+    PostIncrement,
+    PostDecrement,
+}
+
+/// Binary operators (the comma operator included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Less,
+    Greater,
+    LessEqual,
+    GreaterEqual,
+    Equal,
+    NotEqual,
+    BitAnd,
+    BitXor,
+    BitOr,
+    LogicalAnd,
+    LogicalOr,
+    Comma,
+}
+
+/// The expression forms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A literal.
+    Literal(Literal),
+    /// A variable, constant or enumerator name.
+    Name(Path),
+    /// A prefix or postfix operator.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// Its operand.
+        operand: Box<Expr>,
+    },
+    /// A binary operator.
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// The left operand.
+        lhs: Box<Expr>,
+        /// The right operand.
+        rhs: Box<Expr>,
+    },
+    /// `target = value`, or a compound assignment `target op= value`.
+    Assign {
+        /// `None` for `=`, the operator for `+=`, `<<=`, ….
+        op: Option<BinaryOp>,
+        /// The assigned place.
+        target: Box<Expr>,
+        /// The value.
+        value: Box<Expr>,
+    },
+    /// `condition ? accept : reject`
+    Conditional {
+        /// The condition.
+        condition: Box<Expr>,
+        /// The value when true.
+        accept: Box<Expr>,
+        /// The value when false.
+        reject: Box<Expr>,
+    },
+    /// `(T)operand` or `(T[2])operand`.
+    Cast {
+        /// The target type.
+        ty: TypeExpr,
+        /// Array dimensions written in the cast.
+        array_dims: Vec<Option<Expr>>,
+        /// The converted value.
+        operand: Box<Expr>,
+    },
+    /// A call of a function by name: `f(a, b)`, `ns::f(a)`, `S(x)` for user names.
+    Call {
+        /// The function's name.
+        function: Path,
+        /// Explicit template arguments `f<T>(…)`.
+        template_args: Option<Vec<TemplateArg>>,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// A built-in type used as a constructor: `float4(a, b)`, `vector<float, 2>(x, y)`.
+    Constructor {
+        /// The constructed type.
+        ty: TypeExpr,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// A method call: `buf.Load(0)`, `tex.Sample(s, uv)`, `buf.Load<float4>(0)`.
+    MethodCall {
+        /// The object.
+        receiver: Box<Expr>,
+        /// The method's name.
+        method: Ident,
+        /// Explicit template arguments.
+        template_args: Option<Vec<TemplateArg>>,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `base.member`: a field or a swizzle (`v.xyz`, `m._m00`).
+    Member {
+        /// The object.
+        base: Box<Expr>,
+        /// The field or swizzle.
+        member: Ident,
+    },
+    /// `base[index]`
+    Index {
+        /// The indexed value.
+        base: Box<Expr>,
+        /// The index.
+        index: Box<Expr>,
+    },
+    /// `{ a, b, { c, d } }`
+    InitList(Vec<Expr>),
+    /// An expression that failed to parse (already diagnosed).
+    Error,
+}

@@ -1,0 +1,167 @@
+//! The state of lowering one function: the IR function under construction, the
+//! stack of blocks statements go into, and the local scopes.
+
+use std::collections::HashMap;
+
+use oneshader_ir::{
+    Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
+};
+
+use super::types::Ty;
+
+/// A name declared inside a function.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LocalSymbol {
+    /// A local variable (parameters passed by value are copied into one).
+    Variable {
+        var: Handle<LocalVariable>,
+        ty: Handle<Type>,
+    },
+    /// A parameter the body never assigns: its value, bound at entry.
+    Value {
+        expr: Handle<Expression>,
+        ty: Handle<Type>,
+    },
+    /// An `out`/`inout` parameter: a pointer argument.
+    PointerParam { index: u32, ty: Handle<Type> },
+}
+
+/// What lowering an expression gives.
+#[derive(Clone, Debug)]
+pub(crate) enum Value {
+    /// A computed value.
+    Rvalue {
+        expr: Handle<Expression>,
+        ty: Handle<Type>,
+        /// An unsuffixed literal (or constant folded from them) whose type adapts to
+        /// the other operand, as HLSL's literal int and float do.
+        literal: bool,
+    },
+    /// A location in memory holding a value of `ty`.
+    Place {
+        pointer: Handle<Expression>,
+        ty: Handle<Type>,
+        writable: bool,
+    },
+    /// Components of a vector in memory: `v.zx` on a place.
+    SwizzlePlace {
+        pointer: Handle<Expression>,
+        vector_ty: Handle<Type>,
+        components: Vec<u32>,
+        ty: Handle<Type>,
+        writable: bool,
+    },
+    /// A buffer resource.
+    Resource {
+        global: Handle<oneshader_ir::GlobalVariable>,
+        ty: super::types::ResourceTy,
+    },
+}
+
+/// How the current function was entered, for `return` in entry points.
+#[derive(Clone, Debug)]
+pub(crate) struct FnCtx {
+    pub function: Function,
+    blocks: Vec<Block>,
+    scopes: Vec<HashMap<String, LocalSymbol>>,
+    pub return_ty: Ty,
+    /// Nesting of loops and switches, innermost last: `true` for a loop.
+    pub breakables: Vec<bool>,
+    temp_counter: u32,
+}
+
+impl FnCtx {
+    /// A context for a function returning `return_ty`.
+    pub fn new(function: Function, return_ty: Ty) -> Self {
+        FnCtx {
+            function,
+            blocks: vec![Vec::new()],
+            scopes: vec![HashMap::new()],
+            return_ty,
+            breakables: Vec::new(),
+            temp_counter: 0,
+        }
+    }
+
+    /// Adds an expression of type `ty`.
+    pub fn expr(&mut self, expression: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+        self.function.add_expression(expression, ty, Some(span))
+    }
+
+    /// Appends a statement to the current block.
+    pub fn emit(&mut self, statement: Statement) {
+        if let Some(block) = self.blocks.last_mut() {
+            block.push(statement);
+        }
+    }
+
+    /// Evaluates `expr` here so later code may use it more than once.
+    pub fn bind(&mut self, expr: Handle<Expression>) -> Handle<Expression> {
+        self.emit(Statement::Bind(expr));
+        expr
+    }
+
+    /// Starts collecting statements into a new nested block.
+    pub fn push_block(&mut self) {
+        self.blocks.push(Vec::new());
+    }
+
+    /// Ends the innermost nested block and returns its statements.
+    pub fn pop_block(&mut self) -> Block {
+        if self.blocks.len() > 1 {
+            self.blocks.pop().unwrap_or_default()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Takes the finished function.
+    pub fn finish(mut self) -> Function {
+        self.function.body = self.blocks.pop().unwrap_or_default();
+        self.function
+    }
+
+    /// Opens a scope for declarations.
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    /// Closes the innermost scope.
+    pub fn pop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    /// Declares `name` in the innermost scope; `false` if it already is declared there.
+    pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
+        match self.scopes.last_mut() {
+            Some(scope) => scope.insert(name.to_string(), symbol).is_none(),
+            None => false,
+        }
+    }
+
+    /// The innermost declaration of `name`.
+    pub fn lookup(&self, name: &str) -> Option<LocalSymbol> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// A new local variable.
+    pub fn local(&mut self, name: &str, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
+        self.function.local_variables.append(
+            LocalVariable {
+                name: name.to_string(),
+                ty,
+                init: None,
+            },
+            Some(span),
+        )
+    }
+
+    /// A new compiler temporary.
+    pub fn temporary(&mut self, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
+        self.temp_counter += 1;
+        let name = format!("_tmp{}", self.temp_counter);
+        self.local(&name, ty, span)
+    }
+}

@@ -1,0 +1,557 @@
+//! Functions and entry points: signatures, parameters, stage inputs and outputs.
+
+use std::collections::HashSet;
+
+use oneshader_ir::{
+    codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
+    FunctionArgument, FunctionResult, Handle, ShaderStage, Span, Statement, TypeInner,
+};
+
+use super::context::{FnCtx, LocalSymbol, Value};
+use super::types::Ty;
+use super::{has_attribute, Lowerer};
+use crate::ast;
+
+impl<'a> Lowerer<'a> {
+    /// The IR function of overload `index` of `name`, lowering it on first use.
+    pub(crate) fn function_handle(
+        &mut self,
+        name: &str,
+        index: usize,
+        call_span: Option<Span>,
+    ) -> Option<Handle<Function>> {
+        let symbol = self.functions.get(name)?.get(index)?.clone();
+        if let Some(handle) = symbol.handle {
+            return Some(handle);
+        }
+        let key = (name.to_string(), index);
+        if self.in_progress.contains(&key) {
+            self.report(
+                Diagnostic::error(
+                    codes::RECURSION,
+                    call_span.unwrap_or(symbol.decl.name.span),
+                    format!("function '{name}' calls itself, directly or through other functions"),
+                )
+                .with_help("HLSL has no recursion: rewrite it as a loop with an explicit stack"),
+            );
+            return None;
+        }
+        let Some(body) = &symbol.decl.body else {
+            self.error(
+                codes::UNKNOWN_IDENTIFIER,
+                call_span.unwrap_or(symbol.decl.name.span),
+                format!("function '{name}' is declared but never defined"),
+            );
+            return None;
+        };
+        self.in_progress.insert(key.clone());
+        let mut arguments = Vec::new();
+        for param in &symbol.params {
+            let ty = if param.by_pointer {
+                self.module.type_handle(TypeInner::Pointer {
+                    base: param.ty,
+                    space: AddressSpace::Function,
+                })
+            } else {
+                param.ty
+            };
+            arguments.push(FunctionArgument {
+                name: param.name.clone(),
+                ty,
+                binding: None,
+            });
+        }
+        let result = match symbol.result {
+            Ty::Value(ty) => Some(FunctionResult { ty, binding: None }),
+            _ => None,
+        };
+        let overload_name = if index == 0 {
+            name.to_string()
+        } else {
+            format!("{name}_{index}")
+        };
+        let function = Function {
+            name: overload_name,
+            arguments,
+            result,
+            ..Function::default()
+        };
+        let mut cx = FnCtx::new(function, symbol.result);
+        let assigned = assigned_names(body);
+        for (i, param) in symbol.params.iter().enumerate() {
+            let span = symbol.decl.params[i].span;
+            if param.by_pointer {
+                cx.declare(
+                    &param.name,
+                    LocalSymbol::PointerParam {
+                        index: i as u32,
+                        ty: param.ty,
+                    },
+                );
+            } else {
+                let value = cx.expr(Expression::FunctionArgument(i as u32), param.ty, span);
+                self.declare_parameter(&mut cx, &param.name, param.ty, value, &assigned, span);
+            }
+        }
+        self.lower_function_body(&mut cx, body);
+        let function = cx.finish();
+        let handle = self
+            .module
+            .functions
+            .append(function, Some(symbol.decl.span));
+        if let Some(f) = self.functions.get_mut(name).and_then(|o| o.get_mut(index)) {
+            f.handle = Some(handle);
+        }
+        self.in_progress.remove(&key);
+        Some(handle)
+    }
+
+    /// Makes a parameter's value available under `name`: directly when the body
+    /// never assigns it, else through a local copy.
+    fn declare_parameter(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        ty: Handle<oneshader_ir::Type>,
+        value: Handle<Expression>,
+        assigned: &HashSet<String>,
+        span: Span,
+    ) {
+        if assigned.contains(name) {
+            let var = cx.local(name, ty, span);
+            let pointer_ty = self.module.type_handle(TypeInner::Pointer {
+                base: ty,
+                space: AddressSpace::Function,
+            });
+            let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
+            cx.emit(Statement::Store { pointer, value });
+            cx.declare(name, LocalSymbol::Variable { var, ty });
+        } else {
+            let value = cx.bind(value);
+            cx.declare(name, LocalSymbol::Value { expr: value, ty });
+        }
+    }
+
+    /// Lowers a function body and checks that non-void functions return.
+    fn lower_function_body(&mut self, cx: &mut FnCtx, body: &'a ast::Block) {
+        for statement in &body.statements {
+            self.lower_statement(cx, statement);
+        }
+    }
+
+    /// Lowers one entry point.
+    pub(crate) fn lower_entry_point(
+        &mut self,
+        decl: &'a ast::FunctionDecl,
+        stage: ShaderStage,
+        span: Span,
+    ) {
+        let Some(body) = &decl.body else { return };
+        let name = decl.name.name().to_string();
+        let workgroup_size = match stage {
+            ShaderStage::Compute => match self.numthreads(decl) {
+                Some(size) => size,
+                None => return,
+            },
+            _ => [1, 1, 1],
+        };
+        let result_ty = match self.resolve_type(&decl.return_type) {
+            Some(t) => t,
+            None => return,
+        };
+        let mut function = Function {
+            name: name.clone(),
+            ..Function::default()
+        };
+        let mut next_input_location = 0;
+        let mut inputs = Vec::new();
+        for param in &decl.params {
+            let Some(param_name) = &param.name else { continue };
+            let Some(Ty::Value(ty)) = self.resolve_type(&param.ty) else {
+                self.error(
+                    codes::ENTRY_POINT_INVALID,
+                    param.ty.span,
+                    "entry point parameters must have value types",
+                );
+                continue;
+            };
+            if param
+                .modifiers
+                .iter()
+                .any(|m| matches!(m.modifier, ast::Modifier::Out | ast::Modifier::InOut))
+            {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    param.span,
+                    "out parameters of entry points are not supported yet; return the value (or a struct) instead",
+                );
+                continue;
+            }
+            let Some(semantic) = semantic_of(&param.annotations) else {
+                self.error(
+                    codes::ENTRY_POINT_INVALID,
+                    param_name.span,
+                    format!("entry point parameter '{}' needs a semantic, such as ': SV_DispatchThreadID'", param_name.name),
+                );
+                continue;
+            };
+            let binding = match self.input_binding(stage, semantic, &mut next_input_location) {
+                Some(b) => b,
+                None => continue,
+            };
+            let arg_ty = match &binding {
+                Binding::BuiltIn(b) => self.module.type_handle(b.inner_type()),
+                Binding::Location { .. } => ty,
+            };
+            function.arguments.push(FunctionArgument {
+                name: param_name.name.clone(),
+                ty: arg_ty,
+                binding: Some(binding),
+            });
+            inputs.push((param_name.name.clone(), ty, arg_ty, param.span));
+        }
+        let result = match result_ty {
+            Ty::Void => None,
+            Ty::Value(ty) => {
+                let Some(semantic) = semantic_of(&decl.return_annotations) else {
+                    self.error(
+                        codes::ENTRY_POINT_INVALID,
+                        decl.return_type.span,
+                        "the entry point's return value needs a semantic, such as ': SV_Target'",
+                    );
+                    return;
+                };
+                let binding = self.output_binding(stage, semantic)?;
+                Some(FunctionResult {
+                    ty,
+                    binding: Some(binding),
+                })
+            }
+            Ty::Resource(_) => return,
+        };
+        function.result = result;
+        let mut cx = FnCtx::new(function, result_ty);
+        let assigned = assigned_names(body);
+        for (i, (param_name, ty, arg_ty, param_span)) in inputs.into_iter().enumerate() {
+            let arg = cx.expr(Expression::FunctionArgument(i as u32), arg_ty, param_span);
+            let value = Value::Rvalue {
+                expr: arg,
+                ty: arg_ty,
+                literal: false,
+            };
+            let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, true) else {
+                continue;
+            };
+            self.declare_parameter(&mut cx, &param_name, ty, converted, &assigned, param_span);
+        }
+        for (global, init) in self.static_inits.clone() {
+            let ty = self.module.global_variables[global].ty;
+            let pointer_ty = self.module.type_handle(TypeInner::Pointer {
+                base: ty,
+                space: AddressSpace::Private,
+            });
+            let Some(value) = self.lower_initializer(&mut cx, init, ty) else {
+                continue;
+            };
+            let pointer = cx.expr(Expression::GlobalVariable(global), pointer_ty, init.span);
+            cx.emit(Statement::Store { pointer, value });
+        }
+        self.lower_function_body(&mut cx, body);
+        let function = cx.finish();
+        self.module.entry_points.push(EntryPoint {
+            name,
+            stage,
+            workgroup_size,
+            function,
+            span: Some(span),
+        });
+    }
+
+    fn numthreads(&mut self, decl: &ast::FunctionDecl) -> Option<[u32; 3]> {
+        let Some(attribute) = decl.attributes.iter().find(|a| a.name.is("numthreads")) else {
+            self.error(
+                codes::ENTRY_POINT_INVALID,
+                decl.name.span,
+                format!(
+                    "compute entry point '{}' needs [numthreads(x, y, z)]",
+                    decl.name.name()
+                ),
+            );
+            return None;
+        };
+        if attribute.args.len() != 3 {
+            self.error(
+                codes::ENTRY_POINT_INVALID,
+                attribute.span,
+                "numthreads takes three sizes: [numthreads(x, y, z)]",
+            );
+            return None;
+        }
+        let mut size = [1; 3];
+        for (slot, arg) in size.iter_mut().zip(&attribute.args) {
+            *slot = self.const_u32(arg)?;
+            if *slot == 0 || *slot > 1024 {
+                self.error(
+                    codes::ENTRY_POINT_INVALID,
+                    arg.span,
+                    "each numthreads size must be between 1 and 1024",
+                );
+                return None;
+            }
+        }
+        if size.iter().product::<u32>() > 1024 {
+            self.error(
+                codes::ENTRY_POINT_INVALID,
+                attribute.span,
+                "numthreads x*y*z must not exceed 1024",
+            );
+            return None;
+        }
+        let _ = has_attribute(decl, "numthreads");
+        Some(size)
+    }
+
+    fn input_binding(
+        &mut self,
+        stage: ShaderStage,
+        semantic: &ast::Ident,
+        next_location: &mut u32,
+    ) -> Option<Binding> {
+        let upper = semantic.name.to_ascii_uppercase();
+        let builtin = match (stage, upper.as_str()) {
+            (ShaderStage::Compute, "SV_DISPATCHTHREADID") => BuiltIn::GlobalInvocationId,
+            (ShaderStage::Compute, "SV_GROUPTHREADID") => BuiltIn::LocalInvocationId,
+            (ShaderStage::Compute, "SV_GROUPID") => BuiltIn::WorkGroupId,
+            (ShaderStage::Compute, "SV_GROUPINDEX") => BuiltIn::LocalInvocationIndex,
+            (ShaderStage::Vertex, "SV_VERTEXID") => BuiltIn::VertexIndex,
+            (ShaderStage::Vertex, "SV_INSTANCEID") => BuiltIn::InstanceIndex,
+            (ShaderStage::Fragment, "SV_POSITION") => BuiltIn::Position,
+            (ShaderStage::Fragment, "SV_ISFRONTFACE") => BuiltIn::FrontFacing,
+            (ShaderStage::Fragment, "SV_SAMPLEINDEX") => BuiltIn::SampleIndex,
+            (ShaderStage::Compute, _) => {
+                self.error(
+                    codes::ENTRY_POINT_INVALID,
+                    semantic.span,
+                    format!("'{}' is not a compute shader input: use SV_DispatchThreadID, SV_GroupThreadID, SV_GroupID or SV_GroupIndex", semantic.name),
+                );
+                return None;
+            }
+            (_, s) if s.starts_with("SV_") => {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    semantic.span,
+                    format!("the system value '{}' is not supported as a {} shader input yet", semantic.name, stage.name()),
+                );
+                return None;
+            }
+            _ => {
+                let location = *next_location;
+                *next_location += 1;
+                return Some(Binding::Location {
+                    location,
+                    semantic: semantic.name.clone(),
+                    interpolation: None,
+                    sampling: None,
+                });
+            }
+        };
+        Some(Binding::BuiltIn(builtin))
+    }
+
+    fn output_binding(&mut self, stage: ShaderStage, semantic: &ast::Ident) -> Option<Binding> {
+        let upper = semantic.name.to_ascii_uppercase();
+        match (stage, upper.as_str()) {
+            (ShaderStage::Vertex, "SV_POSITION") => Some(Binding::BuiltIn(BuiltIn::Position)),
+            (ShaderStage::Fragment, "SV_DEPTH") => Some(Binding::BuiltIn(BuiltIn::FragDepth)),
+            (ShaderStage::Fragment, s) if s.starts_with("SV_TARGET") => {
+                let index = s["SV_TARGET".len()..].parse::<u32>().unwrap_or(0);
+                if index > 7 {
+                    self.error(
+                        codes::ENTRY_POINT_INVALID,
+                        semantic.span,
+                        "render targets are SV_Target0 to SV_Target7",
+                    );
+                    return None;
+                }
+                Some(Binding::Location {
+                    location: index,
+                    semantic: semantic.name.clone(),
+                    interpolation: None,
+                    sampling: None,
+                })
+            }
+            (ShaderStage::Vertex, s) if !s.starts_with("SV_") => Some(Binding::Location {
+                location: 0,
+                semantic: semantic.name.clone(),
+                interpolation: None,
+                sampling: None,
+            }),
+            _ => {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    semantic.span,
+                    format!(
+                        "'{}' is not supported as a {} shader output yet",
+                        semantic.name,
+                        stage.name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The semantic among `annotations`.
+fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
+    annotations.iter().find_map(|a| match a {
+        ast::Annotation::Semantic(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// Names that the body may assign: targets of assignments, `++`/`--`, and names
+/// passed directly as call arguments (they may be `out` arguments).
+pub(crate) fn assigned_names(body: &ast::Block) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for statement in &body.statements {
+        collect_statement(statement, &mut names, 0);
+    }
+    names
+}
+
+const SCAN_DEPTH_LIMIT: u32 = 512;
+
+fn collect_statement(statement: &ast::Stmt, names: &mut HashSet<String>, depth: u32) {
+    if depth > SCAN_DEPTH_LIMIT {
+        return;
+    }
+    let d = depth + 1;
+    match &statement.kind {
+        ast::StmtKind::Block(b) => b.statements.iter().for_each(|s| collect_statement(s, names, d)),
+        ast::StmtKind::Declaration(item) => {
+            if let ast::Item::Variable(v) = item.as_ref() {
+                for declarator in &v.declarators {
+                    if let Some(init) = &declarator.init {
+                        collect_expr(init, names, d);
+                    }
+                }
+            }
+        }
+        ast::StmtKind::Expr(e) => collect_expr(e, names, d),
+        ast::StmtKind::If {
+            condition,
+            accept,
+            reject,
+        } => {
+            collect_expr(condition, names, d);
+            collect_statement(accept, names, d);
+            if let Some(r) = reject {
+                collect_statement(r, names, d);
+            }
+        }
+        ast::StmtKind::For {
+            init,
+            condition,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                collect_statement(i, names, d);
+            }
+            for e in condition.iter().chain(step.iter()) {
+                collect_expr(e, names, d);
+            }
+            collect_statement(body, names, d);
+        }
+        ast::StmtKind::While { condition, body } | ast::StmtKind::DoWhile { body, condition } => {
+            collect_expr(condition, names, d);
+            collect_statement(body, names, d);
+        }
+        ast::StmtKind::Switch { selector, cases } => {
+            collect_expr(selector, names, d);
+            for case in cases {
+                case.body.iter().for_each(|s| collect_statement(s, names, d));
+            }
+        }
+        ast::StmtKind::Return(Some(e)) => collect_expr(e, names, d),
+        _ => {}
+    }
+}
+
+fn root_name(e: &ast::Expr) -> Option<&str> {
+    match &e.kind {
+        ast::ExprKind::Name(p) => Some(p.name()),
+        ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } => root_name(base),
+        _ => None,
+    }
+}
+
+fn collect_expr(e: &ast::Expr, names: &mut HashSet<String>, depth: u32) {
+    if depth > SCAN_DEPTH_LIMIT {
+        return;
+    }
+    let d = depth + 1;
+    match &e.kind {
+        ast::ExprKind::Assign { target, value, .. } => {
+            if let Some(n) = root_name(target) {
+                names.insert(n.to_string());
+            }
+            collect_expr(target, names, d);
+            collect_expr(value, names, d);
+        }
+        ast::ExprKind::Unary { op, operand } => {
+            if matches!(
+                op,
+                ast::UnaryOp::PreIncrement
+                    | ast::UnaryOp::PreDecrement
+                    | ast::UnaryOp::PostIncrement
+                    | ast::UnaryOp::PostDecrement
+            ) {
+                if let Some(n) = root_name(operand) {
+                    names.insert(n.to_string());
+                }
+            }
+            collect_expr(operand, names, d);
+        }
+        ast::ExprKind::Call { args, .. }
+        | ast::ExprKind::Constructor { args, .. }
+        | ast::ExprKind::InitList(args) => {
+            for a in args {
+                if let Some(n) = root_name(a) {
+                    names.insert(n.to_string());
+                }
+                collect_expr(a, names, d);
+            }
+        }
+        ast::ExprKind::MethodCall { receiver, args, .. } => {
+            collect_expr(receiver, names, d);
+            for a in args {
+                if let Some(n) = root_name(a) {
+                    names.insert(n.to_string());
+                }
+                collect_expr(a, names, d);
+            }
+        }
+        ast::ExprKind::Binary { lhs, rhs, .. } => {
+            collect_expr(lhs, names, d);
+            collect_expr(rhs, names, d);
+        }
+        ast::ExprKind::Conditional {
+            condition,
+            accept,
+            reject,
+        } => {
+            collect_expr(condition, names, d);
+            collect_expr(accept, names, d);
+            collect_expr(reject, names, d);
+        }
+        ast::ExprKind::Cast { operand, .. } => collect_expr(operand, names, d),
+        ast::ExprKind::Member { base, .. } => collect_expr(base, names, d),
+        ast::ExprKind::Index { base, index } => {
+            collect_expr(base, names, d);
+            collect_expr(index, names, d);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,901 @@
+//! File-scope declarations: types, structs, globals, resources, cbuffers and
+//! function signatures.
+
+use oneshader_ir::{
+    codes, AddressSpace, ArraySize, Diagnostic, GlobalVariable, Handle, RegisterClass, Resource,
+    ResourceBinding, ResourceKind, Scalar, StructMember, Type, TypeInner, VectorSize,
+};
+
+use super::types::{self, LayoutRules, ResourceTy, Ty};
+use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig};
+use crate::ast;
+
+impl<'a> Lowerer<'a> {
+    /// Records the declarations of one top-level item.
+    pub(crate) fn declare_item(&mut self, item: &'a ast::Item) {
+        match item {
+            ast::Item::Struct(decl) => {
+                self.declare_struct(decl);
+            }
+            ast::Item::Typedef(decl) => {
+                let Some(base) = self.resolve_type(&decl.ty) else {
+                    return;
+                };
+                for declarator in &decl.declarators {
+                    let ty = match base {
+                        Ty::Value(b) => match self.apply_array_dims(b, &declarator.array_dims) {
+                            Some(t) => Ty::Value(t),
+                            None => continue,
+                        },
+                        other => other,
+                    };
+                    self.typedefs.insert(declarator.name.name.clone(), ty);
+                }
+            }
+            ast::Item::Variable(decl) => self.declare_global_variables(decl),
+            ast::Item::Buffer(decl) => self.declare_cbuffer(decl),
+            ast::Item::Function(decl) => self.declare_function(decl),
+            ast::Item::Namespace(_) | ast::Item::PackMatrix(_) | ast::Item::Empty(_) => {}
+        }
+    }
+
+    /// Resolves a written type.
+    pub(crate) fn resolve_type(&mut self, ty: &ast::TypeExpr) -> Option<Ty> {
+        let (name, args) = match &ty.kind {
+            ast::TypeKind::Named { name, args } => (name, args.as_deref()),
+            ast::TypeKind::Struct(decl) => return self.declare_struct(decl).map(Ty::Value),
+        };
+        let text = name.name();
+        if text == "void" {
+            return Some(Ty::Void);
+        }
+        if let Some(found) = self.typedefs.get(text) {
+            return Some(*found);
+        }
+        if let Some(found) = self.structs.get(text) {
+            return Some(Ty::Value(*found));
+        }
+        if let Some(scalar) = types::scalar_by_name(text) {
+            return Some(Ty::Value(self.module.type_handle(TypeInner::Scalar(scalar))));
+        }
+        if let Some((base, n, columns)) = types::split_dimensions(text) {
+            if let Some(scalar) = types::scalar_by_name(base) {
+                return self.numeric_type(scalar, n, columns, ty.span).map(Ty::Value);
+            }
+        }
+        match text {
+            "vector" => {
+                let (scalar, n) = match args {
+                    None => (Scalar::F32, 4),
+                    Some(args) => (
+                        self.template_scalar(args.first(), ty.span)?,
+                        self.template_int(args.get(1), ty.span)?,
+                    ),
+                };
+                self.numeric_type(scalar, n, None, ty.span).map(Ty::Value)
+            }
+            "matrix" => {
+                let (scalar, rows, columns) = match args {
+                    None => (Scalar::F32, 4, 4),
+                    Some(args) => (
+                        self.template_scalar(args.first(), ty.span)?,
+                        self.template_int(args.get(1), ty.span)?,
+                        self.template_int(args.get(2), ty.span)?,
+                    ),
+                };
+                self.numeric_type(scalar, rows, Some(columns), ty.span)
+                    .map(Ty::Value)
+            }
+            "StructuredBuffer" | "RWStructuredBuffer" => {
+                let kind = if text == "StructuredBuffer" {
+                    ResourceKind::StructuredBuffer
+                } else {
+                    ResourceKind::RWStructuredBuffer
+                };
+                let element = self.template_type(args.and_then(|a| a.first()), ty.span)?;
+                Some(Ty::Resource(ResourceTy { kind, element }))
+            }
+            "ByteAddressBuffer" | "RWByteAddressBuffer" => {
+                let kind = if text == "ByteAddressBuffer" {
+                    ResourceKind::ByteAddressBuffer
+                } else {
+                    ResourceKind::RWByteAddressBuffer
+                };
+                let element = self.module.type_handle(TypeInner::Scalar(Scalar::U32));
+                Some(Ty::Resource(ResourceTy { kind, element }))
+            }
+            "ConstantBuffer" => {
+                let element = self.template_type(args.and_then(|a| a.first()), ty.span)?;
+                Some(Ty::Resource(ResourceTy {
+                    kind: ResourceKind::ConstantBuffer,
+                    element,
+                }))
+            }
+            _ if is_unsupported_resource(text) => {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    ty.span,
+                    format!("the resource type '{text}' is not supported yet; buffers (StructuredBuffer, ByteAddressBuffer, ConstantBuffer, cbuffer) are"),
+                );
+                None
+            }
+            _ => {
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    ty.span,
+                    format!("unknown type '{}': declare it, or check the spelling", name.to_text()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A scalar, vector (`n` components) or matrix (`n` rows, `columns` columns) type.
+    fn numeric_type(
+        &mut self,
+        scalar: Scalar,
+        n: u32,
+        columns: Option<u32>,
+        span: oneshader_ir::Span,
+    ) -> Option<Handle<Type>> {
+        let inner = match columns {
+            None if n == 1 => TypeInner::Scalar(scalar),
+            None => TypeInner::Vector {
+                size: self.size_or_error(n, span)?,
+                scalar,
+            },
+            Some(c) if n == 1 && c == 1 => TypeInner::Scalar(scalar),
+            Some(c) => {
+                if n == 1 || c == 1 {
+                    let count = n.max(c);
+                    TypeInner::Vector {
+                        size: self.size_or_error(count, span)?,
+                        scalar,
+                    }
+                } else {
+                    TypeInner::Matrix {
+                        columns: self.size_or_error(c, span)?,
+                        rows: self.size_or_error(n, span)?,
+                        scalar,
+                    }
+                }
+            }
+        };
+        Some(self.module.type_handle(inner))
+    }
+
+    fn size_or_error(&mut self, n: u32, span: oneshader_ir::Span) -> Option<VectorSize> {
+        let size = VectorSize::from_count(n);
+        if size.is_none() {
+            self.error(
+                codes::UNKNOWN_TYPE,
+                span,
+                format!("vectors and matrices have 1 to 4 components per dimension, not {n}"),
+            );
+        }
+        size
+    }
+
+    fn template_type(
+        &mut self,
+        arg: Option<&ast::TemplateArg>,
+        span: oneshader_ir::Span,
+    ) -> Option<Handle<Type>> {
+        match arg {
+            Some(ast::TemplateArg::Type { ty, .. }) => match self.resolve_type(ty)? {
+                Ty::Value(t) => Some(t),
+                _ => {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        ty.span,
+                        "the element type of a buffer must be a value type",
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.error(
+                    codes::SYNTAX,
+                    span,
+                    "this type needs an element type argument, as in StructuredBuffer<float>",
+                );
+                None
+            }
+        }
+    }
+
+    fn template_scalar(
+        &mut self,
+        arg: Option<&ast::TemplateArg>,
+        span: oneshader_ir::Span,
+    ) -> Option<Scalar> {
+        let ty = self.template_type(arg, span)?;
+        match self.module.inner(ty) {
+            TypeInner::Scalar(s) => Some(*s),
+            _ => {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    span,
+                    "vector and matrix components must be scalars",
+                );
+                None
+            }
+        }
+    }
+
+    fn template_int(&mut self, arg: Option<&ast::TemplateArg>, span: oneshader_ir::Span) -> Option<u32> {
+        match arg {
+            Some(ast::TemplateArg::Expr(e)) => self.const_u32(e),
+            _ => {
+                self.error(codes::SYNTAX, span, "expected a constant integer template argument");
+                None
+            }
+        }
+    }
+
+    /// The value of a constant integer expression (array sizes, template arguments).
+    pub(crate) fn const_u32(&mut self, e: &ast::Expr) -> Option<u32> {
+        match self.const_eval(e) {
+            Some(v) if (0..=i64::from(u32::MAX)).contains(&v) => Some(v as u32),
+            _ => {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    e.span,
+                    "expected a non-negative constant integer expression",
+                );
+                None
+            }
+        }
+    }
+
+    /// Folds an integer constant expression made of literals, `static const` names and operators.
+    pub(crate) fn const_eval(&self, e: &ast::Expr) -> Option<i64> {
+        self.const_eval_depth(e, 0)
+    }
+
+    fn const_eval_depth(&self, e: &ast::Expr, depth: u32) -> Option<i64> {
+        if depth > 64 {
+            return None;
+        }
+        let eval = |x: &ast::Expr| self.const_eval_depth(x, depth + 1);
+        match &e.kind {
+            ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => i64::try_from(*value).ok(),
+            ast::ExprKind::Literal(ast::Literal::Bool(b)) => Some(i64::from(*b)),
+            ast::ExprKind::Name(path) => match self.globals.get(path.name()) {
+                Some(GlobalSymbol::Constant { init, .. }) => eval(init),
+                _ => None,
+            },
+            ast::ExprKind::Unary { op, operand } => {
+                let v = eval(operand)?;
+                match op {
+                    ast::UnaryOp::Plus => Some(v),
+                    ast::UnaryOp::Negate => v.checked_neg(),
+                    ast::UnaryOp::BitNot => Some(!v),
+                    ast::UnaryOp::LogicalNot => Some(i64::from(v == 0)),
+                    _ => None,
+                }
+            }
+            ast::ExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (eval(lhs)?, eval(rhs)?);
+                use ast::BinaryOp::*;
+                match op {
+                    Add => a.checked_add(b),
+                    Sub => a.checked_sub(b),
+                    Mul => a.checked_mul(b),
+                    Div => a.checked_div(b),
+                    Rem => a.checked_rem(b),
+                    Shl => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)),
+                    Shr => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)),
+                    BitAnd => Some(a & b),
+                    BitOr => Some(a | b),
+                    BitXor => Some(a ^ b),
+                    Less => Some(i64::from(a < b)),
+                    Greater => Some(i64::from(a > b)),
+                    LessEqual => Some(i64::from(a <= b)),
+                    GreaterEqual => Some(i64::from(a >= b)),
+                    Equal => Some(i64::from(a == b)),
+                    NotEqual => Some(i64::from(a != b)),
+                    LogicalAnd => Some(i64::from(a != 0 && b != 0)),
+                    LogicalOr => Some(i64::from(a != 0 || b != 0)),
+                    Comma => Some(b),
+                }
+            }
+            ast::ExprKind::Conditional {
+                condition,
+                accept,
+                reject,
+            } => {
+                if eval(condition)? != 0 {
+                    eval(accept)
+                } else {
+                    eval(reject)
+                }
+            }
+            ast::ExprKind::Cast { operand, .. } => eval(operand),
+            _ => None,
+        }
+    }
+
+    /// Wraps `base` in the written array dimensions (outermost first).
+    pub(crate) fn apply_array_dims(
+        &mut self,
+        base: Handle<Type>,
+        dims: &[Option<ast::Expr>],
+    ) -> Option<Handle<Type>> {
+        let mut ty = base;
+        for dim in dims.iter().rev() {
+            let size = match dim {
+                Some(e) => {
+                    let n = self.const_u32(e)?;
+                    if n == 0 || n > 1 << 24 {
+                        self.error(
+                            codes::TYPE_MISMATCH,
+                            e.span,
+                            format!("array size {n} is out of range: use 1 to 16777216 elements"),
+                        );
+                        return None;
+                    }
+                    ArraySize::Constant(n)
+                }
+                None => ArraySize::Runtime,
+            };
+            let (size_bytes, align) = types::size_align(&self.module, ty, LayoutRules::Std430);
+            let stride = types::round_up(size_bytes, align);
+            ty = self.module.type_handle(TypeInner::Array {
+                base: ty,
+                size,
+                stride,
+            });
+        }
+        Some(ty)
+    }
+
+    /// Declares a struct and returns its type.
+    fn declare_struct(&mut self, decl: &'a ast::StructDecl) -> Option<Handle<Type>> {
+        if let Some(base) = &decl.base {
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                base.span,
+                "struct inheritance is not supported yet; copy the base struct's fields in",
+            );
+        }
+        let mut members = Vec::new();
+        let mut offset = 0;
+        let mut max_align = 4;
+        for member in &decl.members {
+            match member {
+                ast::Item::Variable(field) => {
+                    let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
+                        self.error(
+                            codes::TYPE_MISMATCH,
+                            field.ty.span,
+                            "struct fields must have value types",
+                        );
+                        continue;
+                    };
+                    for declarator in &field.declarators {
+                        let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                            continue;
+                        };
+                        let (size, align) = types::size_align(&self.module, ty, LayoutRules::Std430);
+                        offset = types::place_member(offset, size, align, LayoutRules::Std430);
+                        max_align = max_align.max(align);
+                        members.push(StructMember {
+                            name: declarator.name.name.clone(),
+                            ty,
+                            offset,
+                            binding: None,
+                        });
+                        offset += size;
+                    }
+                }
+                ast::Item::Function(f) => {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        f.name.span,
+                        "member functions are not supported yet; make it a free function taking the struct",
+                    );
+                }
+                _ => {}
+            }
+        }
+        let size = types::round_up(offset, max_align);
+        let name = decl.name.as_ref().map(|n| n.name.clone());
+        let handle = self.module.types.insert(Type {
+            name: name.clone(),
+            inner: TypeInner::Struct { members, size },
+        });
+        if let Some(name) = name {
+            self.structs.insert(name, handle);
+        }
+        Some(handle)
+    }
+
+    fn declare_global_variables(&mut self, decl: &'a ast::VariableDecl) {
+        let Some(ty) = self.resolve_type(&decl.ty) else {
+            return;
+        };
+        let has = |m: ast::Modifier| decl.modifiers.iter().any(|x| x.modifier == m);
+        for declarator in &decl.declarators {
+            let name = declarator.name.name.clone();
+            if self.globals.contains_key(&name) {
+                self.error(
+                    codes::REDEFINITION,
+                    declarator.name.span,
+                    format!("'{name}' is already declared at file scope; rename one of them"),
+                );
+                continue;
+            }
+            match ty {
+                Ty::Void => self.error(
+                    codes::TYPE_MISMATCH,
+                    declarator.name.span,
+                    "a variable cannot have type void",
+                ),
+                Ty::Resource(resource) => {
+                    if !declarator.array_dims.is_empty() {
+                        self.error(
+                            codes::UNSUPPORTED_CONSTRUCT,
+                            declarator.span,
+                            "arrays of resources are not supported yet",
+                        );
+                        continue;
+                    }
+                    self.declare_resource(decl, declarator, resource);
+                }
+                Ty::Value(base) => {
+                    let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                        continue;
+                    };
+                    if has(ast::Modifier::Static) && has(ast::Modifier::Const) {
+                        match &declarator.init {
+                            Some(init) => {
+                                self.globals
+                                    .insert(name, GlobalSymbol::Constant { init, ty });
+                            }
+                            None => self.error(
+                                codes::TYPE_MISMATCH,
+                                declarator.span,
+                                "a static const variable needs an initializer",
+                            ),
+                        }
+                    } else if has(ast::Modifier::Groupshared) || has(ast::Modifier::Static) {
+                        let space = if has(ast::Modifier::Groupshared) {
+                            AddressSpace::Workgroup
+                        } else {
+                            AddressSpace::Private
+                        };
+                        let global = self.module.global_variables.append(
+                            GlobalVariable {
+                                name: name.clone(),
+                                space,
+                                ty,
+                                resource: None,
+                                span: Some(declarator.span),
+                            },
+                            Some(declarator.span),
+                        );
+                        if let Some(init) = &declarator.init {
+                            if space == AddressSpace::Workgroup {
+                                self.error(
+                                    codes::TYPE_MISMATCH,
+                                    init.span,
+                                    "groupshared variables cannot have initializers; assign them in the shader",
+                                );
+                            } else {
+                                self.static_inits.push((global, init));
+                            }
+                        }
+                        self.globals
+                            .insert(name, GlobalSymbol::Variable { global, ty });
+                    } else {
+                        self.error(
+                            codes::UNSUPPORTED_CONSTRUCT,
+                            declarator.span,
+                            format!("the global '{name}' would be an implicit constant-buffer member ($Globals), which is not supported yet: put it in a cbuffer, or make it 'static const'"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The (set, binding) of a resource from `register(…)` or `[[vk::binding]]`.
+    fn resource_binding(
+        &mut self,
+        attributes: &[ast::Attribute],
+        annotations: &[ast::Annotation],
+        expected: RegisterClass,
+        span: oneshader_ir::Span,
+    ) -> (ResourceBinding, Option<(RegisterClass, u32, u32)>) {
+        let mut register = None;
+        for annotation in annotations {
+            let ast::Annotation::Register(r) = annotation else {
+                continue;
+            };
+            let Some(slot) = &r.slot else { continue };
+            let parsed = parse_register(&slot.name);
+            let space = match &r.space {
+                Some(s) => s
+                    .name
+                    .strip_prefix("space")
+                    .and_then(|n| n.parse::<u32>().ok()),
+                None => Some(0),
+            };
+            match (parsed, space) {
+                (Some((class, index)), Some(space)) => {
+                    if class != expected {
+                        self.report(
+                            Diagnostic::error(
+                                codes::BAD_BINDING,
+                                slot.span,
+                                format!(
+                                    "register '{}' has the wrong class for this resource: use '{}{}'",
+                                    slot.name,
+                                    register_letter(expected),
+                                    index
+                                ),
+                            )
+                            .with_note("t: read-only resources, u: read-write resources, b: constant buffers, s: samplers"),
+                        );
+                    }
+                    register = Some((class, index, space));
+                }
+                _ => self.error(
+                    codes::BAD_BINDING,
+                    r.span,
+                    "malformed register: write it as register(t0) or register(u1, space2)",
+                ),
+            }
+        }
+        let mut binding = register.map(|(_, index, space)| ResourceBinding {
+            set: space,
+            binding: index,
+        });
+        for attribute in attributes {
+            let is_vk_binding = attribute.name.segments.len() == 2
+                && attribute.name.segments[0].name == "vk"
+                && attribute.name.segments[1].name == "binding";
+            if !is_vk_binding {
+                continue;
+            }
+            let b = attribute.args.first().and_then(|e| self.const_eval(e));
+            let s = match attribute.args.get(1) {
+                Some(e) => self.const_eval(e),
+                None => Some(0),
+            };
+            match (b, s) {
+                (Some(b), Some(s)) if b >= 0 && s >= 0 => {
+                    binding = Some(ResourceBinding {
+                        set: s as u32,
+                        binding: b as u32,
+                    })
+                }
+                _ => self.error(
+                    codes::BAD_BINDING,
+                    attribute.span,
+                    "malformed [[vk::binding(binding, set)]]: both must be non-negative integer constants",
+                ),
+            }
+        }
+        let binding = binding.unwrap_or_else(|| {
+            self.report(
+                Diagnostic::warning(
+                    codes::BAD_BINDING,
+                    span,
+                    "resource has no register(...) or [[vk::binding]]; it gets set 0, binding 0",
+                )
+                .with_help("give it an explicit register, such as register(u0)"),
+            );
+            ResourceBinding { set: 0, binding: 0 }
+        });
+        (binding, register)
+    }
+
+    fn declare_resource(
+        &mut self,
+        decl: &ast::VariableDecl,
+        declarator: &ast::Declarator,
+        resource: ResourceTy,
+    ) {
+        let expected = match resource.kind {
+            ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => RegisterClass::U,
+            ResourceKind::ConstantBuffer => RegisterClass::B,
+            ResourceKind::Sampler => RegisterClass::S,
+            _ => RegisterClass::T,
+        };
+        let (binding, register) = self.resource_binding(
+            &decl.attributes,
+            &declarator.annotations,
+            expected,
+            declarator.span,
+        );
+        let (space, ty) = match resource.kind {
+            ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
+            _ => {
+                let (size, align) =
+                    types::size_align(&self.module, resource.element, LayoutRules::Std430);
+                let stride = types::round_up(size, align);
+                let ty = self.module.type_handle(TypeInner::Array {
+                    base: resource.element,
+                    size: ArraySize::Runtime,
+                    stride,
+                });
+                (
+                    AddressSpace::Storage {
+                        writable: resource.kind.is_writable(),
+                    },
+                    ty,
+                )
+            }
+        };
+        let name = declarator.name.name.clone();
+        let global = self.module.global_variables.append(
+            GlobalVariable {
+                name: name.clone(),
+                space,
+                ty,
+                resource: Some(Resource {
+                    kind: resource.kind,
+                    binding,
+                    register,
+                }),
+                span: Some(declarator.span),
+            },
+            Some(declarator.span),
+        );
+        self.globals.insert(
+            name,
+            GlobalSymbol::Resource {
+                global,
+                ty: resource,
+            },
+        );
+    }
+
+    fn declare_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
+        if decl.kind == ast::BufferKind::Texture {
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                decl.name.span,
+                "tbuffer is not supported yet; use a cbuffer or a StructuredBuffer",
+            );
+            return;
+        }
+        let mut members = Vec::new();
+        let mut offset = 0;
+        let mut fields = Vec::new();
+        for item in &decl.members {
+            let ast::Item::Variable(field) = item else {
+                continue;
+            };
+            let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    field.ty.span,
+                    "cbuffer members must have value types",
+                );
+                continue;
+            };
+            for declarator in &field.declarators {
+                let Some(ty) = self.cbuffer_type(base, &declarator.array_dims) else {
+                    continue;
+                };
+                if declarator
+                    .annotations
+                    .iter()
+                    .any(|a| matches!(a, ast::Annotation::PackOffset(_)))
+                {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        declarator.span,
+                        "packoffset is not supported yet; order the members to get the layout",
+                    );
+                }
+                let (size, align) = types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
+                offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
+                fields.push((declarator.name.name.clone(), ty, declarator.name.span));
+                members.push(StructMember {
+                    name: declarator.name.name.clone(),
+                    ty,
+                    offset,
+                    binding: None,
+                });
+                offset += size;
+            }
+        }
+        let size = types::round_up(offset.max(1), 16);
+        let ty = self.module.types.insert(Type {
+            name: Some(format!("type_{}", decl.name.name)),
+            inner: TypeInner::Struct { members, size },
+        });
+        let (binding, register) = self.resource_binding(
+            &decl.attributes,
+            &decl.annotations,
+            RegisterClass::B,
+            decl.name.span,
+        );
+        let global = self.module.global_variables.append(
+            GlobalVariable {
+                name: decl.name.name.clone(),
+                space: AddressSpace::Uniform,
+                ty,
+                resource: Some(Resource {
+                    kind: ResourceKind::ConstantBuffer,
+                    binding,
+                    register,
+                }),
+                span: Some(decl.span),
+            },
+            Some(decl.span),
+        );
+        for (index, (name, ty, span)) in fields.into_iter().enumerate() {
+            if self.globals.contains_key(&name) {
+                self.error(
+                    codes::REDEFINITION,
+                    span,
+                    format!("'{name}' is already declared at file scope; rename one of them"),
+                );
+                continue;
+            }
+            self.globals.insert(
+                name,
+                GlobalSymbol::CbufferField {
+                    global,
+                    index: index as u32,
+                    ty,
+                },
+            );
+        }
+    }
+
+    /// A cbuffer member type: arrays get HLSL's 16-byte element stride.
+    fn cbuffer_type(&mut self, base: Handle<Type>, dims: &[Option<ast::Expr>]) -> Option<Handle<Type>> {
+        let mut ty = base;
+        for dim in dims.iter().rev() {
+            let Some(e) = dim else {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    base_span(dims),
+                    "cbuffer arrays need a size",
+                );
+                return None;
+            };
+            let n = self.const_u32(e)?;
+            let (size, _) = types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
+            ty = self.module.type_handle(TypeInner::Array {
+                base: ty,
+                size: ArraySize::Constant(n.max(1)),
+                stride: types::round_up(size, 16),
+            });
+        }
+        if let TypeInner::Struct { .. } = self.module.inner(base) {
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                base_span(dims),
+                "structs inside cbuffers are not supported yet; declare their fields directly",
+            );
+            return None;
+        }
+        Some(ty)
+    }
+
+    fn declare_function(&mut self, decl: &'a ast::FunctionDecl) {
+        let result = match self.resolve_type(&decl.return_type) {
+            Some(Ty::Resource(_)) => {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    decl.return_type.span,
+                    "functions returning resources are not supported",
+                );
+                return;
+            }
+            Some(t) => t,
+            None => return,
+        };
+        let mut params = Vec::new();
+        for param in &decl.params {
+            let has = |m: ast::Modifier| param.modifiers.iter().any(|x| x.modifier == m);
+            let ty = match self.resolve_type(&param.ty) {
+                Some(Ty::Value(t)) => match self.apply_array_dims(t, &param.array_dims) {
+                    Some(t) => t,
+                    None => return,
+                },
+                Some(_) => {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        param.ty.span,
+                        "resource and void parameters are not supported yet; use the global resource directly",
+                    );
+                    return;
+                }
+                None => return,
+            };
+            let out = has(ast::Modifier::Out) || has(ast::Modifier::InOut);
+            params.push(ParamSig {
+                name: param.name.as_ref().map(|n| n.name.clone()).unwrap_or_default(),
+                ty,
+                by_pointer: out,
+                copy_in: has(ast::Modifier::InOut) || (has(ast::Modifier::In) && has(ast::Modifier::Out)),
+                default: param.default.as_ref(),
+            });
+        }
+        let overloads = self.functions.entry(decl.name.name().to_string()).or_default();
+        // A definition after a prototype with the same parameter types replaces it.
+        if let Some(existing) = overloads.iter_mut().find(|f| {
+            f.params.len() == params.len()
+                && f.params.iter().zip(&params).all(|(a, b)| a.ty == b.ty)
+        }) {
+            if existing.decl.body.is_none() || decl.body.is_none() {
+                if decl.body.is_some() {
+                    existing.decl = decl;
+                }
+                return;
+            }
+            self.error(
+                codes::REDEFINITION,
+                decl.name.span,
+                format!(
+                    "function '{}' is already defined with these parameter types",
+                    decl.name.name()
+                ),
+            );
+            return;
+        }
+        overloads.push(FunctionSymbol {
+            decl,
+            params,
+            result,
+            handle: None,
+        });
+    }
+}
+
+fn base_span(dims: &[Option<ast::Expr>]) -> oneshader_ir::Span {
+    dims.iter()
+        .flatten()
+        .map(|e| e.span)
+        .next()
+        .unwrap_or(oneshader_ir::Span::new(oneshader_ir::FileId(0), 0, 0))
+}
+
+/// Splits `u12` into (U, 12).
+fn parse_register(text: &str) -> Option<(RegisterClass, u32)> {
+    let mut chars = text.chars();
+    let class = match chars.next()?.to_ascii_lowercase() {
+        't' => RegisterClass::T,
+        'u' => RegisterClass::U,
+        'b' => RegisterClass::B,
+        's' => RegisterClass::S,
+        _ => return None,
+    };
+    let index = chars.as_str().parse().ok()?;
+    Some((class, index))
+}
+
+fn register_letter(class: RegisterClass) -> char {
+    match class {
+        RegisterClass::T => 't',
+        RegisterClass::U => 'u',
+        RegisterClass::B => 'b',
+        RegisterClass::S => 's',
+    }
+}
+
+fn is_unsupported_resource(name: &str) -> bool {
+    name.starts_with("Texture")
+        || name.starts_with("RWTexture")
+        || name.starts_with("Sampler")
+        || matches!(
+            name,
+            "Buffer"
+                | "RWBuffer"
+                | "AppendStructuredBuffer"
+                | "ConsumeStructuredBuffer"
+                | "tbuffer"
+                | "TextureBuffer"
+                | "RasterizerOrderedBuffer"
+                | "RasterizerOrderedStructuredBuffer"
+                | "RasterizerOrderedByteAddressBuffer"
+        )
+}

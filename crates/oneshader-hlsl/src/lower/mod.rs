@@ -1,0 +1,254 @@
+//! Semantic analysis and lowering: resolves names, types, overloads and implicit
+//! conversions of the syntax tree and builds the IR [`Module`].
+//!
+//! Declarations are collected first (structs, globals, function signatures); then
+//! every entry point is lowered, pulling in the functions it calls, and finally the
+//! remaining function definitions are checked so their errors are reported too.
+
+mod context;
+mod expr;
+mod function;
+mod globals;
+mod intrinsics;
+mod stmt;
+pub(crate) mod types;
+
+use std::collections::{HashMap, HashSet};
+
+use oneshader_ir::{
+    codes, Diagnostic, Diagnostics, Function, Handle, Module, ShaderStage, Span, Type,
+};
+
+use crate::ast;
+pub(crate) use context::FnCtx;
+use types::Ty;
+
+/// What the lowering needs to know besides the syntax tree.
+#[derive(Clone, Debug, Default)]
+pub struct LowerOptions {
+    /// Lower only this entry point (`-E`); otherwise every function carrying
+    /// `[numthreads]` or `[shader("…")]`.
+    pub entry_point: Option<String>,
+    /// The stage of the `-T` profile, when one was given.
+    pub stage: Option<ShaderStage>,
+}
+
+/// A name declared at file scope.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GlobalSymbol<'a> {
+    /// A global variable in memory (`groupshared`, `static`).
+    Variable {
+        global: Handle<oneshader_ir::GlobalVariable>,
+        ty: Handle<Type>,
+    },
+    /// A member of a `cbuffer` block.
+    CbufferField {
+        global: Handle<oneshader_ir::GlobalVariable>,
+        index: u32,
+        ty: Handle<Type>,
+    },
+    /// A buffer resource.
+    Resource {
+        global: Handle<oneshader_ir::GlobalVariable>,
+        ty: types::ResourceTy,
+    },
+    /// A `static const` value, substituted where used.
+    Constant { init: &'a ast::Expr, ty: Handle<Type> },
+}
+
+/// One parameter of a user function's signature.
+#[derive(Clone, Debug)]
+pub(crate) struct ParamSig<'a> {
+    pub name: String,
+    pub ty: Handle<Type>,
+    /// `out` or `inout`: passed by pointer.
+    pub by_pointer: bool,
+    /// `inout` (or `in`+`out`): copied in before the call.
+    pub copy_in: bool,
+    pub default: Option<&'a ast::Expr>,
+}
+
+/// A user function: its declaration and resolved signature.
+#[derive(Clone, Debug)]
+pub(crate) struct FunctionSymbol<'a> {
+    pub decl: &'a ast::FunctionDecl,
+    pub params: Vec<ParamSig<'a>>,
+    pub result: Ty,
+    /// The IR function once lowered.
+    pub handle: Option<Handle<Function>>,
+}
+
+/// The state of one lowering: the module being built and every symbol table.
+pub(crate) struct Lowerer<'a> {
+    pub module: Module,
+    pub diagnostics: Diagnostics,
+    pub globals: HashMap<String, GlobalSymbol<'a>>,
+    pub structs: HashMap<String, Handle<Type>>,
+    pub typedefs: HashMap<String, Ty>,
+    pub functions: HashMap<String, Vec<FunctionSymbol<'a>>>,
+    /// Functions being lowered right now, to detect recursion: (name, overload index).
+    pub in_progress: HashSet<(String, usize)>,
+    /// `static` globals with initializers, stored at the start of every entry point.
+    pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr)>,
+}
+
+/// Lowers a parsed translation unit into an IR module.
+pub fn lower(
+    unit: &ast::TranslationUnit,
+    options: &LowerOptions,
+    diagnostics: &mut Diagnostics,
+) -> Option<Module> {
+    let mut lowerer = Lowerer {
+        module: Module::default(),
+        diagnostics: Diagnostics::new(),
+        globals: HashMap::new(),
+        structs: HashMap::new(),
+        typedefs: HashMap::new(),
+        functions: HashMap::new(),
+        in_progress: HashSet::new(),
+        static_inits: Vec::new(),
+    };
+    let items = flatten_items(&unit.items);
+    for item in &items {
+        lowerer.declare_item(item);
+    }
+    let entries = lowerer.find_entry_points(&items, options);
+    for (decl, stage, span) in entries {
+        lowerer.lower_entry_point(decl, stage, span);
+    }
+    lowerer.check_remaining_functions();
+    let failed = lowerer.diagnostics.has_errors();
+    diagnostics.extend(lowerer.diagnostics.into_vec());
+    if failed {
+        None
+    } else {
+        Some(lowerer.module)
+    }
+}
+
+/// The top-level items with namespaces opened (names inside keep their last segment).
+fn flatten_items(items: &[ast::Item]) -> Vec<&ast::Item> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            ast::Item::Namespace(ns) => out.extend(flatten_items(&ns.items)),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+impl<'a> Lowerer<'a> {
+    /// Records an error.
+    pub(crate) fn error(&mut self, code: oneshader_ir::Code, span: Span, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::error(code, span, message));
+    }
+
+    /// Records a diagnostic.
+    pub(crate) fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// The functions to compile as entry points, with their stages.
+    fn find_entry_points(
+        &mut self,
+        items: &[&'a ast::Item],
+        options: &LowerOptions,
+    ) -> Vec<(&'a ast::FunctionDecl, ShaderStage, Span)> {
+        let mut entries = Vec::new();
+        for item in items {
+            let ast::Item::Function(decl) = *item else {
+                continue;
+            };
+            if decl.body.is_none() {
+                continue;
+            }
+            let attributed = entry_stage_from_attributes(decl);
+            let wanted = match &options.entry_point {
+                Some(name) => decl.name.is(name),
+                None => attributed.is_some(),
+            };
+            if !wanted {
+                continue;
+            }
+            let stage = attributed
+                .flatten()
+                .or(options.stage)
+                .or_else(|| has_attribute(decl, "numthreads").then_some(ShaderStage::Compute));
+            match stage {
+                Some(stage) => entries.push((decl, stage, decl.span)),
+                None => self.error(
+                    codes::ENTRY_POINT_INVALID,
+                    decl.name.span,
+                    format!(
+                        "cannot tell the stage of entry point '{}': give it [shader(\"compute\")], [numthreads(x, y, z)] or a profile with -T",
+                        decl.name.name()
+                    ),
+                ),
+            }
+        }
+        if entries.is_empty() && !self.diagnostics.has_errors() {
+            let message = match &options.entry_point {
+                Some(name) => format!("entry point '{name}' not found: no function of that name is defined"),
+                None => "no entry point found: mark one with [numthreads(x, y, z)] or [shader(\"…\")], or name it with -E".to_string(),
+            };
+            self.diagnostics.push(Diagnostic::error(
+                codes::ENTRY_POINT_NOT_FOUND,
+                None,
+                message,
+            ));
+        }
+        entries
+    }
+
+    /// Lowers every function definition no entry point reached, for its diagnostics.
+    fn check_remaining_functions(&mut self) {
+        let pending: Vec<(String, usize)> = self
+            .functions
+            .iter()
+            .flat_map(|(name, overloads)| {
+                overloads
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.handle.is_none() && f.decl.body.is_some())
+                    .map(move |(i, _)| (name.clone(), i))
+            })
+            .collect();
+        for (name, index) in pending {
+            let is_entry = self
+                .functions
+                .get(&name)
+                .and_then(|o| o.get(index))
+                .is_some_and(|f| entry_stage_from_attributes(f.decl).is_some());
+            if !is_entry {
+                self.function_handle(&name, index, None);
+            }
+        }
+    }
+}
+
+/// Whether `decl` has an attribute named `name`.
+pub(crate) fn has_attribute(decl: &ast::FunctionDecl, name: &str) -> bool {
+    decl.attributes.iter().any(|a| a.name.is(name))
+}
+
+/// `Some(stage)` for `[shader("…")]`, `Some(None)` for `[numthreads]` alone, `None` if neither.
+fn entry_stage_from_attributes(decl: &ast::FunctionDecl) -> Option<Option<ShaderStage>> {
+    for attribute in &decl.attributes {
+        if attribute.name.is("shader") {
+            if let Some(ast::Expr {
+                kind: ast::ExprKind::Literal(ast::Literal::String(stage)),
+                ..
+            }) = attribute.args.first()
+            {
+                return Some(match stage.as_str() {
+                    "compute" => Some(ShaderStage::Compute),
+                    "vertex" => Some(ShaderStage::Vertex),
+                    "pixel" => Some(ShaderStage::Fragment),
+                    _ => None,
+                });
+            }
+        }
+    }
+    has_attribute(decl, "numthreads").then_some(Some(ShaderStage::Compute))
+}

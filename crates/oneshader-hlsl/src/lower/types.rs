@@ -1,0 +1,219 @@
+//! Types as the front end sees them: IR value types plus HLSL resources, the
+//! spelling of built-in type names, and memory layouts.
+
+use oneshader_ir::{
+    ArraySize, Handle, Module, ResourceKind, Scalar, ScalarKind, Type, TypeInner, VectorSize,
+};
+
+/// An HLSL resource type: its kind and its element (a u32 word for byte-address buffers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ResourceTy {
+    pub kind: ResourceKind,
+    pub element: Handle<Type>,
+}
+
+/// The type of a declaration or expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    /// `void`.
+    Void,
+    /// A value type.
+    Value(Handle<Type>),
+    /// A buffer resource.
+    Resource(ResourceTy),
+}
+
+/// The scalar of an HLSL scalar type name (`float`, `uint`, `dword`, `min16float`, …).
+pub(crate) fn scalar_by_name(name: &str) -> Option<Scalar> {
+    Some(match name {
+        "bool" => Scalar::BOOL,
+        "int" | "int32_t" | "min16int" | "min12int" => Scalar::I32,
+        "uint" | "dword" | "uint32_t" | "min16uint" => Scalar::U32,
+        "float" | "float32_t" | "half" | "min16float" | "min10float" => Scalar::F32,
+        "double" | "float64_t" => Scalar::F64,
+        "int64_t" => Scalar::I64,
+        "uint64_t" => Scalar::U64,
+        _ => return None,
+    })
+}
+
+/// Splits `float4` into (`float`, 4) and `float3x4` into (`float`, 3, 4) — rows, columns.
+pub(crate) fn split_dimensions(name: &str) -> Option<(&str, u32, Option<u32>)> {
+    let bytes = name.as_bytes();
+    let len = bytes.len();
+    if len >= 4 && bytes[len - 2] == b'x' {
+        let rows = (bytes[len - 3] as char).to_digit(10)?;
+        let columns = (bytes[len - 1] as char).to_digit(10)?;
+        return Some((&name[..len - 3], rows, Some(columns)));
+    }
+    let count = (*bytes.last()? as char).to_digit(10)?;
+    Some((&name[..len - 1], count, None))
+}
+
+/// The HLSL spelling of a value type, for messages.
+pub(crate) fn type_name(module: &Module, ty: Handle<Type>) -> String {
+    let t = &module.types[ty];
+    if let Some(name) = &t.name {
+        return name.clone();
+    }
+    match &t.inner {
+        TypeInner::Scalar(s) => scalar_name(*s).to_string(),
+        TypeInner::Vector { size, scalar } => format!("{}{}", scalar_name(*scalar), size.count()),
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => format!(
+            "{}{}x{}",
+            scalar_name(*scalar),
+            rows.count(),
+            columns.count()
+        ),
+        TypeInner::Array { base, size, .. } => match size {
+            ArraySize::Constant(n) => format!("{}[{n}]", type_name(module, *base)),
+            ArraySize::Runtime => format!("{}[]", type_name(module, *base)),
+        },
+        TypeInner::Struct { .. } => "struct".into(),
+        TypeInner::Pointer { base, .. } => type_name(module, *base),
+        TypeInner::Image { .. } => "texture".into(),
+        TypeInner::Sampler { .. } => "sampler".into(),
+    }
+}
+
+/// The HLSL spelling of a scalar.
+pub(crate) fn scalar_name(scalar: Scalar) -> &'static str {
+    match (scalar.kind, scalar.width) {
+        (ScalarKind::Bool, _) => "bool",
+        (ScalarKind::Sint, 8) => "int64_t",
+        (ScalarKind::Sint, 2) => "int16_t",
+        (ScalarKind::Sint, _) => "int",
+        (ScalarKind::Uint, 8) => "uint64_t",
+        (ScalarKind::Uint, 2) => "uint16_t",
+        (ScalarKind::Uint, _) => "uint",
+        (ScalarKind::Float, 8) => "double",
+        (ScalarKind::Float, 2) => "half",
+        (ScalarKind::Float, _) => "float",
+    }
+}
+
+/// Which rules place struct members and array elements in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum LayoutRules {
+    /// Structured buffers, groupshared and local values: std430 (DXC's Vulkan default).
+    Std430,
+    /// Constant buffers: HLSL packing into 16-byte rows.
+    ConstantBuffer,
+}
+
+/// Size and alignment in bytes of `ty` under `rules`.
+pub(crate) fn size_align(module: &Module, ty: Handle<Type>, rules: LayoutRules) -> (u32, u32) {
+    match &module.types[ty].inner {
+        TypeInner::Scalar(s) => {
+            let w = u32::from(s.width);
+            (w, w)
+        }
+        TypeInner::Vector { size, scalar } => {
+            let w = u32::from(scalar.width);
+            let n = size.count();
+            let align = match rules {
+                LayoutRules::Std430 => w * if n == 3 { 4 } else { n },
+                LayoutRules::ConstantBuffer => w,
+            };
+            (w * n, align)
+        }
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => {
+            let w = u32::from(scalar.width);
+            let column_align = w * if rows.count() == 3 { 4 } else { rows.count() };
+            match rules {
+                LayoutRules::Std430 => (column_align * columns.count(), column_align),
+                LayoutRules::ConstantBuffer => (
+                    16 * (columns.count() - 1) + w * rows.count(),
+                    16,
+                ),
+            }
+        }
+        TypeInner::Array { base, size, stride } => {
+            let (_, align) = size_align(module, *base, rules);
+            let count = match size {
+                ArraySize::Constant(n) => *n,
+                ArraySize::Runtime => 1,
+            };
+            let align = match rules {
+                LayoutRules::Std430 => align,
+                LayoutRules::ConstantBuffer => 16,
+            };
+            let (element_size, _) = size_align(module, *base, rules);
+            let size = match rules {
+                LayoutRules::Std430 => stride * count,
+                LayoutRules::ConstantBuffer => stride * count.saturating_sub(1) + element_size,
+            };
+            (size, align)
+        }
+        TypeInner::Struct { members, size } => {
+            let align = match rules {
+                LayoutRules::Std430 => members
+                    .iter()
+                    .map(|m| size_align(module, m.ty, rules).1)
+                    .max()
+                    .unwrap_or(4),
+                LayoutRules::ConstantBuffer => 16,
+            };
+            (*size, align)
+        }
+        _ => (4, 4),
+    }
+}
+
+/// The offset at which a member of `size` and `align` goes after `offset` bytes.
+pub(crate) fn place_member(offset: u32, size: u32, align: u32, rules: LayoutRules) -> u32 {
+    let aligned = round_up(offset, align.max(1));
+    match rules {
+        LayoutRules::Std430 => aligned,
+        LayoutRules::ConstantBuffer => {
+            // A member may not straddle a 16-byte row; aggregates start a new row.
+            let row_end = round_up(aligned + 1, 16);
+            if align >= 16 || aligned + size > row_end {
+                round_up(aligned, 16)
+            } else {
+                aligned
+            }
+        }
+    }
+}
+
+/// `value` rounded up to a multiple of `to`.
+pub(crate) fn round_up(value: u32, to: u32) -> u32 {
+    value.div_ceil(to.max(1)) * to.max(1)
+}
+
+/// The vector size for `n` components, or `None` for a scalar (n = 1).
+pub(crate) fn vector_size(n: u32) -> Option<VectorSize> {
+    VectorSize::from_count(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_vector_and_matrix_names() {
+        assert_eq!(split_dimensions("float4"), Some(("float", 4, None)));
+        assert_eq!(split_dimensions("float3x4"), Some(("float", 3, Some(4))));
+        assert_eq!(split_dimensions("uint"), None);
+    }
+
+    #[test]
+    fn constant_buffer_members_do_not_straddle_rows() {
+        let rules = LayoutRules::ConstantBuffer;
+        // float3 at 0, float at 12, float2 at 16, float3 must move to 32.
+        assert_eq!(place_member(0, 12, 4, rules), 0);
+        assert_eq!(place_member(12, 4, 4, rules), 12);
+        assert_eq!(place_member(16, 8, 4, rules), 16);
+        assert_eq!(place_member(24, 12, 4, rules), 32);
+        assert_eq!(place_member(4, 16, 16, rules), 16);
+    }
+}

@@ -1,0 +1,2277 @@
+//! The recursive-descent parser: preprocessed tokens to an [`ast::TranslationUnit`].
+//!
+//! The parser is error-resilient: a syntax error is reported as OSH0200
+//! ("expected X, found Y"), the parser skips to a synchronisation point (`;`
+//! or the `}` that closes the current block) and continues, and it never
+//! reports a second error at the token where the previous one was reported,
+//! so one mistake gives one diagnostic.
+//!
+//! **Types versus values.** HLSL's grammar needs to know which names are
+//! types in two places: `(T)x` (a cast, or a parenthesised value?) and
+//! statements starting with a name (a declaration, or an expression?). The
+//! parser keeps a simple set of type names: the built-in spellings
+//! ([`is_builtin_type_name`]) plus every `struct` and `typedef` name declared
+//! so far, regardless of scope. `(T)` followed by a token that can start an
+//! operand is a cast when `T` is in that set; anything else in parentheses is
+//! a parenthesised expression. A statement starting with `Name Name` is always
+//! a declaration, so resource types and types from macros need no registration.
+//!
+//! Nesting of expressions, statements and types is limited
+//! ([`MAX_NESTING`]); deeper input gives OSH0201 instead of exhausting the stack.
+
+use std::collections::HashSet;
+
+use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, Span};
+
+use crate::ast::*;
+use crate::lexer::{
+    parse_float_literal, parse_int_literal, unescape_string, Keyword, Token, TokenKind,
+};
+
+/// The deepest nesting of expressions, statements and types the parser accepts.
+///
+/// One parenthesis level costs two units (64 levels of parentheses are
+/// accepted); the limit keeps an unoptimised build inside a 2 MiB thread stack,
+/// where one parenthesis level takes about 12 KiB.
+pub const MAX_NESTING: u32 = 128;
+
+/// The error marker of a failed parse step: the diagnostic is already recorded.
+struct Failed;
+
+type PResult<T> = Result<T, Failed>;
+
+/// Parses a preprocessed token stream (as produced by [`crate::preprocess`]).
+///
+/// Newline tokens are ignored; the stream should end with [`TokenKind::Eof`]
+/// (one is added if it does not).
+pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> TranslationUnit {
+    let mut tokens: Vec<Token> = tokens
+        .into_iter()
+        .filter(|t| t.kind != TokenKind::Newline && t.kind != TokenKind::Placemarker)
+        .collect();
+    if tokens.last().map(|t| t.kind) != Some(TokenKind::Eof) {
+        let span = tokens
+            .last()
+            .map(|t| Span::new(t.span.file, t.span.end, t.span.end))
+            .unwrap_or(Span::new(oneshader_ir::FileId(0), 0, 0));
+        tokens.push(Token::new(TokenKind::Eof, "", span));
+    }
+    let mut parser = Parser {
+        prev_span: tokens[0].span,
+        tokens,
+        pos: 0,
+        diagnostics,
+        type_names: HashSet::new(),
+        depth: 0,
+        last_error_pos: None,
+    };
+    let items = parser.parse_items(false);
+    TranslationUnit { items }
+}
+
+struct Parser<'d> {
+    tokens: Vec<Token>,
+    pos: usize,
+    prev_span: Span,
+    diagnostics: &'d mut Diagnostics,
+    /// Names declared as types so far (`struct`, `typedef`).
+    type_names: HashSet<String>,
+    depth: u32,
+    last_error_pos: Option<usize>,
+}
+
+/// The scalar type spellings that also form vectors (`float4`) and matrices (`float4x4`).
+const SCALAR_TYPES: &[&str] = &[
+    "bool",
+    "int",
+    "uint",
+    "dword",
+    "half",
+    "float",
+    "double",
+    "min16float",
+    "min10float",
+    "min16int",
+    "min12int",
+    "min16uint",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "float16_t",
+    "float32_t",
+    "float64_t",
+];
+
+/// Built-in object types (resources, samplers, streams, patches).
+const OBJECT_TYPES: &[&str] = &[
+    "Buffer",
+    "RWBuffer",
+    "StructuredBuffer",
+    "RWStructuredBuffer",
+    "AppendStructuredBuffer",
+    "ConsumeStructuredBuffer",
+    "ByteAddressBuffer",
+    "RWByteAddressBuffer",
+    "Texture1D",
+    "Texture1DArray",
+    "Texture2D",
+    "Texture2DArray",
+    "Texture2DMS",
+    "Texture2DMSArray",
+    "Texture3D",
+    "TextureCube",
+    "TextureCubeArray",
+    "RWTexture1D",
+    "RWTexture1DArray",
+    "RWTexture2D",
+    "RWTexture2DArray",
+    "RWTexture3D",
+    "RasterizerOrderedBuffer",
+    "RasterizerOrderedByteAddressBuffer",
+    "RasterizerOrderedStructuredBuffer",
+    "RasterizerOrderedTexture1D",
+    "RasterizerOrderedTexture1DArray",
+    "RasterizerOrderedTexture2D",
+    "RasterizerOrderedTexture2DArray",
+    "RasterizerOrderedTexture3D",
+    "FeedbackTexture2D",
+    "FeedbackTexture2DArray",
+    "SamplerState",
+    "SamplerComparisonState",
+    "ConstantBuffer",
+    "TextureBuffer",
+    "RaytracingAccelerationStructure",
+    "RayQuery",
+    "RayDesc",
+    "BuiltInTriangleIntersectionAttributes",
+    "InputPatch",
+    "OutputPatch",
+    "PointStream",
+    "LineStream",
+    "TriangleStream",
+    "string",
+];
+
+/// Whether `name` is a scalar, vector or matrix type spelling (`float`, `uint3`, `half4x4`,
+/// `vector`, `matrix`): the types that can be called as constructors.
+pub fn is_numeric_type_name(name: &str) -> bool {
+    if matches!(
+        name,
+        "vector" | "matrix" | "void" | "int8_t4_packed" | "uint8_t4_packed"
+    ) {
+        return true;
+    }
+    SCALAR_TYPES.iter().any(|scalar| {
+        let Some(rest) = name.strip_prefix(scalar) else {
+            return false;
+        };
+        let is_dim = |s: &str| matches!(s, "1" | "2" | "3" | "4");
+        rest.is_empty()
+            || is_dim(rest)
+            || rest
+                .split_once('x')
+                .is_some_and(|(r, c)| is_dim(r) && is_dim(c))
+    })
+}
+
+/// Whether `name` is any built-in type spelling: numeric types and object types.
+pub fn is_builtin_type_name(name: &str) -> bool {
+    is_numeric_type_name(name) || OBJECT_TYPES.contains(&name)
+}
+
+/// Binding strength of a binary operator (higher binds tighter), for precedence climbing.
+fn binary_op(kind: TokenKind) -> Option<(BinaryOp, u8)> {
+    use TokenKind as T;
+    Some(match kind {
+        T::PipePipe => (BinaryOp::LogicalOr, 1),
+        T::AmpAmp => (BinaryOp::LogicalAnd, 2),
+        T::Pipe => (BinaryOp::BitOr, 3),
+        T::Caret => (BinaryOp::BitXor, 4),
+        T::Amp => (BinaryOp::BitAnd, 5),
+        T::EqEq => (BinaryOp::Equal, 6),
+        T::NotEq => (BinaryOp::NotEqual, 6),
+        T::Lt => (BinaryOp::Less, 7),
+        T::Gt => (BinaryOp::Greater, 7),
+        T::LtEq => (BinaryOp::LessEqual, 7),
+        T::GtEq => (BinaryOp::GreaterEqual, 7),
+        T::Shl => (BinaryOp::Shl, 8),
+        T::Shr => (BinaryOp::Shr, 8),
+        T::Plus => (BinaryOp::Add, 9),
+        T::Minus => (BinaryOp::Sub, 9),
+        T::Star => (BinaryOp::Mul, 10),
+        T::Slash => (BinaryOp::Div, 10),
+        T::Percent => (BinaryOp::Rem, 10),
+        _ => return None,
+    })
+}
+
+/// The precedence of additive operators: template value arguments parse from here
+/// up, so that `>` and `>>` close the argument list.
+const ADDITIVE_PRECEDENCE: u8 = 9;
+
+fn assign_op(kind: TokenKind) -> Option<Option<BinaryOp>> {
+    use TokenKind as T;
+    Some(match kind {
+        T::Eq => None,
+        T::PlusEq => Some(BinaryOp::Add),
+        T::MinusEq => Some(BinaryOp::Sub),
+        T::StarEq => Some(BinaryOp::Mul),
+        T::SlashEq => Some(BinaryOp::Div),
+        T::PercentEq => Some(BinaryOp::Rem),
+        T::ShlEq => Some(BinaryOp::Shl),
+        T::ShrEq => Some(BinaryOp::Shr),
+        T::AmpEq => Some(BinaryOp::BitAnd),
+        T::PipeEq => Some(BinaryOp::BitOr),
+        T::CaretEq => Some(BinaryOp::BitXor),
+        _ => return None,
+    })
+}
+
+fn keyword_modifier(k: Keyword) -> Option<Modifier> {
+    Some(match k {
+        Keyword::Static => Modifier::Static,
+        Keyword::Const => Modifier::Const,
+        Keyword::Groupshared => Modifier::Groupshared,
+        Keyword::Uniform => Modifier::Uniform,
+        Keyword::Extern => Modifier::Extern,
+        Keyword::Volatile => Modifier::Volatile,
+        Keyword::Precise => Modifier::Precise,
+        Keyword::Globallycoherent => Modifier::GloballyCoherent,
+        Keyword::RowMajor => Modifier::RowMajor,
+        Keyword::ColumnMajor => Modifier::ColumnMajor,
+        Keyword::Inline => Modifier::Inline,
+        Keyword::Export => Modifier::Export,
+        Keyword::In => Modifier::In,
+        Keyword::Out => Modifier::Out,
+        Keyword::Inout => Modifier::InOut,
+        _ => return None,
+    })
+}
+
+/// Modifiers spelled as ordinary identifiers, recognised only before another name.
+fn contextual_modifier(text: &str) -> Option<Modifier> {
+    Some(match text {
+        "linear" => Modifier::Linear,
+        "centroid" => Modifier::Centroid,
+        "nointerpolation" => Modifier::NoInterpolation,
+        "noperspective" => Modifier::NoPerspective,
+        "sample" => Modifier::Sample,
+        "shared" => Modifier::Shared,
+        "point" => Modifier::Point,
+        "line" => Modifier::Line,
+        "triangle" => Modifier::Triangle,
+        "lineadj" => Modifier::LineAdj,
+        "triangleadj" => Modifier::TriangleAdj,
+        "vertices" => Modifier::Vertices,
+        "indices" => Modifier::Indices,
+        "primitives" => Modifier::Primitives,
+        "payload" => Modifier::Payload,
+        _ => return None,
+    })
+}
+
+fn describe(token: &Token) -> String {
+    match token.kind {
+        TokenKind::Eof => "end of file".to_string(),
+        TokenKind::PragmaPackMatrix => "'#pragma pack_matrix'".to_string(),
+        _ => format!("'{}'", token.text),
+    }
+}
+
+impl Parser<'_> {
+    // ----- token access -------------------------------------------------------------------
+
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek_at(&self, n: usize) -> &Token {
+        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)]
+    }
+
+    fn kind(&self) -> TokenKind {
+        self.peek().kind
+    }
+
+    fn at(&self, kind: TokenKind) -> bool {
+        self.kind() == kind
+    }
+
+    fn at_keyword(&self, k: Keyword) -> bool {
+        self.kind() == TokenKind::Keyword(k)
+    }
+
+    fn span(&self) -> Span {
+        self.peek().span
+    }
+
+    fn bump(&mut self) -> Token {
+        let token = self.peek().clone();
+        if token.kind != TokenKind::Eof {
+            self.pos += 1;
+            self.prev_span = token.span;
+        }
+        token
+    }
+
+    fn eat(&mut self, kind: TokenKind) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The span from `start` to the end of the last consumed token.
+    fn span_from(&self, start: Span) -> Span {
+        start.to(self.prev_span)
+    }
+
+    fn error_at(&mut self, code: Code, span: Span, message: String) {
+        if self.last_error_pos == Some(self.pos) {
+            return;
+        }
+        self.last_error_pos = Some(self.pos);
+        self.diagnostics
+            .push(Diagnostic::error(code, span, message));
+    }
+
+    fn expected(&mut self, what: &str) -> Failed {
+        let found = describe(self.peek());
+        let span = self.span();
+        self.error_at(
+            codes::SYNTAX,
+            span,
+            format!("expected {what}, found {found}"),
+        );
+        Failed
+    }
+
+    fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Span> {
+        if self.at(kind) {
+            Ok(self.bump().span)
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Consumes a `>` closing a template argument list, splitting `>>` and `>=`.
+    fn expect_closing_angle(&mut self) -> PResult<()> {
+        let rest = match self.kind() {
+            TokenKind::Gt => {
+                self.bump();
+                return Ok(());
+            }
+            TokenKind::Shr => TokenKind::Gt,
+            TokenKind::GtEq => TokenKind::Eq,
+            TokenKind::ShrEq => TokenKind::GtEq,
+            _ => return Err(self.expected("'>'")),
+        };
+        let token = &mut self.tokens[self.pos];
+        token.kind = rest;
+        token.text = token.text[1..].into();
+        token.span.start += 1;
+        self.prev_span = Span::new(token.span.file, token.span.start - 1, token.span.start);
+        Ok(())
+    }
+
+    fn expect_ident(&mut self, what: &str) -> PResult<Ident> {
+        if self.at(TokenKind::Ident) {
+            let t = self.bump();
+            Ok(Ident {
+                name: t.text.to_string(),
+                span: t.span,
+            })
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Enters one nesting level; reports OSH0201 and skips the too-deep construct past the limit.
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth <= MAX_NESTING {
+            return Ok(());
+        }
+        self.depth -= 1;
+        let span = self.span();
+        self.error_at(
+            codes::NESTING_TOO_DEEP,
+            span,
+            format!("expressions, statements or types nest deeper than {MAX_NESTING} levels"),
+        );
+        self.skip_balanced_operand();
+        Err(Failed)
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Skips one token, or a whole bracketed group when at an opening bracket.
+    fn skip_balanced_operand(&mut self) {
+        match self.kind() {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => self.skip_group(),
+            TokenKind::RParen
+            | TokenKind::RBracket
+            | TokenKind::RBrace
+            | TokenKind::Semicolon
+            | TokenKind::Eof => {}
+            _ => {
+                self.bump();
+            }
+        }
+    }
+
+    /// Skips from an opening bracket to its matching closer, inclusive.
+    fn skip_group(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.kind() {
+                TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth += 1,
+                TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokenKind::Eof => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// Recovery inside a block: skip past the next `;`, or up to the `}` closing the block.
+    fn recover_statement(&mut self) {
+        loop {
+            match self.kind() {
+                TokenKind::Semicolon => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::RBrace | TokenKind::Eof => return,
+                TokenKind::LBrace => {
+                    self.skip_group();
+                    return;
+                }
+                TokenKind::LParen | TokenKind::LBracket => self.skip_group(),
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// Recovery between declarations: skip past the next `;` or braced group.
+    fn recover_item(&mut self, nested: bool) {
+        loop {
+            match self.kind() {
+                TokenKind::Semicolon => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::Eof => return,
+                TokenKind::RBrace => {
+                    if !nested {
+                        self.bump();
+                    }
+                    return;
+                }
+                TokenKind::LBrace => {
+                    self.skip_group();
+                    self.eat(TokenKind::Semicolon);
+                    return;
+                }
+                TokenKind::LParen | TokenKind::LBracket => self.skip_group(),
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn is_type_name(&self, name: &str) -> bool {
+        is_builtin_type_name(name) || self.type_names.contains(name)
+    }
+
+    // ----- declarations -------------------------------------------------------------------
+
+    /// Items up to the end of file, or up to (not including) `}` when `nested`.
+    fn parse_items(&mut self, nested: bool) -> Vec<Item> {
+        let mut items = Vec::new();
+        loop {
+            match self.kind() {
+                TokenKind::Eof => break,
+                TokenKind::RBrace if nested => break,
+                _ => {}
+            }
+            let before = self.pos;
+            match self.parse_item(true) {
+                Ok(item) => items.push(item),
+                Err(Failed) => {
+                    self.recover_item(nested);
+                    if self.pos == before && !self.at(TokenKind::Eof) {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        items
+    }
+
+    /// One declaration. Functions are accepted only when `allow_functions`.
+    fn parse_item(&mut self, allow_functions: bool) -> PResult<Item> {
+        let start = self.span();
+        match self.kind() {
+            TokenKind::PragmaPackMatrix => {
+                let t = self.bump();
+                return Ok(Item::PackMatrix(PackMatrix {
+                    row_major: &*t.text == "row_major",
+                    span: t.span,
+                }));
+            }
+            TokenKind::Semicolon => {
+                self.bump();
+                return Ok(Item::Empty(start));
+            }
+            _ => {}
+        }
+        self.enter()?;
+        let result = self.parse_item_inner(start, allow_functions);
+        self.leave();
+        result
+    }
+
+    fn parse_item_inner(&mut self, start: Span, allow_functions: bool) -> PResult<Item> {
+        let attributes = self.parse_attributes()?;
+        match self.kind() {
+            TokenKind::Keyword(Keyword::Cbuffer | Keyword::Tbuffer) => {
+                return self.parse_buffer(start, attributes)
+            }
+            TokenKind::Keyword(Keyword::Typedef) => return self.parse_typedef(start),
+            TokenKind::Keyword(Keyword::Namespace) => return self.parse_namespace(start),
+            _ => {}
+        }
+        let modifiers = self.parse_modifiers();
+        let is_struct_definition = matches!(
+            self.kind(),
+            TokenKind::Keyword(Keyword::Struct | Keyword::Class | Keyword::Interface)
+        ) && (matches!(self.peek_at(1).kind, TokenKind::LBrace)
+            || (self.peek_at(1).kind == TokenKind::Ident
+                && matches!(
+                    self.peek_at(2).kind,
+                    TokenKind::LBrace | TokenKind::Colon | TokenKind::Semicolon
+                )));
+        let ty = if is_struct_definition {
+            let decl = self.parse_struct()?;
+            if self.at(TokenKind::Semicolon) && modifiers.is_empty() {
+                self.bump();
+                return Ok(Item::Struct(decl));
+            }
+            TypeExpr {
+                span: decl.span,
+                kind: TypeKind::Struct(Box::new(decl)),
+            }
+        } else {
+            self.parse_type()?
+        };
+        let name = self.parse_path("a name")?;
+        if self.at(TokenKind::LParen) {
+            if !allow_functions {
+                return Err(self.expected("';' or '='"));
+            }
+            return self
+                .parse_function(start, attributes, modifiers, ty, name)
+                .map(Item::Function);
+        }
+        let first = match <[Ident; 1]>::try_from(name.segments) {
+            Ok([ident]) => ident,
+            Err(_) => {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::SYNTAX,
+                    name.span,
+                    "a qualified name can only declare a function",
+                ));
+                return Err(Failed);
+            }
+        };
+        let declarators = self.parse_declarators(first)?;
+        self.expect(TokenKind::Semicolon, "';'")?;
+        Ok(Item::Variable(VariableDecl {
+            attributes,
+            modifiers,
+            ty,
+            declarators,
+            span: self.span_from(start),
+        }))
+    }
+
+    fn parse_modifiers(&mut self) -> Vec<SpannedModifier> {
+        let mut modifiers = Vec::new();
+        loop {
+            let token = self.peek();
+            let modifier = match token.kind {
+                TokenKind::Keyword(k) => keyword_modifier(k),
+                TokenKind::Ident => contextual_modifier(&token.text).filter(|_| {
+                    matches!(
+                        self.peek_at(1).kind,
+                        TokenKind::Ident | TokenKind::Keyword(_)
+                    )
+                }),
+                _ => None,
+            };
+            let Some(modifier) = modifier else {
+                return modifiers;
+            };
+            let span = self.bump().span;
+            modifiers.push(SpannedModifier { modifier, span });
+        }
+    }
+
+    /// `[attr(args)]` and `[[ns::attr(args), …]]` groups.
+    fn parse_attributes(&mut self) -> PResult<Vec<Attribute>> {
+        let mut attributes = Vec::new();
+        while self.at(TokenKind::LBracket) {
+            let start = self.bump().span;
+            let double_bracket = self.eat(TokenKind::LBracket);
+            loop {
+                let name = self.parse_attribute_name()?;
+                let mut args = Vec::new();
+                if self.eat(TokenKind::LParen) {
+                    args = self.parse_arguments_after_paren()?;
+                }
+                attributes.push(Attribute {
+                    name,
+                    args,
+                    double_bracket,
+                    span: self.span_from(start),
+                });
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+            self.expect(TokenKind::RBracket, "']'")?;
+            if double_bracket {
+                self.expect(TokenKind::RBracket, "']]'")?;
+            }
+            if let Some(last) = attributes.last_mut() {
+                last.span = self.span_from(start);
+            }
+        }
+        Ok(attributes)
+    }
+
+    /// Attribute names may be keywords (`[unroll]` is not one, but `[[vk::…]]` names can be anything).
+    fn parse_attribute_name(&mut self) -> PResult<Path> {
+        let start = self.span();
+        let mut segments = Vec::new();
+        loop {
+            match self.peek().kind {
+                TokenKind::Ident | TokenKind::Keyword(_) => {
+                    let t = self.bump();
+                    segments.push(Ident {
+                        name: t.text.to_string(),
+                        span: t.span,
+                    });
+                }
+                _ => return Err(self.expected("an attribute name")),
+            }
+            if !self.eat(TokenKind::ColonColon) {
+                break;
+            }
+        }
+        Ok(Path {
+            segments,
+            span: self.span_from(start),
+        })
+    }
+
+    fn parse_path(&mut self, what: &str) -> PResult<Path> {
+        let start = self.span();
+        let mut segments = vec![self.expect_ident(what)?];
+        while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
+            self.bump();
+            segments.push(self.expect_ident(what)?);
+        }
+        Ok(Path {
+            segments,
+            span: self.span_from(start),
+        })
+    }
+
+    /// A named type with optional template arguments (`struct S` is accepted as `S`).
+    fn parse_type(&mut self) -> PResult<TypeExpr> {
+        self.enter()?;
+        let result = self.parse_type_inner();
+        self.leave();
+        result
+    }
+
+    fn parse_type_inner(&mut self) -> PResult<TypeExpr> {
+        let start = self.span();
+        if self.at_keyword(Keyword::Struct) {
+            self.bump();
+        }
+        if !self.at(TokenKind::Ident) {
+            return Err(self.expected("a type"));
+        }
+        let name = self.parse_path("a type")?;
+        let args = if self.at(TokenKind::Lt) {
+            Some(self.parse_template_args()?)
+        } else {
+            None
+        };
+        Ok(TypeExpr {
+            kind: TypeKind::Named { name, args },
+            span: self.span_from(start),
+        })
+    }
+
+    /// `<arg, …>`, the `<` being current.
+    fn parse_template_args(&mut self) -> PResult<Vec<TemplateArg>> {
+        self.expect(TokenKind::Lt, "'<'")?;
+        let mut args = Vec::new();
+        if matches!(self.kind(), TokenKind::Gt | TokenKind::Shr) {
+            self.expect_closing_angle()?;
+            return Ok(args);
+        }
+        loop {
+            let norm = if self.at_keyword(Keyword::Unorm) {
+                self.bump();
+                Some(Norm::Unorm)
+            } else if self.at_keyword(Keyword::Snorm) {
+                self.bump();
+                Some(Norm::Snorm)
+            } else {
+                None
+            };
+            if norm.is_some() || self.at(TokenKind::Ident) || self.at_keyword(Keyword::Struct) {
+                let ty = self.parse_type()?;
+                args.push(TemplateArg::Type { norm, ty });
+            } else {
+                args.push(TemplateArg::Expr(self.parse_binary(ADDITIVE_PRECEDENCE)?));
+            }
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.expect_closing_angle()?;
+        Ok(args)
+    }
+
+    /// Declarators after the first name: `a[2] : SEM = 1, b`.
+    fn parse_declarators(&mut self, first: Ident) -> PResult<Vec<Declarator>> {
+        let mut declarators = Vec::new();
+        let mut name = first;
+        loop {
+            let start = name.span;
+            let array_dims = self.parse_array_dims()?;
+            let annotations = self.parse_annotations()?;
+            let init = if self.eat(TokenKind::Eq) {
+                Some(self.parse_assignment()?)
+            } else {
+                None
+            };
+            declarators.push(Declarator {
+                name,
+                array_dims,
+                annotations,
+                init,
+                span: self.span_from(start),
+            });
+            if !self.eat(TokenKind::Comma) {
+                return Ok(declarators);
+            }
+            name = self.expect_ident("a name")?;
+        }
+    }
+
+    fn parse_array_dims(&mut self) -> PResult<Vec<Option<Expr>>> {
+        let mut dims = Vec::new();
+        while self.eat(TokenKind::LBracket) {
+            if self.eat(TokenKind::RBracket) {
+                dims.push(None);
+                continue;
+            }
+            dims.push(Some(self.parse_expression()?));
+            self.expect(TokenKind::RBracket, "']'")?;
+        }
+        Ok(dims)
+    }
+
+    /// `: SEMANTIC`, `: register(…)`, `: packoffset(…)`, any number of them.
+    fn parse_annotations(&mut self) -> PResult<Vec<Annotation>> {
+        let mut annotations = Vec::new();
+        while self.eat(TokenKind::Colon) {
+            let start = self.span();
+            if self.at_keyword(Keyword::Register) {
+                self.bump();
+                self.expect(TokenKind::LParen, "'('")?;
+                let mut register = Register {
+                    profile: None,
+                    slot: None,
+                    space: None,
+                    span: start,
+                };
+                loop {
+                    let part = self.expect_ident("a register or space")?;
+                    let is_space = part
+                        .name
+                        .strip_prefix("space")
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                    if is_space {
+                        register.space = Some(part);
+                    } else if register.slot.is_none() && part.name.contains('_') {
+                        register.profile = Some(part);
+                    } else {
+                        register.slot = Some(part);
+                    }
+                    if !self.eat(TokenKind::Comma) {
+                        break;
+                    }
+                }
+                self.expect(TokenKind::RParen, "')'")?;
+                register.span = self.span_from(start);
+                annotations.push(Annotation::Register(register));
+            } else if self.at_keyword(Keyword::Packoffset) {
+                self.bump();
+                self.expect(TokenKind::LParen, "'('")?;
+                let register = self.expect_ident("a constant register such as 'c0'")?;
+                let component = if self.eat(TokenKind::Dot) {
+                    Some(self.expect_ident("a component")?)
+                } else {
+                    None
+                };
+                self.expect(TokenKind::RParen, "')'")?;
+                annotations.push(Annotation::PackOffset(PackOffset {
+                    register,
+                    component,
+                    span: self.span_from(start),
+                }));
+            } else {
+                annotations.push(Annotation::Semantic(self.expect_ident("a semantic")?));
+            }
+        }
+        Ok(annotations)
+    }
+
+    fn parse_function(
+        &mut self,
+        start: Span,
+        attributes: Vec<Attribute>,
+        modifiers: Vec<SpannedModifier>,
+        return_type: TypeExpr,
+        name: Path,
+    ) -> PResult<FunctionDecl> {
+        self.expect(TokenKind::LParen, "'('")?;
+        let mut params = Vec::new();
+        let void_list = self.peek().is_word("void") && self.peek_at(1).kind == TokenKind::RParen;
+        if void_list {
+            self.bump();
+        }
+        if !self.at(TokenKind::RParen) {
+            loop {
+                params.push(self.parse_param()?);
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(TokenKind::RParen, "')' or ','")?;
+        let return_annotations = self.parse_annotations()?;
+        let body = if self.eat(TokenKind::Semicolon) {
+            None
+        } else if self.at(TokenKind::LBrace) {
+            Some(self.parse_block()?)
+        } else {
+            return Err(self.expected("'{' or ';'"));
+        };
+        Ok(FunctionDecl {
+            attributes,
+            modifiers,
+            return_type,
+            name,
+            params,
+            return_annotations,
+            body,
+            span: self.span_from(start),
+        })
+    }
+
+    fn parse_param(&mut self) -> PResult<Param> {
+        let start = self.span();
+        let attributes = self.parse_attributes()?;
+        let modifiers = self.parse_modifiers();
+        let ty = self.parse_type()?;
+        let name = if self.at(TokenKind::Ident) {
+            Some(self.expect_ident("a parameter name")?)
+        } else {
+            None
+        };
+        let array_dims = self.parse_array_dims()?;
+        let annotations = self.parse_annotations()?;
+        let default = if self.eat(TokenKind::Eq) {
+            Some(self.parse_assignment()?)
+        } else {
+            None
+        };
+        Ok(Param {
+            attributes,
+            modifiers,
+            ty,
+            name,
+            array_dims,
+            annotations,
+            default,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `struct Name : Base { members }` (without the trailing `;`).
+    fn parse_struct(&mut self) -> PResult<StructDecl> {
+        let start = self.bump().span;
+        let name = if self.at(TokenKind::Ident) {
+            let name = self.expect_ident("a struct name")?;
+            self.type_names.insert(name.name.clone());
+            Some(name)
+        } else {
+            None
+        };
+        let base = if self.eat(TokenKind::Colon) {
+            Some(self.parse_type()?)
+        } else {
+            None
+        };
+        if self.at(TokenKind::Semicolon) {
+            // A forward declaration: `struct S;`.
+            return Ok(StructDecl {
+                name,
+                base,
+                members: Vec::new(),
+                span: self.span_from(start),
+            });
+        }
+        self.expect(TokenKind::LBrace, "'{'")?;
+        let members = self.parse_items(true);
+        self.expect(TokenKind::RBrace, "'}'")?;
+        Ok(StructDecl {
+            name,
+            base,
+            members,
+            span: self.span_from(start),
+        })
+    }
+
+    fn parse_buffer(&mut self, start: Span, attributes: Vec<Attribute>) -> PResult<Item> {
+        let kind = if self.at_keyword(Keyword::Cbuffer) {
+            BufferKind::Constant
+        } else {
+            BufferKind::Texture
+        };
+        self.bump();
+        let name = self.expect_ident("a buffer name")?;
+        let annotations = self.parse_annotations()?;
+        self.expect(TokenKind::LBrace, "'{'")?;
+        let members = self.parse_items(true);
+        self.expect(TokenKind::RBrace, "'}'")?;
+        self.eat(TokenKind::Semicolon);
+        Ok(Item::Buffer(BufferDecl {
+            attributes,
+            kind,
+            name,
+            annotations,
+            members,
+            span: self.span_from(start),
+        }))
+    }
+
+    fn parse_typedef(&mut self, start: Span) -> PResult<Item> {
+        self.bump();
+        let modifiers = self.parse_modifiers();
+        let ty = if self.at_keyword(Keyword::Struct) && self.peek_at(1).kind == TokenKind::LBrace
+            || self.at_keyword(Keyword::Struct) && self.peek_at(2).kind == TokenKind::LBrace
+        {
+            let decl = self.parse_struct()?;
+            TypeExpr {
+                span: decl.span,
+                kind: TypeKind::Struct(Box::new(decl)),
+            }
+        } else {
+            self.parse_type()?
+        };
+        let mut declarators = Vec::new();
+        loop {
+            let name = self.expect_ident("a type name")?;
+            self.type_names.insert(name.name.clone());
+            let array_dims = self.parse_array_dims()?;
+            declarators.push(Declarator {
+                span: self.span_from(name.span),
+                name,
+                array_dims,
+                annotations: Vec::new(),
+                init: None,
+            });
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.expect(TokenKind::Semicolon, "';'")?;
+        Ok(Item::Typedef(TypedefDecl {
+            modifiers,
+            ty,
+            declarators,
+            span: self.span_from(start),
+        }))
+    }
+
+    fn parse_namespace(&mut self, start: Span) -> PResult<Item> {
+        self.bump();
+        let name = self.expect_ident("a namespace name")?;
+        self.expect(TokenKind::LBrace, "'{'")?;
+        let items = self.parse_items(true);
+        self.expect(TokenKind::RBrace, "'}'")?;
+        self.eat(TokenKind::Semicolon);
+        Ok(Item::Namespace(NamespaceDecl {
+            name,
+            items,
+            span: self.span_from(start),
+        }))
+    }
+
+    // ----- statements ---------------------------------------------------------------------
+
+    fn parse_block(&mut self) -> PResult<Block> {
+        let start = self.expect(TokenKind::LBrace, "'{'")?;
+        let mut statements = Vec::new();
+        while !self.at(TokenKind::RBrace) && !self.at(TokenKind::Eof) {
+            statements.push(self.parse_statement());
+        }
+        self.expect(TokenKind::RBrace, "'}'")?;
+        Ok(Block {
+            statements,
+            span: self.span_from(start),
+        })
+    }
+
+    /// One statement; on a syntax error, an [`StmtKind::Error`] after recovery.
+    fn parse_statement(&mut self) -> Stmt {
+        let start = self.span();
+        let before = self.pos;
+        let result = match self.enter() {
+            Ok(()) => {
+                let r = self.parse_statement_inner(start);
+                self.leave();
+                r
+            }
+            Err(Failed) => Err(Failed),
+        };
+        result.unwrap_or_else(|Failed| {
+            self.recover_statement();
+            if self.pos == before && !self.at(TokenKind::Eof) && !self.at(TokenKind::RBrace) {
+                self.bump();
+            }
+            Stmt {
+                kind: StmtKind::Error,
+                attributes: Vec::new(),
+                span: self.span_from(start),
+            }
+        })
+    }
+
+    fn parse_statement_inner(&mut self, start: Span) -> PResult<Stmt> {
+        let attributes = self.parse_attributes()?;
+        let kind = match self.kind() {
+            TokenKind::LBrace => StmtKind::Block(self.parse_block()?),
+            TokenKind::Semicolon => {
+                self.bump();
+                StmtKind::Empty
+            }
+            TokenKind::Keyword(Keyword::If) => {
+                self.bump();
+                let condition = self.parse_condition()?;
+                let accept = Box::new(self.parse_statement());
+                let reject = if self.at_keyword(Keyword::Else) {
+                    self.bump();
+                    Some(Box::new(self.parse_statement()))
+                } else {
+                    None
+                };
+                StmtKind::If {
+                    condition,
+                    accept,
+                    reject,
+                }
+            }
+            TokenKind::Keyword(Keyword::While) => {
+                self.bump();
+                let condition = self.parse_condition()?;
+                let body = Box::new(self.parse_statement());
+                StmtKind::While { condition, body }
+            }
+            TokenKind::Keyword(Keyword::Do) => {
+                self.bump();
+                let body = Box::new(self.parse_statement());
+                if !self.at_keyword(Keyword::While) {
+                    return Err(self.expected("'while'"));
+                }
+                self.bump();
+                let condition = self.parse_condition()?;
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::DoWhile { body, condition }
+            }
+            TokenKind::Keyword(Keyword::For) => self.parse_for()?,
+            TokenKind::Keyword(Keyword::Switch) => self.parse_switch()?,
+            TokenKind::Keyword(Keyword::Break) => {
+                self.bump();
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::Break
+            }
+            TokenKind::Keyword(Keyword::Continue) => {
+                self.bump();
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::Continue
+            }
+            TokenKind::Keyword(Keyword::Discard) => {
+                self.bump();
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::Discard
+            }
+            TokenKind::Keyword(Keyword::Return) => {
+                self.bump();
+                let value = if self.at(TokenKind::Semicolon) {
+                    None
+                } else {
+                    Some(self.parse_expression()?)
+                };
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::Return(value)
+            }
+            TokenKind::Keyword(Keyword::Case | Keyword::Default) => {
+                return Err(self.expected("a statement ('case' outside 'switch')"));
+            }
+            _ if self.is_declaration_start() => {
+                let item = self.parse_item(false)?;
+                StmtKind::Declaration(Box::new(item))
+            }
+            _ => {
+                let expr = self.parse_expression()?;
+                self.expect(TokenKind::Semicolon, "';'")?;
+                StmtKind::Expr(expr)
+            }
+        };
+        Ok(Stmt {
+            kind,
+            attributes,
+            span: self.span_from(start),
+        })
+    }
+
+    /// Whether a statement starting here declares something (see the module docs).
+    fn is_declaration_start(&self) -> bool {
+        let token = self.peek();
+        match token.kind {
+            TokenKind::Keyword(
+                Keyword::Struct
+                | Keyword::Class
+                | Keyword::Typedef
+                | Keyword::Unorm
+                | Keyword::Snorm,
+            ) => true,
+            TokenKind::Keyword(k) => keyword_modifier(k).is_some(),
+            TokenKind::Ident => {
+                if contextual_modifier(&token.text).is_some()
+                    && self.peek_at(1).kind == TokenKind::Ident
+                {
+                    return true;
+                }
+                let mut n = 1;
+                while self.peek_at(n).kind == TokenKind::ColonColon
+                    && self.peek_at(n + 1).kind == TokenKind::Ident
+                {
+                    n += 2;
+                }
+                match self.peek_at(n).kind {
+                    TokenKind::Ident => true,
+                    TokenKind::Lt => self
+                        .skip_angles_ahead(n)
+                        .is_some_and(|after| self.peek_at(after).kind == TokenKind::Ident),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// `( expression )` of `if`, `while`, `switch`.
+    fn parse_condition(&mut self) -> PResult<Expr> {
+        self.expect(TokenKind::LParen, "'('")?;
+        let condition = self.parse_expression()?;
+        self.expect(TokenKind::RParen, "')'")?;
+        Ok(condition)
+    }
+
+    fn parse_for(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.expect(TokenKind::LParen, "'('")?;
+        let init_start = self.span();
+        let init = if self.eat(TokenKind::Semicolon) {
+            None
+        } else if self.is_declaration_start() {
+            let item = self.parse_item(false)?;
+            Some(Box::new(Stmt {
+                kind: StmtKind::Declaration(Box::new(item)),
+                attributes: Vec::new(),
+                span: self.span_from(init_start),
+            }))
+        } else {
+            let expr = self.parse_expression()?;
+            self.expect(TokenKind::Semicolon, "';'")?;
+            Some(Box::new(Stmt {
+                kind: StmtKind::Expr(expr),
+                attributes: Vec::new(),
+                span: self.span_from(init_start),
+            }))
+        };
+        let condition = if self.at(TokenKind::Semicolon) {
+            None
+        } else {
+            Some(self.parse_expression()?)
+        };
+        self.expect(TokenKind::Semicolon, "';'")?;
+        let step = if self.at(TokenKind::RParen) {
+            None
+        } else {
+            Some(self.parse_expression()?)
+        };
+        self.expect(TokenKind::RParen, "')'")?;
+        let body = Box::new(self.parse_statement());
+        Ok(StmtKind::For {
+            init,
+            condition,
+            step,
+            body,
+        })
+    }
+
+    fn parse_switch(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let selector = self.parse_condition()?;
+        self.expect(TokenKind::LBrace, "'{'")?;
+        let mut cases: Vec<SwitchCase> = Vec::new();
+        while !self.at(TokenKind::RBrace) && !self.at(TokenKind::Eof) {
+            let start = self.span();
+            let mut labels = Vec::new();
+            loop {
+                if self.at_keyword(Keyword::Case) {
+                    self.bump();
+                    let value = self.parse_conditional()?;
+                    self.expect(TokenKind::Colon, "':'")?;
+                    labels.push(CaseLabel::Case(value));
+                } else if self.at_keyword(Keyword::Default) {
+                    let span = self.bump().span;
+                    self.expect(TokenKind::Colon, "':'")?;
+                    labels.push(CaseLabel::Default(span));
+                } else {
+                    break;
+                }
+            }
+            if labels.is_empty() {
+                return Err(self.expected("'case' or 'default'"));
+            }
+            let mut body = Vec::new();
+            while !matches!(
+                self.kind(),
+                TokenKind::RBrace
+                    | TokenKind::Eof
+                    | TokenKind::Keyword(Keyword::Case | Keyword::Default)
+            ) {
+                body.push(self.parse_statement());
+            }
+            cases.push(SwitchCase {
+                labels,
+                body,
+                span: self.span_from(start),
+            });
+        }
+        self.expect(TokenKind::RBrace, "'}'")?;
+        Ok(StmtKind::Switch { selector, cases })
+    }
+
+    // ----- expressions --------------------------------------------------------------------
+
+    /// A full expression, comma operator included.
+    fn parse_expression(&mut self) -> PResult<Expr> {
+        let mut lhs = self.parse_assignment()?;
+        while self.eat(TokenKind::Comma) {
+            let rhs = self.parse_assignment()?;
+            lhs = Expr {
+                span: lhs.span.to(rhs.span),
+                kind: ExprKind::Binary {
+                    op: BinaryOp::Comma,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// An assignment expression (right-associative; no comma).
+    fn parse_assignment(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let result = self.parse_assignment_inner();
+        self.leave();
+        result
+    }
+
+    fn parse_assignment_inner(&mut self) -> PResult<Expr> {
+        let target = self.parse_conditional()?;
+        let Some(op) = assign_op(self.kind()) else {
+            return Ok(target);
+        };
+        self.bump();
+        let value = self.parse_assignment()?;
+        Ok(Expr {
+            span: target.span.to(value.span),
+            kind: ExprKind::Assign {
+                op,
+                target: Box::new(target),
+                value: Box::new(value),
+            },
+        })
+    }
+
+    /// `a ? b : c`, where, as in C++, `c` is an assignment expression.
+    fn parse_conditional(&mut self) -> PResult<Expr> {
+        let condition = self.parse_binary(1)?;
+        if !self.eat(TokenKind::Question) {
+            return Ok(condition);
+        }
+        let accept = self.parse_expression()?;
+        self.expect(TokenKind::Colon, "':'")?;
+        let reject = self.parse_assignment()?;
+        Ok(Expr {
+            span: condition.span.to(reject.span),
+            kind: ExprKind::Conditional {
+                condition: Box::new(condition),
+                accept: Box::new(accept),
+                reject: Box::new(reject),
+            },
+        })
+    }
+
+    /// Binary operators binding at least as tightly as `min_precedence` (precedence climbing).
+    fn parse_binary(&mut self, min_precedence: u8) -> PResult<Expr> {
+        let mut lhs = self.parse_unary()?;
+        while let Some((op, precedence)) = binary_op(self.kind()) {
+            if precedence < min_precedence {
+                break;
+            }
+            self.bump();
+            let rhs = self.parse_binary(precedence + 1)?;
+            lhs = Expr {
+                span: lhs.span.to(rhs.span),
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn parse_unary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let result = self.parse_unary_inner();
+        self.leave();
+        result
+    }
+
+    fn parse_unary_inner(&mut self) -> PResult<Expr> {
+        let op = match self.kind() {
+            TokenKind::Plus => Some(UnaryOp::Plus),
+            TokenKind::Minus => Some(UnaryOp::Negate),
+            TokenKind::Bang => Some(UnaryOp::LogicalNot),
+            TokenKind::Tilde => Some(UnaryOp::BitNot),
+            TokenKind::PlusPlus => Some(UnaryOp::PreIncrement),
+            TokenKind::MinusMinus => Some(UnaryOp::PreDecrement),
+            _ => None,
+        };
+        if let Some(op) = op {
+            let start = self.bump().span;
+            let operand = Box::new(self.parse_unary()?);
+            return Ok(Expr {
+                span: start.to(operand.span),
+                kind: ExprKind::Unary { op, operand },
+            });
+        }
+        if self.at(TokenKind::LParen) && self.is_cast_ahead() {
+            return self.parse_cast();
+        }
+        let primary = self.parse_primary()?;
+        self.parse_postfix(primary)
+    }
+
+    /// Whether `( Type [dims] )` followed by an operand-start token begins here.
+    fn is_cast_ahead(&self) -> bool {
+        let mut n = 1;
+        while self.peek_at(n).kind == TokenKind::Keyword(Keyword::Const) {
+            n += 1;
+        }
+        let first = self.peek_at(n);
+        if first.kind != TokenKind::Ident {
+            return false;
+        }
+        n += 1;
+        while self.peek_at(n).kind == TokenKind::ColonColon
+            && self.peek_at(n + 1).kind == TokenKind::Ident
+        {
+            n += 2;
+        }
+        if !self.is_type_name(&self.peek_at(n - 1).text) {
+            return false;
+        }
+        if self.peek_at(n).kind == TokenKind::Lt {
+            match self.skip_angles_ahead(n) {
+                Some(after) => n = after,
+                None => return false,
+            }
+        }
+        while self.peek_at(n).kind == TokenKind::LBracket {
+            let mut depth = 0usize;
+            loop {
+                match self.peek_at(n).kind {
+                    TokenKind::LBracket => depth += 1,
+                    TokenKind::RBracket => {
+                        depth -= 1;
+                        if depth == 0 {
+                            n += 1;
+                            break;
+                        }
+                    }
+                    TokenKind::Eof | TokenKind::Semicolon => return false,
+                    _ => {}
+                }
+                n += 1;
+            }
+        }
+        if self.peek_at(n).kind != TokenKind::RParen {
+            return false;
+        }
+        matches!(
+            self.peek_at(n + 1).kind,
+            TokenKind::Ident
+                | TokenKind::Keyword(Keyword::True | Keyword::False)
+                | TokenKind::IntLiteral
+                | TokenKind::FloatLiteral
+                | TokenKind::LParen
+                | TokenKind::Bang
+                | TokenKind::Tilde
+                | TokenKind::Minus
+                | TokenKind::Plus
+                | TokenKind::PlusPlus
+                | TokenKind::MinusMinus
+        )
+    }
+
+    /// From a `<` at offset `n`, the offset after its matching `>` when the tokens
+    /// between look like template arguments.
+    fn skip_angles_ahead(&self, mut n: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for _ in 0..128 {
+            match self.peek_at(n).kind {
+                TokenKind::Lt => depth += 1,
+                TokenKind::Gt => depth -= 1,
+                TokenKind::Shr => depth -= 2,
+                TokenKind::Ident
+                | TokenKind::Keyword(Keyword::Unorm | Keyword::Snorm)
+                | TokenKind::IntLiteral
+                | TokenKind::Comma
+                | TokenKind::ColonColon => {}
+                _ => return None,
+            }
+            n += 1;
+            if depth == 0 {
+                return Some(n);
+            }
+            if depth < 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether `<…>(` begins here: explicit template arguments of a call.
+    fn is_template_call_ahead(&self) -> bool {
+        self.skip_angles_ahead(0)
+            .is_some_and(|after| self.peek_at(after).kind == TokenKind::LParen)
+    }
+
+    fn parse_cast(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        while self.at_keyword(Keyword::Const) {
+            self.bump();
+        }
+        let ty = self.parse_type()?;
+        let array_dims = self.parse_array_dims()?;
+        self.expect(TokenKind::RParen, "')'")?;
+        let operand = self.parse_unary()?;
+        Ok(Expr {
+            span: start.to(operand.span),
+            kind: ExprKind::Cast {
+                ty,
+                array_dims,
+                operand: Box::new(operand),
+            },
+        })
+    }
+
+    fn parse_postfix(&mut self, mut expr: Expr) -> PResult<Expr> {
+        loop {
+            match self.kind() {
+                TokenKind::LBracket => {
+                    self.bump();
+                    let index = self.parse_expression()?;
+                    self.expect(TokenKind::RBracket, "']'")?;
+                    expr = Expr {
+                        span: self.span_from(expr.span),
+                        kind: ExprKind::Index {
+                            base: Box::new(expr),
+                            index: Box::new(index),
+                        },
+                    };
+                }
+                TokenKind::Dot => {
+                    self.bump();
+                    let member = match self.kind() {
+                        TokenKind::Ident | TokenKind::Keyword(_) => {
+                            let t = self.bump();
+                            Ident {
+                                name: t.text.to_string(),
+                                span: t.span,
+                            }
+                        }
+                        _ => return Err(self.expected("a member name")),
+                    };
+                    let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
+                        Some(self.parse_template_args()?)
+                    } else {
+                        None
+                    };
+                    if self.eat(TokenKind::LParen) {
+                        let args = self.parse_arguments_after_paren()?;
+                        expr = Expr {
+                            span: self.span_from(expr.span),
+                            kind: ExprKind::MethodCall {
+                                receiver: Box::new(expr),
+                                method: member,
+                                template_args,
+                                args,
+                            },
+                        };
+                    } else {
+                        expr = Expr {
+                            span: self.span_from(expr.span),
+                            kind: ExprKind::Member {
+                                base: Box::new(expr),
+                                member,
+                            },
+                        };
+                    }
+                }
+                TokenKind::PlusPlus | TokenKind::MinusMinus => {
+                    let op = if self.at(TokenKind::PlusPlus) {
+                        UnaryOp::PostIncrement
+                    } else {
+                        UnaryOp::PostDecrement
+                    };
+                    self.bump();
+                    expr = Expr {
+                        span: self.span_from(expr.span),
+                        kind: ExprKind::Unary {
+                            op,
+                            operand: Box::new(expr),
+                        },
+                    };
+                }
+                _ => return Ok(expr),
+            }
+        }
+    }
+
+    /// Call arguments after the `(`, through the `)`.
+    fn parse_arguments_after_paren(&mut self) -> PResult<Vec<Expr>> {
+        let mut args = Vec::new();
+        if self.eat(TokenKind::RParen) {
+            return Ok(args);
+        }
+        loop {
+            args.push(self.parse_assignment()?);
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.expect(TokenKind::RParen, "')' or ','")?;
+        Ok(args)
+    }
+
+    fn parse_primary(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let kind = match self.kind() {
+            TokenKind::IntLiteral
+            | TokenKind::FloatLiteral
+            | TokenKind::StringLiteral
+            | TokenKind::Keyword(Keyword::True | Keyword::False) => self.parse_literal(),
+            TokenKind::LParen => {
+                self.bump();
+                let inner = self.parse_expression()?;
+                self.expect(TokenKind::RParen, "')'")?;
+                inner.kind
+            }
+            TokenKind::LBrace => self.parse_init_list()?,
+            TokenKind::Ident => self.parse_name_or_call()?,
+            _ => return Err(self.expected("an expression")),
+        };
+        Ok(Expr {
+            kind,
+            span: self.span_from(start),
+        })
+    }
+
+    // The helpers below are kept out of `parse_primary` so that the frames on the
+    // recursive path of nested expressions stay small in unoptimised builds.
+
+    #[inline(never)]
+    fn parse_literal(&mut self) -> ExprKind {
+        let t = self.bump();
+        let literal = match t.kind {
+            TokenKind::IntLiteral => {
+                let (value, suffix) = parse_int_literal(&t.text).unwrap_or_else(|e| {
+                    self.diagnostics
+                        .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
+                    (0, IntSuffix::None)
+                });
+                Literal::Int { value, suffix }
+            }
+            TokenKind::FloatLiteral => {
+                let (value, suffix) = parse_float_literal(&t.text).unwrap_or_else(|e| {
+                    self.diagnostics
+                        .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
+                    (0.0, FloatSuffix::None)
+                });
+                Literal::Float { value, suffix }
+            }
+            TokenKind::StringLiteral => {
+                let mut text = unescape_string(&t.text);
+                while self.at(TokenKind::StringLiteral) {
+                    text.push_str(&unescape_string(&self.bump().text));
+                }
+                Literal::String(text)
+            }
+            _ => Literal::Bool(t.kind == TokenKind::Keyword(Keyword::True)),
+        };
+        ExprKind::Literal(literal)
+    }
+
+    #[inline(never)]
+    fn parse_init_list(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let mut elements = Vec::new();
+        while !self.at(TokenKind::RBrace) {
+            elements.push(self.parse_assignment()?);
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.expect(TokenKind::RBrace, "'}'")?;
+        Ok(ExprKind::InitList(elements))
+    }
+
+    #[inline(never)]
+    fn parse_name_or_call(&mut self) -> PResult<ExprKind> {
+        let text = self.peek().text.clone();
+        let next = self.peek_at(1).kind;
+        let constructor = is_numeric_type_name(&text)
+            && (next == TokenKind::LParen
+                || (next == TokenKind::Lt && matches!(&*text, "vector" | "matrix")));
+        if constructor {
+            let ty = self.parse_type()?;
+            self.expect(TokenKind::LParen, "'('")?;
+            let args = self.parse_arguments_after_paren()?;
+            return Ok(ExprKind::Constructor { ty, args });
+        }
+        let path = self.parse_path("a name")?;
+        let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
+            Some(self.parse_template_args()?)
+        } else {
+            None
+        };
+        if self.eat(TokenKind::LParen) {
+            let args = self.parse_arguments_after_paren()?;
+            Ok(ExprKind::Call {
+                function: path,
+                template_args,
+                args,
+            })
+        } else {
+            Ok(ExprKind::Name(path))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+    use oneshader_ir::SourceMap;
+
+    fn parse_str(src: &str) -> (TranslationUnit, Vec<Diagnostic>, SourceMap) {
+        let mut map = SourceMap::new();
+        let file = map.add("test.hlsl", src);
+        let mut diagnostics = Diagnostics::new();
+        let tokens = lex(file, src, &mut diagnostics);
+        let unit = parse_tokens(tokens, &mut diagnostics);
+        (unit, diagnostics.into_vec(), map)
+    }
+
+    fn parse_ok(src: &str) -> TranslationUnit {
+        let (unit, diags, map) = parse_str(src);
+        let messages: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
+        assert!(messages.is_empty(), "{messages:#?}");
+        unit
+    }
+
+    /// A compact prefix rendering of an expression tree.
+    fn sexpr(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Literal(Literal::Int { value, .. }) => value.to_string(),
+            ExprKind::Literal(Literal::Float { value, .. }) => format!("{value:?}"),
+            ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
+            ExprKind::Literal(Literal::String(s)) => format!("{s:?}"),
+            ExprKind::Name(p) => p.to_text(),
+            ExprKind::Unary { op, operand } => format!("({op:?} {})", sexpr(operand)),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let op = match op {
+                    BinaryOp::Mul => "*",
+                    BinaryOp::Div => "/",
+                    BinaryOp::Rem => "%",
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    BinaryOp::Shl => "<<",
+                    BinaryOp::Shr => ">>",
+                    BinaryOp::Less => "<",
+                    BinaryOp::Greater => ">",
+                    BinaryOp::LessEqual => "<=",
+                    BinaryOp::GreaterEqual => ">=",
+                    BinaryOp::Equal => "==",
+                    BinaryOp::NotEqual => "!=",
+                    BinaryOp::BitAnd => "&",
+                    BinaryOp::BitXor => "^",
+                    BinaryOp::BitOr => "|",
+                    BinaryOp::LogicalAnd => "&&",
+                    BinaryOp::LogicalOr => "||",
+                    BinaryOp::Comma => ",",
+                };
+                format!("({op} {} {})", sexpr(lhs), sexpr(rhs))
+            }
+            ExprKind::Assign { op, target, value } => {
+                format!("(={op:?} {} {})", sexpr(target), sexpr(value))
+            }
+            ExprKind::Conditional {
+                condition,
+                accept,
+                reject,
+            } => format!(
+                "(? {} {} {})",
+                sexpr(condition),
+                sexpr(accept),
+                sexpr(reject)
+            ),
+            ExprKind::Cast { ty, operand, .. } => {
+                format!("(cast {} {})", type_text(ty), sexpr(operand))
+            }
+            ExprKind::Call { function, args, .. } => {
+                format!("(call {}{})", function.to_text(), list(args))
+            }
+            ExprKind::Constructor { ty, args } => format!("(new {}{})", type_text(ty), list(args)),
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                template_args,
+                args,
+            } => format!(
+                "(method {} {}{}{})",
+                sexpr(receiver),
+                method.name,
+                if template_args.is_some() { "<>" } else { "" },
+                list(args)
+            ),
+            ExprKind::Member { base, member } => format!("(. {} {})", sexpr(base), member.name),
+            ExprKind::Index { base, index } => format!("([] {} {})", sexpr(base), sexpr(index)),
+            ExprKind::InitList(items) => format!("{{{}}}", list(items)),
+            ExprKind::Error => "error".into(),
+        }
+    }
+
+    fn list(args: &[Expr]) -> String {
+        args.iter().map(|a| format!(" {}", sexpr(a))).collect()
+    }
+
+    fn type_text(t: &TypeExpr) -> String {
+        match &t.kind {
+            TypeKind::Named { name, args: None } => name.to_text(),
+            TypeKind::Named {
+                name,
+                args: Some(args),
+            } => {
+                let args: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        TemplateArg::Type { norm, ty } => match norm {
+                            Some(n) => format!("{n:?} {}", type_text(ty)),
+                            None => type_text(ty),
+                        },
+                        TemplateArg::Expr(e) => sexpr(e),
+                    })
+                    .collect();
+                format!("{}<{}>", name.to_text(), args.join(","))
+            }
+            TypeKind::Struct(s) => format!(
+                "struct {}",
+                s.name.as_ref().map(|n| n.name.as_str()).unwrap_or("")
+            ),
+        }
+    }
+
+    /// The expression of `void f() { EXPR; }` with `prelude` before the function.
+    fn expr_in(prelude: &str, expr: &str) -> String {
+        let unit = parse_ok(&format!("{prelude}\nvoid f() {{ {expr}; }}"));
+        let Some(Item::Function(f)) = unit.items.last() else {
+            panic!("no function");
+        };
+        let body = f.body.as_ref().expect("body");
+        match &body.statements[0].kind {
+            StmtKind::Expr(e) => sexpr(e),
+            other => panic!("not an expression statement: {other:?}"),
+        }
+    }
+
+    fn expr(expr: &str) -> String {
+        expr_in("", expr)
+    }
+
+    fn function<'a>(unit: &'a TranslationUnit, name: &str) -> &'a FunctionDecl {
+        unit.items
+            .iter()
+            .find_map(|i| match i {
+                Item::Function(f) if f.name.is(name) => Some(f),
+                _ => None,
+            })
+            .expect("function")
+    }
+
+    #[test]
+    fn compact_parses_into_the_expected_shape() {
+        let src = include_str!("../../../shaders/Compact.hlsl");
+        let unit = parse_ok(src);
+        assert_eq!(unit.items.len(), 4);
+        let Item::Variable(values) = &unit.items[0] else {
+            panic!("Values is not a variable");
+        };
+        assert_eq!(type_text(&values.ty), "StructuredBuffer<float>");
+        assert_eq!(values.declarators[0].name.name, "Values");
+        let Annotation::Register(reg) = &values.declarators[0].annotations[0] else {
+            panic!("no register");
+        };
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("t0"));
+        assert!(reg.space.is_none());
+        let Item::Variable(count) = &unit.items[2] else {
+            panic!("Count is not a variable");
+        };
+        assert_eq!(type_text(&count.ty), "RWByteAddressBuffer");
+
+        let main = function(&unit, "CSMain");
+        let attrs: Vec<String> = main
+            .attributes
+            .iter()
+            .map(|a| format!("{}{}", a.name.to_text(), list(&a.args)))
+            .collect();
+        assert_eq!(attrs, vec!["shader \"compute\"", "numthreads 64 1 1"]);
+        assert_eq!(main.params.len(), 1);
+        assert_eq!(type_text(&main.params[0].ty), "uint3");
+        let [Annotation::Semantic(semantic)] = main.params[0].annotations.as_slice() else {
+            panic!("no single semantic");
+        };
+        assert_eq!(semantic.name, "SV_DispatchThreadID");
+        let body = &main.body.as_ref().expect("body").statements;
+        assert_eq!(body.len(), 8);
+        let StmtKind::Declaration(decl) = &body[0].kind else {
+            panic!("first statement is not a declaration");
+        };
+        let Item::Variable(v) = &**decl else {
+            panic!("not a variable");
+        };
+        assert_eq!(
+            v.declarators[0].init.as_ref().map(sexpr).as_deref(),
+            Some("([] Values (. id x))")
+        );
+        // `if (WaveIsFirstLane()) Count.InterlockedAdd(...)` without braces.
+        let StmtKind::If {
+            condition,
+            accept,
+            reject,
+        } = &body[5].kind
+        else {
+            panic!("statement 6 is not an if");
+        };
+        assert_eq!(sexpr(condition), "(call WaveIsFirstLane)");
+        assert!(reject.is_none());
+        let StmtKind::Expr(call) = &accept.kind else {
+            panic!("the if body is not an expression statement");
+        };
+        assert_eq!(
+            sexpr(call),
+            "(method Count InterlockedAdd 0 waveCount waveBase)"
+        );
+        let StmtKind::If { accept, .. } = &body[7].kind else {
+            panic!("last statement is not an if");
+        };
+        let StmtKind::Expr(store) = &accept.kind else {
+            panic!("not an expression");
+        };
+        assert_eq!(sexpr(store), "(=None ([] Kept (+ waveBase laneOffset)) v)");
+    }
+
+    #[test]
+    fn operator_precedence_follows_c() {
+        assert_eq!(
+            expr("a + b * c << d < e == f & g ^ h | i && j || k ? l : m = n"),
+            "(? (|| (&& (| (^ (& (== (< (<< (+ a (* b c)) d) e) f) g) h) i) j) k) l (=None m n))"
+        );
+        assert_eq!(expr("a = b += c"), "(=None a (=Some(Add) b c))");
+        assert_eq!(expr("a - b - c"), "(- (- a b) c)");
+        assert_eq!(expr("a, b = c"), "(, a (=None b c))");
+        assert_eq!(expr("-a.b[1]++"), "(Negate (PostIncrement ([] (. a b) 1)))");
+        assert_eq!(expr("!~++x"), "(LogicalNot (BitNot (PreIncrement x)))");
+        assert_eq!(expr("a ? b ? c : d : e"), "(? a (? b c d) e)");
+        assert_eq!(expr("x <<= 2 >> 1"), "(=Some(Shl) x (>> 2 1))");
+    }
+
+    #[test]
+    fn casts_and_parenthesised_expressions() {
+        assert_eq!(expr("(float3)x"), "(cast float3 x)");
+        assert_eq!(expr("(float)-x"), "(cast float (Negate x))");
+        assert_eq!(expr("(a) - b"), "(- a b)");
+        assert_eq!(expr("(uint)(x + 1) * 2"), "(* (cast uint (+ x 1)) 2)");
+        assert_eq!(expr("(float4x4)m"), "(cast float4x4 m)");
+        assert_eq!(expr("(x)"), "x");
+        assert_eq!(expr("(vector<float, 2>)v"), "(cast vector<float,2> v)");
+        // A struct or typedef name declared earlier is a type.
+        assert_eq!(expr_in("struct S { float a; };", "(S)0"), "(cast S 0)");
+        assert_eq!(
+            expr_in("typedef float4 Color;", "(Color)c"),
+            "(cast Color c)"
+        );
+        // An undeclared name in parentheses is a value, so `(T)x` is two operands in a row.
+        let (_, diags, _) = parse_str("void f() { (T)x; }");
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].message, "expected ';', found 'x'");
+    }
+
+    #[test]
+    fn calls_constructors_methods_and_templates() {
+        assert_eq!(expr("float4(a, 1.0)"), "(new float4 a 1.0)");
+        assert_eq!(expr("vector<float, 2>(x, y)"), "(new vector<float,2> x y)");
+        assert_eq!(expr("buf.Load(0)"), "(method buf Load 0)");
+        assert_eq!(expr("buf.Load<float4>(0).x"), "(. (method buf Load<> 0) x)");
+        assert_eq!(expr("a.x < b"), "(< (. a x) b)");
+        assert_eq!(expr("ns::f(1)"), "(call ns::f 1)");
+        assert_eq!(expr("v.xyz"), "(. v xyz)");
+        assert_eq!(
+            expr("t.Sample(s, uv).rgb * 2"),
+            "(* (. (method t Sample s uv) rgb) 2)"
+        );
+        assert_eq!(expr("x = {1, {2, 3}, }"), "(=None x { 1 { 2 3}})");
+        assert_eq!(expr("\"ab\" \"cd\""), "\"abcd\"");
+    }
+
+    #[test]
+    fn pixel_shader_with_structs_semantics_and_textures() {
+        let unit = parse_ok(
+            r#"
+Texture2D<float4> Albedo : register(t0, space1);
+RWTexture2D<unorm float4> Output : register(u0);
+SamplerState LinearClamp : register(s0);
+[[vk::binding(3, 1)]] ConstantBuffer<Params> P : register(b3);
+struct VSOut {
+    float4 pos : SV_Position;
+    nointerpolation uint id : ID;
+    linear centroid float2 uv : TEXCOORD0;
+    float3 Lit() { return pos.xyz; }
+};
+float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_Depth) : SV_Target0
+{
+    float4 c = Albedo.Sample(LinearClamp, input.uv);
+    depth = 0.5;
+    return c * float4(input.Lit(), 1.0f);
+}
+"#,
+        );
+        let Item::Variable(albedo) = &unit.items[0] else {
+            panic!()
+        };
+        let Annotation::Register(r) = &albedo.declarators[0].annotations[0] else {
+            panic!()
+        };
+        assert_eq!(r.slot.as_ref().map(|s| s.name.as_str()), Some("t0"));
+        assert_eq!(r.space.as_ref().map(|s| s.name.as_str()), Some("space1"));
+        let Item::Variable(output) = &unit.items[1] else {
+            panic!()
+        };
+        assert_eq!(type_text(&output.ty), "RWTexture2D<Unorm float4>");
+        let Item::Variable(p) = &unit.items[3] else {
+            panic!()
+        };
+        assert_eq!(p.attributes[0].name.to_text(), "vk::binding");
+        assert!(p.attributes[0].double_bracket);
+        assert_eq!(list(&p.attributes[0].args), " 3 1");
+        let Item::Struct(s) = &unit.items[4] else {
+            panic!()
+        };
+        assert_eq!(s.members.len(), 4);
+        let Item::Variable(uv) = &s.members[2] else {
+            panic!()
+        };
+        let modifiers: Vec<Modifier> = uv.modifiers.iter().map(|m| m.modifier).collect();
+        assert_eq!(modifiers, vec![Modifier::Linear, Modifier::Centroid]);
+        assert!(matches!(&s.members[3], Item::Function(f) if f.name.is("Lit")));
+        let ps = function(&unit, "PSMain");
+        let [Annotation::Semantic(ret)] = ps.return_annotations.as_slice() else {
+            panic!()
+        };
+        assert_eq!(ret.name, "SV_Target0");
+        assert_eq!(ps.params[1].modifiers[0].modifier, Modifier::In);
+        assert_eq!(ps.params[2].modifiers[0].modifier, Modifier::Out);
+        let StmtKind::Return(Some(value)) = &ps.body.as_ref().expect("body").statements[2].kind
+        else {
+            panic!()
+        };
+        assert_eq!(
+            sexpr(value),
+            "(* c (new float4 (method (. input) Lit) 1.0))".replace("(. input)", "input")
+        );
+    }
+
+    #[test]
+    fn cbuffers_typedefs_namespaces_and_globals() {
+        let unit = parse_ok(
+            r#"
+cbuffer Constants : register(b0, space2) {
+    float4x4 ViewProj : packoffset(c0);
+    float Scale : packoffset(c4.y);
+    uint2 Sizes[2];
+};
+tbuffer T { float t; }
+typedef vector<float, 3> Vec3, Vec3x2[2];
+namespace Math { static const float Pi = 3.14159f; float Sq(float x) { return x * x; } }
+groupshared uint Keys[2][256];
+static const uint Table[] = { 1, 2, 3 };
+globallycoherent RWStructuredBuffer<uint> Flags;
+StructuredBuffer<vector<float, 4>> Nested;
+float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
+"#,
+        );
+        let Item::Buffer(cb) = &unit.items[0] else {
+            panic!()
+        };
+        assert_eq!(cb.kind, BufferKind::Constant);
+        assert_eq!(cb.members.len(), 3);
+        let Item::Variable(scale) = &cb.members[1] else {
+            panic!()
+        };
+        let Annotation::PackOffset(po) = &scale.declarators[0].annotations[0] else {
+            panic!()
+        };
+        assert_eq!(po.register.name, "c4");
+        assert_eq!(po.component.as_ref().map(|c| c.name.as_str()), Some("y"));
+        assert!(matches!(&unit.items[1], Item::Buffer(b) if b.kind == BufferKind::Texture));
+        let Item::Typedef(td) = &unit.items[2] else {
+            panic!()
+        };
+        assert_eq!(type_text(&td.ty), "vector<float,3>");
+        assert_eq!(td.declarators.len(), 2);
+        assert_eq!(td.declarators[1].array_dims.len(), 1);
+        let Item::Namespace(ns) = &unit.items[3] else {
+            panic!()
+        };
+        assert_eq!(ns.items.len(), 2);
+        let Item::Variable(keys) = &unit.items[4] else {
+            panic!()
+        };
+        assert_eq!(keys.modifiers[0].modifier, Modifier::Groupshared);
+        assert_eq!(keys.declarators[0].array_dims.len(), 2);
+        let Item::Variable(table) = &unit.items[5] else {
+            panic!()
+        };
+        assert_eq!(table.declarators[0].array_dims, vec![None]);
+        assert_eq!(
+            table.declarators[0].init.as_ref().map(sexpr).as_deref(),
+            Some("{ 1 2 3}")
+        );
+        let Item::Variable(nested) = &unit.items[7] else {
+            panic!()
+        };
+        assert_eq!(type_text(&nested.ty), "StructuredBuffer<vector<float,4>>");
+        let twice = function(&unit, "Twice");
+        assert_eq!(
+            twice.params[0].default.as_ref().map(sexpr).as_deref(),
+            Some("1.0")
+        );
+    }
+
+    #[test]
+    fn every_statement_kind() {
+        let unit = parse_ok(
+            r#"
+void f(uint n) {
+    {}
+    ;
+    int a = 1, b[2] = {1, 2};
+    a += 2;
+    if (a) a--; else { a++; }
+    [unroll(4)] for (int i = 0, j = 1; i < 4; ++i, j++) continue;
+    for (;;) break;
+    [loop] while (a > 0) a--;
+    do { a++; } while (a < 10);
+    [branch] switch (a) { case 0: case 1: a = 2; break; default: { a = 3; } }
+    discard;
+    return;
+    struct Local { float x; } l;
+    Local m;
+    return a;
+}
+"#,
+        );
+        let f = function(&unit, "f");
+        let kinds: Vec<&str> = f
+            .body
+            .as_ref()
+            .expect("body")
+            .statements
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Block(_) => "block",
+                StmtKind::Empty => "empty",
+                StmtKind::Declaration(_) => "decl",
+                StmtKind::Expr(_) => "expr",
+                StmtKind::If { .. } => "if",
+                StmtKind::For { .. } => "for",
+                StmtKind::While { .. } => "while",
+                StmtKind::DoWhile { .. } => "do",
+                StmtKind::Switch { .. } => "switch",
+                StmtKind::Discard => "discard",
+                StmtKind::Return(_) => "return",
+                StmtKind::Break => "break",
+                StmtKind::Continue => "continue",
+                StmtKind::Error => "error",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                "block", "empty", "decl", "expr", "if", "for", "for", "while", "do", "switch",
+                "discard", "return", "decl", "decl", "return"
+            ]
+        );
+        let stmts = &f.body.as_ref().expect("body").statements;
+        let StmtKind::For { init, step, .. } = &stmts[5].kind else {
+            panic!()
+        };
+        assert_eq!(stmts[5].attributes[0].name.to_text(), "unroll");
+        assert_eq!(list(&stmts[5].attributes[0].args), " 4");
+        let Some(StmtKind::Declaration(decl)) = init.as_ref().map(|s| &s.kind) else {
+            panic!()
+        };
+        assert!(matches!(&**decl, Item::Variable(v) if v.declarators.len() == 2));
+        assert_eq!(
+            step.as_ref().map(sexpr).as_deref(),
+            Some("(, (PreIncrement i) (PostIncrement j))")
+        );
+        let StmtKind::Switch { cases, .. } = &stmts[9].kind else {
+            panic!()
+        };
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].labels.len(), 2);
+        assert_eq!(cases[0].body.len(), 2);
+        assert!(matches!(cases[1].labels[0], CaseLabel::Default(_)));
+    }
+
+    #[test]
+    fn three_syntax_errors_give_three_diagnostics() {
+        let src = "float a = ;\nvoid f() {\n    int x = 1 +;\n    int y = 2\n}\nfloat ok;\n";
+        let (unit, diags, map) = parse_str(src);
+        let found: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
+        assert_eq!(
+            found,
+            vec![
+                "test.hlsl(1,11): error OSH0200: expected an expression, found ';'",
+                "test.hlsl(3,16): error OSH0200: expected an expression, found ';'",
+                "test.hlsl(5,1): error OSH0200: expected ';', found '}'",
+            ]
+        );
+        // Recovery keeps what follows.
+        assert!(
+            matches!(unit.items.last(), Some(Item::Variable(v)) if v.declarators[0].name.name == "ok")
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let depth = 20_000;
+        let src = format!(
+            "float a = {}1{};\nfloat b = ;",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let handle = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                let (_, diags, _) = parse_str(&src);
+                diags.iter().map(|d| d.code).collect::<Vec<_>>()
+            })
+            .expect("thread");
+        let codes = handle.join().expect("parser thread overflowed");
+        assert_eq!(codes, vec![codes::NESTING_TOO_DEEP, codes::SYNTAX]);
+
+        let blocks = format!("void f() {{ {} }}", "{".repeat(depth) + &"}".repeat(depth));
+        let handle = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || {
+                parse_str(&blocks)
+                    .1
+                    .iter()
+                    .map(|d| d.code)
+                    .collect::<Vec<_>>()
+            })
+            .expect("thread");
+        assert_eq!(
+            handle.join().expect("overflow"),
+            vec![codes::NESTING_TOO_DEEP]
+        );
+
+        // Nesting just inside the limit still parses, on the same small stack.
+        let ok = format!("float a = {}1{};", "(".repeat(60), ")".repeat(60));
+        let handle = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || parse_str(&ok).1.len())
+            .expect("thread");
+        assert_eq!(handle.join().expect("overflow"), 0);
+    }
+}
