@@ -1,0 +1,529 @@
+//! MSL type names, and struct declarations laid out at the IR's byte offsets.
+//!
+//! MSL aligns `float2` to 8 bytes and `float3`/`float4` to 16, while HLSL's structured
+//! buffers align every member to 4 bytes. A struct member is therefore declared as a
+//! packed vector (`packed_float3`) where its natural MSL alignment or size would move it
+//! or the next member away from the IR's offset, and `char` padding arrays fill gaps the
+//! IR leaves (constant-buffer packing). A struct whose IR layout can't be reached this
+//! way (offsets that go backwards, misaligned matrices, array strides MSL can't give) is
+//! declared with MSL's natural layout and marked inexact: it may be used as a value, but
+//! not in a buffer.
+
+use std::collections::BTreeSet;
+
+use oneshader_ir::{ArraySize, Handle, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize};
+
+use crate::names::Namer;
+
+/// One field of a struct declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Slot {
+    /// IR member `index`, as a packed vector when `packed`.
+    Member {
+        /// The IR member index.
+        index: usize,
+        /// Declared as `packed_*`.
+        packed: bool,
+    },
+    /// `bytes` bytes of padding.
+    Padding(u32),
+}
+
+/// How a struct is declared.
+#[derive(Clone, Debug)]
+pub struct StructLayout {
+    /// The declaration's fields in order.
+    pub slots: Vec<Slot>,
+    /// The MSL alignment of the struct.
+    pub align: u32,
+    /// The MSL size of the struct.
+    pub size: u32,
+    /// Whether every member sits at its IR offset and the size is the IR size.
+    pub exact: bool,
+}
+
+/// Names and layouts of the module's types, for one output.
+pub struct Types<'a> {
+    all: Vec<&'a Type>,
+    struct_names: Vec<Option<String>>,
+    member_names: Vec<Vec<String>>,
+    layouts: Vec<Option<StructLayout>>,
+    /// The structs the output names, to be declared.
+    pub used_structs: BTreeSet<Handle<Type>>,
+}
+
+/// The MSL spelling of a scalar type, or why there is none.
+pub fn scalar_name(scalar: Scalar) -> Result<&'static str, String> {
+    Ok(match (scalar.kind, scalar.width) {
+        (ScalarKind::Bool, _) => "bool",
+        (ScalarKind::Sint, 2) => "short",
+        (ScalarKind::Sint, 4) => "int",
+        (ScalarKind::Sint, 8) => "long",
+        (ScalarKind::Uint, 2) => "ushort",
+        (ScalarKind::Uint, 4) => "uint",
+        (ScalarKind::Uint, 8) => "ulong",
+        (ScalarKind::Float, 2) => "half",
+        (ScalarKind::Float, 4) => "float",
+        (ScalarKind::Float, 8) => {
+            return Err("the 64-bit float type `double`: MSL has no double".into())
+        }
+        (kind, width) => return Err(format!("a {width}-byte {kind:?} scalar")),
+    })
+}
+
+/// MSL size of a scalar (bool is one byte in MSL).
+fn scalar_size(scalar: Scalar) -> u32 {
+    match scalar.kind {
+        ScalarKind::Bool => 1,
+        _ => u32::from(scalar.width),
+    }
+}
+
+/// MSL (size, alignment) of a vector of `size` `scalar`s.
+fn vector_size_align(size: VectorSize, scalar: Scalar) -> (u32, u32) {
+    let s = scalar_size(scalar);
+    let n = match size {
+        VectorSize::Tri => 4,
+        other => other.count(),
+    };
+    (s * n, s * n)
+}
+
+fn round_up(value: u32, align: u32) -> u32 {
+    value.div_ceil(align.max(1)) * align.max(1)
+}
+
+impl<'a> Types<'a> {
+    /// Names every struct of `module` in `namer` (the program scope) and lays it out.
+    pub fn new(module: &'a Module, namer: &mut Namer) -> Self {
+        let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
+        let mut types = Types {
+            struct_names: vec![None; all.len()],
+            member_names: vec![Vec::new(); all.len()],
+            layouts: vec![None; all.len()],
+            all,
+            used_structs: BTreeSet::new(),
+        };
+        for index in 0..types.all.len() {
+            let ty = types.all[index];
+            if let TypeInner::Struct { members, .. } = &ty.inner {
+                let name = namer.name(ty.name.as_deref().unwrap_or("_struct"));
+                types.struct_names[index] = Some(name);
+                let mut member_namer = Namer::new();
+                types.member_names[index] =
+                    members.iter().map(|m| member_namer.name(&m.name)).collect();
+                // Members' types come before the struct in the arena, so their
+                // layouts are known by now.
+                types.layouts[index] = Some(types.layout_struct(&ty.inner));
+            }
+        }
+        types
+    }
+
+    /// The structure of `ty`, if `ty` belongs to the module.
+    pub fn inner(&self, ty: Handle<Type>) -> Option<&'a TypeInner> {
+        self.all.get(ty.index()).map(|t| &t.inner)
+    }
+
+    /// The MSL name of member `index` of struct `ty`.
+    pub fn member_name(&self, ty: Handle<Type>, index: usize) -> Option<&str> {
+        self.member_names
+            .get(ty.index())
+            .and_then(|names| names.get(index))
+            .map(String::as_str)
+    }
+
+    /// The declaration layout of struct `ty`.
+    pub fn layout(&self, ty: Handle<Type>) -> Option<&StructLayout> {
+        self.layouts.get(ty.index()).and_then(Option::as_ref)
+    }
+
+    /// The MSL name of value type `ty`, recording the structs it names.
+    pub fn name(&mut self, ty: Handle<Type>) -> Result<String, String> {
+        self.name_with(ty, false)
+    }
+
+    /// The MSL name of `ty` with its 32-bit integers atomic (`atomic_uint`), for
+    /// variables operated on atomically.
+    pub fn atomic_name(&mut self, ty: Handle<Type>) -> Result<String, String> {
+        self.name_with(ty, true)
+    }
+
+    fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+        let inner = self
+            .inner(ty)
+            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))?;
+        Ok(match *inner {
+            TypeInner::Scalar(scalar) if atomic => match (scalar.kind, scalar.width) {
+                (ScalarKind::Uint, 4) => "atomic_uint".into(),
+                (ScalarKind::Sint, 4) => "atomic_int".into(),
+                _ => return Err(format!("an atomic {}", scalar_name(scalar)?)),
+            },
+            TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
+            TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Struct { .. }
+                if atomic =>
+            {
+                return Err("an atomic operation on a vector, matrix or struct member".into())
+            }
+            TypeInner::Vector { size, scalar } => format!("{}{}", scalar_name(scalar)?, size.count()),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                if scalar.kind != ScalarKind::Float {
+                    return Err(format!("a {} matrix: MSL matrices hold floats only", scalar_name(scalar)?));
+                }
+                format!("{}{}x{}", scalar_name(scalar)?, columns.count(), rows.count())
+            }
+            TypeInner::Array { base, size, stride } => {
+                let ArraySize::Constant(count) = size else {
+                    return Err("a runtime-sized array outside a buffer".into());
+                };
+                let element = self.name_with(base, atomic)?;
+                if !atomic {
+                    if let Some((size, align)) = self.size_align(base) {
+                        if round_up(size, align) != stride {
+                            return Err(format!(
+                                "an array of {element} with a {stride}-byte stride (MSL's is {})",
+                                round_up(size, align)
+                            ));
+                        }
+                    }
+                }
+                format!("array<{element}, {count}>")
+            }
+            TypeInner::Struct { .. } => {
+                self.mark_struct(ty);
+                self.struct_names
+                    .get(ty.index())
+                    .cloned()
+                    .flatten()
+                    .ok_or_else(|| "an unnamed struct".to_string())?
+            }
+            TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
+            TypeInner::Image { dim, arrayed, class } => image_name(dim, arrayed, class)?,
+            TypeInner::Sampler { .. } => "sampler".into(),
+        })
+    }
+
+    /// The element type of a buffer pointer (`device T*`) for a runtime array of `base`
+    /// with `stride`: packed for 3-vectors stored 12 bytes apart.
+    pub fn buffer_element_name(
+        &mut self,
+        base: Handle<Type>,
+        stride: u32,
+        atomic: bool,
+    ) -> Result<String, String> {
+        if atomic {
+            return self.atomic_name(base);
+        }
+        let name = self.name(base)?;
+        if let Some(TypeInner::Vector {
+            size: VectorSize::Tri,
+            scalar,
+        }) = self.inner(base)
+        {
+            if stride == 3 * scalar_size(*scalar) {
+                return Ok(format!("packed_{name}"));
+            }
+        }
+        match self.size_align(base) {
+            Some((size, align)) if round_up(size, align) == stride => Ok(name),
+            Some((size, align)) => Err(format!(
+                "a buffer of {name} with a {stride}-byte stride (MSL's is {})",
+                round_up(size, align)
+            )),
+            None => Err(format!("a buffer of {name}")),
+        }
+    }
+
+    /// Whether `ty` is, or contains, a struct whose IR layout MSL can't reproduce.
+    pub fn has_inexact_layout(&self, ty: Handle<Type>) -> bool {
+        match self.inner(ty) {
+            Some(TypeInner::Array { base, .. }) => self.has_inexact_layout(*base),
+            Some(TypeInner::Struct { members, .. }) => {
+                !self.layout(ty).is_some_and(|l| l.exact)
+                    || members.iter().any(|m| self.has_inexact_layout(m.ty))
+            }
+            _ => false,
+        }
+    }
+
+    fn mark_struct(&mut self, ty: Handle<Type>) {
+        if !self.used_structs.insert(ty) {
+            return;
+        }
+        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
+            for member in members {
+                // Members are named when the struct is declared; marking here makes
+                // sure nested structs are declared too.
+                let _ = self.name(member.ty);
+            }
+        }
+    }
+
+    /// MSL (size, alignment) of `ty`, natural (unpacked) for vectors.
+    fn size_align(&self, ty: Handle<Type>) -> Option<(u32, u32)> {
+        Some(match *self.inner(ty)? {
+            TypeInner::Scalar(scalar) => (scalar_size(scalar), scalar_size(scalar)),
+            TypeInner::Vector { size, scalar } => vector_size_align(size, scalar),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let (size, align) = vector_size_align(rows, scalar);
+                (size * columns.count(), align)
+            }
+            TypeInner::Array {
+                base,
+                size: ArraySize::Constant(count),
+                ..
+            } => {
+                let (size, align) = self.size_align(base)?;
+                (round_up(size, align) * count, align)
+            }
+            TypeInner::Struct { .. } => {
+                let layout = self.layout(ty)?;
+                (layout.size, layout.align)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Lays out a struct at its IR offsets, or naturally when that can't be done.
+    fn layout_struct(&self, inner: &TypeInner) -> StructLayout {
+        let TypeInner::Struct { members, size } = inner else {
+            return StructLayout {
+                slots: Vec::new(),
+                align: 1,
+                size: 0,
+                exact: false,
+            };
+        };
+        let ir_size = *size;
+        // The struct's size must be a multiple of its alignment, so no member may need
+        // more alignment than divides the IR size.
+        let size_limit = if ir_size == 0 {
+            16
+        } else {
+            (1u32 << ir_size.trailing_zeros()).min(16)
+        };
+        let mut slots = Vec::new();
+        let mut position = 0u32;
+        let mut align = 1u32;
+        let mut exact = true;
+        for (index, member) in members.iter().enumerate() {
+            let next = members
+                .get(index + 1)
+                .map(|m| m.offset)
+                .unwrap_or(if ir_size == 0 { u32::MAX } else { ir_size });
+            let Some((mut member_size, mut member_align)) = self.size_align(member.ty) else {
+                exact = false;
+                break;
+            };
+            let mut packed = false;
+            if let Some(TypeInner::Vector { size, scalar }) = self.inner(member.ty) {
+                let misplaced = member.offset % member_align != 0
+                    || member_align > size_limit
+                    || member.offset.saturating_add(member_size) > next;
+                if misplaced {
+                    packed = true;
+                    member_size = scalar_size(*scalar) * size.count();
+                    member_align = scalar_size(*scalar);
+                }
+            }
+            if member.offset < position
+                || member.offset % member_align != 0
+                || member.offset.saturating_add(member_size) > next
+            {
+                exact = false;
+                break;
+            }
+            if member.offset > position {
+                slots.push(Slot::Padding(member.offset - position));
+            }
+            slots.push(Slot::Member { index, packed });
+            position = member.offset + member_size;
+            align = align.max(member_align);
+        }
+        if exact && ir_size != 0 {
+            if ir_size > position {
+                slots.push(Slot::Padding(ir_size - position));
+                position = ir_size;
+            }
+            exact = round_up(position, align) == ir_size;
+        }
+        if exact {
+            return StructLayout {
+                slots,
+                align,
+                size: round_up(position, align),
+                exact,
+            };
+        }
+        // Natural layout.
+        let mut position = 0;
+        let mut align = 1;
+        for member in members {
+            let (size, member_align) = self.size_align(member.ty).unwrap_or((4, 4));
+            position = round_up(position, member_align) + size;
+            align = align.max(member_align);
+        }
+        StructLayout {
+            slots: (0..members.len())
+                .map(|index| Slot::Member {
+                    index,
+                    packed: false,
+                })
+                .collect(),
+            align,
+            size: round_up(position, align),
+            exact: false,
+        }
+    }
+
+    /// The declaration of struct `ty`: `struct S { ... };`.
+    pub fn declaration(&mut self, ty: Handle<Type>) -> Result<String, String> {
+        let Some(TypeInner::Struct { members, .. }) = self.inner(ty) else {
+            return Err("a struct declaration of a non-struct type".into());
+        };
+        let name = self.name(ty)?;
+        let slots = self.layout(ty).map(|l| l.slots.clone()).unwrap_or_default();
+        let mut out = format!("struct {name} {{\n");
+        let mut padding = 0;
+        for slot in slots {
+            match slot {
+                Slot::Member { index, packed } => {
+                    let Some(member) = members.get(index) else {
+                        continue;
+                    };
+                    let mut type_name = self.name(member.ty)?;
+                    if packed {
+                        type_name = format!("packed_{type_name}");
+                    }
+                    let member_name = self.member_name(ty, index).unwrap_or("_member");
+                    out.push_str(&format!("    {type_name} {member_name};\n"));
+                }
+                Slot::Padding(bytes) => {
+                    out.push_str(&format!("    char _pad{padding}[{bytes}];\n"));
+                    padding += 1;
+                }
+            }
+        }
+        out.push_str("};\n");
+        Ok(out)
+    }
+}
+
+fn image_name(
+    dim: oneshader_ir::ImageDimension,
+    arrayed: bool,
+    class: oneshader_ir::ImageClass,
+) -> Result<String, String> {
+    use oneshader_ir::{ImageClass, ImageDimension};
+    let (kind, multisampled, access) = match class {
+        ImageClass::Sampled { kind, multisampled } => (kind, multisampled, ""),
+        ImageClass::Storage { kind, .. } => (kind, false, ", access::read_write"),
+    };
+    let base = match (dim, multisampled) {
+        (ImageDimension::D1, false) => "texture1d",
+        (ImageDimension::D2, false) => "texture2d",
+        (ImageDimension::D2, true) => "texture2d_ms",
+        (ImageDimension::D3, false) => "texture3d",
+        (ImageDimension::Cube, false) => "texturecube",
+        _ => return Err("a multisampled texture that is not 2D".into()),
+    };
+    let array = if arrayed { "_array" } else { "" };
+    let element = scalar_name(Scalar { kind, width: 4 })?;
+    Ok(format!("{base}{array}<{element}{access}>"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oneshader_ir::StructMember;
+
+    fn member(name: &str, ty: Handle<Type>, offset: u32) -> StructMember {
+        StructMember {
+            name: name.into(),
+            ty,
+            offset,
+            binding: None,
+        }
+    }
+
+    #[test]
+    fn structured_buffer_layout_packs_misaligned_vectors() {
+        let mut module = Module::default();
+        let float = module.type_handle(TypeInner::Scalar(Scalar::F32));
+        let float2 = module.type_handle(TypeInner::Vector {
+            size: VectorSize::Bi,
+            scalar: Scalar::F32,
+        });
+        let float3 = module.type_handle(TypeInner::Vector {
+            size: VectorSize::Tri,
+            scalar: Scalar::F32,
+        });
+        // HLSL structured buffer: { float a; float2 b; float3 c; float d; } = 4+8+12+4
+        let s = module.types.insert(Type {
+            name: Some("Particle".into()),
+            inner: TypeInner::Struct {
+                members: vec![
+                    member("a", float, 0),
+                    member("b", float2, 4),
+                    member("c", float3, 12),
+                    member("d", float, 24),
+                ],
+                size: 28,
+            },
+        });
+        let mut types = Types::new(&module, &mut Namer::new());
+        let layout = types.layout(s).expect("laid out");
+        assert!(layout.exact);
+        assert_eq!(layout.size, 28);
+        let text = types.declaration(s).expect("declared");
+        assert!(text.contains("packed_float2 b;"), "{text}");
+        assert!(text.contains("packed_float3 c;"), "{text}");
+        assert!(text.contains("float d;"), "{text}");
+    }
+
+    #[test]
+    fn constant_buffer_gaps_become_padding() {
+        let mut module = Module::default();
+        let float = module.type_handle(TypeInner::Scalar(Scalar::F32));
+        let float4 = module.type_handle(TypeInner::Vector {
+            size: VectorSize::Quad,
+            scalar: Scalar::F32,
+        });
+        let s = module.types.insert(Type {
+            name: Some("Params".into()),
+            inner: TypeInner::Struct {
+                members: vec![member("scale", float, 0), member("color", float4, 32)],
+                size: 48,
+            },
+        });
+        let mut types = Types::new(&module, &mut Namer::new());
+        let layout = types.layout(s).expect("laid out");
+        assert!(layout.exact);
+        assert_eq!(layout.slots[1], Slot::Padding(28));
+        assert!(types.declaration(s).expect("declared").contains("char _pad0[28];"));
+    }
+
+    #[test]
+    fn backwards_offsets_fall_back_to_natural_layout() {
+        let mut module = Module::default();
+        let float = module.type_handle(TypeInner::Scalar(Scalar::F32));
+        let s = module.types.insert(Type {
+            name: None,
+            inner: TypeInner::Struct {
+                members: vec![member("a", float, 0), member("b", float, 0)],
+                size: 0,
+            },
+        });
+        let types = Types::new(&module, &mut Namer::new());
+        assert!(!types.layout(s).expect("laid out").exact);
+        assert!(types.has_inexact_layout(s));
+    }
+}

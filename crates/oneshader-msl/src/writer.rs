@@ -1,0 +1,731 @@
+//! The program level: what one entry point's output holds and in which order, the
+//! entry function's signature and stage I/O, and the hidden parameters through which
+//! helper functions reach globals and wave built-ins.
+
+use std::collections::BTreeSet;
+
+use oneshader_ir::analysis::{self, GlobalUse};
+use oneshader_ir::{
+    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression,
+    Function, GlobalVariable, Handle, Interpolation, Module, Sampling, ScalarKind, ShaderStage,
+    Span, Type, TypeInner, WaveOp,
+};
+
+use crate::function::{FunctionWriter, Output};
+use crate::layout::{Slot, Types};
+use crate::names::Namer;
+use crate::polyfill::Polyfill;
+use crate::resources::{resource_indices, MslResourceIndex};
+use crate::Options;
+
+/// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
+pub const LANE_INDEX: &str = "_lane_index";
+/// Name of the hidden `[[threads_per_simdgroup]]` parameter.
+pub const LANE_COUNT: &str = "_lane_count";
+/// Name of the hidden buffer-sizes parameter.
+pub const BUFFER_SIZES: &str = "_buffer_sizes";
+
+/// What a function reaches beyond its own parameters, directly or through calls: in MSL
+/// each of these is a parameter it must be given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// Globals it refers to.
+    pub globals: BTreeSet<Handle<GlobalVariable>>,
+    /// `WaveGetLaneIndex`.
+    pub lane_index: bool,
+    /// `WaveGetLaneCount`.
+    pub lane_count: bool,
+    /// The runtime length of a buffer.
+    pub buffer_sizes: bool,
+}
+
+impl Needs {
+    fn direct(function: &Function) -> Needs {
+        let mut needs = Needs::default();
+        for (_, expression) in function.expressions.iter() {
+            match expression {
+                Expression::GlobalVariable(global) => {
+                    needs.globals.insert(*global);
+                }
+                Expression::Wave {
+                    op: WaveOp::GetLaneIndex,
+                    ..
+                } => needs.lane_index = true,
+                Expression::Wave {
+                    op: WaveOp::GetLaneCount,
+                    ..
+                } => needs.lane_count = true,
+                Expression::ArrayLength(_) => needs.buffer_sizes = true,
+                _ => {}
+            }
+        }
+        needs
+    }
+
+    fn absorb(&mut self, other: &Needs) {
+        self.globals.extend(other.globals.iter().copied());
+        self.lane_index |= other.lane_index;
+        self.lane_count |= other.lane_count;
+        self.buffer_sizes |= other.buffer_sizes;
+    }
+}
+
+/// Everything shared by the functions of one entry point's output.
+pub struct Writer<'a> {
+    /// The module.
+    pub module: &'a Module,
+    /// The backend options.
+    pub options: &'a Options,
+    /// The entry point written.
+    pub entry: &'a EntryPoint,
+    /// Type names and layouts.
+    pub types: Types<'a>,
+    /// The program-scope names (structs, functions, globals), for function scopes.
+    pub program_names: Namer,
+    /// MSL name of each global, by handle.
+    pub global_names: Vec<String>,
+    /// MSL name of each function, by handle.
+    pub function_names: Vec<String>,
+    /// How the entry point uses each global, by handle.
+    pub global_uses: Vec<GlobalUse>,
+    /// What each function needs passed, by handle.
+    pub needs: Vec<Needs>,
+    /// Argument-table slots, by global handle.
+    pub resource_indices: Vec<Option<MslResourceIndex>>,
+    /// Helper functions the output needs.
+    pub polyfills: BTreeSet<Polyfill>,
+    /// Errors so far.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// An `OSH5101` error.
+pub fn unsupported(span: Option<Span>, what: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        codes::MSL_UNSUPPORTED,
+        span,
+        format!("MSL output can't express {what}"),
+    )
+}
+
+/// Writes entry point `entry` of `module`.
+pub fn write(module: &Module, entry: usize, options: &Options) -> Result<String, Vec<Diagnostic>> {
+    let Some(entry_point) = module.entry_points.get(entry) else {
+        return Err(vec![Diagnostic::error(
+            codes::ENTRY_POINT_NOT_FOUND,
+            None,
+            format!("the module has no entry point number {entry}"),
+        )]);
+    };
+    let mut writer = Writer::new(module, entry_point, options);
+    let text = writer.write_program();
+    if writer.diagnostics.is_empty() {
+        Ok(text)
+    } else {
+        Err(writer.diagnostics)
+    }
+}
+
+impl<'a> Writer<'a> {
+    fn new(module: &'a Module, entry: &'a EntryPoint, options: &'a Options) -> Self {
+        let reachable = analysis::reachable_functions(module, entry);
+        let mut namer = Namer::new();
+        // The entry point is named first so that it keeps its HLSL name when it can.
+        namer.name(&entry.name);
+
+        let mut needs: Vec<Needs> = module
+            .functions
+            .iter()
+            .map(|(_, f)| Needs::direct(f))
+            .collect();
+        // Propagate callees' needs to callers; each round settles at least one more
+        // level of the call graph.
+        for _ in 0..=needs.len() {
+            let mut changed = false;
+            for &handle in &reachable {
+                let Some(function) = module.functions.try_get(handle) else {
+                    continue;
+                };
+                let mut mine = needs[handle.index()].clone();
+                for callee in analysis::callees(function) {
+                    if let Some(theirs) = needs.get(callee.index()) {
+                        mine.absorb(theirs);
+                    }
+                }
+                if mine != needs[handle.index()] {
+                    needs[handle.index()] = mine;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+
+        let global_names = module
+            .global_variables
+            .iter()
+            .map(|(_, g)| namer.name(&g.name))
+            .collect();
+        let function_names = module
+            .functions
+            .iter()
+            .map(|(handle, f)| {
+                if reachable.contains(&handle) {
+                    namer.name(&f.name)
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        let types = Types::new(module, &mut namer);
+        Writer {
+            module,
+            options,
+            entry,
+            types,
+            program_names: namer,
+            global_names,
+            function_names,
+            global_uses: analysis::global_uses(module, entry),
+            needs,
+            resource_indices: resource_indices(module),
+            polyfills: BTreeSet::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The needs of the entry function: its own and its callees'.
+    fn entry_needs(&self) -> Needs {
+        let mut needs = Needs::direct(&self.entry.function);
+        for callee in analysis::callees(&self.entry.function) {
+            if let Some(theirs) = self.needs.get(callee.index()) {
+                needs.absorb(theirs);
+            }
+        }
+        needs
+    }
+
+    fn write_program(&mut self) -> String {
+        let mut functions = String::new();
+        for handle in analysis::reachable_functions(self.module, self.entry) {
+            let Some(function) = self.module.functions.try_get(handle) else {
+                continue;
+            };
+            functions.push_str(&self.write_helper(handle, function));
+            functions.push('\n');
+        }
+        functions.push_str(&self.write_entry());
+
+        let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
+        let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
+        for ty in structs {
+            match self.types.declaration(ty) {
+                Ok(text) => {
+                    out.push_str(&text);
+                    out.push('\n');
+                }
+                Err(what) => self.diagnostics.push(unsupported(None, what)),
+            }
+        }
+        for polyfill in &self.polyfills {
+            out.push_str(&polyfill.definition());
+            out.push('\n');
+        }
+        out.push_str(&functions);
+        out
+    }
+
+    /// The hidden parameters of a function with `needs`, as declarations and as the
+    /// names a call passes.
+    fn hidden_parameters(&mut self, needs: &Needs) -> (Vec<String>, Vec<String>) {
+        let mut declarations = Vec::new();
+        let mut names = Vec::new();
+        for &global in &needs.globals {
+            match self.global_parameter(global) {
+                Ok(Some(declaration)) => declarations.push(declaration),
+                Ok(None) => continue,
+                Err(error) => {
+                    self.diagnostics.push(error);
+                    continue;
+                }
+            }
+            names.push(self.global_names[global.index()].clone());
+        }
+        for (needed, declaration, name) in [
+            (needs.lane_index, "uint _lane_index", LANE_INDEX),
+            (needs.lane_count, "uint _lane_count", LANE_COUNT),
+            (
+                needs.buffer_sizes,
+                "constant uint* _buffer_sizes",
+                BUFFER_SIZES,
+            ),
+        ] {
+            if needed {
+                declarations.push(declaration.into());
+                names.push(name.into());
+            }
+        }
+        (declarations, names)
+    }
+
+    /// The names a call of `function` passes for its hidden parameters.
+    pub fn hidden_arguments(&mut self, function: Handle<Function>) -> Vec<String> {
+        let needs = self.needs.get(function.index()).cloned().unwrap_or_default();
+        self.hidden_parameters(&needs).1
+    }
+
+    /// The declaration of a global as a helper parameter: a resource as it comes into the
+    /// entry point, `threadgroup`/`thread` data by reference. `None` for globals that need
+    /// no parameter.
+    fn global_parameter(&mut self, handle: Handle<GlobalVariable>) -> Result<Option<String>, Diagnostic> {
+        let Some(global) = self.module.global_variables.try_get(handle) else {
+            return Ok(None);
+        };
+        let name = self.global_names[handle.index()].clone();
+        let atomic = self.global_uses.get(handle.index()).is_some_and(|u| u.atomic);
+        let span = global.span;
+        let err = |what: String| unsupported(span, format!("{what} (global `{}`)", global.name));
+        Ok(Some(match global.space {
+            AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
+                format!("{} {name}", self.resource_type(global, atomic).map_err(err)?)
+            }
+            AddressSpace::Workgroup => {
+                let ty = self.value_type(global.ty, atomic).map_err(err)?;
+                format!("threadgroup {ty}& {name}")
+            }
+            AddressSpace::Private => {
+                let ty = self.value_type(global.ty, atomic).map_err(err)?;
+                format!("thread {ty}& {name}")
+            }
+            AddressSpace::Function => return Ok(None),
+        }))
+    }
+
+    fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+        if atomic {
+            self.types.atomic_name(ty)
+        } else {
+            self.types.name(ty)
+        }
+    }
+
+    /// The parameter type of a resource: `const device float*`, `constant Params&`,
+    /// `texture2d<float>`.
+    fn resource_type(&mut self, global: &GlobalVariable, atomic: bool) -> Result<String, String> {
+        if self.types.has_inexact_layout(global.ty) {
+            return Err(
+                "a buffer of a struct whose HLSL member offsets MSL can't reproduce".into(),
+            );
+        }
+        match global.space {
+            AddressSpace::Storage { writable } => {
+                let qualifier = if writable || atomic { "device" } else { "const device" };
+                match self.types.inner(global.ty) {
+                    Some(&TypeInner::Array {
+                        base,
+                        size: ArraySize::Runtime,
+                        stride,
+                    }) => {
+                        let element = self.types.buffer_element_name(base, stride, atomic)?;
+                        Ok(format!("{qualifier} {element}*"))
+                    }
+                    _ => Ok(format!("{qualifier} {}&", self.value_type(global.ty, atomic)?)),
+                }
+            }
+            AddressSpace::Uniform => Ok(format!("constant {}&", self.types.name(global.ty)?)),
+            _ => self.types.name(global.ty),
+        }
+    }
+
+    fn write_helper(&mut self, handle: Handle<Function>, function: &'a Function) -> String {
+        let mut namer = self.program_names.clone();
+        let mut parameters = Vec::new();
+        let mut argument_values = Vec::new();
+        for argument in &function.arguments {
+            let name = namer.name(&argument.name);
+            let declaration = match self.types.inner(argument.ty) {
+                Some(&TypeInner::Pointer { base, space }) => self
+                    .types
+                    .name(base)
+                    .map(|ty| format!("{} {ty}& {name}", space_qualifier(space))),
+                _ => self.types.name(argument.ty).map(|ty| format!("{ty} {name}")),
+            };
+            match declaration {
+                Ok(declaration) => parameters.push(declaration),
+                Err(what) => self.diagnostics.push(unsupported(
+                    None,
+                    format!("{what} (parameter `{}` of `{}`)", argument.name, function.name),
+                )),
+            }
+            argument_values.push(name);
+        }
+        let needs = self.needs.get(handle.index()).cloned().unwrap_or_default();
+        parameters.extend(self.hidden_parameters(&needs).0);
+        let result = match &function.result {
+            None => "void".to_string(),
+            Some(result) => self.types.name(result.ty).unwrap_or_else(|what| {
+                self.diagnostics.push(unsupported(
+                    None,
+                    format!("{what} (result of `{}`)", function.name),
+                ));
+                "void".into()
+            }),
+        };
+        let name = self.function_names[handle.index()].clone();
+        let body = FunctionWriter::new(self, function, namer, argument_values, Output::Helper)
+            .write_body(Vec::new());
+        format!("{result} {name}({}) {{\n{body}}}\n", parameters.join(", "))
+    }
+
+    fn write_entry(&mut self) -> String {
+        let entry = self.entry;
+        let function = &entry.function;
+        let stage = entry.stage;
+        let mut namer = self.program_names.clone();
+        let mut parameters: Vec<String> = Vec::new();
+        let mut stage_in: Vec<String> = Vec::new();
+        let mut prologue: Vec<String> = Vec::new();
+        let mut argument_values = Vec::new();
+
+        for argument in &function.arguments {
+            let name = namer.name(&argument.name);
+            match &argument.binding {
+                Some(binding) => {
+                    match self.input(binding, argument.ty, &name) {
+                        Ok(Input::Parameter(p)) => parameters.push(p),
+                        Ok(Input::StageIn(m)) => {
+                            stage_in.push(m);
+                            argument_values.push(format!("_in.{name}"));
+                            continue;
+                        }
+                        Err(e) => self.diagnostics.push(e),
+                    }
+                    argument_values.push(name);
+                }
+                None => {
+                    // A struct whose members carry the bindings.
+                    let Some(TypeInner::Struct { members, .. }) = self.types.inner(argument.ty)
+                    else {
+                        self.diagnostics.push(unsupported(
+                            entry.span,
+                            format!("entry point parameter `{}` without a semantic", argument.name),
+                        ));
+                        argument_values.push(name);
+                        continue;
+                    };
+                    let mut values = Vec::new();
+                    for (index, member) in members.iter().enumerate() {
+                        let member_name = self.types.member_name(argument.ty, index).unwrap_or("m");
+                        let flat = namer.name(&format!("{name}_{member_name}"));
+                        let Some(binding) = &member.binding else {
+                            self.diagnostics.push(unsupported(
+                                entry.span,
+                                format!("member `{}` of entry point parameter `{}` without a semantic", member.name, argument.name),
+                            ));
+                            continue;
+                        };
+                        match self.input(binding, member.ty, &flat) {
+                            Ok(Input::Parameter(p)) => {
+                                parameters.push(p);
+                                values.push(flat);
+                            }
+                            Ok(Input::StageIn(m)) => {
+                                stage_in.push(m);
+                                values.push(format!("_in.{flat}"));
+                            }
+                            Err(e) => self.diagnostics.push(e),
+                        }
+                    }
+                    let ty = self.types.name(argument.ty).unwrap_or_default();
+                    let initializer = self.struct_initializer(argument.ty, values);
+                    prologue.push(format!("{ty} {name} = {ty}{initializer};"));
+                    argument_values.push(name);
+                }
+            }
+        }
+        if !stage_in.is_empty() {
+            parameters.push("_stage_in _in [[stage_in]]".into());
+        }
+
+        // Resources in argument-table order, then hidden built-ins.
+        let needs = self.entry_needs();
+        let mut resources: Vec<(MslResourceIndex, String)> = Vec::new();
+        for &handle in &needs.globals {
+            let Some(global) = self.module.global_variables.try_get(handle) else {
+                continue;
+            };
+            let name = self.global_names[handle.index()].clone();
+            let atomic = self.global_uses.get(handle.index()).is_some_and(|u| u.atomic);
+            let err = |what: String| unsupported(global.span, format!("{what} (global `{}`)", global.name));
+            match global.space {
+                AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
+                    let Some(index) = self.resource_indices[handle.index()] else {
+                        self.diagnostics.push(err("a buffer or texture without a binding".into()));
+                        continue;
+                    };
+                    match self.resource_type(global, atomic) {
+                        Ok(ty) => resources.push((
+                            index,
+                            format!("{ty} {name} [[{}({})]]", index.table.attribute(), index.index),
+                        )),
+                        Err(what) => self.diagnostics.push(err(what)),
+                    }
+                }
+                AddressSpace::Workgroup => {
+                    if stage != ShaderStage::Compute {
+                        self.diagnostics.push(err(format!(
+                            "groupshared data in a {} shader",
+                            stage.name()
+                        )));
+                    }
+                    match self.value_type(global.ty, atomic) {
+                        Ok(ty) => prologue.insert(0, format!("threadgroup {ty} {name};")),
+                        Err(what) => self.diagnostics.push(err(what)),
+                    }
+                }
+                AddressSpace::Private => match self.value_type(global.ty, false) {
+                    Ok(ty) => prologue.insert(0, format!("{ty} {name} = {{}};")),
+                    Err(what) => self.diagnostics.push(err(what)),
+                },
+                AddressSpace::Function => {}
+            }
+        }
+        resources.sort_by_key(|(index, _)| (index.table, index.index));
+        parameters.extend(resources.into_iter().map(|(_, p)| p));
+        if needs.buffer_sizes {
+            match self.options.buffer_sizes_index {
+                Some(index) => parameters.push(format!("constant uint* _buffer_sizes [[buffer({index})]]")),
+                // The ArrayLength expression reports the error, with its span.
+                None => {}
+            }
+        }
+        for (needed, parameter) in [
+            (needs.lane_index, "uint _lane_index [[thread_index_in_simdgroup]]"),
+            (needs.lane_count, "uint _lane_count [[threads_per_simdgroup]]"),
+        ] {
+            if !needed {
+                continue;
+            }
+            // In a vertex shader the expression writer reports each use (OSH5102).
+            if stage != ShaderStage::Vertex {
+                parameters.push(parameter.into());
+            }
+        }
+
+        // Outputs.
+        let mut stage_out: Vec<String> = Vec::new();
+        let output = match &function.result {
+            None => Output::EntryVoid,
+            Some(result) => match &result.binding {
+                Some(binding) => {
+                    match self.output_member(binding, result.ty, "_value") {
+                        Ok(member) => stage_out.push(member),
+                        Err(e) => self.diagnostics.push(e),
+                    }
+                    Output::EntrySingle
+                }
+                None => {
+                    let mut accessors = Vec::new();
+                    if let Some(TypeInner::Struct { members, .. }) = self.types.inner(result.ty) {
+                        let mut out_namer = Namer::new();
+                        for (index, member) in members.iter().enumerate() {
+                            let member_name = self.types.member_name(result.ty, index).unwrap_or("m").to_string();
+                            let out_name = out_namer.name(&member_name);
+                            match &member.binding {
+                                Some(binding) => match self.output_member(binding, member.ty, &out_name) {
+                                    Ok(m) => stage_out.push(m),
+                                    Err(e) => self.diagnostics.push(e),
+                                },
+                                None => self.diagnostics.push(unsupported(
+                                    entry.span,
+                                    format!("entry point result member `{}` without a semantic", member.name),
+                                )),
+                            }
+                            accessors.push(member_name);
+                        }
+                    } else {
+                        self.diagnostics.push(unsupported(entry.span, "an entry point result without a semantic"));
+                    }
+                    let ty = self.types.name(result.ty).unwrap_or_default();
+                    Output::EntryStruct { ty, accessors }
+                }
+            },
+        };
+
+        let entry_name = self.program_entry_name();
+        let (qualifier, result) = match stage {
+            ShaderStage::Compute => ("kernel", "void"),
+            ShaderStage::Vertex => ("vertex", if stage_out.is_empty() { "void" } else { "_stage_out" }),
+            ShaderStage::Fragment => ("fragment", if stage_out.is_empty() { "void" } else { "_stage_out" }),
+        };
+        if stage == ShaderStage::Compute && function.result.is_some() {
+            self.diagnostics.push(unsupported(entry.span, "a compute entry point that returns a value"));
+        }
+        let output = if stage_out.is_empty() && !matches!(output, Output::EntryVoid) {
+            Output::EntryVoid
+        } else {
+            output
+        };
+
+        let body = FunctionWriter::new(self, function, namer, argument_values, output)
+            .write_body(prologue);
+        let mut out = String::new();
+        for (name, members) in [("_stage_in", &stage_in), ("_stage_out", &stage_out)] {
+            if !members.is_empty() {
+                out.push_str(&format!("struct {name} {{\n"));
+                for member in members {
+                    out.push_str(&format!("    {member};\n"));
+                }
+                out.push_str("};\n\n");
+            }
+        }
+        out.push_str(&format!(
+            "{qualifier} {result} {entry_name}({}) {{\n{body}}}\n",
+            parameters.join(", ")
+        ));
+        out
+    }
+
+    /// The entry function's name (taken first in the program scope).
+    fn program_entry_name(&self) -> String {
+        crate::names::sanitize(&self.entry.name)
+    }
+
+    /// `{ a, {}, b }`: a struct initializer from member values, with `{}` for padding.
+    pub fn struct_initializer(&self, ty: Handle<Type>, values: Vec<String>) -> String {
+        let mut values = values.into_iter();
+        let mut parts = Vec::new();
+        for slot in self.types.layout(ty).map(|l| l.slots.as_slice()).unwrap_or_default() {
+            match slot {
+                Slot::Member { .. } => parts.push(values.next().unwrap_or_else(|| "{}".into())),
+                Slot::Padding(_) => parts.push("{}".into()),
+            }
+        }
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    /// An entry input: a parameter with a built-in attribute, or a `[[stage_in]]` member.
+    fn input(&mut self, binding: &Binding, ty: Handle<Type>, name: &str) -> Result<Input, Diagnostic> {
+        let stage = self.entry.stage;
+        let span = self.entry.span;
+        let type_name = self.types.name(ty).map_err(|what| unsupported(span, what))?;
+        match binding {
+            Binding::BuiltIn(builtin) => {
+                let attribute = match (builtin, stage) {
+                    (BuiltIn::Position, ShaderStage::Fragment) => "position",
+                    (BuiltIn::FrontFacing, ShaderStage::Fragment) => "front_facing",
+                    (BuiltIn::SampleIndex, ShaderStage::Fragment) => "sample_id",
+                    (BuiltIn::VertexIndex, ShaderStage::Vertex) => "vertex_id",
+                    (BuiltIn::InstanceIndex, ShaderStage::Vertex) => "instance_id",
+                    (BuiltIn::GlobalInvocationId, ShaderStage::Compute) => "thread_position_in_grid",
+                    (BuiltIn::LocalInvocationId, ShaderStage::Compute) => "thread_position_in_threadgroup",
+                    (BuiltIn::LocalInvocationIndex, ShaderStage::Compute) => "thread_index_in_threadgroup",
+                    (BuiltIn::WorkGroupId, ShaderStage::Compute) => "threadgroup_position_in_grid",
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            format!("the system value {builtin:?} as an input of a {} shader", stage.name()),
+                        ))
+                    }
+                };
+                Ok(Input::Parameter(format!("{type_name} {name} [[{attribute}]]")))
+            }
+            Binding::Location {
+                location,
+                interpolation,
+                sampling,
+                ..
+            } => {
+                let mut attributes = match stage {
+                    ShaderStage::Vertex => vec![format!("attribute({location})")],
+                    ShaderStage::Fragment => vec![format!("user(locn{location})")],
+                    ShaderStage::Compute => {
+                        return Err(unsupported(span, "a user semantic on a compute shader input"))
+                    }
+                };
+                if stage == ShaderStage::Fragment {
+                    let integer = self
+                        .types
+                        .inner(ty)
+                        .and_then(TypeInner::scalar)
+                        .is_some_and(|s| s.kind != ScalarKind::Float);
+                    if let Some(qualifier) = interpolation_attribute(*interpolation, *sampling, integer) {
+                        attributes.push(qualifier.into());
+                    }
+                }
+                Ok(Input::StageIn(format!("{type_name} {name} [[{}]]", attributes.join(", "))))
+            }
+        }
+    }
+
+    /// A member of `_stage_out`.
+    fn output_member(&mut self, binding: &Binding, ty: Handle<Type>, name: &str) -> Result<String, Diagnostic> {
+        let stage = self.entry.stage;
+        let span = self.entry.span;
+        let type_name = self.types.name(ty).map_err(|what| unsupported(span, what))?;
+        let attribute = match (binding, stage) {
+            (Binding::BuiltIn(BuiltIn::Position), ShaderStage::Vertex) => "position".to_string(),
+            (Binding::BuiltIn(BuiltIn::FragDepth), ShaderStage::Fragment) => "depth(any)".to_string(),
+            (Binding::Location { location, .. }, ShaderStage::Vertex) => format!("user(locn{location})"),
+            (Binding::Location { location, .. }, ShaderStage::Fragment) => format!("color({location})"),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("the output {binding:?} of a {} shader", stage.name()),
+                ))
+            }
+        };
+        Ok(format!("{type_name} {name} [[{attribute}]]"))
+    }
+}
+
+/// What an entry input becomes.
+enum Input {
+    /// A parameter of the entry function, with its attribute.
+    Parameter(String),
+    /// A member of the `[[stage_in]]` struct, with its attributes.
+    StageIn(String),
+}
+
+/// The MSL interpolation attribute of a fragment input; `None` for the default
+/// (`center_perspective`).
+fn interpolation_attribute(
+    interpolation: Option<Interpolation>,
+    sampling: Option<Sampling>,
+    integer: bool,
+) -> Option<&'static str> {
+    if integer || interpolation == Some(Interpolation::Flat) {
+        return Some("flat");
+    }
+    let sampling = sampling.unwrap_or(Sampling::Center);
+    match (interpolation.unwrap_or(Interpolation::Perspective), sampling) {
+        (Interpolation::Perspective, Sampling::Center) => None,
+        (Interpolation::Perspective, Sampling::Centroid) => Some("centroid_perspective"),
+        (Interpolation::Perspective, Sampling::Sample) => Some("sample_perspective"),
+        (Interpolation::Linear, Sampling::Center) => Some("center_no_perspective"),
+        (Interpolation::Linear, Sampling::Centroid) => Some("centroid_no_perspective"),
+        (Interpolation::Linear, Sampling::Sample) => Some("sample_no_perspective"),
+        (Interpolation::Flat, _) => Some("flat"),
+    }
+}
+
+/// The `OSH5102` error for a lane index or count in a vertex shader.
+pub fn wave_stage_error(span: Option<Span>, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::MSL_WAVE_STAGE,
+        span,
+        format!("The intrinsic '{what}' is not available in a vertex shader in MSL: Metal has no SIMD-group lane index or lane count in vertex functions."),
+    )
+}
+
+/// The MSL address-space qualifier of references into `space`.
+pub fn space_qualifier(space: AddressSpace) -> &'static str {
+    match space {
+        AddressSpace::Function | AddressSpace::Private => "thread",
+        AddressSpace::Workgroup => "threadgroup",
+        AddressSpace::Uniform => "constant",
+        AddressSpace::Storage { writable: true } => "device",
+        AddressSpace::Storage { writable: false } => "const device",
+        AddressSpace::Handle => "thread",
+    }
+}
