@@ -1,12 +1,56 @@
 //! Tests of whole outputs: hand-built IR modules, the properties of their MSL, and the
-//! MSL check.
+//! MSL check (`oneshader_harness::msl::check_msl`, clang against a Metal header).
 
-use oneshader_ir::samples;
+mod build;
+mod control;
+mod io;
+mod waves;
+
+use oneshader_harness::msl::check_msl;
+use oneshader_ir::{codes, samples, Diagnostic, Module};
 
 use crate::{write_entry_point, Options};
 
+/// Writes entry `entry` and type-checks the MSL.
+pub fn checked(module: &Module, entry: usize, options: &Options) -> String {
+    let text = write_entry_point(module, entry, options)
+        .unwrap_or_else(|d| panic!("MSL output failed: {d:#?}"));
+    if let Err(errors) = check_msl(&text) {
+        panic!("MSL check failed:\n{errors}\n--- source ---\n{text}");
+    }
+    text
+}
+
+/// Writes entry `entry`, expecting diagnostics.
+pub fn failing(module: &Module, entry: usize, options: &Options) -> Vec<Diagnostic> {
+    match write_entry_point(module, entry, options) {
+        Ok(text) => panic!("expected errors, got:\n{text}"),
+        Err(diagnostics) => diagnostics,
+    }
+}
+
 #[test]
-fn dump_compact() {
-    let text = write_entry_point(&samples::compact(), 0, &Options::default()).expect("compact");
-    println!("{text}\n{} bytes", text.len());
+fn compact_has_the_expected_signature_and_calls() {
+    let text = checked(&samples::compact(), 0, &Options::default());
+    assert!(text.starts_with("#include <metal_stdlib>\nusing namespace metal;\n"));
+    assert!(text.contains(
+        "kernel void CSMain(uint3 id [[thread_position_in_grid]], const device float* Values [[buffer(0)]], device float* Kept [[buffer(1)]], device atomic_uint* Count [[buffer(2)]])"
+    ), "{text}");
+    for call in [
+        "simd_prefix_exclusive_sum(uint(keep))",
+        "simd_sum(uint(keep))",
+        "simd_is_first()",
+        "atomic_fetch_add_explicit(&Count[0u], waveCount, memory_order_relaxed)",
+        "simd_broadcast_first(waveBase)",
+        "Kept[waveBase + laneOffset] = v;",
+    ] {
+        assert!(text.contains(call), "missing {call} in:\n{text}");
+    }
+    assert!(text.len() <= 1067, "{} bytes, over the spec's 1067", text.len());
+}
+
+#[test]
+fn missing_entry_point_is_an_error() {
+    let diagnostics = failing(&samples::compact(), 3, &Options::default());
+    assert_eq!(diagnostics[0].code, codes::ENTRY_POINT_NOT_FOUND);
 }

@@ -1,0 +1,1 @@
+//! Control flow, helper functions, groupshared data, barriers and atomics.

@@ -1,0 +1,1 @@
+//! Vertex and fragment stage I/O, renaming, resources and errors.
