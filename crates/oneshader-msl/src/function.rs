@@ -159,6 +159,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Statement::Switch { selector, cases } => {
                 let selector = self.expr(*selector)?;
                 self.line(&format!("switch ({selector}) {{"));
+                self.indent += 1;
                 for case in cases {
                     let label = match case.value {
                         SwitchValue::I32(v) => format!("case {}:", int_literal(v)),
@@ -178,6 +179,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     }
                     self.line("}");
                 }
+                self.indent -= 1;
                 self.line("}");
             }
             Statement::Loop {

@@ -32,6 +32,7 @@ pub struct Builder<'m> {
     next_span: u32,
 }
 
+#[allow(dead_code)]
 impl<'m> Builder<'m> {
     pub fn new(module: &'m mut Module, name: &str) -> Self {
         Builder { module, f: Function { name: name.into(), ..Function::default() }, next_span: 0 }
