@@ -1,1 +1,30 @@
-//! oneshader-harness
+//! oneshader-harness: the test harness of oneshader's end-to-end tests.
+//!
+//! It checks compiled shaders the way a device would see them:
+//! - [`spirv_val`] validates SPIR-V with SPIRV-Tools' `spirv-val` for Vulkan 1.2;
+//! - [`run_compute`] runs a SPIR-V compute shader on Vulkan ([`VulkanDriver::Lavapipe`],
+//!   [`VulkanDriver::SwiftShader`], or the system's driver) and returns its buffers;
+//! - [`run_wgsl_compute`] and [`validate_wgsl`] do the same for WGSL on WebGPU, with Dawn
+//!   (the npm `webgpu` package) running on SwiftShader in a node child process.
+//!
+//! Every tool it needs is installed by `scripts/install-test-deps.sh`; a missing one is an error
+//! that says so, never a skipped check.
+
+mod job;
+mod process;
+mod spirv_scan;
+mod spirv_val;
+mod vulkan;
+mod webgpu;
+
+#[cfg(test)]
+mod test_shaders;
+
+pub use job::{
+    f32_bytes, f32s_of, i32_bytes, i32s_of, u32_bytes, u32s_of, BufferBinding, BufferKind,
+    ComputeJob, ComputeOutput, DeviceInfo, ShaderStages, SubgroupOperations, WgslJob,
+};
+pub use process::INSTALL_HINT;
+pub use spirv_val::spirv_val;
+pub use vulkan::{run_compute, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
+pub use webgpu::{run_wgsl_compute, validate_wgsl, NODE_TIMEOUT};

@@ -1,0 +1,203 @@
+// Runs one WGSL job for oneshader-harness on WebGPU (Dawn, from the npm `webgpu` package).
+//
+// Input (stdin, JSON):
+//   { "mode": "run" | "validate", "wgsl": "...", "entryPoint": "main",
+//     "workgroups": [x, y, z], "features": ["subgroups"],
+//     "buffers": [{ "set": 0, "binding": 0, "kind": "storage" | "read-only-storage" | "uniform",
+//                   "data": "<base64>" }] }
+// Output (stdout): one line `ONESHADER_RESULT <json>`, where <json> is
+//   { "ok": true, "buffers": ["<base64>", ...], "device": {...} } or { "ok": false, "error": "..." }.
+// The process always ends with process.exit: Dawn may keep the event loop alive.
+
+import { create, globals } from 'webgpu';
+
+Object.assign(globalThis, globals);
+
+const RESULT_MARKER = 'ONESHADER_RESULT ';
+
+// Dawn crashes at random when the object `create()` returns is garbage-collected while its
+// adapter or device is in use, so it (and what it made) stays referenced here until exit.
+const keepAlive = {};
+
+function finish(result) {
+  process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`, () => process.exit(0));
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// The limits a job may need beyond WebGPU's defaults, raised to what the adapter offers.
+const RAISED_LIMITS = [
+  'maxBindGroups',
+  'maxStorageBuffersPerShaderStage',
+  'maxUniformBuffersPerShaderStage',
+  'maxStorageBufferBindingSize',
+  'maxUniformBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupSizeZ',
+  'maxComputeWorkgroupsPerDimension',
+];
+
+// Opens a device with `features` (a list of names, or 'all' for every adapter feature).
+async function openDevice(wanted) {
+  keepAlive.gpu = create(['backend=vulkan']);
+  const adapter = await keepAlive.gpu.requestAdapter();
+  if (!adapter) {
+    throw new Error('no WebGPU adapter: is SwiftShader installed (scripts/install-test-deps.sh)?');
+  }
+  keepAlive.adapter = adapter;
+  const features = wanted === 'all' ? [...adapter.features] : wanted;
+  const missing = features.filter((f) => !adapter.features.has(f));
+  if (missing.length > 0) {
+    throw new Error(
+      `the adapter lacks the features [${missing.join(', ')}]; ` +
+        `it has [${[...adapter.features].join(', ')}]`,
+    );
+  }
+  const requiredLimits = {};
+  for (const name of RAISED_LIMITS) {
+    if (typeof adapter.limits[name] === 'number') {
+      requiredLimits[name] = adapter.limits[name];
+    }
+  }
+  const device = await adapter.requestDevice({ requiredFeatures: features, requiredLimits });
+  keepAlive.device = device;
+  const uncaptured = [];
+  device.onuncapturederror = (event) => uncaptured.push(event.error.message);
+  const info = adapter.info;
+  const describe = () => ({
+    name: [info.vendor, info.architecture, info.device, info.description]
+      .filter((s) => s)
+      .join(' '),
+    subgroupMinSize: info.subgroupMinSize ?? 0,
+    subgroupMaxSize: info.subgroupMaxSize ?? 0,
+    features: [...device.features],
+  });
+  return { adapter, device, uncaptured, describe };
+}
+
+function formatMessages(messages) {
+  return messages.map((m) => `${m.lineNum}:${m.linePos}: ${m.type}: ${m.message}`).join('\n');
+}
+
+// Compiles the WGSL; throws with every error message when it does not compile.
+async function compile(device, wgsl) {
+  const module = device.createShaderModule({ code: wgsl });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === 'error');
+  if (errors.length > 0) {
+    throw new Error(`WGSL compilation failed:\n${formatMessages(errors)}`);
+  }
+  return module;
+}
+
+async function validate(request) {
+  // Validation accepts whatever this Dawn can run, so the device gets every adapter feature.
+  const { device } = await openDevice('all');
+  await compile(device, request.wgsl);
+  return { ok: true };
+}
+
+const BUFFER_TYPES = new Set(['storage', 'read-only-storage', 'uniform']);
+
+async function run(request) {
+  const { device, uncaptured, describe } = await openDevice(request.features ?? []);
+  const module = await compile(device, request.wgsl);
+
+  device.pushErrorScope('validation');
+  const groupCount = Math.max(0, ...request.buffers.map((b) => b.set + 1));
+  const layouts = [];
+  for (let group = 0; group < groupCount; group++) {
+    const entries = request.buffers
+      .filter((b) => b.set === group)
+      .map((b) => {
+        if (!BUFFER_TYPES.has(b.kind)) {
+          throw new Error(`unknown buffer kind ${b.kind}`);
+        }
+        return { binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } };
+      });
+    layouts.push(device.createBindGroupLayout({ entries }));
+  }
+  const layout = device.createPipelineLayout({ bindGroupLayouts: layouts });
+  const pipeline = device.createComputePipeline({
+    layout,
+    compute: { module, entryPoint: request.entryPoint },
+  });
+
+  const gpuBuffers = request.buffers.map((b) => {
+    const bytes = Buffer.from(b.data, 'base64');
+    const size = Math.max(4, Math.ceil(bytes.length / 4) * 4);
+    const usage =
+      (b.kind === 'uniform' ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE) |
+      GPUBufferUsage.COPY_SRC |
+      GPUBufferUsage.COPY_DST;
+    const buffer = device.createBuffer({ size, usage, mappedAtCreation: true });
+    new Uint8Array(buffer.getMappedRange()).set(bytes);
+    buffer.unmap();
+    const readback = device.createBuffer({
+      size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    return { buffer, readback, size, length: bytes.length };
+  });
+
+  const bindGroups = layouts.map((groupLayout, group) =>
+    device.createBindGroup({
+      layout: groupLayout,
+      entries: request.buffers
+        .map((b, index) => ({ b, index }))
+        .filter(({ b }) => b.set === group)
+        .map(({ b, index }) => ({ binding: b.binding, resource: { buffer: gpuBuffers[index].buffer } })),
+    }),
+  );
+
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  bindGroups.forEach((group, index) => pass.setBindGroup(index, group));
+  const [x, y, z] = request.workgroups;
+  pass.dispatchWorkgroups(x, y, z);
+  pass.end();
+  for (const { buffer, readback, size } of gpuBuffers) {
+    encoder.copyBufferToBuffer(buffer, 0, readback, 0, size);
+  }
+  device.queue.submit([encoder.finish()]);
+  const error = await device.popErrorScope();
+  if (error) {
+    throw new Error(`WebGPU validation failed: ${error.message}`);
+  }
+
+  const buffers = [];
+  for (const { readback, length } of gpuBuffers) {
+    await readback.mapAsync(GPUMapMode.READ);
+    const bytes = new Uint8Array(readback.getMappedRange()).slice(0, length);
+    readback.unmap();
+    buffers.push(Buffer.from(bytes).toString('base64'));
+  }
+  if (uncaptured.length > 0) {
+    throw new Error(`WebGPU errors: ${uncaptured.join('\n')}`);
+  }
+  return { ok: true, buffers, device: describe() };
+}
+
+async function main() {
+  const request = JSON.parse(await readStdin());
+  if (request.mode === 'validate') {
+    return validate(request);
+  }
+  if (request.mode === 'run') {
+    return run(request);
+  }
+  throw new Error(`unknown mode ${request.mode}`);
+}
+
+main().then(finish, (error) => finish({ ok: false, error: String(error?.message ?? error) }));

@@ -1,0 +1,277 @@
+//! What a compute run is given (a job and its buffers) and what it gives back.
+
+use ash::vk;
+
+/// How a buffer is bound to the shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferKind {
+    /// A read-write storage buffer (`RWStructuredBuffer`, WGSL `var<storage, read_write>`).
+    Storage,
+    /// A read-only storage buffer (`StructuredBuffer`, WGSL `var<storage, read>`).
+    ///
+    /// Vulkan binds it as an ordinary storage buffer; WebGPU as `read-only-storage`.
+    ReadOnlyStorage,
+    /// A uniform buffer (`cbuffer`, WGSL `var<uniform>`).
+    Uniform,
+}
+
+/// One buffer of a job: where it is bound and what it holds before the dispatch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferBinding {
+    /// The descriptor set (Vulkan) or bind group (WebGPU `@group`).
+    pub set: u32,
+    /// The binding number inside the set or group.
+    pub binding: u32,
+    /// How the buffer is bound.
+    pub kind: BufferKind,
+    /// The initial contents; its length is the buffer's size in bytes (must not be zero).
+    pub data: Vec<u8>,
+}
+
+impl BufferBinding {
+    /// A buffer of any kind with the given initial bytes.
+    pub fn new(set: u32, binding: u32, kind: BufferKind, data: Vec<u8>) -> Self {
+        BufferBinding {
+            set,
+            binding,
+            kind,
+            data,
+        }
+    }
+
+    /// A read-write storage buffer holding `values`.
+    pub fn storage_f32(set: u32, binding: u32, values: &[f32]) -> Self {
+        Self::new(set, binding, BufferKind::Storage, f32_bytes(values))
+    }
+
+    /// A read-write storage buffer holding `values`.
+    pub fn storage_u32(set: u32, binding: u32, values: &[u32]) -> Self {
+        Self::new(set, binding, BufferKind::Storage, u32_bytes(values))
+    }
+
+    /// A read-write storage buffer holding `values`.
+    pub fn storage_i32(set: u32, binding: u32, values: &[i32]) -> Self {
+        Self::new(set, binding, BufferKind::Storage, i32_bytes(values))
+    }
+
+    /// A read-only storage buffer holding `values`.
+    pub fn read_only_f32(set: u32, binding: u32, values: &[f32]) -> Self {
+        Self::new(set, binding, BufferKind::ReadOnlyStorage, f32_bytes(values))
+    }
+
+    /// A read-only storage buffer holding `values`.
+    pub fn read_only_u32(set: u32, binding: u32, values: &[u32]) -> Self {
+        Self::new(set, binding, BufferKind::ReadOnlyStorage, u32_bytes(values))
+    }
+
+    /// A read-write storage buffer of `len_bytes` zero bytes.
+    pub fn zeroed_storage(set: u32, binding: u32, len_bytes: usize) -> Self {
+        Self::new(set, binding, BufferKind::Storage, vec![0; len_bytes])
+    }
+
+    /// A uniform buffer holding `values`.
+    pub fn uniform_u32(set: u32, binding: u32, values: &[u32]) -> Self {
+        Self::new(set, binding, BufferKind::Uniform, u32_bytes(values))
+    }
+
+    /// A uniform buffer holding `values`.
+    pub fn uniform_f32(set: u32, binding: u32, values: &[f32]) -> Self {
+        Self::new(set, binding, BufferKind::Uniform, f32_bytes(values))
+    }
+}
+
+/// A SPIR-V compute dispatch for the Vulkan runner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComputeJob {
+    /// The SPIR-V module, as words.
+    pub spirv: Vec<u32>,
+    /// The name of the compute entry point.
+    pub entry_point: String,
+    /// The number of workgroups dispatched, `[x, y, z]`.
+    pub workgroups: [u32; 3],
+    /// Every buffer the shader binds; `(set, binding)` pairs must be distinct.
+    pub buffers: Vec<BufferBinding>,
+}
+
+/// A WGSL compute dispatch for the WebGPU (Dawn) runner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgslJob {
+    /// The WGSL source.
+    pub wgsl: String,
+    /// The name of the compute entry point.
+    pub entry_point: String,
+    /// The number of workgroups dispatched, `[x, y, z]`.
+    pub workgroups: [u32; 3],
+    /// Every buffer the shader binds; `(set, binding)` pairs must be distinct.
+    pub buffers: Vec<BufferBinding>,
+    /// WebGPU features the device is created with, e.g. `"subgroups"` for `enable subgroups;`.
+    pub features: Vec<String>,
+}
+
+/// The subgroup operation flags of Vulkan (`VkSubgroupFeatureFlags`).
+pub type SubgroupOperations = vk::SubgroupFeatureFlags;
+
+/// Shader stage flags of Vulkan (`VkShaderStageFlags`).
+pub type ShaderStages = vk::ShaderStageFlags;
+
+/// What the device that ran a job reports about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// The device's name (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
+    pub name: String,
+    /// The subgroup size: Vulkan's `subgroupSize`; WebGPU's `subgroupMinSize`.
+    pub subgroup_size: u32,
+    /// The smallest subgroup size the device may use (`minSubgroupSize`; WebGPU `subgroupMinSize`).
+    ///
+    /// Equals `subgroup_size` on a Vulkan device without subgroup size control.
+    pub subgroup_min_size: u32,
+    /// The largest subgroup size the device may use (`maxSubgroupSize`; WebGPU `subgroupMaxSize`).
+    ///
+    /// Equals `subgroup_size` on a Vulkan device without subgroup size control.
+    pub subgroup_max_size: u32,
+    /// Vulkan: `subgroupSupportedOperations`. WebGPU: the operations WGSL's `subgroups` feature
+    /// provides (basic, vote, arithmetic, ballot, shuffle, shuffle-relative, quad) when the device
+    /// was created with it, else empty.
+    pub subgroup_operations: SubgroupOperations,
+    /// Vulkan: `subgroupSupportedStages`. WebGPU: compute and fragment when the device was created
+    /// with the `subgroups` feature, else empty.
+    pub subgroup_stages: ShaderStages,
+}
+
+/// The result of a dispatch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComputeOutput {
+    /// Every buffer's bytes after the dispatch, in the order of the job's `buffers`.
+    pub buffers: Vec<Vec<u8>>,
+    /// The device that ran the job.
+    pub device: DeviceInfo,
+}
+
+impl ComputeOutput {
+    /// The bytes of the job's buffer number `index`, or an error naming the index.
+    pub fn bytes(&self, index: usize) -> Result<&[u8], String> {
+        self.buffers.get(index).map(Vec::as_slice).ok_or_else(|| {
+            format!(
+                "no buffer {index}: the job had {} buffers",
+                self.buffers.len()
+            )
+        })
+    }
+
+    /// The job's buffer number `index`, read as little-endian `f32`s.
+    pub fn f32s(&self, index: usize) -> Result<Vec<f32>, String> {
+        self.bytes(index).map(f32s_of)
+    }
+
+    /// The job's buffer number `index`, read as little-endian `u32`s.
+    pub fn u32s(&self, index: usize) -> Result<Vec<u32>, String> {
+        self.bytes(index).map(u32s_of)
+    }
+
+    /// The job's buffer number `index`, read as little-endian `i32`s.
+    pub fn i32s(&self, index: usize) -> Result<Vec<i32>, String> {
+        self.bytes(index).map(i32s_of)
+    }
+}
+
+/// The little-endian bytes of `values`.
+pub fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The little-endian bytes of `values`.
+pub fn u32_bytes(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The little-endian bytes of `values`.
+pub fn i32_bytes(values: &[i32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// `bytes` read as little-endian `f32`s; a trailing partial word is ignored.
+pub fn f32s_of(bytes: &[u8]) -> Vec<f32> {
+    words_of(bytes).map(f32::from_le_bytes).collect()
+}
+
+/// `bytes` read as little-endian `u32`s; a trailing partial word is ignored.
+pub fn u32s_of(bytes: &[u8]) -> Vec<u32> {
+    words_of(bytes).map(u32::from_le_bytes).collect()
+}
+
+/// `bytes` read as little-endian `i32`s; a trailing partial word is ignored.
+pub fn i32s_of(bytes: &[u8]) -> Vec<i32> {
+    words_of(bytes).map(i32::from_le_bytes).collect()
+}
+
+fn words_of(bytes: &[u8]) -> impl Iterator<Item = [u8; 4]> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|chunk| [chunk[0], chunk[1], chunk[2], chunk[3]])
+}
+
+/// Checks what both runners require of a job's buffers: none empty, no `(set, binding)` twice.
+pub(crate) fn check_buffers(buffers: &[BufferBinding]) -> Result<(), String> {
+    for (index, buffer) in buffers.iter().enumerate() {
+        if buffer.data.is_empty() {
+            return Err(format!(
+                "buffer {index} (set {}, binding {}) is empty; buffers need at least one byte",
+                buffer.set, buffer.binding
+            ));
+        }
+        let first = buffers
+            .iter()
+            .position(|b| b.set == buffer.set && b.binding == buffer.binding);
+        if first != Some(index) {
+            return Err(format!(
+                "buffers {} and {index} are both bound at set {}, binding {}",
+                first.unwrap_or(index),
+                buffer.set,
+                buffer.binding
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_through_little_endian_bytes() {
+        let floats = [1.5f32, -0.0, f32::MAX];
+        assert_eq!(f32s_of(&f32_bytes(&floats)), floats);
+        assert_eq!(u32_bytes(&[0x0403_0201]), vec![1, 2, 3, 4]);
+        assert_eq!(i32s_of(&i32_bytes(&[-7, 9])), vec![-7, 9]);
+        assert_eq!(u32s_of(&[1, 0, 0, 0, 9]), vec![1]);
+    }
+
+    #[test]
+    fn output_reads_buffers_by_index() {
+        let output = ComputeOutput {
+            buffers: vec![u32_bytes(&[5, 6])],
+            device: DeviceInfo {
+                name: String::new(),
+                subgroup_size: 4,
+                subgroup_min_size: 4,
+                subgroup_max_size: 4,
+                subgroup_operations: SubgroupOperations::empty(),
+                subgroup_stages: ShaderStages::empty(),
+            },
+        };
+        assert_eq!(output.u32s(0), Ok(vec![5, 6]));
+        assert!(output.u32s(1).is_err_and(|e| e.contains("no buffer 1")));
+    }
+
+    #[test]
+    fn buffers_must_be_non_empty_and_distinct() {
+        let a = BufferBinding::storage_u32(0, 1, &[1]);
+        let b = BufferBinding::storage_u32(0, 2, &[1]);
+        assert_eq!(check_buffers(&[a.clone(), b.clone()]), Ok(()));
+        let twice = check_buffers(&[a.clone(), b, a.clone()]);
+        assert!(twice.is_err_and(|e| e.contains("buffers 0 and 2")));
+        let empty = check_buffers(&[BufferBinding::storage_u32(1, 0, &[])]);
+        assert!(empty.is_err_and(|e| e.contains("empty")));
+    }
+}

@@ -1,0 +1,597 @@
+//! One compute dispatch on a fresh Vulkan 1.2 instance and device.
+//!
+//! Every job gets its own instance and device, so jobs share no Vulkan state and may run on
+//! many threads at once. All memory is host-visible and coherent: the buffers are filled and
+//! read back through mappings, with no staging copies.
+
+use std::ffi::CString;
+use std::time::Duration;
+
+use ash::vk;
+
+use super::driver::{vk_string, VulkanDriver};
+use crate::job::{check_buffers, BufferBinding, BufferKind, ComputeJob, ComputeOutput, DeviceInfo};
+
+/// The longest the harness waits for a dispatch to finish.
+pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Runs `job` on `driver` and returns every buffer's contents afterwards.
+pub(crate) fn run(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutput, String> {
+    check_buffers(&job.buffers)?;
+    if job.spirv.is_empty() {
+        return Err("the SPIR-V module is empty".into());
+    }
+    let entry_point = CString::new(job.entry_point.as_str())
+        .map_err(|_| format!("entry point name {:?} contains NUL", job.entry_point))?;
+    let entry = driver.entry()?;
+    let instance = InstanceScope::create(&entry)?;
+    let chosen = choose_physical_device(&instance.instance)?;
+    let device_info = describe(&chosen);
+    let mut device = DeviceScope::create(&instance.instance, &chosen)?;
+    let outcome = device.dispatch(&instance.instance, &chosen, job, &entry_point);
+    match outcome {
+        Ok(buffers) => Ok(ComputeOutput {
+            buffers,
+            device: device_info,
+        }),
+        Err(DispatchError::StillRunning(message)) => {
+            // The device may still be using the resources: destroying them now is undefined
+            // behaviour, so the device and instance are leaked instead.
+            std::mem::forget(device);
+            std::mem::forget(instance);
+            Err(message)
+        }
+        Err(DispatchError::Failed(message)) => Err(message),
+    }
+}
+
+enum DispatchError {
+    /// The work was submitted but did not finish in time.
+    StillRunning(String),
+    /// Something failed before submission or after completion.
+    Failed(String),
+}
+
+impl From<String> for DispatchError {
+    fn from(message: String) -> Self {
+        DispatchError::Failed(message)
+    }
+}
+
+fn vk_error(what: &str) -> impl FnOnce(vk::Result) -> String + '_ {
+    move |result| format!("{what} failed: {result:?}")
+}
+
+/// An instance destroyed on drop.
+struct InstanceScope {
+    instance: ash::Instance,
+}
+
+impl InstanceScope {
+    fn create(entry: &ash::Entry) -> Result<Self, String> {
+        // SAFETY: a plain global query.
+        let version = unsafe { entry.try_enumerate_instance_version() }
+            .map_err(vk_error("vkEnumerateInstanceVersion"))?
+            .unwrap_or(vk::API_VERSION_1_0);
+        if version < vk::API_VERSION_1_2 {
+            return Err(format!(
+                "the Vulkan instance supports only version {}, the harness needs 1.2",
+                version_string(version)
+            ));
+        }
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"oneshader-harness")
+            .api_version(vk::API_VERSION_1_2);
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: `info` and what it points to live across the call.
+        let instance =
+            unsafe { entry.create_instance(&info, None) }.map_err(vk_error("vkCreateInstance"))?;
+        Ok(InstanceScope { instance })
+    }
+}
+
+impl Drop for InstanceScope {
+    fn drop(&mut self) {
+        // SAFETY: every child object was destroyed by `DeviceScope::drop` first.
+        unsafe { self.instance.destroy_instance(None) };
+    }
+}
+
+/// The physical device a job runs on, and what was learned about it.
+struct ChosenDevice {
+    physical: vk::PhysicalDevice,
+    queue_family: u32,
+    properties: vk::PhysicalDeviceProperties,
+    subgroup: vk::PhysicalDeviceSubgroupProperties<'static>,
+    /// `(minSubgroupSize, maxSubgroupSize)` where the device has subgroup size control.
+    size_control: Option<(u32, u32)>,
+}
+
+fn choose_physical_device(instance: &ash::Instance) -> Result<ChosenDevice, String> {
+    // SAFETY: plain queries on a live instance.
+    let physicals = unsafe { instance.enumerate_physical_devices() }
+        .map_err(vk_error("vkEnumeratePhysicalDevices"))?;
+    let mut candidates = Vec::new();
+    for physical in physicals {
+        // SAFETY: `physical` came from this instance.
+        let properties = unsafe { instance.get_physical_device_properties(physical) };
+        if properties.api_version < vk::API_VERSION_1_2 {
+            continue;
+        }
+        // SAFETY: as above.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        let compute = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE));
+        if let Some(queue_family) = compute.and_then(|i| u32::try_from(i).ok()) {
+            let rank = match properties.device_type {
+                vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+                vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+                vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+                _ => 3,
+            };
+            candidates.push((rank, physical, queue_family, properties));
+        }
+    }
+    candidates.sort_by_key(|(rank, ..)| *rank);
+    let (_, physical, queue_family, properties) = candidates
+        .into_iter()
+        .next()
+        .ok_or("no Vulkan 1.2 device with a compute queue")?;
+
+    let has_size_control = properties.api_version >= vk::API_VERSION_1_3
+        || has_device_extension(instance, physical, c"VK_EXT_subgroup_size_control");
+    let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+    let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+    let mut properties2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+    if has_size_control {
+        properties2 = properties2.push_next(&mut size_control);
+    }
+    // SAFETY: the chain holds only structures the device supports.
+    unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
+    let size_control = has_size_control.then_some((
+        size_control.min_subgroup_size,
+        size_control.max_subgroup_size,
+    ));
+    Ok(ChosenDevice {
+        physical,
+        queue_family,
+        properties,
+        subgroup: vk::PhysicalDeviceSubgroupProperties {
+            p_next: std::ptr::null_mut(),
+            ..subgroup
+        },
+        size_control,
+    })
+}
+
+fn has_device_extension(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    name: &std::ffi::CStr,
+) -> bool {
+    // SAFETY: a plain query on a live physical device.
+    let extensions = unsafe { instance.enumerate_device_extension_properties(physical) };
+    extensions.is_ok_and(|list| {
+        list.iter()
+            .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+    })
+}
+
+fn describe(chosen: &ChosenDevice) -> DeviceInfo {
+    let size = chosen.subgroup.subgroup_size;
+    let (min, max) = chosen.size_control.unwrap_or((size, size));
+    DeviceInfo {
+        name: vk_string(&chosen.properties.device_name),
+        subgroup_size: size,
+        subgroup_min_size: min,
+        subgroup_max_size: max,
+        subgroup_operations: chosen.subgroup.supported_operations,
+        subgroup_stages: chosen.subgroup.supported_stages,
+    }
+}
+
+fn version_string(version: u32) -> String {
+    format!(
+        "{}.{}.{}",
+        vk::api_version_major(version),
+        vk::api_version_minor(version),
+        vk::api_version_patch(version)
+    )
+}
+
+/// A logical device and every object a dispatch creates on it, destroyed on drop.
+struct DeviceScope {
+    device: ash::Device,
+    queue: vk::Queue,
+    buffers: Vec<vk::Buffer>,
+    memories: Vec<vk::DeviceMemory>,
+    shader: vk::ShaderModule,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    pipeline_layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    descriptor_pool: vk::DescriptorPool,
+    descriptor_sets: Vec<vk::DescriptorSet>,
+    command_pool: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+impl DeviceScope {
+    /// Creates a device with one compute queue and every feature of Vulkan 1.0–1.2 that the
+    /// device supports, so that any shader the device can run, runs.
+    fn create(instance: &ash::Instance, chosen: &ChosenDevice) -> Result<Self, String> {
+        let mut features11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut features12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut features11)
+            .push_next(&mut features12);
+        // SAFETY: both chained structures are core in Vulkan 1.2, which the device supports.
+        unsafe { instance.get_physical_device_features2(chosen.physical, &mut features) };
+
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(chosen.queue_family)
+            .queue_priorities(&priorities)];
+        let info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .push_next(&mut features);
+        // SAFETY: `info` and its chain live across the call; the features were reported by the
+        // device itself.
+        let device = unsafe { instance.create_device(chosen.physical, &info, None) }
+            .map_err(vk_error("vkCreateDevice"))?;
+        // SAFETY: the queue family was created with one queue.
+        let queue = unsafe { device.get_device_queue(chosen.queue_family, 0) };
+        Ok(DeviceScope {
+            device,
+            queue,
+            buffers: Vec::new(),
+            memories: Vec::new(),
+            shader: vk::ShaderModule::null(),
+            set_layouts: Vec::new(),
+            pipeline_layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            descriptor_pool: vk::DescriptorPool::null(),
+            descriptor_sets: Vec::new(),
+            command_pool: vk::CommandPool::null(),
+            fence: vk::Fence::null(),
+        })
+    }
+
+    fn dispatch(
+        &mut self,
+        instance: &ash::Instance,
+        chosen: &ChosenDevice,
+        job: &ComputeJob,
+        entry_point: &std::ffi::CStr,
+    ) -> Result<Vec<Vec<u8>>, DispatchError> {
+        self.create_pipeline(job, entry_point)?;
+        // SAFETY: a plain query on a live physical device.
+        let memory_properties =
+            unsafe { instance.get_physical_device_memory_properties(chosen.physical) };
+        for buffer in &job.buffers {
+            self.create_buffer(buffer, &memory_properties)?;
+        }
+        self.bind_buffers(job)?;
+        self.record_and_submit(chosen.queue_family, job.workgroups)?;
+
+        let timeout_ns = u64::try_from(FENCE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: the fence belongs to this device.
+        let waited = unsafe { self.device.wait_for_fences(&[self.fence], true, timeout_ns) };
+        match waited {
+            Ok(()) => {}
+            Err(vk::Result::TIMEOUT) => {
+                return Err(DispatchError::StillRunning(format!(
+                    "the dispatch did not finish within {} s",
+                    FENCE_TIMEOUT.as_secs()
+                )))
+            }
+            Err(e) => {
+                return Err(DispatchError::StillRunning(format!(
+                    "vkWaitForFences: {e:?}"
+                )))
+            }
+        }
+        job.buffers
+            .iter()
+            .zip(&self.memories)
+            .map(|(buffer, &memory)| self.read_memory(memory, buffer.data.len()))
+            .collect::<Result<_, _>>()
+            .map_err(DispatchError::Failed)
+    }
+
+    fn create_pipeline(
+        &mut self,
+        job: &ComputeJob,
+        entry_point: &std::ffi::CStr,
+    ) -> Result<(), String> {
+        let module_info = vk::ShaderModuleCreateInfo::default().code(&job.spirv);
+        // SAFETY: `module_info` lives across the call. The driver gets the words unvalidated,
+        // as any application would hand them over.
+        self.shader = unsafe { self.device.create_shader_module(&module_info, None) }
+            .map_err(vk_error("vkCreateShaderModule"))?;
+
+        let set_count = job.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
+        for set in 0..set_count {
+            let bindings: Vec<_> = job
+                .buffers
+                .iter()
+                .filter(|b| b.set == set)
+                .map(|b| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b.binding)
+                        .descriptor_type(descriptor_type(b.kind))
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: `info` lives across the call.
+            let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
+                .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
+            self.set_layouts.push(layout);
+        }
+        let layout_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.set_layouts);
+        // SAFETY: `layout_info` lives across the call.
+        self.pipeline_layout = unsafe { self.device.create_pipeline_layout(&layout_info, None) }
+            .map_err(vk_error("vkCreatePipelineLayout"))?;
+
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(self.shader)
+            .name(entry_point);
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(self.pipeline_layout)];
+        // SAFETY: `info` lives across the call.
+        let pipelines = unsafe {
+            self.device
+                .create_compute_pipelines(vk::PipelineCache::null(), &info, None)
+        };
+        self.pipeline = match pipelines {
+            Ok(pipelines) => pipelines.first().copied().unwrap_or_default(),
+            Err((_, e)) => return Err(format!("vkCreateComputePipelines failed: {e:?}")),
+        };
+        Ok(())
+    }
+
+    fn create_buffer(
+        &mut self,
+        binding: &BufferBinding,
+        memory_properties: &vk::PhysicalDeviceMemoryProperties,
+    ) -> Result<(), String> {
+        let size = binding.data.len() as vk::DeviceSize;
+        let usage = match binding.kind {
+            BufferKind::Storage | BufferKind::ReadOnlyStorage => {
+                vk::BufferUsageFlags::STORAGE_BUFFER
+            }
+            BufferKind::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
+        };
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: `info` lives across the call.
+        let buffer = unsafe { self.device.create_buffer(&info, None) }
+            .map_err(vk_error("vkCreateBuffer"))?;
+        self.buffers.push(buffer);
+        // SAFETY: the buffer belongs to this device.
+        let requirements = unsafe { self.device.get_buffer_memory_requirements(buffer) };
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let memory_type = (0..memory_properties.memory_type_count)
+            .find(|&i| {
+                requirements.memory_type_bits & (1 << i) != 0
+                    && memory_properties.memory_types[i as usize]
+                        .property_flags
+                        .contains(wanted)
+            })
+            .ok_or("no host-visible, coherent memory type for a buffer")?;
+        let allocate = vk::MemoryAllocateInfo::default()
+            .allocation_size(requirements.size)
+            .memory_type_index(memory_type);
+        // SAFETY: `allocate` lives across the call.
+        let memory = unsafe { self.device.allocate_memory(&allocate, None) }
+            .map_err(vk_error("vkAllocateMemory"))?;
+        self.memories.push(memory);
+        // SAFETY: buffer and memory belong to this device; the memory type fits the buffer.
+        unsafe { self.device.bind_buffer_memory(buffer, memory, 0) }
+            .map_err(vk_error("vkBindBufferMemory"))?;
+        self.write_memory(memory, &binding.data)
+    }
+
+    fn write_memory(&self, memory: vk::DeviceMemory, data: &[u8]) -> Result<(), String> {
+        // SAFETY: the memory is host-visible and at least `data.len()` bytes long; the mapping
+        // is written within bounds and unmapped before any GPU use.
+        unsafe {
+            let mapped = self
+                .device
+                .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                .map_err(vk_error("vkMapMemory"))?;
+            std::ptr::copy_nonoverlapping(data.as_ptr(), mapped.cast::<u8>(), data.len());
+            self.device.unmap_memory(memory);
+        }
+        Ok(())
+    }
+
+    fn read_memory(&self, memory: vk::DeviceMemory, len: usize) -> Result<Vec<u8>, String> {
+        let mut data = vec![0u8; len];
+        // SAFETY: the GPU has finished (the fence signalled); the memory is host-coherent and at
+        // least `len` bytes long.
+        unsafe {
+            let mapped = self
+                .device
+                .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+                .map_err(vk_error("vkMapMemory"))?;
+            std::ptr::copy_nonoverlapping(mapped.cast::<u8>(), data.as_mut_ptr(), len);
+            self.device.unmap_memory(memory);
+        }
+        Ok(data)
+    }
+
+    fn bind_buffers(&mut self, job: &ComputeJob) -> Result<(), String> {
+        if self.set_layouts.is_empty() {
+            return Ok(());
+        }
+        let count = |kind: vk::DescriptorType| {
+            let n = job
+                .buffers
+                .iter()
+                .filter(|b| descriptor_type(b.kind) == kind)
+                .count();
+            vk::DescriptorPoolSize::default()
+                .ty(kind)
+                .descriptor_count(u32::try_from(n).unwrap_or(u32::MAX))
+        };
+        let sizes: Vec<_> = [
+            vk::DescriptorType::STORAGE_BUFFER,
+            vk::DescriptorType::UNIFORM_BUFFER,
+        ]
+        .into_iter()
+        .map(count)
+        .filter(|size| size.descriptor_count > 0)
+        .collect();
+        let set_count = u32::try_from(self.set_layouts.len()).unwrap_or(u32::MAX);
+        let pool_info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(set_count)
+            .pool_sizes(&sizes);
+        // SAFETY: `pool_info` lives across the call.
+        self.descriptor_pool = unsafe { self.device.create_descriptor_pool(&pool_info, None) }
+            .map_err(vk_error("vkCreateDescriptorPool"))?;
+        let allocate = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(self.descriptor_pool)
+            .set_layouts(&self.set_layouts);
+        // SAFETY: the pool has room for one set per layout.
+        let sets = unsafe { self.device.allocate_descriptor_sets(&allocate) }
+            .map_err(vk_error("vkAllocateDescriptorSets"))?;
+
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = self
+            .buffers
+            .iter()
+            .map(|&buffer| {
+                [vk::DescriptorBufferInfo::default()
+                    .buffer(buffer)
+                    .offset(0)
+                    .range(vk::WHOLE_SIZE)]
+            })
+            .collect();
+        let writes: Vec<_> = job
+            .buffers
+            .iter()
+            .zip(&infos)
+            .map(|(binding, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(sets[binding.set as usize])
+                    .dst_binding(binding.binding)
+                    .descriptor_type(descriptor_type(binding.kind))
+                    .buffer_info(info)
+            })
+            .collect();
+        // SAFETY: every write names a live set, a binding of its layout and a live buffer.
+        unsafe { self.device.update_descriptor_sets(&writes, &[]) };
+
+        self.descriptor_sets = sets;
+        Ok(())
+    }
+
+    fn record_and_submit(&mut self, queue_family: u32, workgroups: [u32; 3]) -> Result<(), String> {
+        let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(queue_family);
+        // SAFETY: `pool_info` lives across the call.
+        self.command_pool = unsafe { self.device.create_command_pool(&pool_info, None) }
+            .map_err(vk_error("vkCreateCommandPool"))?;
+        let allocate = vk::CommandBufferAllocateInfo::default()
+            .command_pool(self.command_pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: `allocate` lives across the call.
+        let commands = unsafe { self.device.allocate_command_buffers(&allocate) }
+            .map_err(vk_error("vkAllocateCommandBuffers"))?;
+        let commands = commands
+            .first()
+            .copied()
+            .ok_or("vkAllocateCommandBuffers returned no command buffer")?;
+
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let [x, y, z] = workgroups;
+        // Shader writes must be visible to the host reads that follow the fence.
+        let to_host = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        // SAFETY: every object recorded belongs to this device and outlives the submission.
+        unsafe {
+            self.device
+                .begin_command_buffer(commands, &begin)
+                .map_err(vk_error("vkBeginCommandBuffer"))?;
+            self.device
+                .cmd_bind_pipeline(commands, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            if !self.descriptor_sets.is_empty() {
+                self.device.cmd_bind_descriptor_sets(
+                    commands,
+                    vk::PipelineBindPoint::COMPUTE,
+                    self.pipeline_layout,
+                    0,
+                    &self.descriptor_sets,
+                    &[],
+                );
+            }
+            self.device.cmd_dispatch(commands, x, y, z);
+            self.device.cmd_pipeline_barrier(
+                commands,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            );
+            self.device
+                .end_command_buffer(commands)
+                .map_err(vk_error("vkEndCommandBuffer"))?;
+        }
+
+        // SAFETY: a plain object creation.
+        self.fence = unsafe {
+            self.device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+        }
+        .map_err(vk_error("vkCreateFence"))?;
+        let command_buffers = [commands];
+        let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
+        // SAFETY: the command buffer is fully recorded; the fence is unsignalled.
+        unsafe { self.device.queue_submit(self.queue, &submit, self.fence) }
+            .map_err(vk_error("vkQueueSubmit"))
+    }
+}
+
+impl Drop for DeviceScope {
+    fn drop(&mut self) {
+        // SAFETY: nothing is executing any more: either the fence signalled, or nothing was
+        // submitted (a submission that timed out leaks this scope instead of dropping it).
+        // Destroying a null handle is a no-op.
+        unsafe {
+            let device = &self.device;
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.command_pool, None);
+            device.destroy_descriptor_pool(self.descriptor_pool, None);
+            device.destroy_pipeline(self.pipeline, None);
+            device.destroy_pipeline_layout(self.pipeline_layout, None);
+            for &layout in &self.set_layouts {
+                device.destroy_descriptor_set_layout(layout, None);
+            }
+            device.destroy_shader_module(self.shader, None);
+            for &buffer in &self.buffers {
+                device.destroy_buffer(buffer, None);
+            }
+            for &memory in &self.memories {
+                device.free_memory(memory, None);
+            }
+            device.destroy_device(None);
+        }
+    }
+}
+
+fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
+    match kind {
+        BufferKind::Storage | BufferKind::ReadOnlyStorage => vk::DescriptorType::STORAGE_BUFFER,
+        BufferKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+    }
+}

@@ -1,0 +1,345 @@
+//! Running and validating WGSL on WebGPU: Dawn (the npm `webgpu` package) in a node child
+//! process, on SwiftShader's Vulkan driver.
+//!
+//! The child gets the job as JSON on stdin and answers with one `ONESHADER_RESULT <json>` line
+//! on stdout (see `node/runner.mjs`). Each call starts its own node process, so calls share
+//! nothing and may run on many threads at once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::job::{
+    check_buffers, BufferKind, ComputeOutput, DeviceInfo, ShaderStages, SubgroupOperations, WgslJob,
+};
+use crate::process::{run_with_limit, INSTALL_HINT};
+use crate::vulkan::VulkanDriver;
+
+/// The longest one node run (start, compile, dispatch, read back) may take before it is killed.
+pub const NODE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Overrides the `node` executable the harness runs.
+pub const NODE_ENV: &str = "ONESHADER_NODE";
+
+const RESULT_MARKER: &str = "ONESHADER_RESULT ";
+
+/// Runs a WGSL compute job on Dawn and returns every buffer's bytes afterwards.
+///
+/// The device is created with exactly `job.features` (e.g. `"subgroups"`); the pipeline layout
+/// is built from `job.buffers` (never `layout: 'auto'`), one bind group per set up to the highest
+/// set used. Compilation and WebGPU validation errors come back with Dawn's messages.
+pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
+    check_buffers(&job.buffers)?;
+    let request = Request {
+        mode: "run",
+        wgsl: &job.wgsl,
+        entry_point: &job.entry_point,
+        workgroups: job.workgroups,
+        features: &job.features,
+        buffers: job
+            .buffers
+            .iter()
+            .map(|b| RequestBuffer {
+                set: b.set,
+                binding: b.binding,
+                kind: match b.kind {
+                    BufferKind::Storage => "storage",
+                    BufferKind::ReadOnlyStorage => "read-only-storage",
+                    BufferKind::Uniform => "uniform",
+                },
+                data: BASE64.encode(&b.data),
+            })
+            .collect(),
+    };
+    let response = run_node(&request)?;
+    let device = response
+        .device
+        .ok_or("the node runner returned no device description")?;
+    let buffers = response
+        .buffers
+        .iter()
+        .map(|b| {
+            BASE64
+                .decode(b)
+                .map_err(|e| format!("bad base64 from node: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if buffers.len() != job.buffers.len() {
+        return Err(format!(
+            "the node runner returned {} buffers for {}",
+            buffers.len(),
+            job.buffers.len()
+        ));
+    }
+    Ok(ComputeOutput {
+        buffers,
+        device: device.into_info(),
+    })
+}
+
+/// Checks that Dawn compiles `wgsl` (`createShaderModule` and `getCompilationInfo`) on a device
+/// with every feature the adapter offers; the error lists each message as `line:column: error:
+/// text`.
+pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
+    let request = Request {
+        mode: "validate",
+        wgsl,
+        entry_point: "",
+        workgroups: [0; 3],
+        features: &[],
+        buffers: Vec::new(),
+    };
+    run_node(&request).map(|_| ())
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Request<'a> {
+    mode: &'static str,
+    wgsl: &'a str,
+    entry_point: &'a str,
+    workgroups: [u32; 3],
+    features: &'a [String],
+    buffers: Vec<RequestBuffer>,
+}
+
+#[derive(Serialize)]
+struct RequestBuffer {
+    set: u32,
+    binding: u32,
+    kind: &'static str,
+    data: String,
+}
+
+#[derive(Deserialize)]
+struct Response {
+    ok: bool,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    buffers: Vec<String>,
+    #[serde(default)]
+    device: Option<ResponseDevice>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ResponseDevice {
+    name: String,
+    subgroup_min_size: u32,
+    subgroup_max_size: u32,
+    features: Vec<String>,
+}
+
+impl ResponseDevice {
+    fn into_info(self) -> DeviceInfo {
+        let has_subgroups = self.features.iter().any(|f| f == "subgroups");
+        let (operations, stages) = if has_subgroups {
+            (
+                SubgroupOperations::BASIC
+                    | SubgroupOperations::VOTE
+                    | SubgroupOperations::ARITHMETIC
+                    | SubgroupOperations::BALLOT
+                    | SubgroupOperations::SHUFFLE
+                    | SubgroupOperations::SHUFFLE_RELATIVE
+                    | SubgroupOperations::QUAD,
+                ShaderStages::COMPUTE | ShaderStages::FRAGMENT,
+            )
+        } else {
+            (SubgroupOperations::empty(), ShaderStages::empty())
+        };
+        DeviceInfo {
+            name: self.name,
+            subgroup_size: self.subgroup_min_size,
+            subgroup_min_size: self.subgroup_min_size,
+            subgroup_max_size: self.subgroup_max_size,
+            subgroup_operations: operations,
+            subgroup_stages: stages,
+        }
+    }
+}
+
+/// The folder of the node runner and its `node_modules`.
+fn node_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("node")
+}
+
+fn run_node(request: &Request<'_>) -> Result<Response, String> {
+    let dir = node_dir();
+    if !dir.join("node_modules/webgpu/package.json").exists() {
+        return Err(format!(
+            "the npm package `webgpu` is not installed in {}: {INSTALL_HINT}",
+            dir.display()
+        ));
+    }
+    let swiftshader = VulkanDriver::SwiftShader
+        .icd_manifest()
+        .ok_or("SwiftShader has no ICD manifest")?;
+    if !swiftshader.exists() {
+        return Err(format!(
+            "SwiftShader's ICD manifest {} is missing: {INSTALL_HINT}",
+            swiftshader.display()
+        ));
+    }
+    let input = serde_json::to_vec(request).map_err(|e| format!("encoding the job: {e}"))?;
+
+    let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
+    let mut command = Command::new(node);
+    command
+        .arg(dir.join("runner.mjs"))
+        .current_dir(&dir)
+        // Only the child's environment changes: Dawn's Vulkan loader sees SwiftShader alone.
+        .env("VK_ICD_FILENAMES", &swiftshader)
+        .env("VK_DRIVER_FILES", &swiftshader);
+    let finished = run_with_limit(command, &input, NODE_TIMEOUT)?;
+    let line = finished
+        .stdout
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix(RESULT_MARKER));
+    let Some(line) = line else {
+        return Err(format!(
+            "the node runner gave no result ({})\nstdout:\n{}\nstderr:\n{}",
+            finished.status, finished.stdout, finished.stderr
+        ));
+    };
+    let response: Response =
+        serde_json::from_str(line).map_err(|e| format!("bad result from the node runner: {e}"))?;
+    if response.ok {
+        Ok(response)
+    } else {
+        Err(response
+            .error
+            .unwrap_or_else(|| "the node runner failed without a message".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::BufferBinding;
+    use crate::test_shaders::{ATOMIC_SUM, DOUBLE_PLUS_INDEX};
+
+    /// Every invocation writes `subgroupAdd(1u)`, which is its subgroup's size when the
+    /// workgroup is a whole number of subgroups, plus the `subgroup_size` builtin.
+    const SUBGROUP_ADD_ONE: &str = r#"
+enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> sums: array<u32>;
+@group(0) @binding(1) var<storage, read_write> sizes: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>,
+        @builtin(subgroup_size) size: u32) {
+    sums[id.x] = subgroupAdd(1u);
+    sizes[id.x] = size;
+}
+"#;
+
+    fn job(wgsl: &str, workgroups: u32, buffers: Vec<BufferBinding>) -> WgslJob {
+        WgslJob {
+            wgsl: wgsl.into(),
+            entry_point: "main".into(),
+            workgroups: [workgroups, 1, 1],
+            buffers,
+            features: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn double_plus_index_runs_exactly_on_dawn() {
+        let input: Vec<f32> = (0..100).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let expected: Vec<f32> = input
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x * 2.0 + i as f32)
+            .collect();
+        let buffers = vec![
+            BufferBinding::read_only_f32(0, 0, &input),
+            BufferBinding::storage_f32(0, 1, &[-1.0; 100]),
+        ];
+        let output = run_wgsl_compute(&job(DOUBLE_PLUS_INDEX, 2, buffers));
+        let output = output.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(output.f32s(1), Ok(expected));
+        assert_eq!(output.f32s(0), Ok(input));
+    }
+
+    #[test]
+    fn atomic_sum_over_two_groups_with_a_uniform_runs_on_dawn() {
+        let values: Vec<u32> = (0..1000).map(|i| (i * 7919) % 101).collect();
+        let above: Vec<u32> = values.iter().copied().filter(|&v| v > 60).collect();
+        let buffers = vec![
+            BufferBinding::uniform_u32(0, 0, &[60, 0, 0, 0]),
+            BufferBinding::read_only_u32(0, 1, &values),
+            BufferBinding::storage_u32(1, 0, &[5, 0]),
+        ];
+        let output = run_wgsl_compute(&job(ATOMIC_SUM, 32, buffers));
+        let output = output.unwrap_or_else(|e| panic!("{e}"));
+        let sum: u32 = above.iter().sum();
+        assert_eq!(output.u32s(2), Ok(vec![5 + sum, above.len() as u32]));
+        // Without the `subgroups` feature, the device reports no subgroup operations.
+        assert!(output.device.subgroup_operations.is_empty());
+    }
+
+    #[test]
+    fn subgroup_add_equals_the_reported_subgroup_size() {
+        let invocations = 128;
+        let mut subgroup_job = job(
+            SUBGROUP_ADD_ONE,
+            2,
+            vec![
+                BufferBinding::zeroed_storage(0, 0, 4 * invocations),
+                BufferBinding::zeroed_storage(0, 1, 4 * invocations),
+            ],
+        );
+        subgroup_job.features = vec!["subgroups".into()];
+        let output = run_wgsl_compute(&subgroup_job).unwrap_or_else(|e| panic!("{e}"));
+        let device = &output.device;
+        assert!(device.subgroup_size >= 1, "{device:?}");
+        assert_eq!(
+            device.subgroup_min_size, device.subgroup_max_size,
+            "{device:?}"
+        );
+        let expected = vec![device.subgroup_size; invocations];
+        assert_eq!(output.u32s(0), Ok(expected.clone()));
+        assert_eq!(output.u32s(1), Ok(expected));
+        assert!(device
+            .subgroup_operations
+            .contains(SubgroupOperations::ARITHMETIC));
+    }
+
+    #[test]
+    fn subgroup_shader_without_the_feature_is_an_error() {
+        let buffers = vec![
+            BufferBinding::zeroed_storage(0, 0, 256),
+            BufferBinding::zeroed_storage(0, 1, 256),
+        ];
+        let result = run_wgsl_compute(&job(SUBGROUP_ADD_ONE, 1, buffers));
+        assert!(result.is_err_and(|e| e.contains("subgroups")));
+    }
+
+    #[test]
+    fn layout_that_does_not_match_the_shader_is_a_validation_error() {
+        // The shader reads binding 0 as read-only storage; the job binds a uniform there.
+        let buffers = vec![
+            BufferBinding::uniform_f32(0, 0, &[0.0; 4]),
+            BufferBinding::storage_f32(0, 1, &[0.0; 4]),
+        ];
+        let result = run_wgsl_compute(&job(DOUBLE_PLUS_INDEX, 1, buffers));
+        assert!(result.is_err_and(|e| e.contains("validation")));
+    }
+
+    #[test]
+    fn validate_wgsl_accepts_good_shaders_and_reports_errors_with_positions() {
+        assert_eq!(validate_wgsl(DOUBLE_PLUS_INDEX), Ok(()));
+        assert_eq!(validate_wgsl(SUBGROUP_ADD_ONE), Ok(()));
+        let broken = "@compute @workgroup_size(1)\nfn main() {\n    let x: u32 = 1.5;\n}\n";
+        let error = validate_wgsl(broken).expect_err("a float is no u32");
+        assert!(error.contains("3:"), "the message names line 3: {error}");
+        assert!(error.contains("error"), "{error}");
+    }
+}
