@@ -450,6 +450,8 @@ impl<'a> Writer<'a> {
         // Resources in argument-table order, then hidden built-ins.
         let needs = self.entry_needs();
         let mut resources: Vec<(MslResourceIndex, String)> = Vec::new();
+        // `threadgroup` and per-thread globals, declared first in the body.
+        let mut declarations: Vec<String> = Vec::new();
         for &handle in &needs.globals {
             let Some(global) = self.module.global_variables.try_get(handle) else {
                 continue;
@@ -479,17 +481,19 @@ impl<'a> Writer<'a> {
                         )));
                     }
                     match self.value_type(global.ty, atomic) {
-                        Ok(ty) => prologue.insert(0, format!("threadgroup {ty} {name};")),
+                        Ok(ty) => declarations.push(format!("threadgroup {ty} {name};")),
                         Err(what) => self.diagnostics.push(err(what)),
                     }
                 }
                 AddressSpace::Private => match self.value_type(global.ty, false) {
-                    Ok(ty) => prologue.insert(0, format!("{ty} {name} = {{}};")),
+                    Ok(ty) => declarations.push(format!("{ty} {name} = {{}};")),
                     Err(what) => self.diagnostics.push(err(what)),
                 },
                 AddressSpace::Function => {}
             }
         }
+        declarations.append(&mut prologue);
+        let prologue = declarations;
         resources.sort_by_key(|(index, _)| (index.table, index.index));
         parameters.extend(resources.into_iter().map(|(_, p)| p));
         if needs.buffer_sizes {
