@@ -39,6 +39,23 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 "#;
 
+/// Every invocation writes `subgroupAdd(1u)`, which is its subgroup's size when the workgroup
+/// is a whole number of subgroups, and the `subgroup_size` builtin.
+///
+/// WGSL requires `enable subgroups;` first, but naga 30 rejects that directive (and accepts
+/// subgroup operations without it), so the WebGPU tests prepend it.
+pub const SUBGROUP_ADD_ONE: &str = r#"
+@group(0) @binding(0) var<storage, read_write> sums: array<u32>;
+@group(0) @binding(1) var<storage, read_write> sizes: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>,
+        @builtin(subgroup_size) size: u32) {
+    sums[id.x] = subgroupAdd(1u);
+    sizes[id.x] = size;
+}
+"#;
+
 /// Translates WGSL into SPIR-V 1.3 with naga; the shader is the test's own, so failures panic.
 pub fn spirv_of(wgsl: &str) -> Vec<u32> {
     let module = match naga::front::wgsl::parse_str(wgsl) {

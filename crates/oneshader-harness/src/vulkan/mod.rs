@@ -56,7 +56,7 @@ fn check_interface(job: &ComputeJob) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::job::{BufferBinding, SubgroupOperations};
-    use crate::test_shaders::{spirv_of, ATOMIC_SUM, DOUBLE_PLUS_INDEX};
+    use crate::test_shaders::{spirv_of, ATOMIC_SUM, DOUBLE_PLUS_INDEX, SUBGROUP_ADD_ONE};
     use ash::vk;
 
     const CPU_DRIVERS: [VulkanDriver; 2] = [VulkanDriver::Lavapipe, VulkanDriver::SwiftShader];
@@ -146,6 +146,26 @@ mod tests {
                 .contains(vk::ShaderStageFlags::COMPUTE));
             assert!(device.subgroup_min_size <= device.subgroup_size);
             assert!(device.subgroup_size <= device.subgroup_max_size);
+        }
+    }
+
+    #[test]
+    fn subgroup_add_measures_the_subgroup_size_each_driver_reports() {
+        let invocations = 128;
+        let job = ComputeJob {
+            spirv: spirv_of(SUBGROUP_ADD_ONE),
+            entry_point: "main".into(),
+            workgroups: [2, 1, 1],
+            buffers: vec![
+                BufferBinding::zeroed_storage(0, 0, 4 * invocations),
+                BufferBinding::zeroed_storage(0, 1, 4 * invocations),
+            ],
+        };
+        for (driver, size) in [(VulkanDriver::Lavapipe, 8), (VulkanDriver::SwiftShader, 4)] {
+            let output = run_compute(driver, &job).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(output.device.subgroup_size, size, "{driver:?}");
+            assert_eq!(output.u32s(0), Ok(vec![size; invocations]), "{driver:?}");
+            assert_eq!(output.u32s(1), Ok(vec![size; invocations]), "{driver:?}");
         }
     }
 
