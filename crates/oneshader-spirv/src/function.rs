@@ -1,0 +1,495 @@
+//! Writing one function: its variables, parameters, the value cache of bound
+//! expressions, and pointers (access chains) into memory.
+
+use std::collections::{HashMap, HashSet};
+
+use oneshader_ir::analysis::walk_statements;
+use oneshader_ir::{
+    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
+    TypeInner,
+};
+use rspirv::dr::{self, InsertPoint, Operand};
+use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
+
+use crate::error::{Error, Result};
+use crate::interface::EntryInterface;
+use crate::types::Layout;
+use crate::writer::{FunctionSignature, Writer};
+
+/// The storage class of IR address space `space`.
+pub(crate) fn storage_class(space: AddressSpace, span: Option<Span>) -> Result<StorageClass> {
+    Ok(match space {
+        AddressSpace::Function => StorageClass::Function,
+        AddressSpace::Private => StorageClass::Private,
+        AddressSpace::Workgroup => StorageClass::Workgroup,
+        AddressSpace::Uniform => StorageClass::Uniform,
+        AddressSpace::Storage { .. } => StorageClass::StorageBuffer,
+        AddressSpace::Handle => {
+            return Err(Error::unsupported(
+                span,
+                "textures and samplers are not supported by the SPIR-V backend yet",
+            ))
+        }
+    })
+}
+
+/// A pointer into memory, as written.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pointer {
+    /// The pointer's id.
+    pub id: Word,
+    /// The storage class it points into.
+    pub class: StorageClass,
+    /// The IR type of what it points at.
+    pub pointee: Handle<Type>,
+    /// The SPIR-V type of what it points at (laid out in buffers).
+    pub pointee_id: Word,
+}
+
+/// Where `break` and `continue` go.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Construct {
+    /// A loop: `break` goes to `merge`, `continue` to `continuing`.
+    Loop { merge: Word, continuing: Word },
+    /// A switch: `break` goes to `merge`.
+    Switch { merge: Word },
+}
+
+/// The state of writing one function.
+pub(crate) struct FunctionWriter<'w, 'a> {
+    /// The module writer.
+    pub w: &'w mut Writer<'a>,
+    /// The IR function.
+    pub f: &'a Function,
+    /// The value of each bound expression (and call/atomic result) in scope.
+    values: Vec<Option<Word>>,
+    /// Bound expressions whose scope has ended.
+    expired: Vec<bool>,
+    /// The expressions bound in each open block, innermost last.
+    scopes: Vec<Vec<Handle<Expression>>>,
+    /// The `OpVariable` of each local.
+    locals: Vec<Word>,
+    /// Each argument: its value, or for `out`/`inout` parameters its pointer.
+    arguments: Vec<Word>,
+    /// `OpVariable`s made while writing (temporaries), put in the first block at the end.
+    variables: Vec<dr::Instruction>,
+    /// The enclosing loops and switches, innermost last.
+    pub constructs: Vec<Construct>,
+    /// For the entry function: its outputs.
+    pub outputs: Option<EntryInterface>,
+    /// The value each local is known to hold here, from a store or load that
+    /// dominates this point with no store to the local in between.
+    pub known: HashMap<Handle<LocalVariable>, Word>,
+}
+
+/// Writes the entry function: reads inputs into the arguments, and writes results to
+/// the outputs at each `return`.
+pub(crate) fn write_entry_function<'a>(
+    w: &mut Writer<'a>,
+    id: Word,
+    void: Word,
+    function_type: Word,
+) -> Result<()> {
+    let entry = w.entry;
+    w.b.begin_function(void, Some(id), FunctionControl::NONE, function_type)?;
+    w.b.begin_block(None)?;
+    let interface = crate::interface::declare(w, id)?;
+    let mut writer = FunctionWriter::new(w, &entry.function);
+    writer.arguments = writer.load_inputs(&interface)?;
+    writer.outputs = Some(interface);
+    writer.write_body()
+}
+
+/// Writes a helper function with its parameters.
+pub(crate) fn write_helper_function<'a>(
+    w: &mut Writer<'a>,
+    function: &'a Function,
+    signature: &FunctionSignature,
+) -> Result<()> {
+    w.b.begin_function(
+        signature.return_type,
+        Some(signature.id),
+        FunctionControl::NONE,
+        signature.function_type,
+    )?;
+    let mut arguments = Vec::with_capacity(signature.parameter_types.len());
+    for (&ty, argument) in signature.parameter_types.iter().zip(&function.arguments) {
+        let id = w.b.function_parameter(ty)?;
+        w.name(id, &argument.name);
+        arguments.push(id);
+    }
+    w.name(signature.id, &function.name);
+    w.b.begin_block(None)?;
+    let mut writer = FunctionWriter::new(w, function);
+    writer.arguments = arguments;
+    writer.write_body()
+}
+
+impl<'w, 'a> FunctionWriter<'w, 'a> {
+    fn new(w: &'w mut Writer<'a>, f: &'a Function) -> Self {
+        let count = f.expressions.len();
+        FunctionWriter {
+            w,
+            f,
+            values: vec![None; count],
+            expired: vec![false; count],
+            scopes: vec![Vec::new()],
+            locals: Vec::new(),
+            arguments: Vec::new(),
+            variables: Vec::new(),
+            constructs: Vec::new(),
+            outputs: None,
+            known: HashMap::new(),
+        }
+    }
+
+    /// Declares the locals, writes the body, ends the function, and puts every
+    /// `OpVariable` at the start of its first block.
+    fn write_body(mut self) -> Result<()> {
+        let f = self.f;
+        let mut stores = Vec::new();
+        for (handle, local) in f.local_variables.iter() {
+            let (variable, init) = self.local_variable(local)?;
+            self.locals.push(variable);
+            stores.extend(init.map(|init| (handle, variable, init)));
+        }
+        for (local, variable, init) in stores {
+            let value = self.value(init)?;
+            self.w.b.store(variable, value, None, [])?;
+            self.known.insert(local, value);
+        }
+        self.block(&f.body)?;
+        if self.is_open() {
+            match (&self.outputs, &f.result) {
+                (Some(_), _) | (None, None) => self.w.b.ret()?,
+                (None, Some(_)) => self.w.b.unreachable()?,
+            }
+        }
+        let function = self.w.b.selected_function();
+        self.w.b.end_function()?;
+        let variables = std::mem::take(&mut self.variables);
+        if let Some(function) =
+            function.and_then(|index| self.w.b.module_mut().functions.get_mut(index))
+        {
+            if let Some(first) = function.blocks.first_mut() {
+                first.instructions.splice(0..0, variables);
+            }
+            crate::compact::remove_write_only_variables(function);
+        }
+        Ok(())
+    }
+
+    /// The local variable a pointer expression points into, if any.
+    pub fn local_root(&self, mut pointer: Handle<Expression>) -> Option<Handle<LocalVariable>> {
+        loop {
+            match *self.f.expressions.try_get(pointer)? {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                    pointer = base
+                }
+                Expression::LocalVariable(local) => return Some(local),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The locals that `blocks` may change: stored to, or passed to `out` parameters.
+    pub fn changed_locals(&self, blocks: &[&Block]) -> HashSet<Handle<LocalVariable>> {
+        let mut changed = HashSet::new();
+        for block in blocks {
+            walk_statements(block, &mut |statement| match statement {
+                Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
+                    changed.extend(self.local_root(*pointer))
+                }
+                Statement::Call { arguments, .. } => {
+                    changed.extend(arguments.iter().filter_map(|&a| self.local_root(a)))
+                }
+                _ => {}
+            });
+        }
+        changed
+    }
+
+    /// Forgets what is known of the locals in `changed`.
+    pub fn forget(&mut self, changed: &HashSet<Handle<LocalVariable>>) {
+        self.known.retain(|local, _| !changed.contains(local));
+    }
+
+    /// The `OpVariable` of a local, and the value to store at the start when its
+    /// initialiser is not a constant. Locals without one start zeroed.
+    fn local_variable(
+        &mut self,
+        local: &LocalVariable,
+    ) -> Result<(Word, Option<Handle<Expression>>)> {
+        let (initializer, store) = match local.init {
+            Some(init) => match self.constant(init)? {
+                Some(constant) => (Some(constant), None),
+                None => (None, Some(init)),
+            },
+            None => (Some(self.w.zero_constant(local.ty)?), None),
+        };
+        let variable = self.new_variable(local.ty, initializer)?;
+        self.w.name(variable, &local.name);
+        Ok((variable, store))
+    }
+
+    /// A new Function-class variable of IR type `ty`.
+    pub fn new_variable(&mut self, ty: Handle<Type>, initializer: Option<Word>) -> Result<Word> {
+        let pointee = self.w.value_type(ty)?;
+        let pointer = self.w.b.type_pointer(None, StorageClass::Function, pointee);
+        let id = self.w.b.id();
+        let mut operands = vec![Operand::StorageClass(StorageClass::Function)];
+        operands.extend(initializer.map(Operand::IdRef));
+        self.variables.push(dr::Instruction::new(
+            Op::Variable,
+            Some(pointer),
+            Some(id),
+            operands,
+        ));
+        Ok(id)
+    }
+
+    /// Whether the current block still takes instructions (no terminator yet).
+    pub fn is_open(&self) -> bool {
+        self.w.b.selected_block().is_some()
+    }
+
+    /// The IR expression `handle`.
+    pub fn expression(&self, handle: Handle<Expression>) -> Result<&'a Expression> {
+        let f: &'a Function = self.f;
+        f.expressions
+            .try_get(handle)
+            .ok_or_else(|| Error::malformed(None, format!("expression {handle:?} does not exist")))
+    }
+
+    /// The source span of `handle`.
+    pub fn span(&self, handle: Handle<Expression>) -> Option<Span> {
+        self.f.expressions.span(handle)
+    }
+
+    /// The IR type of expression `handle`.
+    pub fn type_of(&self, handle: Handle<Expression>) -> Result<Handle<Type>> {
+        self.f
+            .expression_types
+            .get(handle.index())
+            .copied()
+            .ok_or_else(|| Error::malformed(self.span(handle), "an expression without a type"))
+    }
+
+    /// The structure of the type of expression `handle`.
+    pub fn inner_of(&self, handle: Handle<Expression>) -> Result<&'a TypeInner> {
+        let ty = self.type_of(handle)?;
+        self.w.inner(ty, self.span(handle))
+    }
+
+    /// The SPIR-V type of expression `handle`'s value.
+    pub fn value_type_of(&mut self, handle: Handle<Expression>) -> Result<Word> {
+        let ty = self.type_of(handle)?;
+        self.w.value_type(ty)
+    }
+
+    /// Records the value of a bound expression (or a call or atomic result).
+    pub fn bind(&mut self, handle: Handle<Expression>, value: Word) {
+        if let Some(slot) = self.values.get_mut(handle.index()) {
+            *slot = Some(value);
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(handle);
+        }
+    }
+
+    /// The value of a bound expression, if bound and in scope.
+    pub fn bound(&self, handle: Handle<Expression>) -> Result<Option<Word>> {
+        if self.expired.get(handle.index()).copied().unwrap_or(false) {
+            return Err(Error::malformed(
+                self.span(handle),
+                "an expression used outside the block that binds it",
+            ));
+        }
+        Ok(self.values.get(handle.index()).copied().flatten())
+    }
+
+    /// Opens a nested block's scope of bound expressions.
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Closes the innermost scope: its bound expressions may not be used after it.
+    pub fn pop_scope(&mut self) {
+        for handle in self.scopes.pop().unwrap_or_default() {
+            if let Some(slot) = self.values.get_mut(handle.index()) {
+                *slot = None;
+            }
+            if let Some(expired) = self.expired.get_mut(handle.index()) {
+                *expired = true;
+            }
+        }
+    }
+
+    /// The value of argument `index`, or for an `out`/`inout` parameter its pointer.
+    pub fn argument(&self, index: u32, span: Option<Span>) -> Result<Word> {
+        self.arguments
+            .get(index as usize)
+            .copied()
+            .ok_or_else(|| Error::malformed(span, format!("argument {index} does not exist")))
+    }
+
+    /// The `OpVariable` of local `handle`.
+    pub fn local(&self, handle: Handle<LocalVariable>, span: Option<Span>) -> Result<Word> {
+        self.locals
+            .get(handle.index())
+            .copied()
+            .ok_or_else(|| Error::malformed(span, format!("local {handle:?} does not exist")))
+    }
+
+    /// Appends an instruction with a result to the current block; returns the result.
+    pub fn emit(&mut self, op: Op, result_type: Word, operands: Vec<Operand>) -> Result<Word> {
+        let id = self.w.b.id();
+        self.w.b.insert_into_block(
+            InsertPoint::End,
+            dr::Instruction::new(op, Some(result_type), Some(id), operands),
+        )?;
+        Ok(id)
+    }
+
+    /// Appends an instruction whose operands are all ids.
+    pub fn emit_ids(&mut self, op: Op, result_type: Word, operands: &[Word]) -> Result<Word> {
+        self.emit(
+            op,
+            result_type,
+            operands.iter().map(|&id| Operand::IdRef(id)).collect(),
+        )
+    }
+
+    /// Writes the pointer expression `handle` as an access chain from its variable.
+    pub fn pointer(&mut self, handle: Handle<Expression>) -> Result<Pointer> {
+        let span = self.span(handle);
+        let pointee = match *self.inner_of(handle)? {
+            TypeInner::Pointer { base, .. } => base,
+            _ => {
+                return Err(Error::malformed(
+                    span,
+                    "a value used where a pointer is needed",
+                ))
+            }
+        };
+        enum Index {
+            Constant(u32),
+            Dynamic(Handle<Expression>),
+        }
+        let mut indices = Vec::new();
+        let mut current = handle;
+        let (root, class, root_pointee, wrapped) = loop {
+            let current_span = self.span(current);
+            match *self.expression(current)? {
+                Expression::Access { base, index } => {
+                    indices.push(Index::Dynamic(index));
+                    current = base;
+                }
+                Expression::AccessIndex { base, index } => {
+                    indices.push(Index::Constant(index));
+                    current = base;
+                }
+                Expression::GlobalVariable(global) => {
+                    let info = self.w.global(global, current_span)?;
+                    break (info.variable, info.class, Some(info.pointee), info.wrapped);
+                }
+                Expression::LocalVariable(local) => {
+                    break (
+                        self.local(local, current_span)?,
+                        StorageClass::Function,
+                        None,
+                        false,
+                    )
+                }
+                Expression::FunctionArgument(index) => {
+                    if self.outputs.is_some() {
+                        return Err(Error::malformed(
+                            current_span,
+                            "an entry point argument used as a pointer",
+                        ));
+                    }
+                    break (
+                        self.argument(index, current_span)?,
+                        StorageClass::Function,
+                        None,
+                        false,
+                    );
+                }
+                _ => {
+                    return Err(Error::unsupported(
+                        current_span,
+                        "a pointer that is not a chain of accesses into a variable",
+                    ))
+                }
+            }
+        };
+        let mut operands = Vec::with_capacity(indices.len() + 1);
+        if wrapped {
+            operands.push(self.w.u32_constant(0)?);
+        }
+        for index in indices.into_iter().rev() {
+            operands.push(match index {
+                Index::Constant(value) => self.w.u32_constant(value)?,
+                Index::Dynamic(index) => self.value(index)?,
+            });
+        }
+        if operands.is_empty() {
+            let pointee_id = match root_pointee {
+                Some(id) => id,
+                None => self.w.type_id(pointee, Layout::of(class))?,
+            };
+            return Ok(Pointer {
+                id: root,
+                class,
+                pointee,
+                pointee_id,
+            });
+        }
+        let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
+        let pointer_type = self.w.b.type_pointer(None, class, pointee_id);
+        let mut chain = vec![root];
+        chain.extend(operands);
+        let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
+        Ok(Pointer {
+            id,
+            class,
+            pointee,
+            pointee_id,
+        })
+    }
+
+    /// Loads through `pointer`, converting a laid-out aggregate to its plain type.
+    pub fn load(&mut self, pointer: Pointer) -> Result<Word> {
+        let loaded = self.emit_ids(Op::Load, pointer.pointee_id, &[pointer.id])?;
+        let plain = self.w.value_type(pointer.pointee)?;
+        if plain == pointer.pointee_id {
+            Ok(loaded)
+        } else {
+            self.emit_ids(Op::CopyLogical, plain, &[loaded])
+        }
+    }
+
+    /// Stores `value` through `pointer`, converting to a laid-out aggregate if needed.
+    pub fn store(&mut self, pointer: Pointer, value: Word) -> Result<()> {
+        let plain = self.w.value_type(pointer.pointee)?;
+        let value = if plain == pointer.pointee_id {
+            value
+        } else {
+            self.emit_ids(Op::CopyLogical, pointer.pointee_id, &[value])?
+        };
+        self.w.b.store(pointer.id, value, None, [])?;
+        Ok(())
+    }
+
+    /// Keeps `value` in a new Function variable of IR type `ty` and returns its pointer.
+    pub fn spill(&mut self, ty: Handle<Type>, value: Word) -> Result<Word> {
+        let variable = self.new_variable(ty, None)?;
+        self.w.b.store(variable, value, None, [])?;
+        Ok(variable)
+    }
+
+    /// The id of the `spirv::Scope` constant `scope`.
+    pub fn scope(&mut self, scope: spirv::Scope) -> Result<Word> {
+        self.w.u32_constant(scope as u32)
+    }
+}

@@ -1,0 +1,511 @@
+//! The module writer: capabilities, constants, globals, function signatures, and
+//! the assembly of the final module around the written functions.
+
+use std::collections::HashMap;
+
+use oneshader_ir::analysis;
+use oneshader_ir::{
+    AddressSpace, Diagnostic, EntryPoint, Function, GlobalVariable, Handle, Module, Scalar,
+    ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
+};
+use rspirv::binary::Assemble;
+use rspirv::dr::{self, Builder, Operand};
+use rspirv::spirv::{
+    self, AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel,
+    StorageClass, Word,
+};
+
+use crate::error::{Error, Result};
+use crate::types::Layout;
+use crate::Options;
+
+/// A global variable as written: its `OpVariable` and how to address into it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GlobalInfo {
+    /// The `OpVariable`.
+    pub variable: Word,
+    /// Its storage class.
+    pub class: StorageClass,
+    /// The SPIR-V type it points at (a `Block` struct for buffers).
+    pub pointee: Word,
+    /// Whether the IR's value is member 0 of a `Block` wrapper struct.
+    pub wrapped: bool,
+}
+
+/// A helper function's SPIR-V signature.
+#[derive(Clone, Debug)]
+pub(crate) struct FunctionSignature {
+    /// The `OpFunction` id.
+    pub id: Word,
+    /// The return type (`void` when the IR has none).
+    pub return_type: Word,
+    /// The `OpTypeFunction`.
+    pub function_type: Word,
+    /// One type per parameter (`out`/`inout` ones are Function-class pointers).
+    pub parameter_types: Vec<Word>,
+}
+
+/// Writes one entry point of a module.
+pub(crate) struct Writer<'a> {
+    /// The IR module.
+    pub module: &'a Module,
+    /// The entry point written.
+    pub entry: &'a EntryPoint,
+    /// The options.
+    pub options: &'a Options,
+    /// The module under construction.
+    pub b: Builder,
+    /// Capabilities declared so far, in declaration order.
+    capabilities: Vec<Capability>,
+    /// The `GLSL.std.450` import, once used.
+    glsl: Option<Word>,
+    /// SPIR-V types of IR types, per memory layout.
+    pub(crate) types: HashMap<(Handle<Type>, Layout), Word>,
+    /// `Block` structs of buffers, by IR type and writability.
+    pub(crate) blocks: HashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
+    /// Scalar constants by type id and bits.
+    scalar_constants: HashMap<(Word, u64), Word>,
+    /// Composite and null constants by type and constituents.
+    composite_constants: HashMap<(Word, Vec<Word>), Word>,
+    /// Globals written so far.
+    globals: HashMap<Handle<GlobalVariable>, GlobalInfo>,
+    /// Built-in input variables made for wave operations.
+    wave_inputs: HashMap<u32, Word>,
+    /// Every global variable the entry point uses: its interface.
+    pub interface: Vec<Word>,
+    /// Signatures of the helper functions the entry point reaches.
+    pub functions: HashMap<Handle<Function>, FunctionSignature>,
+    /// Errors met so far.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Writer<'a> {
+    /// Writes entry point number `entry` of `module`.
+    pub fn write(
+        module: &'a Module,
+        entry: usize,
+        options: &'a Options,
+    ) -> std::result::Result<Vec<u32>, Vec<Diagnostic>> {
+        let Some(entry_point) = module.entry_points.get(entry) else {
+            return Err(vec![
+                Error::unsupported(
+                    None,
+                    format!(
+                        "there is no entry point number {entry} (the module has {})",
+                        module.entry_points.len()
+                    ),
+                )
+                .0,
+            ]);
+        };
+        let mut writer = Writer {
+            module,
+            entry: entry_point,
+            options,
+            b: Builder::new(),
+            capabilities: Vec::new(),
+            glsl: None,
+            types: HashMap::new(),
+            blocks: HashMap::new(),
+            scalar_constants: HashMap::new(),
+            composite_constants: HashMap::new(),
+            globals: HashMap::new(),
+            wave_inputs: HashMap::new(),
+            interface: Vec::new(),
+            functions: HashMap::new(),
+            diagnostics: Vec::new(),
+        };
+        writer.b.set_version(1, 5);
+        writer.capability(Capability::Shader);
+        writer
+            .b
+            .memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        if let Err(Error(diagnostic)) = writer.write_functions() {
+            writer.diagnostics.push(diagnostic);
+        }
+        if writer.diagnostics.is_empty() {
+            let mut module = writer.b.module();
+            crate::compact::remove_dangling_names(&mut module);
+            crate::compact::remove_unused_globals(&mut module);
+            Ok(module.assemble())
+        } else {
+            Err(writer.diagnostics)
+        }
+    }
+
+    /// Declares the signatures of every reachable helper, then writes the entry
+    /// function and the helpers; errors in one function don't stop the others.
+    fn write_functions(&mut self) -> Result<()> {
+        let helpers = analysis::reachable_functions(self.module, self.entry);
+        for &handle in &helpers {
+            let function = self.module.functions.try_get(handle).ok_or_else(|| {
+                Error::malformed(
+                    None,
+                    format!("call of function {handle:?}, which does not exist"),
+                )
+            })?;
+            let signature = self.signature(function)?;
+            self.functions.insert(handle, signature);
+        }
+
+        let void = self.b.type_void();
+        let entry_type = self.b.type_function(void, []);
+        let entry_id = self.b.id();
+        let entry = self.entry;
+        if let Err(Error(diagnostic)) =
+            crate::function::write_entry_function(self, entry_id, void, entry_type)
+        {
+            self.diagnostics.push(diagnostic);
+            self.abandon_function();
+        }
+        for &handle in &helpers {
+            let (Some(function), Some(signature)) = (
+                self.module.functions.try_get(handle),
+                self.functions.get(&handle).cloned(),
+            ) else {
+                continue;
+            };
+            if let Err(Error(diagnostic)) =
+                crate::function::write_helper_function(self, function, &signature)
+            {
+                self.diagnostics.push(diagnostic);
+                self.abandon_function();
+            }
+        }
+
+        let model = match entry.stage {
+            ShaderStage::Vertex => ExecutionModel::Vertex,
+            ShaderStage::Fragment => ExecutionModel::Fragment,
+            ShaderStage::Compute => ExecutionModel::GLCompute,
+        };
+        let interface = self.interface.clone();
+        self.b
+            .entry_point(model, entry_id, entry.name.as_str(), interface);
+        match entry.stage {
+            ShaderStage::Compute => {
+                self.b
+                    .execution_mode(entry_id, ExecutionMode::LocalSize, entry.workgroup_size)
+            }
+            ShaderStage::Fragment => {
+                self.b
+                    .execution_mode(entry_id, ExecutionMode::OriginUpperLeft, [])
+            }
+            ShaderStage::Vertex => {}
+        }
+        self.name(entry_id, &entry.name);
+        Ok(())
+    }
+
+    /// Ends a function left half-written by an error, so the builder can go on.
+    fn abandon_function(&mut self) {
+        if self.b.selected_block().is_some() {
+            let _ = self.b.unreachable();
+        }
+        if self.b.selected_function().is_some() {
+            let _ = self.b.end_function();
+        }
+    }
+
+    /// The SPIR-V signature of a helper function.
+    fn signature(&mut self, function: &Function) -> Result<FunctionSignature> {
+        let return_type = match &function.result {
+            Some(result) => self.value_type(result.ty)?,
+            None => self.b.type_void(),
+        };
+        let mut parameter_types = Vec::with_capacity(function.arguments.len());
+        for argument in &function.arguments {
+            let ty = match *self.inner(argument.ty, None)? {
+                TypeInner::Pointer { base, .. } => {
+                    let base = self.value_type(base)?;
+                    self.b.type_pointer(None, StorageClass::Function, base)
+                }
+                _ => self.value_type(argument.ty)?,
+            };
+            parameter_types.push(ty);
+        }
+        let function_type = self
+            .b
+            .type_function(return_type, parameter_types.iter().copied());
+        Ok(FunctionSignature {
+            id: self.b.id(),
+            return_type,
+            function_type,
+            parameter_types,
+        })
+    }
+
+    /// Declares `capability` once.
+    pub fn capability(&mut self, capability: Capability) {
+        if !self.capabilities.contains(&capability) {
+            self.capabilities.push(capability);
+            self.b.capability(capability);
+        }
+    }
+
+    /// The `GLSL.std.450` extended instruction set, imported on first use.
+    pub fn glsl(&mut self) -> Word {
+        match self.glsl {
+            Some(id) => id,
+            None => {
+                let id = self.b.ext_inst_import("GLSL.std.450");
+                self.glsl = Some(id);
+                id
+            }
+        }
+    }
+
+    /// Names `id` for readers, unless names are stripped.
+    pub fn name(&mut self, id: Word, name: &str) {
+        if !self.options.strip_names && !name.is_empty() {
+            self.b.name(id, name);
+        }
+    }
+
+    /// The structure of IR type `ty`, checked to exist.
+    pub fn inner(&self, ty: Handle<Type>, span: Option<Span>) -> Result<&'a TypeInner> {
+        let module: &'a Module = self.module;
+        if ty.index() < module.types.len() {
+            Ok(&module.types[ty].inner)
+        } else {
+            Err(Error::malformed(
+                span,
+                format!("type {ty:?} does not exist"),
+            ))
+        }
+    }
+
+    /// The SPIR-V type of values of IR type `ty`.
+    pub fn value_type(&mut self, ty: Handle<Type>) -> Result<Word> {
+        self.type_id(ty, Layout::Plain)
+    }
+
+    /// A constant of `scalar` type with the bits `bits` (its low bits for narrow types).
+    pub fn scalar_constant(&mut self, scalar: Scalar, bits: u64) -> Result<Word> {
+        let ty = self.scalar_type(scalar)?;
+        if let Some(&id) = self.scalar_constants.get(&(ty, bits)) {
+            return Ok(id);
+        }
+        let id = match (scalar.kind, scalar.width) {
+            (ScalarKind::Bool, _) if bits != 0 => self.b.constant_true(ty),
+            (ScalarKind::Bool, _) => self.b.constant_false(ty),
+            (_, 8) => self.b.constant_bit64(ty, bits),
+            (_, _) => self.b.constant_bit32(ty, bits as u32),
+        };
+        self.scalar_constants.insert((ty, bits), id);
+        Ok(id)
+    }
+
+    /// The `uint` constant `value`.
+    pub fn u32_constant(&mut self, value: u32) -> Result<Word> {
+        self.scalar_constant(Scalar::U32, u64::from(value))
+    }
+
+    /// A constant of `scalar` type with value `value` (0, 1, …), splatted to `size`.
+    pub fn number_constant(
+        &mut self,
+        scalar: Scalar,
+        value: i8,
+        size: Option<VectorSize>,
+    ) -> Result<Word> {
+        let bits = match (scalar.kind, scalar.width) {
+            (ScalarKind::Float, 8) => f64::from(value).to_bits(),
+            (ScalarKind::Float, 2) => u64::from(f16_bits(f32::from(value))),
+            (ScalarKind::Float, _) => u64::from(f32::from(value).to_bits()),
+            (ScalarKind::Bool, _) => u64::from(value != 0),
+            (_, width) => (i64::from(value) as u64) & width_mask(width),
+        };
+        let component = self.scalar_constant(scalar, bits)?;
+        match size {
+            None => Ok(component),
+            Some(size) => {
+                let scalar_ty = self.scalar_type(scalar)?;
+                let ty = self.b.type_vector(scalar_ty, size.count());
+                Ok(self.composite_constant(ty, vec![component; size.count() as usize]))
+            }
+        }
+    }
+
+    /// An `OpConstantComposite` of type `ty` (cached).
+    pub fn composite_constant(&mut self, ty: Word, components: Vec<Word>) -> Word {
+        if let Some(&id) = self.composite_constants.get(&(ty, components.clone())) {
+            return id;
+        }
+        let id = self.b.constant_composite(ty, components.iter().copied());
+        self.composite_constants.insert((ty, components), id);
+        id
+    }
+
+    /// An `OpConstantNull` of type `ty` (cached).
+    pub fn null_constant(&mut self, ty: Word) -> Word {
+        if let Some(&id) = self.composite_constants.get(&(ty, Vec::new())) {
+            return id;
+        }
+        let id = self.b.constant_null(ty);
+        self.composite_constants.insert((ty, Vec::new()), id);
+        id
+    }
+
+    /// The zero value of IR type `ty`: a scalar zero, or `OpConstantNull`.
+    pub fn zero_constant(&mut self, ty: Handle<Type>) -> Result<Word> {
+        match *self.inner(ty, None)? {
+            TypeInner::Scalar(scalar) => self.scalar_constant(scalar, 0),
+            _ => {
+                let id = self.value_type(ty)?;
+                Ok(self.null_constant(id))
+            }
+        }
+    }
+
+    /// Appends a module-level instruction (a variable) after the types it uses.
+    fn global_instruction(&mut self, instruction: dr::Instruction) {
+        self.b.module_mut().types_global_values.push(instruction);
+    }
+
+    /// A module-level `OpVariable` of pointer type `pointer` in `class`.
+    pub fn global_variable(
+        &mut self,
+        pointer: Word,
+        class: StorageClass,
+        initializer: Option<Word>,
+    ) -> Word {
+        let id = self.b.id();
+        let mut operands = vec![Operand::StorageClass(class)];
+        operands.extend(initializer.map(Operand::IdRef));
+        self.global_instruction(dr::Instruction::new(
+            spirv::Op::Variable,
+            Some(pointer),
+            Some(id),
+            operands,
+        ));
+        self.interface.push(id);
+        id
+    }
+
+    /// The global `handle`, written on first use.
+    pub fn global(
+        &mut self,
+        handle: Handle<GlobalVariable>,
+        span: Option<Span>,
+    ) -> Result<GlobalInfo> {
+        if let Some(&info) = self.globals.get(&handle) {
+            return Ok(info);
+        }
+        let module: &'a Module = self.module;
+        let global = module.global_variables.try_get(handle).ok_or_else(|| {
+            Error::malformed(span, format!("global variable {handle:?} does not exist"))
+        })?;
+        let span = global.span.or(span);
+        let info = match global.space {
+            AddressSpace::Storage { writable } => {
+                self.buffer(global, StorageClass::StorageBuffer, !writable, span)?
+            }
+            AddressSpace::Uniform => self.buffer(global, StorageClass::Uniform, true, span)?,
+            AddressSpace::Private | AddressSpace::Workgroup => {
+                let class = if global.space == AddressSpace::Private {
+                    StorageClass::Private
+                } else {
+                    StorageClass::Workgroup
+                };
+                let pointee = self.value_type(global.ty)?;
+                let pointer = self.b.type_pointer(None, class, pointee);
+                // HLSL zero-initialises `static` globals; groupshared memory starts undefined.
+                let initializer =
+                    (class == StorageClass::Private).then(|| self.null_constant(pointee));
+                let variable = self.global_variable(pointer, class, initializer);
+                GlobalInfo {
+                    variable,
+                    class,
+                    pointee,
+                    wrapped: false,
+                }
+            }
+            AddressSpace::Function | AddressSpace::Handle => {
+                return Err(Error::unsupported(
+                    span,
+                    format!(
+                        "global '{}' is a texture, sampler or function-space variable, which the SPIR-V backend does not support yet",
+                        global.name
+                    ),
+                ))
+            }
+        };
+        self.name(info.variable, &global.name);
+        self.globals.insert(handle, info);
+        Ok(info)
+    }
+
+    /// A buffer global: a `Block` struct in `class`, with its descriptor binding.
+    fn buffer(
+        &mut self,
+        global: &GlobalVariable,
+        class: StorageClass,
+        read_only: bool,
+        span: Option<Span>,
+    ) -> Result<GlobalInfo> {
+        let Some(resource) = &global.resource else {
+            return Err(Error::malformed(
+                span,
+                format!("buffer '{}' has no resource binding", global.name),
+            ));
+        };
+        let (pointee, wrapped) = self.block_struct(global.ty, read_only, class, span)?;
+        let pointer = self.b.type_pointer(None, class, pointee);
+        let variable = self.global_variable(pointer, class, None);
+        self.b.decorate(
+            variable,
+            Decoration::DescriptorSet,
+            [Operand::LiteralBit32(resource.binding.set)],
+        );
+        self.b.decorate(
+            variable,
+            Decoration::Binding,
+            [Operand::LiteralBit32(resource.binding.binding)],
+        );
+        Ok(GlobalInfo {
+            variable,
+            class,
+            pointee,
+            wrapped,
+        })
+    }
+
+    /// The input variable of a wave built-in (`SubgroupSize`, `SubgroupLocalInvocationId`).
+    pub fn wave_input(&mut self, built_in: spirv::BuiltIn) -> Result<Word> {
+        if let Some(&id) = self.wave_inputs.get(&(built_in as u32)) {
+            return Ok(id);
+        }
+        self.capability(Capability::GroupNonUniform);
+        let uint = self.scalar_type(Scalar::U32)?;
+        let pointer = self.b.type_pointer(None, StorageClass::Input, uint);
+        let variable = self.global_variable(pointer, StorageClass::Input, None);
+        self.b
+            .decorate(variable, Decoration::BuiltIn, [Operand::BuiltIn(built_in)]);
+        if self.entry.stage == ShaderStage::Fragment {
+            self.b.decorate(variable, Decoration::Flat, []);
+        }
+        self.wave_inputs.insert(built_in as u32, variable);
+        Ok(variable)
+    }
+}
+
+/// The mask of the low `width` bytes of a `u64`.
+fn width_mask(width: u8) -> u64 {
+    match width {
+        1 => 0xff,
+        2 => 0xffff,
+        4 => 0xffff_ffff,
+        _ => u64::MAX,
+    }
+}
+
+/// The IEEE half-precision bits of a small integral `value`.
+fn f16_bits(value: f32) -> u16 {
+    if value == 0.0 {
+        return 0;
+    }
+    let bits = value.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+    let mantissa = ((bits >> 13) & 0x3ff) as u16;
+    sign | ((exponent.clamp(0, 31) as u16) << 10) | mantissa
+}
