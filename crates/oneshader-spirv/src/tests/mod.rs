@@ -3,6 +3,8 @@
 
 mod builder;
 mod compact;
+mod control_flow;
+mod math;
 mod wave;
 
 use std::io::Write;
@@ -117,6 +119,9 @@ pub fn glsl_ops(words: &[u32]) -> Vec<u32> {
 /// Compiles, validates and returns the words.
 pub fn compile_valid(module: &Module) -> Vec<u32> {
     let words = compile(module);
+    if std::env::var_os("ONESHADER_PRINT_SPIRV").is_some() {
+        println!("{}", disassemble(&words));
+    }
     validate(&words);
     words
 }
