@@ -3,9 +3,7 @@
 
 use std::collections::HashMap;
 
-use oneshader_ir::{
-    Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
-};
+use oneshader_ir::{Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type};
 
 use super::types::Ty;
 
@@ -84,7 +82,12 @@ impl FnCtx {
     }
 
     /// Adds an expression of type `ty`.
-    pub fn expr(&mut self, expression: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+    pub fn expr(
+        &mut self,
+        expression: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<Expression> {
         self.function.add_expression(expression, ty, Some(span))
     }
 

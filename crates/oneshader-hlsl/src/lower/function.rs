@@ -166,7 +166,9 @@ impl<'a> Lowerer<'a> {
         let mut next_input_location = 0;
         let mut inputs = Vec::new();
         for param in &decl.params {
-            let Some(param_name) = &param.name else { continue };
+            let Some(param_name) = &param.name else {
+                continue;
+            };
             let Some(Ty::Value(ty)) = self.resolve_type(&param.ty) else {
                 self.error(
                     codes::ENTRY_POINT_INVALID,
@@ -221,7 +223,9 @@ impl<'a> Lowerer<'a> {
                     );
                     return;
                 };
-                let binding = self.output_binding(stage, semantic)?;
+                let Some(binding) = self.output_binding(stage, semantic) else {
+                    return;
+                };
                 Some(FunctionResult {
                     ty,
                     binding: Some(binding),
@@ -340,7 +344,11 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     codes::UNSUPPORTED_CONSTRUCT,
                     semantic.span,
-                    format!("the system value '{}' is not supported as a {} shader input yet", semantic.name, stage.name()),
+                    format!(
+                        "the system value '{}' is not supported as a {} shader input yet",
+                        semantic.name,
+                        stage.name()
+                    ),
                 );
                 return None;
             }
@@ -428,7 +436,10 @@ fn collect_statement(statement: &ast::Stmt, names: &mut HashSet<String>, depth: 
     }
     let d = depth + 1;
     match &statement.kind {
-        ast::StmtKind::Block(b) => b.statements.iter().for_each(|s| collect_statement(s, names, d)),
+        ast::StmtKind::Block(b) => b
+            .statements
+            .iter()
+            .for_each(|s| collect_statement(s, names, d)),
         ast::StmtKind::Declaration(item) => {
             if let ast::Item::Variable(v) = item.as_ref() {
                 for declarator in &v.declarators {
@@ -471,7 +482,9 @@ fn collect_statement(statement: &ast::Stmt, names: &mut HashSet<String>, depth: 
         ast::StmtKind::Switch { selector, cases } => {
             collect_expr(selector, names, d);
             for case in cases {
-                case.body.iter().for_each(|s| collect_statement(s, names, d));
+                case.body
+                    .iter()
+                    .for_each(|s| collect_statement(s, names, d));
             }
         }
         ast::StmtKind::Return(Some(e)) => collect_expr(e, names, d),

@@ -40,7 +40,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Resolves a written type.
-    pub(crate) fn resolve_type(&mut self, ty: &ast::TypeExpr) -> Option<Ty> {
+    pub(crate) fn resolve_type(&mut self, ty: &'a ast::TypeExpr) -> Option<Ty> {
         let (name, args) = match &ty.kind {
             ast::TypeKind::Named { name, args } => (name, args.as_deref()),
             ast::TypeKind::Struct(decl) => return self.declare_struct(decl).map(Ty::Value),
@@ -56,11 +56,15 @@ impl<'a> Lowerer<'a> {
             return Some(Ty::Value(*found));
         }
         if let Some(scalar) = types::scalar_by_name(text) {
-            return Some(Ty::Value(self.module.type_handle(TypeInner::Scalar(scalar))));
+            return Some(Ty::Value(
+                self.module.type_handle(TypeInner::Scalar(scalar)),
+            ));
         }
         if let Some((base, n, columns)) = types::split_dimensions(text) {
             if let Some(scalar) = types::scalar_by_name(base) {
-                return self.numeric_type(scalar, n, columns, ty.span).map(Ty::Value);
+                return self
+                    .numeric_type(scalar, n, columns, ty.span)
+                    .map(Ty::Value);
             }
         }
         match text {
@@ -123,7 +127,10 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     codes::UNKNOWN_TYPE,
                     ty.span,
-                    format!("unknown type '{}': declare it, or check the spelling", name.to_text()),
+                    format!(
+                        "unknown type '{}': declare it, or check the spelling",
+                        name.to_text()
+                    ),
                 );
                 None
             }
@@ -178,7 +185,7 @@ impl<'a> Lowerer<'a> {
 
     fn template_type(
         &mut self,
-        arg: Option<&ast::TemplateArg>,
+        arg: Option<&'a ast::TemplateArg>,
         span: oneshader_ir::Span,
     ) -> Option<Handle<Type>> {
         match arg {
@@ -206,7 +213,7 @@ impl<'a> Lowerer<'a> {
 
     fn template_scalar(
         &mut self,
-        arg: Option<&ast::TemplateArg>,
+        arg: Option<&'a ast::TemplateArg>,
         span: oneshader_ir::Span,
     ) -> Option<Scalar> {
         let ty = self.template_type(arg, span)?;
@@ -223,11 +230,19 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn template_int(&mut self, arg: Option<&ast::TemplateArg>, span: oneshader_ir::Span) -> Option<u32> {
+    fn template_int(
+        &mut self,
+        arg: Option<&'a ast::TemplateArg>,
+        span: oneshader_ir::Span,
+    ) -> Option<u32> {
         match arg {
             Some(ast::TemplateArg::Expr(e)) => self.const_u32(e),
             _ => {
-                self.error(codes::SYNTAX, span, "expected a constant integer template argument");
+                self.error(
+                    codes::SYNTAX,
+                    span,
+                    "expected a constant integer template argument",
+                );
                 None
             }
         }
@@ -377,7 +392,8 @@ impl<'a> Lowerer<'a> {
                         let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
                             continue;
                         };
-                        let (size, align) = types::size_align(&self.module, ty, LayoutRules::Std430);
+                        let (size, align) =
+                            types::size_align(&self.module, ty, LayoutRules::Std430);
                         offset = types::place_member(offset, size, align, LayoutRules::Std430);
                         max_align = max_align.max(align);
                         members.push(StructMember {
@@ -599,7 +615,9 @@ impl<'a> Lowerer<'a> {
         resource: ResourceTy,
     ) {
         let expected = match resource.kind {
-            ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => RegisterClass::U,
+            ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => {
+                RegisterClass::U
+            }
             ResourceKind::ConstantBuffer => RegisterClass::B,
             ResourceKind::Sampler => RegisterClass::S,
             _ => RegisterClass::T,
@@ -692,7 +710,8 @@ impl<'a> Lowerer<'a> {
                         "packoffset is not supported yet; order the members to get the layout",
                     );
                 }
-                let (size, align) = types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
+                let (size, align) =
+                    types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
                 offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
                 fields.push((declarator.name.name.clone(), ty, declarator.name.span));
                 members.push(StructMember {
@@ -750,7 +769,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A cbuffer member type: arrays get HLSL's 16-byte element stride.
-    fn cbuffer_type(&mut self, base: Handle<Type>, dims: &[Option<ast::Expr>]) -> Option<Handle<Type>> {
+    fn cbuffer_type(
+        &mut self,
+        base: Handle<Type>,
+        dims: &[Option<ast::Expr>],
+    ) -> Option<Handle<Type>> {
         let mut ty = base;
         for dim in dims.iter().rev() {
             let Some(e) = dim else {
@@ -813,14 +836,22 @@ impl<'a> Lowerer<'a> {
             };
             let out = has(ast::Modifier::Out) || has(ast::Modifier::InOut);
             params.push(ParamSig {
-                name: param.name.as_ref().map(|n| n.name.clone()).unwrap_or_default(),
+                name: param
+                    .name
+                    .as_ref()
+                    .map(|n| n.name.clone())
+                    .unwrap_or_default(),
                 ty,
                 by_pointer: out,
-                copy_in: has(ast::Modifier::InOut) || (has(ast::Modifier::In) && has(ast::Modifier::Out)),
+                copy_in: has(ast::Modifier::InOut)
+                    || (has(ast::Modifier::In) && has(ast::Modifier::Out)),
                 default: param.default.as_ref(),
             });
         }
-        let overloads = self.functions.entry(decl.name.name().to_string()).or_default();
+        let overloads = self
+            .functions
+            .entry(decl.name.name().to_string())
+            .or_default();
         // A definition after a prototype with the same parameter types replaces it.
         if let Some(existing) = overloads.iter_mut().find(|f| {
             f.params.len() == params.len()

@@ -20,7 +20,6 @@ use oneshader_ir::{
 };
 
 use crate::ast;
-pub(crate) use context::FnCtx;
 use types::Ty;
 
 /// What the lowering needs to know besides the syntax tree.
@@ -53,7 +52,10 @@ pub(crate) enum GlobalSymbol<'a> {
         ty: types::ResourceTy,
     },
     /// A `static const` value, substituted where used.
-    Constant { init: &'a ast::Expr, ty: Handle<Type> },
+    Constant {
+        init: &'a ast::Expr,
+        ty: Handle<Type>,
+    },
 }
 
 /// One parameter of a user function's signature.
@@ -140,8 +142,14 @@ fn flatten_items(items: &[ast::Item]) -> Vec<&ast::Item> {
 
 impl<'a> Lowerer<'a> {
     /// Records an error.
-    pub(crate) fn error(&mut self, code: oneshader_ir::Code, span: Span, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic::error(code, span, message));
+    pub(crate) fn error(
+        &mut self,
+        code: oneshader_ir::Code,
+        span: Span,
+        message: impl Into<String>,
+    ) {
+        self.diagnostics
+            .push(Diagnostic::error(code, span, message));
     }
 
     /// Records a diagnostic.
@@ -252,3 +260,6 @@ fn entry_stage_from_attributes(decl: &ast::FunctionDecl) -> Option<Option<Shader
     }
     has_attribute(decl, "numthreads").then_some(Some(ShaderStage::Compute))
 }
+
+#[cfg(test)]
+mod tests;

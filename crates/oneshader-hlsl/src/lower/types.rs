@@ -1,9 +1,7 @@
 //! Types as the front end sees them: IR value types plus HLSL resources, the
 //! spelling of built-in type names, and memory layouts.
 
-use oneshader_ir::{
-    ArraySize, Handle, Module, ResourceKind, Scalar, ScalarKind, Type, TypeInner, VectorSize,
-};
+use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Scalar, ScalarKind, Type, TypeInner};
 
 /// An HLSL resource type: its kind and its element (a u32 word for byte-address buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,10 +128,7 @@ pub(crate) fn size_align(module: &Module, ty: Handle<Type>, rules: LayoutRules) 
             let column_align = w * if rows.count() == 3 { 4 } else { rows.count() };
             match rules {
                 LayoutRules::Std430 => (column_align * columns.count(), column_align),
-                LayoutRules::ConstantBuffer => (
-                    16 * (columns.count() - 1) + w * rows.count(),
-                    16,
-                ),
+                LayoutRules::ConstantBuffer => (16 * (columns.count() - 1) + w * rows.count(), 16),
             }
         }
         TypeInner::Array { base, size, stride } => {
@@ -188,11 +183,6 @@ pub(crate) fn place_member(offset: u32, size: u32, align: u32, rules: LayoutRule
 /// `value` rounded up to a multiple of `to`.
 pub(crate) fn round_up(value: u32, to: u32) -> u32 {
     value.div_ceil(to.max(1)) * to.max(1)
-}
-
-/// The vector size for `n` components, or `None` for a scalar (n = 1).
-pub(crate) fn vector_size(n: u32) -> Option<VectorSize> {
-    VectorSize::from_count(n)
 }
 
 #[cfg(test)]

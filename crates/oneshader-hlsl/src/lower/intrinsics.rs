@@ -1,0 +1,1798 @@
+//! Calls: user functions with overload resolution, HLSL intrinsics (math, bits,
+//! wave, atomics, barriers) and resource methods.
+
+use oneshader_ir::{
+    codes, AddressSpace, AtomicFunction, Barrier, BinaryOperator, Diagnostic, Expression, Handle,
+    Literal, MathFunction, ResourceKind, Scalar, ScalarKind, Span, Statement, Type, TypeInner,
+    UnaryOperator, VectorSize, WaveOp,
+};
+
+use super::context::{FnCtx, Value};
+use super::expr::{Operand, Shape};
+use super::types::{self, Ty};
+use super::Lowerer;
+use crate::ast;
+
+/// How an intrinsic's operands are typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Operands {
+    /// Float scalars or vectors, all of one common type.
+    Float,
+    /// Any numeric scalars or vectors, all of one common type.
+    Numeric,
+    /// Integer scalars or vectors.
+    Integer,
+}
+
+/// How the result type follows from the operand type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Returns {
+    /// The common operand type.
+    Same,
+    /// Its scalar component type (dot, length).
+    Component,
+    /// Bool of the operand's shape.
+    BoolShaped,
+    /// Uint of the operand's shape.
+    UintShaped,
+    /// Int of the operand's shape.
+    IntShaped,
+}
+
+/// Element-wise intrinsics that map onto one IR math function.
+const MATH: &[(&str, MathFunction, usize, Operands, Returns)] = &[
+    (
+        "abs",
+        MathFunction::Abs,
+        1,
+        Operands::Numeric,
+        Returns::Same,
+    ),
+    (
+        "min",
+        MathFunction::Min,
+        2,
+        Operands::Numeric,
+        Returns::Same,
+    ),
+    (
+        "max",
+        MathFunction::Max,
+        2,
+        Operands::Numeric,
+        Returns::Same,
+    ),
+    (
+        "clamp",
+        MathFunction::Clamp,
+        3,
+        Operands::Numeric,
+        Returns::Same,
+    ),
+    (
+        "saturate",
+        MathFunction::Saturate,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "floor",
+        MathFunction::Floor,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "ceil",
+        MathFunction::Ceil,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "round",
+        MathFunction::Round,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "trunc",
+        MathFunction::Trunc,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "frac",
+        MathFunction::Frac,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "sqrt",
+        MathFunction::Sqrt,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "rsqrt",
+        MathFunction::Rsqrt,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    ("exp", MathFunction::Exp, 1, Operands::Float, Returns::Same),
+    (
+        "exp2",
+        MathFunction::Exp2,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    ("log", MathFunction::Log, 1, Operands::Float, Returns::Same),
+    (
+        "log2",
+        MathFunction::Log2,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    ("pow", MathFunction::Pow, 2, Operands::Float, Returns::Same),
+    ("sin", MathFunction::Sin, 1, Operands::Float, Returns::Same),
+    ("cos", MathFunction::Cos, 1, Operands::Float, Returns::Same),
+    ("tan", MathFunction::Tan, 1, Operands::Float, Returns::Same),
+    (
+        "asin",
+        MathFunction::Asin,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "acos",
+        MathFunction::Acos,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "atan",
+        MathFunction::Atan,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "atan2",
+        MathFunction::Atan2,
+        2,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "sinh",
+        MathFunction::Sinh,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "cosh",
+        MathFunction::Cosh,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "tanh",
+        MathFunction::Tanh,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "sign",
+        MathFunction::Sign,
+        1,
+        Operands::Numeric,
+        Returns::IntShaped,
+    ),
+    (
+        "lerp",
+        MathFunction::Lerp,
+        3,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "mad",
+        MathFunction::Mad,
+        3,
+        Operands::Numeric,
+        Returns::Same,
+    ),
+    (
+        "step",
+        MathFunction::Step,
+        2,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "smoothstep",
+        MathFunction::SmoothStep,
+        3,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "dot",
+        MathFunction::Dot,
+        2,
+        Operands::Numeric,
+        Returns::Component,
+    ),
+    (
+        "cross",
+        MathFunction::Cross,
+        2,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "length",
+        MathFunction::Length,
+        1,
+        Operands::Float,
+        Returns::Component,
+    ),
+    (
+        "normalize",
+        MathFunction::Normalize,
+        1,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "distance",
+        MathFunction::Distance,
+        2,
+        Operands::Float,
+        Returns::Component,
+    ),
+    (
+        "reflect",
+        MathFunction::Reflect,
+        2,
+        Operands::Float,
+        Returns::Same,
+    ),
+    (
+        "isnan",
+        MathFunction::IsNan,
+        1,
+        Operands::Float,
+        Returns::BoolShaped,
+    ),
+    (
+        "isinf",
+        MathFunction::IsInf,
+        1,
+        Operands::Float,
+        Returns::BoolShaped,
+    ),
+    (
+        "countbits",
+        MathFunction::CountBits,
+        1,
+        Operands::Integer,
+        Returns::UintShaped,
+    ),
+    (
+        "reversebits",
+        MathFunction::ReverseBits,
+        1,
+        Operands::Integer,
+        Returns::Same,
+    ),
+    (
+        "firstbithigh",
+        MathFunction::FirstBitHigh,
+        1,
+        Operands::Integer,
+        Returns::Same,
+    ),
+    (
+        "firstbitlow",
+        MathFunction::FirstBitLow,
+        1,
+        Operands::Integer,
+        Returns::Same,
+    ),
+];
+
+/// Intrinsics without effects, safe to evaluate speculatively.
+pub(crate) fn is_pure_intrinsic(name: &str) -> bool {
+    MATH.iter().any(|m| m.0 == name)
+        || matches!(
+            name,
+            "asuint"
+                | "asint"
+                | "asfloat"
+                | "any"
+                | "all"
+                | "rcp"
+                | "fmod"
+                | "isfinite"
+                | "mul"
+                | "and"
+                | "or"
+                | "select"
+                | "refract"
+                | "transpose"
+                | "determinant"
+        )
+}
+
+/// The spec's message for wave intrinsics that no target offers portably.
+fn unsupported_wave_message(name: &str) -> Option<String> {
+    let partitioned = "it needs partitioned subgroup operations, which no target offers portably (SPIR-V has only a vendor extension; MSL and WGSL have none)";
+    match name {
+        "WaveMatch" => Some(format!("The intrinsic '{name}' is not supported: {partitioned}. Build the groups with WaveActiveBallot and WaveReadLaneFirst in a loop instead.")),
+        n if n.starts_with("WaveMultiPrefix") => Some(format!("The intrinsic '{name}' is not supported: {partitioned}. Loop over the groups with WaveActiveBallot and WaveReadLaneFirst, and use the WavePrefix* intrinsic inside the branch of each group instead.")),
+        _ => None,
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// A call by name: a user function, or an intrinsic.
+    pub(crate) fn lower_call(
+        &mut self,
+        cx: &mut FnCtx,
+        function: &ast::Path,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let name = function.name();
+        if self.functions.contains_key(name) {
+            return self.lower_user_call(cx, name, args, span);
+        }
+        if let Some(message) = unsupported_wave_message(name) {
+            self.report(Diagnostic::error(
+                codes::INTRINSIC_NOT_SUPPORTED,
+                function.span,
+                message,
+            ));
+            return None;
+        }
+        if let Some(op) = WaveOp::from_hlsl_name(name) {
+            return self.lower_wave(cx, op, args, span);
+        }
+        if let Some(&(_, fun, arity, operands, returns)) = MATH.iter().find(|m| m.0 == name) {
+            return self.lower_math(cx, name, fun, arity, operands, returns, args, span);
+        }
+        match name {
+            "asuint" | "asint" | "asfloat" => {
+                let to = match name {
+                    "asuint" => Scalar::U32,
+                    "asint" => Scalar::I32,
+                    _ => Scalar::F32,
+                };
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let operand = self.lower_rvalue(cx, arg)?;
+                let Some((from, shape)) = self.numeric(operand.ty) else {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        arg.span,
+                        format!("{name} needs a 32-bit scalar or vector"),
+                    );
+                    return None;
+                };
+                let from = if from.kind == ScalarKind::Bool {
+                    Scalar::U32
+                } else {
+                    from
+                };
+                if from.width != 4 {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        arg.span,
+                        format!(
+                            "{name} reinterprets 32-bit values; this one is {} bits",
+                            from.width * 8
+                        ),
+                    );
+                    return None;
+                }
+                let source_ty = self.shaped(from, shape);
+                let value = self.convert_value(cx, operand.into_value(), source_ty, span, false)?;
+                let ty = self.shaped(to, shape);
+                let expr = if source_ty == ty {
+                    value
+                } else {
+                    cx.expr(Expression::Bitcast { expr: value, to }, ty, span)
+                };
+                Some(rvalue(expr, ty))
+            }
+            "rcp" => {
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let x = self.float_operand(cx, arg)?;
+                let one = self.one_like(cx, x.ty, span)?;
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Binary {
+                            op: BinaryOperator::Divide,
+                            left: one,
+                            right: x.expr,
+                        },
+                        x.ty,
+                        span,
+                    ),
+                    x.ty,
+                ))
+            }
+            "fmod" => {
+                let [a, b] = self.expect_args::<2>(args, name, span)?;
+                let (ops, ty) = self.common_operands(cx, &[a, b], Operands::Float, span)?;
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Binary {
+                            op: BinaryOperator::Modulo,
+                            left: ops[0],
+                            right: ops[1],
+                        },
+                        ty,
+                        span,
+                    ),
+                    ty,
+                ))
+            }
+            "isfinite" => {
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let x = self.float_operand(cx, arg)?;
+                let x = cx.bind(x.expr);
+                let ty = self.shape_of(cx, x, Scalar::BOOL);
+                let nan = cx.expr(
+                    Expression::Math {
+                        fun: MathFunction::IsNan,
+                        args: vec![x],
+                    },
+                    ty,
+                    span,
+                );
+                let inf = cx.expr(
+                    Expression::Math {
+                        fun: MathFunction::IsInf,
+                        args: vec![x],
+                    },
+                    ty,
+                    span,
+                );
+                let either = cx.expr(
+                    Expression::Binary {
+                        op: BinaryOperator::LogicalOr,
+                        left: nan,
+                        right: inf,
+                    },
+                    ty,
+                    span,
+                );
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Unary {
+                            op: UnaryOperator::LogicalNot,
+                            expr: either,
+                        },
+                        ty,
+                        span,
+                    ),
+                    ty,
+                ))
+            }
+            "any" | "all" => {
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let operand = self.lower_rvalue(cx, arg)?;
+                let Some((_, shape)) = self.numeric(operand.ty) else {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        arg.span,
+                        format!("{name} needs a scalar or vector"),
+                    );
+                    return None;
+                };
+                let bool_ty = self.shaped(Scalar::BOOL, shape);
+                let value = self.convert_value(cx, operand.into_value(), bool_ty, span, false)?;
+                let result = self.scalar_type(Scalar::BOOL);
+                if shape == Shape::Scalar {
+                    return Some(rvalue(value, result));
+                }
+                let fun = if name == "any" {
+                    MathFunction::Any
+                } else {
+                    MathFunction::All
+                };
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Math {
+                            fun,
+                            args: vec![value],
+                        },
+                        result,
+                        span,
+                    ),
+                    result,
+                ))
+            }
+            "refract" => {
+                let [i, n, eta] = self.expect_args::<3>(args, name, span)?;
+                let (ops, ty) = self.common_operands(cx, &[i, n], Operands::Float, span)?;
+                let eta = self.lower_rvalue(cx, eta)?;
+                let (scalar, _) = self.numeric(ty)?;
+                let eta_ty = self.scalar_type(scalar);
+                let eta = self.convert_value(cx, eta.into_value(), eta_ty, span, true)?;
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Math {
+                            fun: MathFunction::Refract,
+                            args: vec![ops[0], ops[1], eta],
+                        },
+                        ty,
+                        span,
+                    ),
+                    ty,
+                ))
+            }
+            "mul" => {
+                let [a, b] = self.expect_args::<2>(args, name, span)?;
+                let left = self.lower_rvalue(cx, a)?;
+                let right = self.lower_rvalue(cx, b)?;
+                self.lower_mul(cx, left, right, span)
+            }
+            "GroupMemoryBarrierWithGroupSync"
+            | "GroupMemoryBarrier"
+            | "DeviceMemoryBarrier"
+            | "DeviceMemoryBarrierWithGroupSync"
+            | "AllMemoryBarrier"
+            | "AllMemoryBarrierWithGroupSync" => {
+                self.expect_args::<0>(args, name, span)?;
+                cx.emit(Statement::Barrier(Barrier {
+                    device_memory: name.starts_with("Device") || name.starts_with("All"),
+                    workgroup_memory: name.starts_with("Group") || name.starts_with("All"),
+                    group_sync: name.ends_with("WithGroupSync"),
+                }));
+                None.or(Some(Value::Rvalue {
+                    expr: self.void_marker(cx, span),
+                    ty: self.scalar_type(Scalar::BOOL),
+                    literal: false,
+                }))
+            }
+            n if n.starts_with("Interlocked") => self.lower_interlocked(cx, n, args, span),
+            "clip" => {
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let x = self.float_operand(cx, arg)?;
+                let zero = self.zero_like(cx, x.ty, span)?;
+                let bool_ty = self.shape_of(cx, x.expr, Scalar::BOOL);
+                let less = cx.expr(
+                    Expression::Binary {
+                        op: BinaryOperator::Less,
+                        left: x.expr,
+                        right: zero,
+                    },
+                    bool_ty,
+                    span,
+                );
+                let scalar_bool = self.scalar_type(Scalar::BOOL);
+                let condition = if bool_ty == scalar_bool {
+                    less
+                } else {
+                    cx.expr(
+                        Expression::Math {
+                            fun: MathFunction::Any,
+                            args: vec![less],
+                        },
+                        scalar_bool,
+                        span,
+                    )
+                };
+                cx.emit(Statement::If {
+                    condition,
+                    accept: vec![Statement::Kill],
+                    reject: Vec::new(),
+                });
+                Some(rvalue(self.void_marker(cx, span), scalar_bool))
+            }
+            _ => {
+                self.report(
+                    Diagnostic::error(
+                        codes::UNKNOWN_IDENTIFIER,
+                        function.span,
+                        format!("unknown function '{}'", function.to_text()),
+                    )
+                    .with_help(
+                        "declare the function before calling it, or check the intrinsic's name",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A placeholder value for calls of void intrinsics used as statements.
+    fn void_marker(&mut self, cx: &mut FnCtx, span: Span) -> Handle<Expression> {
+        let ty = self.scalar_type(Scalar::BOOL);
+        cx.expr(Expression::Literal(Literal::Bool(false)), ty, span)
+    }
+
+    fn expect_args<'e, const N: usize>(
+        &mut self,
+        args: &'e [ast::Expr],
+        name: &str,
+        span: Span,
+    ) -> Option<[&'e ast::Expr; N]> {
+        if args.len() != N {
+            self.error(
+                codes::ARGUMENT_COUNT,
+                span,
+                format!(
+                    "'{name}' takes {N} argument{}, not {}",
+                    if N == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let v: Vec<&ast::Expr> = args.iter().collect();
+        v.try_into().ok()
+    }
+
+    fn shape_of(&mut self, cx: &FnCtx, expr: Handle<Expression>, scalar: Scalar) -> Handle<Type> {
+        let ty = cx.function.type_of(expr);
+        let shape = self.numeric(ty).map(|(_, s)| s).unwrap_or(Shape::Scalar);
+        self.shaped(scalar, shape)
+    }
+
+    fn one_like(
+        &mut self,
+        cx: &mut FnCtx,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let (scalar, shape) = self.numeric(ty)?;
+        let one = self.literal(cx, scalar, 1, span);
+        Some(match shape {
+            Shape::Scalar => one,
+            Shape::Vector(size) => cx.expr(Expression::Splat { size, value: one }, ty, span),
+        })
+    }
+
+    fn zero_like(
+        &mut self,
+        cx: &mut FnCtx,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let (scalar, shape) = self.numeric(ty)?;
+        let zero = self.literal(cx, scalar, 0, span);
+        Some(match shape {
+            Shape::Scalar => zero,
+            Shape::Vector(size) => cx.expr(Expression::Splat { size, value: zero }, ty, span),
+        })
+    }
+
+    fn float_operand(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Operand> {
+        let (ops, ty) = self.common_operands(cx, &[arg], Operands::Float, arg.span)?;
+        Some(Operand {
+            expr: ops[0],
+            ty,
+            literal: false,
+        })
+    }
+
+    /// Lowers `args` and converts them to one common type of the given class.
+    fn common_operands(
+        &mut self,
+        cx: &mut FnCtx,
+        args: &[&'a ast::Expr],
+        class: Operands,
+        span: Span,
+    ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
+        let mut operands = Vec::new();
+        for arg in args {
+            operands.push(self.lower_rvalue(cx, arg)?);
+        }
+        let mut common: Option<(Scalar, bool, Shape)> = None;
+        for (operand, arg) in operands.iter().zip(args) {
+            let Some((scalar, shape)) = self.numeric(operand.ty) else {
+                let name = types::type_name(&self.module, operand.ty);
+                self.error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    arg.span,
+                    format!("expected a scalar or vector, found '{name}'"),
+                );
+                return None;
+            };
+            common = Some(match common {
+                None => (scalar, operand.literal, shape),
+                Some((s, lit, sh)) => {
+                    let merged = self.common_scalar(s, lit, scalar, operand.literal);
+                    let merged_shape = self.common_shape(sh, shape, span);
+                    (merged, lit && operand.literal, merged_shape)
+                }
+            });
+        }
+        let (mut scalar, _, shape) = common?;
+        match class {
+            Operands::Float => {
+                if scalar.kind != ScalarKind::Float {
+                    scalar = Scalar::F32;
+                }
+            }
+            Operands::Integer => {
+                if scalar.kind == ScalarKind::Bool {
+                    scalar = Scalar::U32;
+                }
+                if !scalar.is_integer() {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        span,
+                        "this intrinsic needs integer operands",
+                    );
+                    return None;
+                }
+            }
+            Operands::Numeric => {
+                if scalar.kind == ScalarKind::Bool {
+                    scalar = Scalar::I32;
+                }
+            }
+        }
+        let ty = self.shaped(scalar, shape);
+        let mut converted = Vec::new();
+        for operand in operands {
+            converted.push(self.convert_value(cx, operand.into_value(), ty, span, true)?);
+        }
+        Some((converted, ty))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lower_math(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        fun: MathFunction,
+        arity: usize,
+        operands: Operands,
+        returns: Returns,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        if args.len() != arity {
+            self.error(
+                codes::ARGUMENT_COUNT,
+                span,
+                format!(
+                    "'{name}' takes {arity} argument{}, not {}",
+                    if arity == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let refs: Vec<&ast::Expr> = args.iter().collect();
+        let (ops, ty) = self.common_operands(cx, &refs, operands, span)?;
+        let (scalar, shape) = self.numeric(ty)?;
+        if matches!(fun, MathFunction::Cross) && shape != Shape::Vector(VectorSize::Tri) {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                span,
+                "cross needs two 3-component vectors",
+            );
+            return None;
+        }
+        let result = match returns {
+            Returns::Same => ty,
+            Returns::Component => self.scalar_type(scalar),
+            Returns::BoolShaped => self.shaped(Scalar::BOOL, shape),
+            Returns::UintShaped => self.shaped(Scalar::U32, shape),
+            Returns::IntShaped => self.shaped(Scalar::I32, shape),
+        };
+        // dot of scalars is a product.
+        if fun == MathFunction::Dot && shape == Shape::Scalar {
+            return Some(rvalue(
+                cx.expr(
+                    Expression::Binary {
+                        op: BinaryOperator::Multiply,
+                        left: ops[0],
+                        right: ops[1],
+                    },
+                    result,
+                    span,
+                ),
+                result,
+            ));
+        }
+        Some(rvalue(
+            cx.expr(Expression::Math { fun, args: ops }, result, span),
+            result,
+        ))
+    }
+
+    fn lower_mul(
+        &mut self,
+        cx: &mut FnCtx,
+        left: Operand,
+        right: Operand,
+        span: Span,
+    ) -> Option<Value> {
+        let l = self.module.inner(left.ty).clone();
+        let r = self.module.inner(right.ty).clone();
+        let is_matrix = |t: &TypeInner| matches!(t, TypeInner::Matrix { .. });
+        if !is_matrix(&l) && !is_matrix(&r) {
+            let vectors =
+                matches!(l, TypeInner::Vector { .. }) && matches!(r, TypeInner::Vector { .. });
+            if vectors {
+                let (ops, ty) =
+                    self.common_operands_from(cx, &[left, right], Operands::Numeric, span)?;
+                let (scalar, _) = self.numeric(ty)?;
+                let result = self.scalar_type(scalar);
+                return Some(rvalue(
+                    cx.expr(
+                        Expression::Math {
+                            fun: MathFunction::Dot,
+                            args: ops,
+                        },
+                        result,
+                        span,
+                    ),
+                    result,
+                ));
+            }
+            return self
+                .binary_operands(cx, ast::BinaryOp::Mul, left, right, span)
+                .map(Operand::into_value);
+        }
+        let result_inner = match (&l, &r) {
+            (TypeInner::Matrix { rows, scalar, .. }, TypeInner::Vector { .. }) => {
+                TypeInner::Vector {
+                    size: *rows,
+                    scalar: *scalar,
+                }
+            }
+            (
+                TypeInner::Vector { .. },
+                TypeInner::Matrix {
+                    columns, scalar, ..
+                },
+            ) => TypeInner::Vector {
+                size: *columns,
+                scalar: *scalar,
+            },
+            (TypeInner::Matrix { rows, scalar, .. }, TypeInner::Matrix { columns, .. }) => {
+                TypeInner::Matrix {
+                    columns: *columns,
+                    rows: *rows,
+                    scalar: *scalar,
+                }
+            }
+            _ => {
+                return self
+                    .binary_operands(cx, ast::BinaryOp::Mul, left, right, span)
+                    .map(Operand::into_value);
+            }
+        };
+        let ty = self.module.type_handle(result_inner);
+        Some(rvalue(
+            cx.expr(
+                Expression::Math {
+                    fun: MathFunction::MatrixMultiply,
+                    args: vec![left.expr, right.expr],
+                },
+                ty,
+                span,
+            ),
+            ty,
+        ))
+    }
+
+    fn common_operands_from(
+        &mut self,
+        cx: &mut FnCtx,
+        operands: &[Operand],
+        class: Operands,
+        span: Span,
+    ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
+        let mut scalar = None;
+        let mut shape = Shape::Scalar;
+        for o in operands {
+            let (s, sh) = self.numeric(o.ty)?;
+            scalar = Some(match scalar {
+                None => s,
+                Some(prev) => self.common_scalar(prev, false, s, o.literal),
+            });
+            shape = self.common_shape(shape, sh, span);
+        }
+        let mut scalar = scalar?;
+        if class == Operands::Numeric && scalar.kind == ScalarKind::Bool {
+            scalar = Scalar::I32;
+        }
+        let ty = self.shaped(scalar, shape);
+        let mut out = Vec::new();
+        for o in operands {
+            out.push(self.convert_value(cx, o.into_value(), ty, span, true)?);
+        }
+        Some((out, ty))
+    }
+
+    fn lower_wave(
+        &mut self,
+        cx: &mut FnCtx,
+        op: WaveOp,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        if args.len() != op.arity() {
+            self.error(
+                codes::ARGUMENT_COUNT,
+                span,
+                format!(
+                    "'{}' takes {} argument{}, not {}",
+                    op.hlsl_name(),
+                    op.arity(),
+                    if op.arity() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let bool_ty = self.scalar_type(Scalar::BOOL);
+        let uint = self.scalar_type(Scalar::U32);
+        use WaveOp::*;
+        match op {
+            GetLaneCount | GetLaneIndex => Some(rvalue(
+                cx.expr(Expression::Wave { op, args: vec![] }, uint, span),
+                uint,
+            )),
+            IsFirstLane => Some(rvalue(
+                cx.expr(Expression::Wave { op, args: vec![] }, bool_ty, span),
+                bool_ty,
+            )),
+            ActiveAnyTrue | ActiveAllTrue | ActiveBallot | ActiveCountBits | PrefixCountBits => {
+                let condition = self.lower_condition(cx, &args[0])?;
+                let result = match op {
+                    ActiveAnyTrue | ActiveAllTrue => bool_ty,
+                    ActiveBallot => self.shaped(Scalar::U32, Shape::Vector(VectorSize::Quad)),
+                    _ => uint,
+                };
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Wave {
+                            op,
+                            args: vec![condition],
+                        },
+                        result,
+                        span,
+                    ),
+                    result,
+                ))
+            }
+            ActiveAllEqual => {
+                let value = self.lower_rvalue(cx, &args[0])?;
+                let Some((scalar, shape)) = self.numeric(value.ty) else {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        args[0].span,
+                        "WaveActiveAllEqual needs a scalar or vector",
+                    );
+                    return None;
+                };
+                let value = self.wave_data(cx, value, scalar, shape, span)?;
+                let result = self.shaped(Scalar::BOOL, shape);
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Wave {
+                            op,
+                            args: vec![value.0],
+                        },
+                        result,
+                        span,
+                    ),
+                    result,
+                ))
+            }
+            _ => {
+                let value = self.lower_rvalue(cx, &args[0])?;
+                let Some((scalar, shape)) = self.numeric(value.ty) else {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        args[0].span,
+                        format!("{} needs a scalar or vector", op.hlsl_name()),
+                    );
+                    return None;
+                };
+                let bitwise = matches!(op, ActiveBitAnd | ActiveBitOr | ActiveBitXor);
+                if bitwise && scalar.kind == ScalarKind::Float {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        args[0].span,
+                        format!("{} needs integer operands", op.hlsl_name()),
+                    );
+                    return None;
+                }
+                let arithmetic = matches!(
+                    op,
+                    ActiveSum | ActiveProduct | ActiveMin | ActiveMax | PrefixSum | PrefixProduct
+                );
+                if (arithmetic || bitwise) && scalar.kind == ScalarKind::Bool {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        args[0].span,
+                        format!(
+                            "{} does not take bool operands; convert to uint first",
+                            op.hlsl_name()
+                        ),
+                    );
+                    return None;
+                }
+                let was_bool = scalar.kind == ScalarKind::Bool;
+                let (value, data_ty) = self.wave_data(cx, value, scalar, shape, span)?;
+                let mut operands = vec![value];
+                if matches!(op, ReadLaneAt | QuadReadLaneAt) {
+                    let lane = self.lower_rvalue(cx, &args[1])?;
+                    operands.push(self.convert_value(
+                        cx,
+                        lane.into_value(),
+                        uint,
+                        args[1].span,
+                        true,
+                    )?);
+                }
+                let expr = cx.expr(Expression::Wave { op, args: operands }, data_ty, span);
+                if was_bool {
+                    let ty = self.shaped(Scalar::BOOL, shape);
+                    let back = self.convert_value(
+                        cx,
+                        rvalue_operand(expr, data_ty).into_value(),
+                        ty,
+                        span,
+                        false,
+                    )?;
+                    return Some(rvalue(back, ty));
+                }
+                Some(rvalue(expr, data_ty))
+            }
+        }
+    }
+
+    /// A wave operand: 32-bit int, uint or float; bools travel as uint.
+    fn wave_data(
+        &mut self,
+        cx: &mut FnCtx,
+        value: Operand,
+        scalar: Scalar,
+        shape: Shape,
+        span: Span,
+    ) -> Option<(Handle<Expression>, Handle<Type>)> {
+        let target = match scalar.kind {
+            ScalarKind::Bool => Scalar::U32,
+            _ if scalar.width != 4 => {
+                self.error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    span,
+                    "wave intrinsics take 32-bit int, uint and float values",
+                );
+                return None;
+            }
+            _ => scalar,
+        };
+        let ty = self.shaped(target, shape);
+        let expr = self.convert_value(cx, value.into_value(), ty, span, false)?;
+        Some((expr, ty))
+    }
+
+    fn lower_interlocked(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let Some(fun) = atomic_function(name) else {
+            self.error(
+                codes::UNKNOWN_IDENTIFIER,
+                span,
+                format!("unknown function '{name}'"),
+            );
+            return None;
+        };
+        let Some((dest_arg, rest)) = args.split_first() else {
+            self.error(
+                codes::ARGUMENT_COUNT,
+                span,
+                format!("'{name}' needs a destination"),
+            );
+            return None;
+        };
+        let dest = self.lower_expr(cx, dest_arg)?;
+        let Value::Place {
+            pointer,
+            ty,
+            writable,
+        } = dest
+        else {
+            self.error(codes::NOT_ASSIGNABLE, dest_arg.span, format!("the destination of '{name}' must be a groupshared variable or a buffer element"));
+            return None;
+        };
+        let space = self.pointer_space(cx, pointer);
+        if !writable
+            || !matches!(
+                space,
+                AddressSpace::Workgroup | AddressSpace::Storage { writable: true }
+            )
+        {
+            self.error(codes::NOT_ASSIGNABLE, dest_arg.span, format!("the destination of '{name}' must be a groupshared variable or an element of a read-write buffer"));
+            return None;
+        }
+        if !matches!(self.module.inner(ty), TypeInner::Scalar(s) if s.is_integer() && s.width == 4)
+        {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                dest_arg.span,
+                format!("'{name}' operates on 32-bit int or uint values"),
+            );
+            return None;
+        }
+        self.emit_atomic(cx, name, fun, pointer, ty, rest, span)
+    }
+
+    /// Emits an atomic on `pointer` with the HLSL operands `rest` (value, [compare], [original]).
+    #[allow(clippy::too_many_arguments)]
+    fn emit_atomic(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        fun: AtomicFunction,
+        pointer: Handle<Expression>,
+        ty: Handle<Type>,
+        rest: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let compare_store = name.ends_with("CompareStore");
+        let (compare, value, original) = match (fun, rest) {
+            (AtomicFunction::CompareExchange, [c, v]) if compare_store => (Some(c), v, None),
+            (AtomicFunction::CompareExchange, [c, v, o]) if !compare_store => (Some(c), v, Some(o)),
+            (AtomicFunction::CompareExchange, _) => {
+                self.error(
+                    codes::ARGUMENT_COUNT,
+                    span,
+                    format!(
+                        "'{name}' takes the destination, a compare value, a value{}",
+                        if compare_store {
+                            ""
+                        } else {
+                            " and an out original value"
+                        }
+                    ),
+                );
+                return None;
+            }
+            (AtomicFunction::Exchange, [v, o]) => (None, v, Some(o)),
+            (AtomicFunction::Exchange, _) => {
+                self.error(
+                    codes::ARGUMENT_COUNT,
+                    span,
+                    format!("'{name}' takes the destination, a value and an out original value"),
+                );
+                return None;
+            }
+            (_, [v]) => (None, v, None),
+            (_, [v, o]) => (None, v, Some(o)),
+            _ => {
+                self.error(codes::ARGUMENT_COUNT, span, format!("'{name}' takes the destination, a value and an optional out original value"));
+                return None;
+            }
+        };
+        let compare = match compare {
+            Some(c) => {
+                let v = self.lower_expr(cx, c)?;
+                Some(self.convert_value(cx, v, ty, c.span, true)?)
+            }
+            None => None,
+        };
+        let v = self.lower_expr(cx, value)?;
+        let value = self.convert_value(cx, v, ty, value.span, true)?;
+        let original_place = match original {
+            Some(o) => {
+                let place = self.lower_expr(cx, o)?;
+                self.check_writable(&place, o.span)?;
+                Some((place, o.span))
+            }
+            None => None,
+        };
+        let result = original_place
+            .as_ref()
+            .map(|_| cx.expr(Expression::AtomicResult, ty, span));
+        cx.emit(Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            compare,
+            result,
+        });
+        if let (Some((place, o_span)), Some(result)) = (original_place, result) {
+            let converted = self.convert_value(
+                cx,
+                rvalue_operand(result, ty).into_value(),
+                place.value_type()?,
+                o_span,
+                true,
+            )?;
+            self.store(cx, &place, converted, o_span)?;
+        }
+        let bool_ty = self.scalar_type(Scalar::BOOL);
+        Some(rvalue(self.void_marker(cx, span), bool_ty))
+    }
+
+    /// A method call on a resource.
+    pub(crate) fn lower_method_call(
+        &mut self,
+        cx: &mut FnCtx,
+        receiver: &'a ast::Expr,
+        method: &ast::Ident,
+        template_args: Option<&'a [ast::TemplateArg]>,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let target = self.lower_expr(cx, receiver)?;
+        let Value::Resource { global, ty } = target else {
+            self.error(
+                codes::UNKNOWN_MEMBER,
+                method.span,
+                format!(
+                    "'{}' is not a method of this value; methods exist on resources",
+                    method.name
+                ),
+            );
+            return None;
+        };
+        let name = method.name.as_str();
+        let gv = &self.module.global_variables[global];
+        let (global_ty, space) = (gv.ty, gv.space);
+        let global_ptr_ty = self.pointer_type(global_ty, space);
+        let uint = self.scalar_type(Scalar::U32);
+        match (ty.kind, name) {
+            (ResourceKind::StructuredBuffer | ResourceKind::RWStructuredBuffer, "Load") => {
+                let [index] = self.expect_args::<1>(args, name, span)?;
+                let index = self.lower_rvalue(cx, index)?;
+                let index = self.index_value(cx, index, span)?;
+                let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                let pointer_ty = self.pointer_type(ty.element, space);
+                let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                Some(rvalue(
+                    cx.expr(Expression::Load { pointer }, ty.element, span),
+                    ty.element,
+                ))
+            }
+            (
+                ResourceKind::StructuredBuffer | ResourceKind::RWStructuredBuffer,
+                "GetDimensions",
+            ) => {
+                let [count, stride] = self.expect_args::<2>(args, name, span)?;
+                let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                let length = cx.expr(Expression::ArrayLength(base), uint, span);
+                self.store_out(cx, count, length, uint)?;
+                let stride_value = match self.module.inner(global_ty) {
+                    TypeInner::Array { stride, .. } => *stride,
+                    _ => 0,
+                };
+                let stride_expr = self.literal(cx, Scalar::U32, i64::from(stride_value), span);
+                self.store_out(cx, stride, stride_expr, uint)?;
+                Some(rvalue(
+                    self.void_marker(cx, span),
+                    self.scalar_type(Scalar::BOOL),
+                ))
+            }
+            (
+                ResourceKind::ByteAddressBuffer | ResourceKind::RWByteAddressBuffer,
+                "GetDimensions",
+            ) => {
+                let [size] = self.expect_args::<1>(args, name, span)?;
+                let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                let length = cx.expr(Expression::ArrayLength(base), uint, span);
+                let four = self.literal(cx, Scalar::U32, 4, span);
+                let bytes = cx.expr(
+                    Expression::Binary {
+                        op: BinaryOperator::Multiply,
+                        left: length,
+                        right: four,
+                    },
+                    uint,
+                    span,
+                );
+                self.store_out(cx, size, bytes, uint)?;
+                Some(rvalue(
+                    self.void_marker(cx, span),
+                    self.scalar_type(Scalar::BOOL),
+                ))
+            }
+            (
+                ResourceKind::ByteAddressBuffer | ResourceKind::RWByteAddressBuffer,
+                "Load" | "Load2" | "Load3" | "Load4",
+            ) => {
+                let [address] = self.expect_args::<1>(args, name, span)?;
+                let result_ty = match template_args {
+                    Some([ast::TemplateArg::Type { ty: t, .. }]) => match self.resolve_type(t)? {
+                        Ty::Value(t) => t,
+                        _ => return None,
+                    },
+                    Some(_) => {
+                        self.error(
+                            codes::NO_MATCHING_OVERLOAD,
+                            span,
+                            "Load<T> takes one value type",
+                        );
+                        return None;
+                    }
+                    None => {
+                        let words = method_width(name);
+                        self.shaped(
+                            Scalar::U32,
+                            VectorSize::from_count(words).map_or(Shape::Scalar, Shape::Vector),
+                        )
+                    }
+                };
+                let Some((scalar, shape)) = self.numeric(result_ty) else {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        span,
+                        "Load<T> supports scalars and vectors of 32-bit types for now",
+                    );
+                    return None;
+                };
+                if scalar.width != 4 || scalar.kind == ScalarKind::Bool {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        span,
+                        "Load<T> supports 32-bit int, uint and float for now",
+                    );
+                    return None;
+                }
+                let words = match shape {
+                    Shape::Scalar => 1,
+                    Shape::Vector(s) => s.count(),
+                };
+                let first = self.word_index(cx, address, span)?;
+                let mut parts = Vec::new();
+                for i in 0..words {
+                    let index = if i == 0 {
+                        first
+                    } else {
+                        let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
+                        cx.expr(
+                            Expression::Binary {
+                                op: BinaryOperator::Add,
+                                left: first,
+                                right: offset,
+                            },
+                            uint,
+                            span,
+                        )
+                    };
+                    let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                    let pointer_ty = self.pointer_type(uint, space);
+                    let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                    parts.push(cx.expr(Expression::Load { pointer }, uint, span));
+                }
+                let words_ty = self.shaped(Scalar::U32, shape);
+                let loaded = if words == 1 {
+                    parts[0]
+                } else {
+                    cx.expr(
+                        Expression::Compose {
+                            ty: words_ty,
+                            components: parts,
+                        },
+                        words_ty,
+                        span,
+                    )
+                };
+                let value = if scalar == Scalar::U32 {
+                    loaded
+                } else {
+                    cx.expr(
+                        Expression::Bitcast {
+                            expr: loaded,
+                            to: scalar,
+                        },
+                        result_ty,
+                        span,
+                    )
+                };
+                Some(rvalue(value, result_ty))
+            }
+            (ResourceKind::RWByteAddressBuffer, "Store" | "Store2" | "Store3" | "Store4") => {
+                let [address, value] = self.expect_args::<2>(args, name, span)?;
+                let operand = self.lower_rvalue(cx, value)?;
+                let value_ty = match template_args {
+                    Some([ast::TemplateArg::Type { ty: t, .. }]) => match self.resolve_type(t)? {
+                        Ty::Value(t) => t,
+                        _ => return None,
+                    },
+                    _ if name == "Store"
+                        && template_args.is_none()
+                        && self.numeric(operand.ty).is_some_and(|(s, _)| {
+                            s.width == 4 && s.kind != ScalarKind::Bool && template_args.is_some()
+                        }) =>
+                    {
+                        operand.ty
+                    }
+                    _ => {
+                        let words = method_width(name);
+                        self.shaped(
+                            Scalar::U32,
+                            VectorSize::from_count(words).map_or(Shape::Scalar, Shape::Vector),
+                        )
+                    }
+                };
+                let Some((scalar, shape)) = self.numeric(value_ty) else {
+                    self.error(
+                        codes::UNSUPPORTED_CONSTRUCT,
+                        span,
+                        "Store<T> supports scalars and vectors of 32-bit types for now",
+                    );
+                    return None;
+                };
+                let converted =
+                    self.convert_value(cx, operand.into_value(), value_ty, value.span, true)?;
+                let words_ty = self.shaped(Scalar::U32, shape);
+                let as_words = if scalar == Scalar::U32 {
+                    converted
+                } else {
+                    cx.expr(
+                        Expression::Bitcast {
+                            expr: converted,
+                            to: Scalar::U32,
+                        },
+                        words_ty,
+                        span,
+                    )
+                };
+                let words = match shape {
+                    Shape::Scalar => 1,
+                    Shape::Vector(s) => s.count(),
+                };
+                let as_words = if words > 1 {
+                    cx.bind(as_words)
+                } else {
+                    as_words
+                };
+                let first = self.word_index(cx, address, span)?;
+                let first = if words > 1 { cx.bind(first) } else { first };
+                for i in 0..words {
+                    let index = if i == 0 {
+                        first
+                    } else {
+                        let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
+                        cx.expr(
+                            Expression::Binary {
+                                op: BinaryOperator::Add,
+                                left: first,
+                                right: offset,
+                            },
+                            uint,
+                            span,
+                        )
+                    };
+                    let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                    let pointer_ty = self.pointer_type(uint, space);
+                    let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                    let word = if words == 1 {
+                        as_words
+                    } else {
+                        cx.expr(
+                            Expression::AccessIndex {
+                                base: as_words,
+                                index: i,
+                            },
+                            uint,
+                            span,
+                        )
+                    };
+                    cx.emit(Statement::Store {
+                        pointer,
+                        value: word,
+                    });
+                }
+                Some(rvalue(
+                    self.void_marker(cx, span),
+                    self.scalar_type(Scalar::BOOL),
+                ))
+            }
+            (ResourceKind::RWByteAddressBuffer, n) if n.starts_with("Interlocked") => {
+                let Some(fun) = atomic_function(n) else {
+                    self.error(
+                        codes::UNKNOWN_MEMBER,
+                        method.span,
+                        format!("RWByteAddressBuffer has no method '{n}'"),
+                    );
+                    return None;
+                };
+                let Some((address, rest)) = args.split_first() else {
+                    self.error(
+                        codes::ARGUMENT_COUNT,
+                        span,
+                        format!("'{n}' needs a byte address"),
+                    );
+                    return None;
+                };
+                let index = self.word_index(cx, address, span)?;
+                let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+                let pointer_ty = self.pointer_type(uint, space);
+                let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                self.emit_atomic(cx, n, fun, pointer, uint, rest, span)
+            }
+            (ResourceKind::ByteAddressBuffer, n)
+                if n.starts_with("Store") || n.starts_with("Interlocked") =>
+            {
+                self.error(codes::NOT_ASSIGNABLE, method.span, format!("'{n}' writes, but ByteAddressBuffer is read-only: declare it RWByteAddressBuffer and bind a UAV (register u)"));
+                None
+            }
+            (ResourceKind::RWStructuredBuffer, "IncrementCounter" | "DecrementCounter") => {
+                self.error(codes::UNSUPPORTED_CONSTRUCT, method.span, format!("'{name}' (structured buffer counters) is not supported yet; keep the counter in a RWByteAddressBuffer and use InterlockedAdd"));
+                None
+            }
+            _ => {
+                self.error(
+                    codes::UNKNOWN_MEMBER,
+                    method.span,
+                    format!("{} has no method '{name}'", ty.kind.hlsl_name()),
+                );
+                None
+            }
+        }
+    }
+
+    /// `address >> 2` as a uint word index.
+    fn word_index(
+        &mut self,
+        cx: &mut FnCtx,
+        address: &'a ast::Expr,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let uint = self.scalar_type(Scalar::U32);
+        let operand = self.lower_rvalue(cx, address)?;
+        let address = self.convert_value(cx, operand.into_value(), uint, address.span, true)?;
+        if let Expression::Literal(Literal::U32(v)) = cx.function.expressions[address] {
+            return Some(cx.expr(Expression::Literal(Literal::U32(v >> 2)), uint, span));
+        }
+        let two = self.literal(cx, Scalar::U32, 2, span);
+        Some(cx.expr(
+            Expression::Binary {
+                op: BinaryOperator::ShiftRight,
+                left: address,
+                right: two,
+            },
+            uint,
+            span,
+        ))
+    }
+
+    /// Stores `value` of `ty` into the place written as argument `arg` (an out argument).
+    fn store_out(
+        &mut self,
+        cx: &mut FnCtx,
+        arg: &'a ast::Expr,
+        value: Handle<Expression>,
+        ty: Handle<Type>,
+    ) -> Option<()> {
+        let place = self.lower_expr(cx, arg)?;
+        self.check_writable(&place, arg.span)?;
+        let target = place.value_type()?;
+        let converted = self.convert_value(
+            cx,
+            rvalue_operand(value, ty).into_value(),
+            target,
+            arg.span,
+            true,
+        )?;
+        self.store(cx, &place, converted, arg.span)
+    }
+
+    /// A call of a user function, with overload resolution and out/inout copies.
+    fn lower_user_call(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let mut operands = Vec::new();
+        let mut places = Vec::new();
+        for arg in args {
+            let value = self.lower_expr(cx, arg)?;
+            places.push(value.clone());
+            operands.push(value);
+        }
+        let overloads = self.functions.get(name)?.clone();
+        let mut best: Option<(usize, u32)> = None;
+        let mut ambiguous = false;
+        for (index, candidate) in overloads.iter().enumerate() {
+            let required = candidate
+                .params
+                .iter()
+                .filter(|p| p.default.is_none())
+                .count();
+            if args.len() < required || args.len() > candidate.params.len() {
+                continue;
+            }
+            let mut cost = 0;
+            let mut viable = true;
+            for (value, param) in operands.iter().zip(&candidate.params) {
+                match self.conversion_cost(value, param.ty) {
+                    Some(c) => cost += c,
+                    None => viable = false,
+                }
+            }
+            if !viable {
+                continue;
+            }
+            match best {
+                Some((_, c)) if c < cost => {}
+                Some((_, c)) if c == cost => ambiguous = true,
+                _ => {
+                    best = Some((index, cost));
+                    ambiguous = false;
+                }
+            }
+        }
+        let Some((index, _)) = best else {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                span,
+                format!(
+                    "no overload of '{name}' takes these {} argument{}",
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" }
+                ),
+            );
+            return None;
+        };
+        if ambiguous {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                span,
+                format!("the call of '{name}' is ambiguous between overloads"),
+            );
+            return None;
+        }
+        let symbol = overloads[index].clone();
+        let mut arguments = Vec::new();
+        let mut copy_back = Vec::new();
+        for (i, param) in symbol.params.iter().enumerate() {
+            let (value, arg_span) = match (operands.get(i), args.get(i)) {
+                (Some(v), Some(a)) => (v.clone(), a.span),
+                _ => {
+                    let default = param.default?;
+                    let v = self.lower_expr(cx, default)?;
+                    (v, default.span)
+                }
+            };
+            if param.by_pointer {
+                let place = places.get(i).cloned();
+                let place = place?;
+                self.check_writable(&place, arg_span)?;
+                let temp = cx.temporary(param.ty, arg_span);
+                let pointer_ty = self.pointer_type(param.ty, AddressSpace::Function);
+                if param.copy_in {
+                    let initial = self.convert_value(cx, value, param.ty, arg_span, true)?;
+                    let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, arg_span);
+                    cx.emit(Statement::Store {
+                        pointer,
+                        value: initial,
+                    });
+                }
+                arguments.push(cx.expr(Expression::LocalVariable(temp), pointer_ty, arg_span));
+                copy_back.push((place, temp, param.ty, pointer_ty, arg_span));
+            } else {
+                let converted = self.convert_value(cx, value, param.ty, arg_span, true)?;
+                arguments.push(converted);
+            }
+        }
+        let handle = self.function_handle(name, index, Some(span))?;
+        let result = match symbol.result {
+            Ty::Value(ty) => Some((cx.expr(Expression::CallResult(handle), ty, span), ty)),
+            _ => None,
+        };
+        cx.emit(Statement::Call {
+            function: handle,
+            arguments,
+            result: result.map(|r| r.0),
+        });
+        for (place, temp, ty, pointer_ty, arg_span) in copy_back {
+            let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, arg_span);
+            let value = cx.expr(Expression::Load { pointer }, ty, arg_span);
+            let target = place.value_type()?;
+            let converted = self.convert_value(
+                cx,
+                rvalue_operand(value, ty).into_value(),
+                target,
+                arg_span,
+                true,
+            )?;
+            self.store(cx, &place, converted, arg_span)?;
+        }
+        match result {
+            Some((expr, ty)) => Some(rvalue(expr, ty)),
+            None => Some(rvalue(
+                self.void_marker(cx, span),
+                self.scalar_type(Scalar::BOOL),
+            )),
+        }
+    }
+
+    /// How costly converting `value` to `to` is for overload resolution; `None` if impossible.
+    fn conversion_cost(&self, value: &Value, to: Handle<Type>) -> Option<u32> {
+        let from = value.value_type()?;
+        if from == to {
+            return Some(0);
+        }
+        let (fs, fshape) = self.numeric(from)?;
+        let (ts, tshape) = self.numeric(to)?;
+        let shape_cost = match (fshape, tshape) {
+            (a, b) if a == b => 0,
+            (Shape::Scalar, Shape::Vector(_)) => 2,
+            (Shape::Vector(a), Shape::Vector(b)) if a > b => 4,
+            (Shape::Vector(_), Shape::Scalar) => 4,
+            _ => return None,
+        };
+        let kind_cost = if fs == ts {
+            0
+        } else if fs.kind == ts.kind {
+            1
+        } else {
+            2
+        };
+        Some(shape_cost + kind_cost)
+    }
+}
+
+fn rvalue(expr: Handle<Expression>, ty: Handle<Type>) -> Value {
+    Value::Rvalue {
+        expr,
+        ty,
+        literal: false,
+    }
+}
+
+fn rvalue_operand(expr: Handle<Expression>, ty: Handle<Type>) -> Operand {
+    Operand {
+        expr,
+        ty,
+        literal: false,
+    }
+}
+
+/// Number of words of `Load2`/`Store3`/….
+fn method_width(name: &str) -> u32 {
+    name.chars()
+        .last()
+        .and_then(|c| c.to_digit(10))
+        .unwrap_or(1)
+}
+
+fn atomic_function(name: &str) -> Option<AtomicFunction> {
+    Some(match name {
+        "InterlockedAdd" => AtomicFunction::Add,
+        "InterlockedAnd" => AtomicFunction::And,
+        "InterlockedOr" => AtomicFunction::Or,
+        "InterlockedXor" => AtomicFunction::Xor,
+        "InterlockedMin" => AtomicFunction::Min,
+        "InterlockedMax" => AtomicFunction::Max,
+        "InterlockedExchange" => AtomicFunction::Exchange,
+        "InterlockedCompareExchange" | "InterlockedCompareStore" => AtomicFunction::CompareExchange,
+        _ => return None,
+    })
+}

@@ -1,0 +1,284 @@
+//! Tests of the lowering: what the IR says about whole shaders, and diagnostics.
+
+use oneshader_ir::{
+    analysis, codes, AddressSpace, Diagnostic, Expression, MathFunction, Module, ResourceKind,
+    ShaderStage, SourceMap, Statement, WaveOp,
+};
+
+use crate::{compile, FrontendOptions, LowerOptions, MemoryLoader};
+
+const COMPACT: &str = include_str!("../../../../shaders/Compact.hlsl");
+
+fn lower(source: &str) -> (Option<Module>, Vec<Diagnostic>, SourceMap) {
+    lower_with(source, FrontendOptions::default())
+}
+
+fn lower_with(
+    source: &str,
+    options: FrontendOptions,
+) -> (Option<Module>, Vec<Diagnostic>, SourceMap) {
+    let mut sources = SourceMap::new();
+    let main = sources.add("test.hlsl", source);
+    let (module, diagnostics) = compile(&mut sources, main, &options, &MemoryLoader::new());
+    (module, diagnostics.into_vec(), sources)
+}
+
+fn errors(source: &str) -> Vec<String> {
+    let (module, diagnostics, sources) = lower(source);
+    assert!(module.is_none(), "expected errors for:\n{source}");
+    diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_short_string(&sources))
+        .collect()
+}
+
+fn module(source: &str) -> Module {
+    let (module, diagnostics, sources) = lower(source);
+    let errors: Vec<String> = diagnostics
+        .iter()
+        .map(|d| d.to_short_string(&sources))
+        .collect();
+    module.unwrap_or_else(|| panic!("lowering failed: {errors:#?}"))
+}
+
+#[test]
+fn compact_lowers_with_its_resources_and_wave_ops() {
+    let m = module(COMPACT);
+    assert_eq!(m.entry_points.len(), 1);
+    let entry = &m.entry_points[0];
+    assert_eq!(entry.name, "CSMain");
+    assert_eq!(entry.stage, ShaderStage::Compute);
+    assert_eq!(entry.workgroup_size, [64, 1, 1]);
+    assert_eq!(analysis::subgroup_operations(&m, entry).bits(), 0x9);
+
+    let resources: Vec<(String, ResourceKind, u32, u32)> = m
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| {
+            let r = g.resource.as_ref()?;
+            Some((g.name.clone(), r.kind, r.binding.set, r.binding.binding))
+        })
+        .collect();
+    assert_eq!(
+        resources,
+        vec![
+            ("Values".into(), ResourceKind::StructuredBuffer, 0, 0),
+            ("Kept".into(), ResourceKind::RWStructuredBuffer, 0, 1),
+            ("Count".into(), ResourceKind::RWByteAddressBuffer, 0, 2),
+        ]
+    );
+    let uses = analysis::global_uses(&m, entry);
+    assert!(uses[0].read && !uses[0].write, "Values is only read");
+    assert!(uses[1].write && !uses[1].read, "Kept is only written");
+    assert!(uses[2].atomic, "Count is used atomically");
+
+    let wave_ops: Vec<WaveOp> = analysis::wave_uses(&entry.function)
+        .into_iter()
+        .map(|w| w.op)
+        .collect();
+    assert_eq!(
+        wave_ops,
+        vec![
+            WaveOp::PrefixCountBits,
+            WaveOp::ActiveCountBits,
+            WaveOp::IsFirstLane,
+            WaveOp::ReadLaneFirst
+        ]
+    );
+    let mut atomics = 0;
+    analysis::walk_statements(&entry.function.body, &mut |s| {
+        if let Statement::Atomic { result, .. } = s {
+            assert!(result.is_some(), "the original value is used");
+            atomics += 1;
+        }
+    });
+    assert_eq!(atomics, 1);
+}
+
+#[test]
+fn register_spaces_and_vk_binding_choose_set_and_binding() {
+    let m = module(
+        "RWStructuredBuffer<uint> A : register(u3, space2);\n\
+         [[vk::binding(7, 1)]] RWStructuredBuffer<uint> B : register(u0);\n\
+         [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) { A[id.x] = B[id.x]; }",
+    );
+    let bindings: Vec<(u32, u32)> = m
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| {
+            g.resource
+                .as_ref()
+                .map(|r| (r.binding.set, r.binding.binding))
+        })
+        .collect();
+    assert_eq!(bindings, vec![(2, 3), (1, 7)]);
+}
+
+#[test]
+fn entry_points_are_found_by_attribute_or_name() {
+    let source = "RWStructuredBuffer<uint> O : register(u0);\n\
+        [numthreads(8,1,1)] void A(uint i : SV_GroupIndex) { O[i] = 1; }\n\
+        [numthreads(4,1,1)] void B(uint i : SV_GroupIndex) { O[i] = 2; }\n\
+        void C() {}";
+    let m = module(source);
+    let names: Vec<&str> = m.entry_points.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["A", "B"]);
+    let options = FrontendOptions {
+        lower: LowerOptions {
+            entry_point: Some("B".into()),
+            stage: None,
+        },
+        ..FrontendOptions::default()
+    };
+    let (m, _, _) = lower_with(source, options);
+    let m = m.expect("B compiles");
+    assert_eq!(m.entry_points.len(), 1);
+    assert_eq!(m.entry_points[0].workgroup_size, [4, 1, 1]);
+}
+
+#[test]
+fn helper_functions_with_out_parameters_and_overloads() {
+    let m = module(
+        "RWStructuredBuffer<float> O : register(u0);\n\
+         float twice(float x) { return x * 2; }\n\
+         uint twice(uint x) { return x << 1; }\n\
+         void split(float v, out float lo, inout float hi) { lo = v - 1; hi += v; }\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           float a = 0, b = 1;\n\
+           split(twice(1.5f), a, b);\n\
+           O[id.x] = a + b + (float)twice(3u);\n\
+         }",
+    );
+    assert_eq!(m.functions.len(), 3, "two overloads and split are lowered");
+    let names: Vec<&str> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert!(names.contains(&"split"));
+    let split = m
+        .functions
+        .iter()
+        .find(|(_, f)| f.name == "split")
+        .map(|(_, f)| f)
+        .expect("split");
+    assert!(matches!(
+        m.inner(split.arguments[1].ty),
+        oneshader_ir::TypeInner::Pointer {
+            space: AddressSpace::Function,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn bit_intrinsics_keep_the_signedness_of_their_operand() {
+    let m = module(
+        "RWStructuredBuffer<int> O : register(u0);\n\
+         [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           int v = O[id.x];\n\
+           O[id.x] = firstbithigh(v) + firstbitlow(v) + (int)countbits(v) + reversebits(v);\n\
+         }",
+    );
+    let f = &m.entry_points[0].function;
+    let funs: Vec<MathFunction> = f
+        .expressions
+        .iter()
+        .filter_map(|(h, e)| match e {
+            Expression::Math { fun, .. } => {
+                if *fun == MathFunction::FirstBitHigh {
+                    assert_eq!(
+                        m.inner(f.type_of(h)).scalar(),
+                        Some(oneshader_ir::Scalar::I32)
+                    );
+                }
+                Some(*fun)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        funs,
+        [
+            MathFunction::FirstBitHigh,
+            MathFunction::FirstBitLow,
+            MathFunction::CountBits,
+            MathFunction::ReverseBits
+        ]
+    );
+}
+
+#[test]
+fn unknown_identifier_points_at_the_use() {
+    let e = errors("[numthreads(1,1,1)] void main() {\n  float x = y + 1;\n}");
+    assert_eq!(
+        e,
+        ["test.hlsl(2,13): error OSH0300: unknown identifier 'y'"]
+    );
+}
+
+#[test]
+fn wave_match_is_osh0350_with_the_spec_message() {
+    let e = errors(
+        "RWStructuredBuffer<uint4> O : register(u0);\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+         O[id.x] = WaveMatch(id.x); }",
+    );
+    assert_eq!(e.len(), 1);
+    assert_eq!(
+        e[0],
+        "test.hlsl(3,11): error OSH0350: The intrinsic 'WaveMatch' is not supported: it needs partitioned subgroup operations, which no target offers portably (SPIR-V has only a vendor extension; MSL and WGSL have none). Build the groups with WaveActiveBallot and WaveReadLaneFirst in a loop instead."
+    );
+}
+
+#[test]
+fn recursion_is_an_error() {
+    let e = errors(
+        "uint f(uint x) { return x == 0 ? 0 : f(x - 1); }\n\
+         RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1,1,1)] void main() { O[0] = f(3); }",
+    );
+    assert!(
+        e.iter().any(|m| m.contains(&codes::RECURSION.to_string())),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn writing_a_read_only_buffer_is_an_error() {
+    let e = errors(
+        "StructuredBuffer<float> V : register(t0);\n\
+         [numthreads(1,1,1)] void main() { V[0] = 1; }",
+    );
+    assert_eq!(e.len(), 1);
+    assert!(e[0].contains("OSH0306"), "{e:?}");
+}
+
+#[test]
+fn missing_entry_point_is_reported() {
+    let e = errors("float f() { return 1; }");
+    assert!(e[0].contains("OSH0320"), "{e:?}");
+}
+
+#[test]
+fn ternary_with_wave_op_only_runs_it_on_the_lanes_that_take_that_side() {
+    let m = module(
+        "RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           O[id.x] = (id.x & 1) != 0 ? WaveActiveSum(id.x) : 0u; }",
+    );
+    let f = &m.entry_points[0].function;
+    let mut wave_inside_if = false;
+    analysis::walk_statements(&f.body, &mut |s| {
+        if let Statement::If { accept, .. } = s {
+            let mut found = false;
+            analysis::walk_statements(accept, &mut |inner| {
+                if let Statement::Store { value, .. } = inner {
+                    found |= matches!(f.expressions[*value], Expression::Wave { .. });
+                }
+            });
+            wave_inside_if |= found;
+        }
+    });
+    assert!(
+        wave_inside_if,
+        "the wave op must be evaluated inside the branch"
+    );
+}
