@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # The test command: installs the test dependencies, then checks formatting, lints, and runs
-# every test of the workspace. Run from anywhere; exits non-zero when anything fails.
+# every test of the workspace. Every check runs even when an earlier one fails, so one run
+# shows all problems; the exit status is non-zero when any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-test-deps.sh
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
+failed=()
 
-echo "== cargo fmt --all --check"
-cargo fmt --all --check
+step() {
+    echo "== $*"
+    if ! "$@"; then
+        failed+=("$*")
+    fi
+}
 
-echo "== cargo clippy --workspace --all-targets -- -D warnings"
-cargo clippy --workspace --all-targets -- -D warnings
-
+step cargo fmt --all --check
+step cargo clippy --workspace --all-targets -- -D warnings
 # Last, so that its summary closes the output.
-echo "== cargo test --workspace"
-cargo test --workspace
+step cargo test --workspace
+
+if ((${#failed[@]} > 0)); then
+    printf 'scripts/test.sh: FAILED: %s\n' "${failed[@]}" >&2
+    exit 1
+fi

@@ -26,6 +26,7 @@ pub(crate) fn run(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutpu
     let entry = driver.entry()?;
     let instance = InstanceScope::create(&entry)?;
     let chosen = choose_physical_device(&instance.instance)?;
+    check_workgroups(job.workgroups, &chosen.properties.limits)?;
     let device_info = describe(&chosen);
     let mut device = DeviceScope::create(&instance.instance, &chosen)?;
     let outcome = device.dispatch(&instance.instance, &chosen, job, &entry_point);
@@ -43,6 +44,17 @@ pub(crate) fn run(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutpu
         }
         Err(DispatchError::Failed(message)) => Err(message),
     }
+}
+
+/// A dispatch beyond `maxComputeWorkGroupCount` is undefined behaviour, so it is an error here.
+fn check_workgroups(workgroups: [u32; 3], limits: &vk::PhysicalDeviceLimits) -> Result<(), String> {
+    let max = limits.max_compute_work_group_count;
+    if workgroups.iter().zip(max).any(|(&count, max)| count > max) {
+        return Err(format!(
+            "{workgroups:?} workgroups exceed the device's maxComputeWorkGroupCount {max:?}"
+        ));
+    }
+    Ok(())
 }
 
 enum DispatchError {
@@ -593,5 +605,22 @@ fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
     match kind {
         BufferKind::Storage | BufferKind::ReadOnlyStorage => vk::DescriptorType::STORAGE_BUFFER,
         BufferKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workgroup_counts_are_checked_against_the_device_limits() {
+        let limits = vk::PhysicalDeviceLimits {
+            max_compute_work_group_count: [65535, 100, 1],
+            ..Default::default()
+        };
+        assert_eq!(check_workgroups([65535, 100, 1], &limits), Ok(()));
+        assert_eq!(check_workgroups([0, 0, 0], &limits), Ok(()));
+        let too_many = check_workgroups([1, 1, 2], &limits);
+        assert!(too_many.is_err_and(|e| e.contains("maxComputeWorkGroupCount")));
     }
 }
