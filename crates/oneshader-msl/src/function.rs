@@ -8,9 +8,8 @@
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::{
-    AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic, Expression,
-    Function, Handle, Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type, TypeInner,
-    UnaryOperator,
+    AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic, Expression, Function, Handle,
+    Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type, TypeInner, UnaryOperator,
 };
 
 use crate::names::Namer;
@@ -320,7 +319,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         result
     }
 
-    fn write_return_as(&mut self, output: &Output, value: Option<String>) -> Result<(), Diagnostic> {
+    fn write_return_as(
+        &mut self,
+        output: &Output,
+        value: Option<String>,
+    ) -> Result<(), Diagnostic> {
         match (output, value) {
             (Output::Helper, Some(value)) => self.line(&format!("return {value};")),
             (Output::Helper | Output::EntryVoid, _) => self.line("return;"),
@@ -423,8 +426,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         result: Option<Handle<Expression>>,
     ) -> Result<(), Diagnostic> {
         let span = self.span(pointer);
-        let compare = compare
-            .ok_or_else(|| unsupported(span, "a compare-exchange without a comparand"))?;
+        let compare =
+            compare.ok_or_else(|| unsupported(span, "a compare-exchange without a comparand"))?;
         let compare_text = self.expr(compare)?;
         let ty = self.type_of(compare)?;
         let type_name = self
@@ -459,7 +462,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         self.line(&format!("{type_name} {original} = {compare_text};"));
         self.line("{");
         self.indent += 1;
-        self.line(&format!("{qualifier} {atomic_type}& {reference} = {target};"));
+        self.line(&format!(
+            "{qualifier} {atomic_type}& {reference} = {target};"
+        ));
         self.line(&format!("{type_name} {expected} = {original};"));
         self.line(&format!("{type_name} {desired} = {value};"));
         self.line(&format!("while (!atomic_compare_exchange_weak_explicit(&{reference}, &{original}, {desired}, memory_order_relaxed, memory_order_relaxed) && {original} == {expected}) {{"));
@@ -540,7 +545,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .try_get(h)
             .ok_or_else(|| unsupported(span, "a reference to a missing expression"))?;
         match expression {
-            Expression::Literal(literal) => literal_text(*literal).map_err(|w| unsupported(span, w)),
+            Expression::Literal(literal) => {
+                literal_text(*literal).map_err(|w| unsupported(span, w))
+            }
             Expression::ZeroValue(ty) => {
                 let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
                 Ok(format!("{name}{{}}"))
@@ -594,7 +601,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                             .w
                             .types
                             .member_name(base_ty, *index as usize)
-                            .ok_or_else(|| unsupported(span, "a struct member that doesn't exist"))?;
+                            .ok_or_else(|| {
+                                unsupported(span, "a struct member that doesn't exist")
+                            })?;
                         format!("{base_text}.{member}")
                     }
                     Some(TypeInner::Vector { .. }) if *index < 4 => {
@@ -622,7 +631,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::Load { pointer } => {
                 let target = self.expr(*pointer)?;
                 if self.is_atomic(*pointer) {
-                    Ok(format!("atomic_load_explicit(&{target}, memory_order_relaxed)"))
+                    Ok(format!(
+                        "atomic_load_explicit(&{target}, memory_order_relaxed)"
+                    ))
                 } else {
                     Ok(target)
                 }

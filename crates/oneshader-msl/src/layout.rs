@@ -165,16 +165,26 @@ impl<'a> Types<'a> {
             {
                 return Err("an atomic operation on a vector, matrix or struct member".into())
             }
-            TypeInner::Vector { size, scalar } => format!("{}{}", scalar_name(scalar)?, size.count()),
+            TypeInner::Vector { size, scalar } => {
+                format!("{}{}", scalar_name(scalar)?, size.count())
+            }
             TypeInner::Matrix {
                 columns,
                 rows,
                 scalar,
             } => {
                 if scalar.kind != ScalarKind::Float {
-                    return Err(format!("a {} matrix: MSL matrices hold floats only", scalar_name(scalar)?));
+                    return Err(format!(
+                        "a {} matrix: MSL matrices hold floats only",
+                        scalar_name(scalar)?
+                    ));
                 }
-                format!("{}{}x{}", scalar_name(scalar)?, columns.count(), rows.count())
+                format!(
+                    "{}{}x{}",
+                    scalar_name(scalar)?,
+                    columns.count(),
+                    rows.count()
+                )
             }
             TypeInner::Array { base, size, stride } => {
                 let ArraySize::Constant(count) = size else {
@@ -202,7 +212,11 @@ impl<'a> Types<'a> {
                     .ok_or_else(|| "an unnamed struct".to_string())?
             }
             TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
-            TypeInner::Image { dim, arrayed, class } => image_name(dim, arrayed, class)?,
+            TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            } => image_name(dim, arrayed, class)?,
             TypeInner::Sampler { .. } => "sampler".into(),
         })
     }
@@ -508,7 +522,10 @@ mod tests {
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.slots[1], Slot::Padding(28));
-        assert!(types.declaration(s).expect("declared").contains("char _pad0[28];"));
+        assert!(types
+            .declaration(s)
+            .expect("declared")
+            .contains("char _pad0[28];"));
     }
 
     #[test]

@@ -150,11 +150,7 @@ pub fn write(
                 }
             }
         }
-        Mad | MatrixMultiply => unreachable_free(),
+        // Written above, before the operands were needed unparenthesized.
+        Mad | MatrixMultiply => return Err(unsupported(span, format!("{fun:?} here"))),
     })
-}
-
-/// The text for arms handled before the match (kept total without panicking).
-fn unreachable_free() -> String {
-    String::new()
 }

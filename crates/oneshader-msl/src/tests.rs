@@ -46,7 +46,11 @@ fn compact_has_the_expected_signature_and_calls() {
     ] {
         assert!(text.contains(call), "missing {call} in:\n{text}");
     }
-    assert!(text.len() <= 1067, "{} bytes, over the spec's 1067", text.len());
+    assert!(
+        text.len() <= 1067,
+        "{} bytes, over the spec's 1067",
+        text.len()
+    );
 }
 
 #[test]

@@ -32,7 +32,11 @@ impl Operand {
     }
 }
 
-fn operand(fw: &mut FunctionWriter, op: WaveOp, h: Handle<Expression>) -> Result<Operand, oneshader_ir::Diagnostic> {
+fn operand(
+    fw: &mut FunctionWriter,
+    op: WaveOp,
+    h: Handle<Expression>,
+) -> Result<Operand, oneshader_ir::Diagnostic> {
     let span = fw.function.expressions.span(h);
     let (scalar, components) = match *fw.inner_of(h)? {
         TypeInner::Scalar(scalar) => (scalar, 1),
@@ -40,14 +44,20 @@ fn operand(fw: &mut FunctionWriter, op: WaveOp, h: Handle<Expression>) -> Result
         _ => {
             return Err(unsupported(
                 span,
-                format!("{} on a value that is not a scalar or vector", op.hlsl_name()),
+                format!(
+                    "{} on a value that is not a scalar or vector",
+                    op.hlsl_name()
+                ),
             ))
         }
     };
     if scalar.width == 8 {
         return Err(unsupported(
             span,
-            format!("{} on 64-bit values: Metal's SIMD-group functions take 32- and 16-bit types only", op.hlsl_name()),
+            format!(
+                "{} on 64-bit values: Metal's SIMD-group functions take 32- and 16-bit types only",
+                op.hlsl_name()
+            ),
         ));
     }
     Ok(Operand {
@@ -59,7 +69,12 @@ fn operand(fw: &mut FunctionWriter, op: WaveOp, h: Handle<Expression>) -> Result
 }
 
 /// The MSL text of wave operation `op` (expression `h`) on `args`.
-pub fn write(fw: &mut FunctionWriter, h: Handle<Expression>, op: WaveOp, args: &[Handle<Expression>]) -> Written {
+pub fn write(
+    fw: &mut FunctionWriter,
+    h: Handle<Expression>,
+    op: WaveOp,
+    args: &[Handle<Expression>],
+) -> Written {
     use WaveOp::*;
     let span = fw.function.expressions.span(h);
     if args.len() != op.arity() {
@@ -73,13 +88,21 @@ pub fn write(fw: &mut FunctionWriter, h: Handle<Expression>, op: WaveOp, args: &
             if fw.w.entry.stage == ShaderStage::Vertex {
                 return Err(wave_stage_error(span, op.hlsl_name()));
             }
-            Ok(if op == GetLaneIndex { LANE_INDEX } else { LANE_COUNT }.to_string())
+            Ok(if op == GetLaneIndex {
+                LANE_INDEX
+            } else {
+                LANE_COUNT
+            }
+            .to_string())
         }
         IsFirstLane => Ok("simd_is_first()".into()),
         ActiveAnyTrue | ActiveAllTrue | ActiveCountBits | PrefixCountBits | ActiveBallot => {
             let value = operand(fw, op, args[0])?;
             if value.kind != ScalarKind::Bool || value.components != 1 {
-                return Err(unsupported(span, format!("{} on a value that is not a bool", op.hlsl_name())));
+                return Err(unsupported(
+                    span,
+                    format!("{} on a value that is not a bool", op.hlsl_name()),
+                ));
             }
             let b = value.text;
             Ok(match op {
@@ -101,11 +124,17 @@ pub fn write(fw: &mut FunctionWriter, h: Handle<Expression>, op: WaveOp, args: &
                 let text = format!("{ty}({})", value.text);
                 (ty, text)
             } else {
-                let scalar = scalar_name(oneshader_ir::Scalar { kind: value.kind, width: value.width })
-                    .map_err(|what| unsupported(span, what))?;
+                let scalar = scalar_name(oneshader_ir::Scalar {
+                    kind: value.kind,
+                    width: value.width,
+                })
+                .map_err(|what| unsupported(span, what))?;
                 (value.type_with(scalar), value.text.clone())
             };
-            fw.w.polyfills.insert(Polyfill::AllEqual { ty, components: value.components });
+            fw.w.polyfills.insert(Polyfill::AllEqual {
+                ty,
+                components: value.components,
+            });
             Ok(format!("_all_equal({text})"))
         }
         ActiveSum | ActiveProduct | ActiveMin | ActiveMax | PrefixSum | PrefixProduct
@@ -115,7 +144,15 @@ pub fn write(fw: &mut FunctionWriter, h: Handle<Expression>, op: WaveOp, args: &
             if value.kind == ScalarKind::Bool || (bitwise && value.kind == ScalarKind::Float) {
                 return Err(unsupported(
                     span,
-                    format!("{} on {} values", op.hlsl_name(), if value.kind == ScalarKind::Bool { "bool" } else { "float" }),
+                    format!(
+                        "{} on {} values",
+                        op.hlsl_name(),
+                        if value.kind == ScalarKind::Bool {
+                            "bool"
+                        } else {
+                            "float"
+                        }
+                    ),
                 ));
             }
             let function = match op {
@@ -134,14 +171,26 @@ pub fn write(fw: &mut FunctionWriter, h: Handle<Expression>, op: WaveOp, args: &
         ReadLaneFirst => carry(fw, op, args[0], "simd_broadcast_first", None),
         ReadLaneAt => {
             let lane = fw.expr(args[1])?;
-            carry(fw, op, args[0], "simd_shuffle", Some(format!("ushort({lane})")))
+            carry(
+                fw,
+                op,
+                args[0],
+                "simd_shuffle",
+                Some(format!("ushort({lane})")),
+            )
         }
         QuadReadAcrossX => carry(fw, op, args[0], "quad_shuffle_xor", Some("1".into())),
         QuadReadAcrossY => carry(fw, op, args[0], "quad_shuffle_xor", Some("2".into())),
         QuadReadAcrossDiagonal => carry(fw, op, args[0], "quad_shuffle_xor", Some("3".into())),
         QuadReadLaneAt => {
             let lane = fw.expr(args[1])?;
-            carry(fw, op, args[0], "quad_shuffle", Some(format!("ushort({lane})")))
+            carry(
+                fw,
+                op,
+                args[0],
+                "quad_shuffle",
+                Some(format!("ushort({lane})")),
+            )
         }
     }
 }
@@ -160,7 +209,10 @@ fn carry(
     if value.kind == ScalarKind::Bool {
         let carrier = value.type_with("uint");
         let boolean = value.type_with("bool");
-        Ok(format!("{boolean}({function}({carrier}({}){extra}))", value.text))
+        Ok(format!(
+            "{boolean}({function}({carrier}({}){extra}))",
+            value.text
+        ))
     } else {
         Ok(format!("{function}({}{extra})", value.text))
     }

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression,
-    Function, GlobalVariable, Handle, Interpolation, Module, Sampling, ScalarKind, ShaderStage,
-    Span, Type, TypeInner, WaveOp,
+    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
+    GlobalVariable, Handle, Interpolation, Module, Sampling, ScalarKind, ShaderStage, Span, Type,
+    TypeInner, WaveOp,
 };
 
 use crate::function::{FunctionWriter, Output};
@@ -270,24 +270,37 @@ impl<'a> Writer<'a> {
 
     /// The names a call of `function` passes for its hidden parameters.
     pub fn hidden_arguments(&mut self, function: Handle<Function>) -> Vec<String> {
-        let needs = self.needs.get(function.index()).cloned().unwrap_or_default();
+        let needs = self
+            .needs
+            .get(function.index())
+            .cloned()
+            .unwrap_or_default();
         self.hidden_parameters(&needs).1
     }
 
     /// The declaration of a global as a helper parameter: a resource as it comes into the
     /// entry point, `threadgroup`/`thread` data by reference. `None` for globals that need
     /// no parameter.
-    fn global_parameter(&mut self, handle: Handle<GlobalVariable>) -> Result<Option<String>, Diagnostic> {
+    fn global_parameter(
+        &mut self,
+        handle: Handle<GlobalVariable>,
+    ) -> Result<Option<String>, Diagnostic> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
             return Ok(None);
         };
         let name = self.global_names[handle.index()].clone();
-        let atomic = self.global_uses.get(handle.index()).is_some_and(|u| u.atomic);
+        let atomic = self
+            .global_uses
+            .get(handle.index())
+            .is_some_and(|u| u.atomic);
         let span = global.span;
         let err = |what: String| unsupported(span, format!("{what} (global `{}`)", global.name));
         Ok(Some(match global.space {
             AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
-                format!("{} {name}", self.resource_type(global, atomic).map_err(err)?)
+                format!(
+                    "{} {name}",
+                    self.resource_type(global, atomic).map_err(err)?
+                )
             }
             AddressSpace::Workgroup => {
                 let ty = self.value_type(global.ty, atomic).map_err(err)?;
@@ -319,7 +332,11 @@ impl<'a> Writer<'a> {
         }
         match global.space {
             AddressSpace::Storage { writable } => {
-                let qualifier = if writable || atomic { "device" } else { "const device" };
+                let qualifier = if writable || atomic {
+                    "device"
+                } else {
+                    "const device"
+                };
                 match self.types.inner(global.ty) {
                     Some(&TypeInner::Array {
                         base,
@@ -329,7 +346,10 @@ impl<'a> Writer<'a> {
                         let element = self.types.buffer_element_name(base, stride, atomic)?;
                         Ok(format!("{qualifier} {element}*"))
                     }
-                    _ => Ok(format!("{qualifier} {}&", self.value_type(global.ty, atomic)?)),
+                    _ => Ok(format!(
+                        "{qualifier} {}&",
+                        self.value_type(global.ty, atomic)?
+                    )),
                 }
             }
             AddressSpace::Uniform => Ok(format!("constant {}&", self.types.name(global.ty)?)),
@@ -348,13 +368,19 @@ impl<'a> Writer<'a> {
                     .types
                     .name(base)
                     .map(|ty| format!("{} {ty}& {name}", space_qualifier(space))),
-                _ => self.types.name(argument.ty).map(|ty| format!("{ty} {name}")),
+                _ => self
+                    .types
+                    .name(argument.ty)
+                    .map(|ty| format!("{ty} {name}")),
             };
             match declaration {
                 Ok(declaration) => parameters.push(declaration),
                 Err(what) => self.diagnostics.push(unsupported(
                     None,
-                    format!("{what} (parameter `{}` of `{}`)", argument.name, function.name),
+                    format!(
+                        "{what} (parameter `{}` of `{}`)",
+                        argument.name, function.name
+                    ),
                 )),
             }
             argument_values.push(name);
@@ -408,7 +434,10 @@ impl<'a> Writer<'a> {
                     else {
                         self.diagnostics.push(unsupported(
                             entry.span,
-                            format!("entry point parameter `{}` without a semantic", argument.name),
+                            format!(
+                                "entry point parameter `{}` without a semantic",
+                                argument.name
+                            ),
                         ));
                         argument_values.push(name);
                         continue;
@@ -420,7 +449,10 @@ impl<'a> Writer<'a> {
                         let Some(binding) = &member.binding else {
                             self.diagnostics.push(unsupported(
                                 entry.span,
-                                format!("member `{}` of entry point parameter `{}` without a semantic", member.name, argument.name),
+                                format!(
+                                    "member `{}` of entry point parameter `{}` without a semantic",
+                                    member.name, argument.name
+                                ),
                             ));
                             continue;
                         };
@@ -457,18 +489,28 @@ impl<'a> Writer<'a> {
                 continue;
             };
             let name = self.global_names[handle.index()].clone();
-            let atomic = self.global_uses.get(handle.index()).is_some_and(|u| u.atomic);
-            let err = |what: String| unsupported(global.span, format!("{what} (global `{}`)", global.name));
+            let atomic = self
+                .global_uses
+                .get(handle.index())
+                .is_some_and(|u| u.atomic);
+            let err = |what: String| {
+                unsupported(global.span, format!("{what} (global `{}`)", global.name))
+            };
             match global.space {
                 AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
                     let Some(index) = self.resource_indices[handle.index()] else {
-                        self.diagnostics.push(err("a buffer or texture without a binding".into()));
+                        self.diagnostics
+                            .push(err("a buffer or texture without a binding".into()));
                         continue;
                     };
                     match self.resource_type(global, atomic) {
                         Ok(ty) => resources.push((
                             index,
-                            format!("{ty} {name} [[{}({})]]", index.table.attribute(), index.index),
+                            format!(
+                                "{ty} {name} [[{}({})]]",
+                                index.table.attribute(),
+                                index.index
+                            ),
                         )),
                         Err(what) => self.diagnostics.push(err(what)),
                     }
@@ -496,16 +538,19 @@ impl<'a> Writer<'a> {
         let prologue = declarations;
         resources.sort_by_key(|(index, _)| (index.table, index.index));
         parameters.extend(resources.into_iter().map(|(_, p)| p));
-        if needs.buffer_sizes {
-            match self.options.buffer_sizes_index {
-                Some(index) => parameters.push(format!("constant uint* _buffer_sizes [[buffer({index})]]")),
-                // The ArrayLength expression reports the error, with its span.
-                None => {}
-            }
+        // Without the option, the ArrayLength expression reports the error, with its span.
+        if let (true, Some(index)) = (needs.buffer_sizes, self.options.buffer_sizes_index) {
+            parameters.push(format!("constant uint* _buffer_sizes [[buffer({index})]]"));
         }
         for (needed, parameter) in [
-            (needs.lane_index, "uint _lane_index [[thread_index_in_simdgroup]]"),
-            (needs.lane_count, "uint _lane_count [[threads_per_simdgroup]]"),
+            (
+                needs.lane_index,
+                "uint _lane_index [[thread_index_in_simdgroup]]",
+            ),
+            (
+                needs.lane_count,
+                "uint _lane_count [[threads_per_simdgroup]]",
+            ),
         ] {
             if !needed {
                 continue;
@@ -533,22 +578,34 @@ impl<'a> Writer<'a> {
                     if let Some(TypeInner::Struct { members, .. }) = self.types.inner(result.ty) {
                         let mut out_namer = Namer::new();
                         for (index, member) in members.iter().enumerate() {
-                            let member_name = self.types.member_name(result.ty, index).unwrap_or("m").to_string();
+                            let member_name = self
+                                .types
+                                .member_name(result.ty, index)
+                                .unwrap_or("m")
+                                .to_string();
                             let out_name = out_namer.name(&member_name);
                             match &member.binding {
-                                Some(binding) => match self.output_member(binding, member.ty, &out_name) {
-                                    Ok(m) => stage_out.push(m),
-                                    Err(e) => self.diagnostics.push(e),
-                                },
+                                Some(binding) => {
+                                    match self.output_member(binding, member.ty, &out_name) {
+                                        Ok(m) => stage_out.push(m),
+                                        Err(e) => self.diagnostics.push(e),
+                                    }
+                                }
                                 None => self.diagnostics.push(unsupported(
                                     entry.span,
-                                    format!("entry point result member `{}` without a semantic", member.name),
+                                    format!(
+                                        "entry point result member `{}` without a semantic",
+                                        member.name
+                                    ),
                                 )),
                             }
                             accessors.push(member_name);
                         }
                     } else {
-                        self.diagnostics.push(unsupported(entry.span, "an entry point result without a semantic"));
+                        self.diagnostics.push(unsupported(
+                            entry.span,
+                            "an entry point result without a semantic",
+                        ));
                     }
                     let ty = self.types.name(result.ty).unwrap_or_default();
                     Output::EntryStruct { ty, accessors }
@@ -559,11 +616,28 @@ impl<'a> Writer<'a> {
         let entry_name = self.program_entry_name();
         let (qualifier, result) = match stage {
             ShaderStage::Compute => ("kernel", "void"),
-            ShaderStage::Vertex => ("vertex", if stage_out.is_empty() { "void" } else { "_stage_out" }),
-            ShaderStage::Fragment => ("fragment", if stage_out.is_empty() { "void" } else { "_stage_out" }),
+            ShaderStage::Vertex => (
+                "vertex",
+                if stage_out.is_empty() {
+                    "void"
+                } else {
+                    "_stage_out"
+                },
+            ),
+            ShaderStage::Fragment => (
+                "fragment",
+                if stage_out.is_empty() {
+                    "void"
+                } else {
+                    "_stage_out"
+                },
+            ),
         };
         if stage == ShaderStage::Compute && function.result.is_some() {
-            self.diagnostics.push(unsupported(entry.span, "a compute entry point that returns a value"));
+            self.diagnostics.push(unsupported(
+                entry.span,
+                "a compute entry point that returns a value",
+            ));
         }
         let output = if stage_out.is_empty() && !matches!(output, Output::EntryVoid) {
             Output::EntryVoid
@@ -599,7 +673,12 @@ impl<'a> Writer<'a> {
     pub fn struct_initializer(&self, ty: Handle<Type>, values: Vec<String>) -> String {
         let mut values = values.into_iter();
         let mut parts = Vec::new();
-        for slot in self.types.layout(ty).map(|l| l.slots.as_slice()).unwrap_or_default() {
+        for slot in self
+            .types
+            .layout(ty)
+            .map(|l| l.slots.as_slice())
+            .unwrap_or_default()
+        {
             match slot {
                 Slot::Member { .. } => parts.push(values.next().unwrap_or_else(|| "{}".into())),
                 Slot::Padding(_) => parts.push("{}".into()),
@@ -609,10 +688,18 @@ impl<'a> Writer<'a> {
     }
 
     /// An entry input: a parameter with a built-in attribute, or a `[[stage_in]]` member.
-    fn input(&mut self, binding: &Binding, ty: Handle<Type>, name: &str) -> Result<Input, Diagnostic> {
+    fn input(
+        &mut self,
+        binding: &Binding,
+        ty: Handle<Type>,
+        name: &str,
+    ) -> Result<Input, Diagnostic> {
         let stage = self.entry.stage;
         let span = self.entry.span;
-        let type_name = self.types.name(ty).map_err(|what| unsupported(span, what))?;
+        let type_name = self
+            .types
+            .name(ty)
+            .map_err(|what| unsupported(span, what))?;
         match binding {
             Binding::BuiltIn(builtin) => {
                 let attribute = match (builtin, stage) {
@@ -621,18 +708,29 @@ impl<'a> Writer<'a> {
                     (BuiltIn::SampleIndex, ShaderStage::Fragment) => "sample_id",
                     (BuiltIn::VertexIndex, ShaderStage::Vertex) => "vertex_id",
                     (BuiltIn::InstanceIndex, ShaderStage::Vertex) => "instance_id",
-                    (BuiltIn::GlobalInvocationId, ShaderStage::Compute) => "thread_position_in_grid",
-                    (BuiltIn::LocalInvocationId, ShaderStage::Compute) => "thread_position_in_threadgroup",
-                    (BuiltIn::LocalInvocationIndex, ShaderStage::Compute) => "thread_index_in_threadgroup",
+                    (BuiltIn::GlobalInvocationId, ShaderStage::Compute) => {
+                        "thread_position_in_grid"
+                    }
+                    (BuiltIn::LocalInvocationId, ShaderStage::Compute) => {
+                        "thread_position_in_threadgroup"
+                    }
+                    (BuiltIn::LocalInvocationIndex, ShaderStage::Compute) => {
+                        "thread_index_in_threadgroup"
+                    }
                     (BuiltIn::WorkGroupId, ShaderStage::Compute) => "threadgroup_position_in_grid",
                     _ => {
                         return Err(unsupported(
                             span,
-                            format!("the system value {builtin:?} as an input of a {} shader", stage.name()),
+                            format!(
+                                "the system value {builtin:?} as an input of a {} shader",
+                                stage.name()
+                            ),
                         ))
                     }
                 };
-                Ok(Input::Parameter(format!("{type_name} {name} [[{attribute}]]")))
+                Ok(Input::Parameter(format!(
+                    "{type_name} {name} [[{attribute}]]"
+                )))
             }
             Binding::Location {
                 location,
@@ -644,7 +742,10 @@ impl<'a> Writer<'a> {
                     ShaderStage::Vertex => vec![format!("attribute({location})")],
                     ShaderStage::Fragment => vec![format!("user(locn{location})")],
                     ShaderStage::Compute => {
-                        return Err(unsupported(span, "a user semantic on a compute shader input"))
+                        return Err(unsupported(
+                            span,
+                            "a user semantic on a compute shader input",
+                        ))
                     }
                 };
                 if stage == ShaderStage::Fragment {
@@ -653,25 +754,44 @@ impl<'a> Writer<'a> {
                         .inner(ty)
                         .and_then(TypeInner::scalar)
                         .is_some_and(|s| s.kind != ScalarKind::Float);
-                    if let Some(qualifier) = interpolation_attribute(*interpolation, *sampling, integer) {
+                    if let Some(qualifier) =
+                        interpolation_attribute(*interpolation, *sampling, integer)
+                    {
                         attributes.push(qualifier.into());
                     }
                 }
-                Ok(Input::StageIn(format!("{type_name} {name} [[{}]]", attributes.join(", "))))
+                Ok(Input::StageIn(format!(
+                    "{type_name} {name} [[{}]]",
+                    attributes.join(", ")
+                )))
             }
         }
     }
 
     /// A member of `_stage_out`.
-    fn output_member(&mut self, binding: &Binding, ty: Handle<Type>, name: &str) -> Result<String, Diagnostic> {
+    fn output_member(
+        &mut self,
+        binding: &Binding,
+        ty: Handle<Type>,
+        name: &str,
+    ) -> Result<String, Diagnostic> {
         let stage = self.entry.stage;
         let span = self.entry.span;
-        let type_name = self.types.name(ty).map_err(|what| unsupported(span, what))?;
+        let type_name = self
+            .types
+            .name(ty)
+            .map_err(|what| unsupported(span, what))?;
         let attribute = match (binding, stage) {
             (Binding::BuiltIn(BuiltIn::Position), ShaderStage::Vertex) => "position".to_string(),
-            (Binding::BuiltIn(BuiltIn::FragDepth), ShaderStage::Fragment) => "depth(any)".to_string(),
-            (Binding::Location { location, .. }, ShaderStage::Vertex) => format!("user(locn{location})"),
-            (Binding::Location { location, .. }, ShaderStage::Fragment) => format!("color({location})"),
+            (Binding::BuiltIn(BuiltIn::FragDepth), ShaderStage::Fragment) => {
+                "depth(any)".to_string()
+            }
+            (Binding::Location { location, .. }, ShaderStage::Vertex) => {
+                format!("user(locn{location})")
+            }
+            (Binding::Location { location, .. }, ShaderStage::Fragment) => {
+                format!("color({location})")
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -702,7 +822,10 @@ fn interpolation_attribute(
         return Some("flat");
     }
     let sampling = sampling.unwrap_or(Sampling::Center);
-    match (interpolation.unwrap_or(Interpolation::Perspective), sampling) {
+    match (
+        interpolation.unwrap_or(Interpolation::Perspective),
+        sampling,
+    ) {
         (Interpolation::Perspective, Sampling::Center) => None,
         (Interpolation::Perspective, Sampling::Centroid) => Some("centroid_perspective"),
         (Interpolation::Perspective, Sampling::Sample) => Some("sample_perspective"),

@@ -1,9 +1,9 @@
 //! Control flow, helper functions, groupshared data, barriers and atomics.
 
 use oneshader_ir::{
-    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Binding, BuiltIn,
-    EntryPoint, Expression, FunctionArgument, FunctionResult, GlobalVariable, Module,
-    ResourceKind, Scalar, ShaderStage, Statement, SwitchCase, SwitchValue, TypeInner,
+    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Binding, BuiltIn, EntryPoint,
+    Expression, FunctionArgument, FunctionResult, GlobalVariable, Module, ResourceKind, Scalar,
+    ShaderStage, Statement, SwitchCase, SwitchValue, TypeInner,
 };
 
 use super::build::{buffer, Builder};
@@ -13,16 +13,36 @@ use crate::Options;
 fn loops_module() -> Module {
     let mut module = Module::default();
     let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
-    let uint_ptr = module.type_handle(TypeInner::Pointer { base: uint, space: AddressSpace::Function });
-    let out = buffer(&mut module, "Out", uint, ResourceKind::RWStructuredBuffer, 0);
+    let uint_ptr = module.type_handle(TypeInner::Pointer {
+        base: uint,
+        space: AddressSpace::Function,
+    });
+    let out = buffer(
+        &mut module,
+        "Out",
+        uint,
+        ResourceKind::RWStructuredBuffer,
+        0,
+    );
 
     // uint bump(inout uint x, uint by) { x = x + by; return x * 2; }
     let mut h = Builder::new(&mut module, "bump");
     h.f.arguments = vec![
-        FunctionArgument { name: "x".into(), ty: uint_ptr, binding: None },
-        FunctionArgument { name: "by".into(), ty: uint, binding: None },
+        FunctionArgument {
+            name: "x".into(),
+            ty: uint_ptr,
+            binding: None,
+        },
+        FunctionArgument {
+            name: "by".into(),
+            ty: uint,
+            binding: None,
+        },
     ];
-    h.f.result = Some(FunctionResult { ty: uint, binding: None });
+    h.f.result = Some(FunctionResult {
+        ty: uint,
+        binding: None,
+    });
     let x = h.arg(0, uint_ptr);
     let x_val = h.load(x);
     let by = h.arg(1, uint);
@@ -32,7 +52,9 @@ fn loops_module() -> Module {
     let x_val = h.load(x);
     let two = h.u(2);
     let double = h.binary(BinaryOperator::Multiply, x_val, two);
-    h.push(Statement::Return { value: Some(double) });
+    h.push(Statement::Return {
+        value: Some(double),
+    });
     let helper = h.f;
     let helper = module.functions.append(helper, None);
 
@@ -63,20 +85,40 @@ fn loops_module() -> Module {
     let flipped = b.binary(BinaryOperator::BitwiseXor, av3, one);
     let acc_ptr3 = b.local_ptr(acc);
     let body = vec![
-        Statement::If { condition: even, accept: vec![Statement::Continue], reject: vec![] },
-        Statement::Store { pointer: acc_ptr, value: added },
+        Statement::If {
+            condition: even,
+            accept: vec![Statement::Continue],
+            reject: vec![],
+        },
+        Statement::Store {
+            pointer: acc_ptr,
+            value: added,
+        },
         Statement::Switch {
             selector,
             cases: vec![
-                SwitchCase { value: SwitchValue::U32(1), body: vec![], fall_through: true },
+                SwitchCase {
+                    value: SwitchValue::U32(1),
+                    body: vec![],
+                    fall_through: true,
+                },
                 SwitchCase {
                     value: SwitchValue::U32(2),
-                    body: vec![Statement::Store { pointer: acc_ptr2, value: plus_ten }, Statement::Break],
+                    body: vec![
+                        Statement::Store {
+                            pointer: acc_ptr2,
+                            value: plus_ten,
+                        },
+                        Statement::Break,
+                    ],
                     fall_through: false,
                 },
                 SwitchCase {
                     value: SwitchValue::Default,
-                    body: vec![Statement::Store { pointer: acc_ptr3, value: flipped }],
+                    body: vec![Statement::Store {
+                        pointer: acc_ptr3,
+                        value: flipped,
+                    }],
                     fall_through: false,
                 },
             ],
@@ -92,22 +134,39 @@ fn loops_module() -> Module {
     let done = b.binary(BinaryOperator::GreaterEqual, iv4, eight);
     b.push(Statement::Loop {
         body,
-        continuing: vec![Statement::Store { pointer: i_ptr, value: next }],
+        continuing: vec![Statement::Store {
+            pointer: i_ptr,
+            value: next,
+        }],
         break_if: Some(done),
     });
     // Out[0] = bump(acc, 3);
     let acc_ptr4 = b.local_ptr(acc);
     let three = b.u(3);
     let result = b.e(Expression::CallResult(helper), uint);
-    b.push(Statement::Call { function: helper, arguments: vec![acc_ptr4, three], result: Some(result) });
+    b.push(Statement::Call {
+        function: helper,
+        arguments: vec![acc_ptr4, three],
+        result: Some(result),
+    });
     let zero = b.u(0);
     let slot = b.element(out, zero);
     let store = b.store(slot, result);
     b.push(store);
     // A plain loop: while (true) { break; }
-    b.push(Statement::Loop { body: vec![Statement::Break], continuing: vec![], break_if: None });
+    b.push(Statement::Loop {
+        body: vec![Statement::Break],
+        continuing: vec![],
+        break_if: None,
+    });
     let f = b.f;
-    module.entry_points.push(EntryPoint { name: "Loops".into(), stage: ShaderStage::Compute, workgroup_size: [1, 1, 1], function: f, span: None });
+    module.entry_points.push(EntryPoint {
+        name: "Loops".into(),
+        stage: ShaderStage::Compute,
+        workgroup_size: [1, 1, 1],
+        function: f,
+        span: None,
+    });
     module
 }
 
@@ -129,20 +188,52 @@ fn groupshared_module() -> Module {
     let mut module = Module::default();
     let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
     let int = module.type_handle(TypeInner::Scalar(Scalar::I32));
-    let tile_ty = module.type_handle(TypeInner::Array { base: uint, size: ArraySize::Constant(64), stride: 4 });
+    let tile_ty = module.type_handle(TypeInner::Array {
+        base: uint,
+        size: ArraySize::Constant(64),
+        stride: 4,
+    });
     let global = |m: &mut Module, name: &str, space, ty| {
-        m.global_variables.append(GlobalVariable { name: name.into(), space, ty, resource: None, span: None }, None)
+        m.global_variables.append(
+            GlobalVariable {
+                name: name.into(),
+                space,
+                ty,
+                resource: None,
+                span: None,
+            },
+            None,
+        )
     };
     let tile = global(&mut module, "tile", AddressSpace::Workgroup, tile_ty);
     let counter = global(&mut module, "counter", AddressSpace::Workgroup, uint);
     let seed = global(&mut module, "seed", AddressSpace::Private, uint);
-    let out = buffer(&mut module, "Out", uint, ResourceKind::RWStructuredBuffer, 0);
-    let minimum = buffer(&mut module, "minimum", int, ResourceKind::RWStructuredBuffer, 1);
+    let out = buffer(
+        &mut module,
+        "Out",
+        uint,
+        ResourceKind::RWStructuredBuffer,
+        0,
+    );
+    let minimum = buffer(
+        &mut module,
+        "minimum",
+        int,
+        ResourceKind::RWStructuredBuffer,
+        1,
+    );
 
     // uint neighbour(uint gi) { seed = seed + 1; counter += 1; return tile[(gi + 1) % 64] + seed; }
     let mut h = Builder::new(&mut module, "neighbour");
-    h.f.arguments = vec![FunctionArgument { name: "gi".into(), ty: uint, binding: None }];
-    h.f.result = Some(FunctionResult { ty: uint, binding: None });
+    h.f.arguments = vec![FunctionArgument {
+        name: "gi".into(),
+        ty: uint,
+        binding: None,
+    }];
+    h.f.result = Some(FunctionResult {
+        ty: uint,
+        binding: None,
+    });
     let seed_ptr = h.global_ptr(seed);
     let seed_val = h.load(seed_ptr);
     let one = h.u(1);
@@ -151,7 +242,13 @@ fn groupshared_module() -> Module {
     h.push(store);
     let counter_ptr = h.global_ptr(counter);
     let one = h.u(1);
-    h.push(Statement::Atomic { pointer: counter_ptr, fun: AtomicFunction::Add, value: one, compare: None, result: None });
+    h.push(Statement::Atomic {
+        pointer: counter_ptr,
+        fun: AtomicFunction::Add,
+        value: one,
+        compare: None,
+        result: None,
+    });
     let gi = h.arg(0, uint);
     let one = h.u(1);
     let gi1 = h.binary(BinaryOperator::Add, gi, one);
@@ -167,30 +264,64 @@ fn groupshared_module() -> Module {
     let helper = module.functions.append(helper, None);
 
     let mut b = Builder::new(&mut module, "Shared");
-    b.f.arguments = vec![FunctionArgument { name: "gi".into(), ty: uint, binding: Some(Binding::BuiltIn(BuiltIn::LocalInvocationIndex)) }];
+    b.f.arguments = vec![FunctionArgument {
+        name: "gi".into(),
+        ty: uint,
+        binding: Some(Binding::BuiltIn(BuiltIn::LocalInvocationIndex)),
+    }];
     let gi = b.arg(0, uint);
     let cell = b.element(tile, gi);
     let store = b.store(cell, gi);
     b.push(store);
-    b.push(Statement::Barrier(Barrier { device_memory: false, workgroup_memory: true, group_sync: true }));
+    b.push(Statement::Barrier(Barrier {
+        device_memory: false,
+        workgroup_memory: true,
+        group_sync: true,
+    }));
     let value = b.e(Expression::CallResult(helper), uint);
-    b.push(Statement::Call { function: helper, arguments: vec![gi], result: Some(value) });
-    b.push(Statement::Barrier(Barrier { device_memory: true, workgroup_memory: true, group_sync: true }));
+    b.push(Statement::Call {
+        function: helper,
+        arguments: vec![gi],
+        result: Some(value),
+    });
+    b.push(Statement::Barrier(Barrier {
+        device_memory: true,
+        workgroup_memory: true,
+        group_sync: true,
+    }));
     let zero = b.u(0);
     let low = b.element(minimum, zero);
     let as_int = b.convert(value, Scalar::I32);
-    b.push(Statement::Atomic { pointer: low, fun: AtomicFunction::Min, value: as_int, compare: None, result: None });
+    b.push(Statement::Atomic {
+        pointer: low,
+        fun: AtomicFunction::Min,
+        value: as_int,
+        compare: None,
+        result: None,
+    });
     let zero = b.u(0);
     let first = b.element(out, zero);
     let expected = b.u(0);
     let original = b.e(Expression::AtomicResult, uint);
-    b.push(Statement::Atomic { pointer: first, fun: AtomicFunction::CompareExchange, value, compare: Some(expected), result: Some(original) });
+    b.push(Statement::Atomic {
+        pointer: first,
+        fun: AtomicFunction::CompareExchange,
+        value,
+        compare: Some(expected),
+        result: Some(original),
+    });
     let one = b.u(1);
     let second = b.element(out, one);
     let store = b.store(second, original);
     b.push(store);
     let f = b.f;
-    module.entry_points.push(EntryPoint { name: "Shared".into(), stage: ShaderStage::Compute, workgroup_size: [64, 1, 1], function: f, span: None });
+    module.entry_points.push(EntryPoint {
+        name: "Shared".into(),
+        stage: ShaderStage::Compute,
+        workgroup_size: [64, 1, 1],
+        function: f,
+        span: None,
+    });
     module
 }
 
@@ -217,10 +348,24 @@ fn groupshared_and_static_data_are_passed_by_reference() {
 fn barriers_outside_compute_are_errors() {
     let mut module = Module::default();
     let mut b = Builder::new(&mut module, "PS");
-    b.push(Statement::Barrier(Barrier { device_memory: true, workgroup_memory: false, group_sync: true }));
+    b.push(Statement::Barrier(Barrier {
+        device_memory: true,
+        workgroup_memory: false,
+        group_sync: true,
+    }));
     let f = b.f;
-    module.entry_points.push(EntryPoint { name: "PS".into(), stage: ShaderStage::Fragment, workgroup_size: [1, 1, 1], function: f, span: None });
+    module.entry_points.push(EntryPoint {
+        name: "PS".into(),
+        stage: ShaderStage::Fragment,
+        workgroup_size: [1, 1, 1],
+        function: f,
+        span: None,
+    });
     let diagnostics = super::failing(&module, 0, &Options::default());
     assert_eq!(diagnostics[0].code, oneshader_ir::codes::MSL_UNSUPPORTED);
-    assert!(diagnostics[0].message.contains("barrier"), "{}", diagnostics[0].message);
+    assert!(
+        diagnostics[0].message.contains("barrier"),
+        "{}",
+        diagnostics[0].message
+    );
 }

@@ -3,8 +3,8 @@
 use std::process::Command;
 
 use oneshader_ir::{
-    BinaryOperator, Binding, BuiltIn, EntryPoint, Expression, FunctionArgument,
-    MathFunction, Module, ResourceKind, Scalar, ShaderStage, Statement, TypeInner, WaveOp,
+    BinaryOperator, Binding, BuiltIn, EntryPoint, Expression, FunctionArgument, MathFunction,
+    Module, ResourceKind, Scalar, ShaderStage, Statement, TypeInner, WaveOp,
 };
 
 use super::build::{buffer, Builder};
@@ -16,7 +16,13 @@ use crate::Options;
 fn wave_module() -> Module {
     let mut module = Module::default();
     let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
-    let out = buffer(&mut module, "Out", uint, ResourceKind::RWStructuredBuffer, 0);
+    let out = buffer(
+        &mut module,
+        "Out",
+        uint,
+        ResourceKind::RWStructuredBuffer,
+        0,
+    );
     let mut b = Builder::new(&mut module, "Waves");
     let uint3 = b.vector(Scalar::U32, 3);
     let boolean = b.scalar(Scalar::BOOL);
@@ -37,7 +43,11 @@ fn wave_module() -> Module {
     for h in [xi, xf, flag] {
         b.bind(h);
     }
-    let mut values = vec![(xu, Scalar::U32, 1), (xi, Scalar::I32, 1), (xf, Scalar::F32, 1)];
+    let mut values = vec![
+        (xu, Scalar::U32, 1),
+        (xi, Scalar::I32, 1),
+        (xf, Scalar::F32, 1),
+    ];
     for (h, scalar, _) in values.clone() {
         let v = b.splat(h, 3);
         b.bind(v);
@@ -53,7 +63,11 @@ fn wave_module() -> Module {
                 b.bind(h);
             }
             WaveOp::IsFirstLane | WaveOp::ActiveAnyTrue | WaveOp::ActiveAllTrue => {
-                let args = if op == WaveOp::IsFirstLane { vec![] } else { vec![flag] };
+                let args = if op == WaveOp::IsFirstLane {
+                    vec![]
+                } else {
+                    vec![flag]
+                };
                 let h = b.wave(op, args, boolean);
                 b.bind(h);
             }
@@ -66,12 +80,19 @@ fn wave_module() -> Module {
                 b.bind(h);
             }
             _ => {
-                let bitwise = matches!(op, WaveOp::ActiveBitAnd | WaveOp::ActiveBitOr | WaveOp::ActiveBitXor);
+                let bitwise = matches!(
+                    op,
+                    WaveOp::ActiveBitAnd | WaveOp::ActiveBitOr | WaveOp::ActiveBitXor
+                );
                 let carries_bool = matches!(
                     op,
-                    WaveOp::ActiveAllEqual | WaveOp::ReadLaneAt | WaveOp::ReadLaneFirst
-                        | WaveOp::QuadReadAcrossX | WaveOp::QuadReadAcrossY
-                        | WaveOp::QuadReadAcrossDiagonal | WaveOp::QuadReadLaneAt
+                    WaveOp::ActiveAllEqual
+                        | WaveOp::ReadLaneAt
+                        | WaveOp::ReadLaneFirst
+                        | WaveOp::QuadReadAcrossX
+                        | WaveOp::QuadReadAcrossY
+                        | WaveOp::QuadReadAcrossDiagonal
+                        | WaveOp::QuadReadLaneAt
                 );
                 let mut operands = values.clone();
                 if carries_bool {
@@ -168,22 +189,47 @@ fn wave_ops_in_a_helper_get_the_lane_parameters_passed() {
     let sum = h.binary(BinaryOperator::Add, index, count);
     h.push(Statement::Return { value: Some(sum) });
     let mut helper = h.f;
-    helper.result = Some(oneshader_ir::FunctionResult { ty: uint, binding: None });
+    helper.result = Some(oneshader_ir::FunctionResult {
+        ty: uint,
+        binding: None,
+    });
     let helper = module.functions.append(helper, None);
-    let out = buffer(&mut module, "Out", uint, ResourceKind::RWStructuredBuffer, 0);
+    let out = buffer(
+        &mut module,
+        "Out",
+        uint,
+        ResourceKind::RWStructuredBuffer,
+        0,
+    );
     let mut b = Builder::new(&mut module, "Main");
     let result = b.e(Expression::CallResult(helper), uint);
-    b.push(Statement::Call { function: helper, arguments: vec![], result: Some(result) });
+    b.push(Statement::Call {
+        function: helper,
+        arguments: vec![],
+        result: Some(result),
+    });
     let zero = b.u(0);
     let slot = b.element(out, zero);
     let store = b.store(slot, result);
     b.push(store);
     let f = b.f;
-    module.entry_points.push(EntryPoint { name: "Main".into(), stage: ShaderStage::Compute, workgroup_size: [32, 1, 1], function: f, span: None });
+    module.entry_points.push(EntryPoint {
+        name: "Main".into(),
+        stage: ShaderStage::Compute,
+        workgroup_size: [32, 1, 1],
+        function: f,
+        span: None,
+    });
     let text = checked(&module, 0, &Options::default());
-    assert!(text.contains("uint lane(uint _lane_index, uint _lane_count)"), "{text}");
+    assert!(
+        text.contains("uint lane(uint _lane_index, uint _lane_count)"),
+        "{text}"
+    );
     assert!(text.contains("lane(_lane_index, _lane_count)"), "{text}");
-    assert!(text.contains("[[thread_index_in_simdgroup]]") && text.contains("[[threads_per_simdgroup]]"));
+    assert!(
+        text.contains("[[thread_index_in_simdgroup]]")
+            && text.contains("[[threads_per_simdgroup]]")
+    );
 }
 
 /// A compute entry binding each bit function on uint, int, uint2 and int2.
@@ -206,7 +252,12 @@ fn bits_module() -> Module {
     let vi = b.splat(xi, 2);
     b.bind(vu);
     b.bind(vi);
-    for fun in [MathFunction::CountBits, MathFunction::ReverseBits, MathFunction::FirstBitHigh, MathFunction::FirstBitLow] {
+    for fun in [
+        MathFunction::CountBits,
+        MathFunction::ReverseBits,
+        MathFunction::FirstBitHigh,
+        MathFunction::FirstBitLow,
+    ] {
         for x in [xu, xi, vu, vi] {
             let ty = b.f.type_of(x);
             let result_ty = if fun == MathFunction::CountBits {
@@ -220,7 +271,13 @@ fn bits_module() -> Module {
         }
     }
     let f = b.f;
-    module.entry_points.push(EntryPoint { name: "Bits".into(), stage: ShaderStage::Compute, workgroup_size: [1, 1, 1], function: f, span: None });
+    module.entry_points.push(EntryPoint {
+        name: "Bits".into(),
+        stage: ShaderStage::Compute,
+        workgroup_size: [1, 1, 1],
+        function: f,
+        span: None,
+    });
     module
 }
 
@@ -247,10 +304,18 @@ fn bit_functions_use_exact_polyfills() {
 /// negative int, the highest 0 bit; -1 (all ones) when there is no such bit.
 fn reference_first_bit_high(x: i32) -> i32 {
     let y = if x < 0 { !x } else { x };
-    if y == 0 { -1 } else { 31 - y.leading_zeros() as i32 }
+    if y == 0 {
+        -1
+    } else {
+        31 - y.leading_zeros() as i32
+    }
 }
 fn reference_first_bit_low(x: i32) -> i32 {
-    if x == 0 { -1 } else { x.trailing_zeros() as i32 }
+    if x == 0 {
+        -1
+    } else {
+        x.trailing_zeros() as i32
+    }
 }
 
 /// Compiles the polyfills' exact text as C++ with scalar stand-ins for Metal's `clz`,
@@ -267,8 +332,14 @@ fn bit_polyfills_compute_the_spec_table() {
          template<class T> T select(T a, T b, bool c) { return c ? b : a; }\n",
     );
     for polyfill in [
-        Polyfill::FirstBitHigh { ty: "int".into(), signed: true },
-        Polyfill::FirstBitHigh { ty: "uint".into(), signed: false },
+        Polyfill::FirstBitHigh {
+            ty: "int".into(),
+            signed: true,
+        },
+        Polyfill::FirstBitHigh {
+            ty: "uint".into(),
+            signed: false,
+        },
         Polyfill::FirstBitLow { ty: "int".into() },
         Polyfill::FirstBitLow { ty: "uint".into() },
     ] {
@@ -298,20 +369,47 @@ fn bit_polyfills_compute_the_spec_table() {
     for line in text.lines() {
         let v: Vec<i64> = line.split(' ').filter_map(|s| s.parse().ok()).collect();
         let x = v[0] as i32;
-        assert_eq!(v[1] as i32, reference_first_bit_high(x), "firstbithigh(int {x})");
-        assert_eq!(v[2] as i32, reference_first_bit_low(x), "firstbitlow(int {x})");
+        assert_eq!(
+            v[1] as i32,
+            reference_first_bit_high(x),
+            "firstbithigh(int {x})"
+        );
+        assert_eq!(
+            v[2] as i32,
+            reference_first_bit_low(x),
+            "firstbitlow(int {x})"
+        );
         let ux = x as u32;
-        let high_u = if ux == 0 { -1 } else { 31 - ux.leading_zeros() as i32 };
+        let high_u = if ux == 0 {
+            -1
+        } else {
+            31 - ux.leading_zeros() as i32
+        };
         assert_eq!(v[3] as i32, high_u, "firstbithigh(uint {ux})");
-        assert_eq!(v[4] as i32, reference_first_bit_low(x), "firstbitlow(uint {ux})");
+        assert_eq!(
+            v[4] as i32,
+            reference_first_bit_low(x),
+            "firstbitlow(uint {ux})"
+        );
         rows += 1;
     }
     assert_eq!(rows, 63 + 4);
     // Rows of the spec's table, literally.
-    for (x, high, low) in [(-31, 4, 0), (-17, 4, 0), (-16, 3, 4), (-2, 0, 1), (-1, -1, 0), (0, -1, -1), (1, 0, 0), (24, 4, 3)] {
-        let line = text.lines().find(|l| l.split(' ').next() == Some(&x.to_string())).expect("row");
+    for (x, high, low) in [
+        (-31, 4, 0),
+        (-17, 4, 0),
+        (-16, 3, 4),
+        (-2, 0, 1),
+        (-1, -1, 0),
+        (0, -1, -1),
+        (1, 0, 0),
+        (24, 4, 3),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.split(' ').next() == Some(&x.to_string()))
+            .expect("row");
         let v: Vec<i32> = line.split(' ').filter_map(|s| s.parse().ok()).collect();
         assert_eq!((v[1], v[2]), (high, low), "table row {x}");
     }
 }
-
