@@ -338,7 +338,6 @@ pub struct Token {
     /// The macro expansion that produced this token, if any.
     pub expansion: Option<ExpansionId>,
     /// Macros that must not be expanded again from this token (Prosser's hide set).
-    #[allow(dead_code)] // read by the preprocessor
     pub(crate) hide: HideSet,
 }
 

@@ -1,0 +1,1991 @@
+//! The C preprocessor of HLSL, working on [`lexer`](crate::lexer) tokens.
+//!
+//! Macro expansion follows Prosser's algorithm: every token carries a hide set
+//! of the macros it came from, and a macro is never expanded from a token
+//! whose hide set names it, which is the "no re-expansion inside its own
+//! expansion" rule of C. Tokens produced by a macro take the span of the use
+//! site and record their [`MacroExpansion`] for later notes.
+//!
+//! Files come through a [`FileLoader`]: `#include "x"` and `#include <x>` are
+//! looked up beside the including file, then in each include directory.
+//! Predefined macros (`__HLSL_VERSION`, `__SHADER_TARGET_*`, `-D` defines) are
+//! read from a `<built-in>` file added to the source map.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+
+use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
+
+use crate::lexer::{lex, parse_int_literal, ExpansionId, HideSet, IntSuffix, Token, TokenKind};
+
+/// Includes may nest this deep (the main file is depth 1).
+pub const MAX_INCLUDE_DEPTH: usize = 64;
+/// Macro expansions may nest this deep.
+pub const MAX_EXPANSION_DEPTH: usize = 256;
+/// One macro use in the source may expand to at most this many tokens.
+pub const MAX_EXPANDED_TOKENS: usize = 100_000;
+
+/// A token paste (`##`) that does not form one token. (Not yet in the IR catalog.)
+pub const BAD_TOKEN_PASTE: Code = Code(108);
+/// `#warning` was reached. (Not yet in the IR catalog.)
+pub const WARNING_DIRECTIVE: Code = Code(109);
+
+/// The shader kinds of DXC's `__SHADER_STAGE_*` macros, with DXC's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum ShaderKind {
+    Pixel = 0,
+    Vertex = 1,
+    Geometry = 2,
+    Hull = 3,
+    Domain = 4,
+    Compute = 5,
+    Library = 6,
+    RayGeneration = 7,
+    Intersection = 8,
+    AnyHit = 9,
+    ClosestHit = 10,
+    Miss = 11,
+    Callable = 12,
+    Mesh = 13,
+    Amplification = 14,
+}
+
+impl ShaderKind {
+    const ALL: [(ShaderKind, &'static str); 15] = [
+        (ShaderKind::Pixel, "PIXEL"),
+        (ShaderKind::Vertex, "VERTEX"),
+        (ShaderKind::Geometry, "GEOMETRY"),
+        (ShaderKind::Hull, "HULL"),
+        (ShaderKind::Domain, "DOMAIN"),
+        (ShaderKind::Compute, "COMPUTE"),
+        (ShaderKind::Library, "LIBRARY"),
+        (ShaderKind::RayGeneration, "RAYGENERATION"),
+        (ShaderKind::Intersection, "INTERSECTION"),
+        (ShaderKind::AnyHit, "ANYHIT"),
+        (ShaderKind::ClosestHit, "CLOSESTHIT"),
+        (ShaderKind::Miss, "MISS"),
+        (ShaderKind::Callable, "CALLABLE"),
+        (ShaderKind::Mesh, "MESH"),
+        (ShaderKind::Amplification, "AMPLIFICATION"),
+    ];
+}
+
+/// The target profile as the preprocessor sees it (`cs_6_5` is compute, 6, 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShaderTarget {
+    /// The stage, for `__SHADER_TARGET_STAGE`.
+    pub stage: ShaderKind,
+    /// `__SHADER_TARGET_MAJOR`.
+    pub major: u32,
+    /// `__SHADER_TARGET_MINOR`.
+    pub minor: u32,
+}
+
+/// What the preprocessor is given besides the source: defines, include directories, target.
+#[derive(Clone, Debug, Default)]
+pub struct PreprocessOptions {
+    /// `-D NAME[=VALUE]` defines in order; `None` defines the name as `1`.
+    pub defines: Vec<(String, Option<String>)>,
+    /// `-I` directories, searched in order after the including file's directory.
+    pub include_dirs: Vec<String>,
+    /// The target profile; without one, the `__SHADER_TARGET_*` macros are not defined.
+    pub target: Option<ShaderTarget>,
+}
+
+/// A file found by a [`FileLoader`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedFile {
+    /// The canonical path: the same file always gets the same path (used for
+    /// `#pragma once`, cycle detection and the source map's file name).
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// Reads included files. The preprocessor asks for candidate paths in search order.
+pub trait FileLoader {
+    /// The file at `path`, or `None` when there is none.
+    fn load(&self, path: &str) -> Option<LoadedFile>;
+}
+
+/// Files from the file system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FsLoader;
+
+impl FileLoader for FsLoader {
+    fn load(&self, path: &str) -> Option<LoadedFile> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let canonical = std::fs::canonicalize(path)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| normalize_path(path));
+        Some(LoadedFile {
+            path: canonical,
+            text,
+        })
+    }
+}
+
+/// Files held in memory, by normalised path (`a/./b/../c.hlsl` is `a/c.hlsl`).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryLoader {
+    files: HashMap<String, String>,
+}
+
+impl MemoryLoader {
+    /// An empty loader.
+    pub fn new() -> Self {
+        MemoryLoader::default()
+    }
+
+    /// Adds (or replaces) the file at `path`.
+    pub fn add(&mut self, path: &str, text: impl Into<String>) -> &mut Self {
+        self.files.insert(normalize_path(path), text.into());
+        self
+    }
+}
+
+impl FileLoader for MemoryLoader {
+    fn load(&self, path: &str) -> Option<LoadedFile> {
+        let path = normalize_path(path);
+        let text = self.files.get(&path)?.clone();
+        Some(LoadedFile { path, text })
+    }
+}
+
+/// `path` with `\` as `/`, and `.`, `..` and repeated separators resolved lexically.
+pub fn normalize_path(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+fn directory_of(path: &str) -> &str {
+    path.rsplit_once('/').map(|(dir, _)| dir).unwrap_or("")
+}
+
+fn join_path(dir: &str, name: &str) -> String {
+    if dir.is_empty() || name.starts_with('/') {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// One macro expansion: which macro, where it was used, where it was defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroExpansion {
+    /// The macro's name.
+    pub name: String,
+    /// Where the macro was defined (`None` for built-in macros such as `__LINE__`).
+    pub definition: Option<Span>,
+    /// The use site: the name, through the `)` of a function-like call.
+    pub call_site: Span,
+    /// The expansion whose result contained this use, if any.
+    pub parent: Option<ExpansionId>,
+}
+
+/// One `#include` that was followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inclusion {
+    /// The included file.
+    pub file: FileId,
+    /// The `#include` directive.
+    pub directive: Span,
+}
+
+/// The preprocessor's output.
+#[derive(Clone, Debug, Default)]
+pub struct Preprocessed {
+    /// Tokens for the parser, without newlines, ending with [`TokenKind::Eof`].
+    pub tokens: Vec<Token>,
+    /// Every macro expansion, indexed by [`ExpansionId`].
+    pub expansions: Vec<MacroExpansion>,
+    /// Every followed `#include`, in order.
+    pub inclusions: Vec<Inclusion>,
+}
+
+#[derive(Debug)]
+enum Builtin {
+    Line,
+    File,
+}
+
+#[derive(Debug)]
+struct Macro {
+    /// `None` for an object-like macro.
+    params: Option<Vec<Rc<str>>>,
+    variadic: bool,
+    body: Vec<Token>,
+    definition: Option<Span>,
+    builtin: Option<Builtin>,
+}
+
+#[derive(Debug)]
+struct Conditional {
+    /// The current branch is being compiled.
+    active: bool,
+    /// Some branch of this `#if` chain was (or must be treated as) taken.
+    taken: bool,
+    /// The enclosing code is being compiled.
+    parent_active: bool,
+    seen_else: bool,
+    span: Span,
+}
+
+struct Frame {
+    file: FileId,
+    path: String,
+    tokens: Vec<Token>,
+    pos: usize,
+    conditionals: Vec<Conditional>,
+    line_delta: i64,
+    name_override: Option<String>,
+}
+
+impl Frame {
+    fn active(&self) -> bool {
+        self.conditionals.last().is_none_or(|c| c.active)
+    }
+}
+
+/// Runs the preprocessor on `main` (already in `source_map`); included files are added to it.
+pub fn preprocess(
+    source_map: &mut SourceMap,
+    main: FileId,
+    options: &PreprocessOptions,
+    loader: &dyn FileLoader,
+    diagnostics: &mut Diagnostics,
+) -> Preprocessed {
+    let mut pp = Preprocessor {
+        map: source_map,
+        loader,
+        include_dirs: &options.include_dirs,
+        diagnostics,
+        macros: HashMap::new(),
+        frames: Vec::new(),
+        pending: VecDeque::new(),
+        isolated: false,
+        out: Vec::new(),
+        result: Preprocessed::default(),
+        once: HashSet::new(),
+        depth: 0,
+        produced: 0,
+        limit_reported: false,
+    };
+    pp.define_builtin("__LINE__", Builtin::Line);
+    pp.define_builtin("__FILE__", Builtin::File);
+    let (main_text, main_path) = match pp.map.get(main) {
+        Some(f) => (f.text.clone(), normalize_path(&f.name)),
+        None => (String::new(), String::new()),
+    };
+    pp.push_file(main, main_path, &main_text);
+    let predefined = predefined_text(options);
+    let builtin = pp.map.add("<built-in>", predefined.clone());
+    pp.push_file(builtin, String::new(), &predefined);
+
+    while let Some(token) = pp.next_token() {
+        pp.process(token);
+    }
+    let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
+    pp.out
+        .push(Token::new(TokenKind::Eof, "", Span::new(main, end, end)));
+    let mut result = pp.result;
+    result.tokens = pp.out;
+    result
+}
+
+/// The `#define` lines of the predefined and command-line macros.
+fn predefined_text(options: &PreprocessOptions) -> String {
+    let mut text = String::from("#define __HLSL_VERSION 2021\n#define __hlsl_dx_compiler 1\n");
+    for (kind, name) in ShaderKind::ALL {
+        text.push_str(&format!("#define __SHADER_STAGE_{name} {}\n", kind as u32));
+    }
+    if let Some(target) = options.target {
+        text.push_str(&format!(
+            "#define __SHADER_TARGET_STAGE {}\n#define __SHADER_TARGET_MAJOR {}\n#define __SHADER_TARGET_MINOR {}\n",
+            target.stage as u32, target.major, target.minor
+        ));
+    }
+    for (name, value) in &options.defines {
+        let value = value.as_deref().unwrap_or("1").replace('\n', " ");
+        text.push_str(&format!("#define {name} {value}\n"));
+    }
+    text
+}
+
+struct Preprocessor<'a> {
+    map: &'a mut SourceMap,
+    loader: &'a dyn FileLoader,
+    include_dirs: &'a [String],
+    diagnostics: &'a mut Diagnostics,
+    macros: HashMap<Rc<str>, Rc<Macro>>,
+    frames: Vec<Frame>,
+    /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
+    pending: VecDeque<Token>,
+    /// Reading only `pending` (expanding a macro argument on its own).
+    isolated: bool,
+    out: Vec<Token>,
+    result: Preprocessed,
+    /// Canonical paths of `#pragma once` files.
+    once: HashSet<String>,
+    /// Nesting of isolated argument expansions.
+    depth: usize,
+    /// Tokens produced by the expansion of the current macro use in the source.
+    produced: usize,
+    limit_reported: bool,
+}
+
+fn hide_contains(hide: &HideSet, name: &str) -> bool {
+    hide.as_ref()
+        .is_some_and(|h| h.iter().any(|n| &**n == name))
+}
+
+fn hide_with(hide: &HideSet, name: &Rc<str>) -> HideSet {
+    let mut names: Vec<Rc<str>> = hide.as_ref().map(|h| (**h).clone()).unwrap_or_default();
+    if !names.iter().any(|n| n == name) {
+        names.push(name.clone());
+    }
+    Some(Rc::new(names))
+}
+
+fn hide_union(a: &HideSet, b: &HideSet) -> HideSet {
+    match (a, b) {
+        (None, x) | (x, None) => x.clone(),
+        (Some(a), Some(b)) if Rc::ptr_eq(a, b) => Some(a.clone()),
+        (Some(a), Some(b)) => {
+            let mut names = (**a).clone();
+            for n in b.iter() {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+            Some(Rc::new(names))
+        }
+    }
+}
+
+fn hide_intersection(a: &HideSet, b: &HideSet) -> HideSet {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let names: Vec<Rc<str>> = a.iter().filter(|n| b.contains(n)).cloned().collect();
+            (!names.is_empty()).then(|| Rc::new(names))
+        }
+        _ => None,
+    }
+}
+
+fn hide_len(hide: &HideSet) -> usize {
+    hide.as_ref().map_or(0, |h| h.len())
+}
+
+/// The spelling of tokens as `#` stringizes them.
+fn spell(tokens: &[Token]) -> String {
+    let mut text = String::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if i > 0 && t.leading_space {
+            text.push(' ');
+        }
+        text.push_str(&t.text);
+    }
+    text
+}
+
+impl Preprocessor<'_> {
+    fn error(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        self.diagnostics
+            .push(Diagnostic::error(code, span, message));
+    }
+
+    fn define_builtin(&mut self, name: &str, builtin: Builtin) {
+        self.macros.insert(
+            name.into(),
+            Rc::new(Macro {
+                params: None,
+                variadic: false,
+                body: Vec::new(),
+                definition: None,
+                builtin: Some(builtin),
+            }),
+        );
+    }
+
+    fn push_file(&mut self, file: FileId, path: String, text: &str) {
+        let tokens = lex(file, text, self.diagnostics);
+        self.frames.push(Frame {
+            file,
+            path,
+            tokens,
+            pos: 0,
+            conditionals: Vec::new(),
+            line_delta: 0,
+            name_override: None,
+        });
+    }
+
+    // ----- reading ------------------------------------------------------------------------
+
+    /// The next token to process, reading (and running directives of) further lines as needed.
+    fn next_token(&mut self) -> Option<Token> {
+        if self.pending.is_empty() && !self.isolated && !self.read_line() {
+            return None;
+        }
+        self.pending.pop_front()
+    }
+
+    /// Whether the next token is `(`, reading further lines when needed (a macro call may span lines).
+    fn next_is_lparen(&mut self) -> bool {
+        if self.pending.is_empty() && !self.isolated && !self.read_line() {
+            return false;
+        }
+        self.pending.front().map(|t| t.kind) == Some(TokenKind::LParen)
+    }
+
+    /// Moves the next active text line into `pending`, running directives on the way.
+    fn read_line(&mut self) -> bool {
+        loop {
+            let Some(frame) = self.frames.last_mut() else {
+                return false;
+            };
+            if frame.pos >= frame.tokens.len() || frame.tokens[frame.pos].kind == TokenKind::Eof {
+                self.finish_file();
+                continue;
+            }
+            let start = frame.pos;
+            let mut end = start;
+            while end < frame.tokens.len()
+                && !matches!(frame.tokens[end].kind, TokenKind::Newline | TokenKind::Eof)
+            {
+                end += 1;
+            }
+            frame.pos = if end < frame.tokens.len() && frame.tokens[end].kind == TokenKind::Newline
+            {
+                end + 1
+            } else {
+                end
+            };
+            if start == end {
+                continue;
+            }
+            let line: Vec<Token> = frame.tokens[start..end].to_vec();
+            if line[0].kind == TokenKind::Hash {
+                self.directive(line);
+                continue;
+            }
+            if !frame.active() {
+                continue;
+            }
+            self.pending.extend(line);
+            return true;
+        }
+    }
+
+    fn finish_file(&mut self) {
+        if let Some(frame) = self.frames.pop() {
+            for c in frame.conditionals {
+                self.error(
+                    codes::UNBALANCED_CONDITIONAL,
+                    c.span,
+                    "this conditional directive has no matching #endif",
+                );
+            }
+        }
+    }
+
+    // ----- expansion ----------------------------------------------------------------------
+
+    /// Expands `token` if it names a macro; otherwise emits it.
+    fn process(&mut self, token: Token) {
+        if let Some(name) = token.ident_text() {
+            if token.expansion.is_none() && !self.isolated {
+                self.produced = 0;
+            }
+            if !hide_contains(&token.hide, name) {
+                if let Some(m) = self.macros.get(name).cloned() {
+                    if self.expand(token.clone(), &m) {
+                        return;
+                    }
+                }
+            }
+        }
+        self.out.push(token);
+    }
+
+    fn record_expansion(
+        &mut self,
+        name: &str,
+        m: &Macro,
+        call_site: Span,
+        parent: Option<ExpansionId>,
+    ) -> ExpansionId {
+        let id = ExpansionId(self.result.expansions.len() as u32);
+        self.result.expansions.push(MacroExpansion {
+            name: name.to_string(),
+            definition: m.definition,
+            call_site,
+            parent,
+        });
+        id
+    }
+
+    /// Expands one macro use, pushing the result back for rescanning.
+    /// `false` when `name` turned out not to be a use (a function-like macro without `(`).
+    fn expand(&mut self, name: Token, m: &Macro) -> bool {
+        let macro_name: Rc<str> = name.text.clone();
+        if let Some(builtin) = &m.builtin {
+            let (kind, text) = match builtin {
+                Builtin::Line => (TokenKind::IntLiteral, self.line_of(name.span).to_string()),
+                Builtin::File => (TokenKind::StringLiteral, self.file_literal(name.span)),
+            };
+            let id = self.record_expansion(&macro_name, m, name.span, name.expansion);
+            let mut t = Token::new(kind, text, name.span);
+            t.leading_space = name.leading_space;
+            t.expansion = Some(id);
+            self.pending.push_front(t);
+            return true;
+        }
+        if hide_len(&name.hide) >= MAX_EXPANSION_DEPTH {
+            self.limit(
+                name.span,
+                format!("macro expansion nests deeper than {MAX_EXPANSION_DEPTH} levels"),
+            );
+            return false;
+        }
+        let (args, call_site, hide) = match &m.params {
+            None => (Vec::new(), name.span, hide_with(&name.hide, &macro_name)),
+            Some(params) => {
+                if !self.next_is_lparen() {
+                    return false;
+                }
+                let Some((args, rparen)) = self.collect_arguments(&name) else {
+                    return true;
+                };
+                let expected = params.len();
+                let args = self.check_argument_count(&name, m, args, expected);
+                let Some(args) = args else {
+                    return true;
+                };
+                let hide = hide_with(&hide_intersection(&name.hide, &rparen.hide), &macro_name);
+                (args, name.span.to(rparen.span), hide)
+            }
+        };
+        let id = self.record_expansion(&macro_name, m, call_site, name.expansion);
+        let mut result = self.substitute(m, &args, &hide);
+        self.produced += result.len();
+        if self.produced > MAX_EXPANDED_TOKENS {
+            self.limit(
+                call_site,
+                format!("macro expansion produces more than {MAX_EXPANDED_TOKENS} tokens"),
+            );
+            return true;
+        }
+        for (i, t) in result.iter_mut().enumerate() {
+            t.span = call_site;
+            t.expansion = Some(id);
+            t.line_start = false;
+            if i == 0 {
+                t.leading_space = name.leading_space;
+            }
+        }
+        for t in result.into_iter().rev() {
+            self.pending.push_front(t);
+        }
+        true
+    }
+
+    /// Reports a runaway expansion (once) and drops what it has produced so far.
+    fn limit(&mut self, span: Span, message: String) {
+        self.pending.retain(|t| t.expansion.is_none());
+        if !self.limit_reported {
+            self.limit_reported = true;
+            self.error(codes::MACRO_EXPANSION_LIMIT, span, message);
+        }
+    }
+
+    /// The arguments of a call whose `(` is next, and the closing `)`.
+    fn collect_arguments(&mut self, name: &Token) -> Option<(Vec<Vec<Token>>, Token)> {
+        self.next_token(); // the `(`
+        let mut args = vec![Vec::new()];
+        let mut depth = 0usize;
+        loop {
+            let Some(t) = self.next_token() else {
+                self.error(
+                    codes::MACRO_ARGUMENTS,
+                    name.span,
+                    format!("unterminated call of macro '{}'", name.text),
+                );
+                return None;
+            };
+            match t.kind {
+                TokenKind::LParen => depth += 1,
+                TokenKind::RParen if depth == 0 => return Some((args, t)),
+                TokenKind::RParen => depth -= 1,
+                TokenKind::Comma if depth == 0 => {
+                    args.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(last) = args.last_mut() {
+                last.push(t);
+            }
+        }
+    }
+
+    /// Matches arguments to parameters (joining variadic ones); `None` after a diagnostic.
+    fn check_argument_count(
+        &mut self,
+        name: &Token,
+        m: &Macro,
+        mut args: Vec<Vec<Token>>,
+        params: usize,
+    ) -> Option<Vec<Vec<Token>>> {
+        // `F()` passes one empty argument, which is no argument for `F()`.
+        if params == 0 && args.len() == 1 && args[0].is_empty() {
+            args.clear();
+        }
+        if m.variadic {
+            let named = params - 1;
+            if args.len() == named {
+                args.push(Vec::new());
+            }
+            if args.len() > named + 1 {
+                let rest = args.split_off(named);
+                let mut joined = Vec::new();
+                for (i, arg) in rest.into_iter().enumerate() {
+                    if i > 0 {
+                        joined.push(Token::new(TokenKind::Comma, ",", name.span));
+                    }
+                    joined.extend(arg);
+                }
+                args.push(joined);
+            }
+        }
+        if args.len() != params {
+            let wanted = if m.variadic {
+                format!("at least {}", params - 1)
+            } else {
+                params.to_string()
+            };
+            self.error(
+                codes::MACRO_ARGUMENTS,
+                name.span,
+                format!(
+                    "macro '{}' takes {wanted} argument(s), but {} were given",
+                    name.text,
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        Some(args)
+    }
+
+    /// The fully macro-expanded form of `tokens` alone (a macro argument, an `#if` line).
+    fn expand_isolated(&mut self, tokens: Vec<Token>) -> Vec<Token> {
+        if self.depth >= MAX_EXPANSION_DEPTH {
+            let span = tokens.first().map(|t| t.span);
+            if let Some(span) = span {
+                self.limit(
+                    span,
+                    format!("macro arguments nest deeper than {MAX_EXPANSION_DEPTH} levels"),
+                );
+            }
+            return tokens;
+        }
+        self.depth += 1;
+        let saved_pending = std::mem::replace(&mut self.pending, tokens.into());
+        let saved_out = std::mem::take(&mut self.out);
+        let saved_isolated = std::mem::replace(&mut self.isolated, true);
+        while let Some(t) = self.next_token() {
+            self.process(t);
+        }
+        self.isolated = saved_isolated;
+        self.pending = saved_pending;
+        self.depth -= 1;
+        std::mem::replace(&mut self.out, saved_out)
+    }
+
+    /// The body of `m` with parameters replaced, `#` and `##` applied, and `hide` added.
+    fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: &HideSet) -> Vec<Token> {
+        let params: &[Rc<str>] = m.params.as_deref().unwrap_or(&[]);
+        let param_index = |t: &Token| -> Option<usize> {
+            let text = t.ident_text()?;
+            if m.variadic && text == "__VA_ARGS__" {
+                return Some(params.len() - 1);
+            }
+            params.iter().position(|p| &**p == text)
+        };
+        let body = &m.body;
+        let mut out: Vec<Token> = Vec::new();
+        let mut expanded_cache: HashMap<usize, Vec<Token>> = HashMap::new();
+        let mut i = 0;
+        while i < body.len() {
+            let t = &body[i];
+            // `# param`
+            if t.kind == TokenKind::Hash && m.params.is_some() {
+                if let Some(p) = body.get(i + 1).and_then(param_index) {
+                    let text = spell(&args[p]).replace('\\', "\\\\").replace('"', "\\\"");
+                    let mut s = Token::new(TokenKind::StringLiteral, format!("\"{text}\""), t.span);
+                    s.leading_space = t.leading_space;
+                    out.push(s);
+                    i += 2;
+                    continue;
+                }
+            }
+            // `lhs ## rhs`
+            if t.kind == TokenKind::HashHash && i + 1 < body.len() {
+                let rhs_token = &body[i + 1];
+                let rhs: Vec<Token> = match param_index(rhs_token) {
+                    Some(p) => args[p].clone(),
+                    None => vec![rhs_token.clone()],
+                };
+                i += 2;
+                // GNU `, ## __VA_ARGS__`: drops the comma when there are no variadic arguments.
+                if m.variadic
+                    && rhs_token.is_word("__VA_ARGS__")
+                    && out.last().map(|t| t.kind) == Some(TokenKind::Comma)
+                {
+                    if rhs.is_empty() {
+                        out.pop();
+                    } else {
+                        out.extend(rhs);
+                    }
+                    continue;
+                }
+                let mut rhs = rhs.into_iter();
+                let Some(first) = rhs.next() else {
+                    continue;
+                };
+                match out.pop() {
+                    Some(lhs) if lhs.kind != TokenKind::Placemarker => {
+                        let pasted = self.paste(&lhs, &first);
+                        out.extend(pasted);
+                    }
+                    _ => out.push(first),
+                }
+                out.extend(rhs);
+                continue;
+            }
+            if let Some(p) = param_index(t) {
+                let next_is_paste = body.get(i + 1).map(|t| t.kind) == Some(TokenKind::HashHash);
+                let mut arg = if next_is_paste {
+                    args[p].clone()
+                } else {
+                    match expanded_cache.get(&p) {
+                        Some(e) => e.clone(),
+                        None => {
+                            let e = self.expand_isolated(args[p].clone());
+                            expanded_cache.insert(p, e.clone());
+                            e
+                        }
+                    }
+                };
+                if arg.is_empty() && next_is_paste {
+                    out.push(Token::new(TokenKind::Placemarker, "", t.span));
+                } else {
+                    if let Some(first) = arg.first_mut() {
+                        first.leading_space = t.leading_space;
+                    }
+                    out.extend(arg);
+                }
+                i += 1;
+                continue;
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out.retain(|t| t.kind != TokenKind::Placemarker);
+        for t in &mut out {
+            t.hide = hide_union(&t.hide, hide);
+        }
+        out
+    }
+
+    /// `lhs ## rhs`: one token from both spellings, or both tokens after a diagnostic.
+    fn paste(&mut self, lhs: &Token, rhs: &Token) -> Vec<Token> {
+        let text = format!("{}{}", lhs.text, rhs.text);
+        let mut scratch = Diagnostics::new();
+        let tokens = lex(lhs.span.file, &text, &mut scratch);
+        if tokens.len() == 2 && !scratch.has_errors() {
+            let mut t = lhs.clone();
+            t.kind = tokens[0].kind;
+            t.text = text.into();
+            t.hide = hide_intersection(&lhs.hide, &rhs.hide);
+            return vec![t];
+        }
+        self.error(
+            BAD_TOKEN_PASTE,
+            lhs.span,
+            format!(
+                "pasting '{}' and '{}' does not give a valid token",
+                lhs.text, rhs.text
+            ),
+        );
+        vec![lhs.clone(), rhs.clone()]
+    }
+
+    fn line_of(&self, span: Span) -> i64 {
+        let line = self
+            .map
+            .get(span.file)
+            .map(|f| f.line_column(span.start).0)
+            .unwrap_or(0) as i64;
+        let delta = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.file == span.file)
+            .map_or(0, |f| f.line_delta);
+        (line + delta).max(0)
+    }
+
+    fn file_literal(&self, span: Span) -> String {
+        let name = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.file == span.file)
+            .and_then(|f| f.name_override.clone())
+            .or_else(|| self.map.get(span.file).map(|f| f.name.clone()))
+            .unwrap_or_default();
+        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+
+    // ----- directives ---------------------------------------------------------------------
+
+    fn directive(&mut self, line: Vec<Token>) {
+        let hash = line[0].span;
+        let line_span = line.last().map_or(hash, |t| hash.to(t.span));
+        let line_end = Span::new(line_span.file, line_span.end, line_span.end);
+        let Some(name) = line.get(1) else {
+            return; // the null directive `#`
+        };
+        let name_text = name.ident_text().unwrap_or("").to_string();
+        let rest: Vec<Token> = line[2..].to_vec();
+        let active = self.frames.last().is_some_and(Frame::active);
+        match name_text.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let value = active && self.condition(&name_text, &rest, name.span, line_end);
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.conditionals.push(Conditional {
+                        active: value,
+                        taken: value || !active,
+                        parent_active: active,
+                        seen_else: false,
+                        span: line_span,
+                    });
+                }
+            }
+            "elif" | "else" => {
+                let Some(top) = self.frames.last().and_then(|f| f.conditionals.last()) else {
+                    self.error(
+                        codes::UNBALANCED_CONDITIONAL,
+                        line_span,
+                        format!("#{name_text} without #if"),
+                    );
+                    return;
+                };
+                let (seen_else, evaluate) = (top.seen_else, top.parent_active && !top.taken);
+                if seen_else {
+                    self.error(
+                        codes::UNBALANCED_CONDITIONAL,
+                        line_span,
+                        format!("#{name_text} after #else"),
+                    );
+                }
+                let value = if name_text == "elif" {
+                    evaluate && self.condition("if", &rest, name.span, line_end)
+                } else {
+                    evaluate
+                };
+                if let Some(top) = self
+                    .frames
+                    .last_mut()
+                    .and_then(|f| f.conditionals.last_mut())
+                {
+                    top.active = value;
+                    top.taken |= value;
+                    top.seen_else |= name_text == "else";
+                }
+            }
+            "endif" => {
+                let popped = self.frames.last_mut().and_then(|f| f.conditionals.pop());
+                if popped.is_none() {
+                    self.error(
+                        codes::UNBALANCED_CONDITIONAL,
+                        line_span,
+                        "#endif without #if",
+                    );
+                }
+            }
+            _ if !active => {}
+            "define" => self.define(&rest, line_span),
+            "undef" => match rest.first().and_then(|t| t.ident_text()) {
+                Some(n) => {
+                    self.macros.remove(n);
+                }
+                None => self.error(codes::BAD_DIRECTIVE, line_span, "#undef needs a macro name"),
+            },
+            "include" => self.include(rest, line_span),
+            "error" => self.error(
+                codes::ERROR_DIRECTIVE,
+                line_span,
+                format!("#error {}", spell(&rest)),
+            ),
+            "warning" => self.diagnostics.push(Diagnostic::warning(
+                WARNING_DIRECTIVE,
+                line_span,
+                format!("#warning {}", spell(&rest)),
+            )),
+            "pragma" => self.pragma(&rest, line_span),
+            "line" => self.line_directive(rest, line_span),
+            _ => self.error(
+                codes::BAD_DIRECTIVE,
+                name.span,
+                format!("unknown preprocessor directive '#{}'", name.text),
+            ),
+        }
+    }
+
+    fn define(&mut self, rest: &[Token], span: Span) {
+        let Some(name) = rest.first().and_then(|t| t.ident_text()) else {
+            self.error(codes::BAD_DIRECTIVE, span, "#define needs a macro name");
+            return;
+        };
+        if name == "defined" {
+            self.error(
+                codes::BAD_DIRECTIVE,
+                span,
+                "'defined' cannot be a macro name",
+            );
+            return;
+        }
+        let name: Rc<str> = name.into();
+        let mut i = 1;
+        let mut params = None;
+        let mut variadic = false;
+        if rest
+            .get(1)
+            .is_some_and(|t| t.kind == TokenKind::LParen && !t.leading_space)
+        {
+            let mut list = Vec::new();
+            i = 2;
+            loop {
+                match rest.get(i).map(|t| t.kind) {
+                    Some(TokenKind::RParen) if list.is_empty() && !variadic => {
+                        i += 1;
+                        break;
+                    }
+                    Some(TokenKind::Dot)
+                        if rest.get(i + 1).map(|t| t.kind) == Some(TokenKind::Dot)
+                            && rest.get(i + 2).map(|t| t.kind) == Some(TokenKind::Dot) =>
+                    {
+                        variadic = true;
+                        list.push(Rc::from("__VA_ARGS__"));
+                        i += 3;
+                    }
+                    Some(TokenKind::Ident | TokenKind::Keyword(_)) if !variadic => {
+                        list.push(rest[i].text.clone());
+                        i += 1;
+                    }
+                    _ => {
+                        self.error(codes::BAD_DIRECTIVE, span, "malformed macro parameter list");
+                        return;
+                    }
+                }
+                match rest.get(i).map(|t| t.kind) {
+                    Some(TokenKind::Comma) if !variadic => i += 1,
+                    Some(TokenKind::RParen) => {
+                        i += 1;
+                        break;
+                    }
+                    _ => {
+                        self.error(codes::BAD_DIRECTIVE, span, "malformed macro parameter list");
+                        return;
+                    }
+                }
+            }
+            params = Some(list);
+        }
+        let body: Vec<Token> = rest[i..].to_vec();
+        if body.first().map(|t| t.kind) == Some(TokenKind::HashHash)
+            || (body.len() > 1 && body.last().map(|t| t.kind) == Some(TokenKind::HashHash))
+            || (body.len() == 1 && body[0].kind == TokenKind::HashHash)
+        {
+            self.error(
+                codes::BAD_DIRECTIVE,
+                span,
+                "'##' cannot begin or end a macro body",
+            );
+            return;
+        }
+        self.macros.insert(
+            name,
+            Rc::new(Macro {
+                params,
+                variadic,
+                body,
+                definition: Some(span),
+                builtin: None,
+            }),
+        );
+    }
+
+    fn include(&mut self, rest: Vec<Token>, span: Span) {
+        let rest = match rest.first().map(|t| t.kind) {
+            Some(TokenKind::StringLiteral | TokenKind::Lt) => rest,
+            _ => self.expand_isolated(rest),
+        };
+        let name = match rest.first().map(|t| t.kind) {
+            Some(TokenKind::StringLiteral) => {
+                crate::lexer::unescape_string(&rest[0].text).replace('\\', "/")
+            }
+            Some(TokenKind::Lt) => {
+                let Some(close) = rest.iter().position(|t| t.kind == TokenKind::Gt) else {
+                    self.error(
+                        codes::BAD_DIRECTIVE,
+                        span,
+                        "#include <…> has no closing '>'",
+                    );
+                    return;
+                };
+                let mut name = String::new();
+                for t in &rest[1..close] {
+                    if t.leading_space && !name.is_empty() {
+                        name.push(' ');
+                    }
+                    name.push_str(&t.text);
+                }
+                name.replace('\\', "/")
+            }
+            _ => {
+                self.error(
+                    codes::BAD_DIRECTIVE,
+                    span,
+                    "#include expects \"file\" or <file>",
+                );
+                return;
+            }
+        };
+        let including = self
+            .frames
+            .last()
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        let mut candidates = vec![join_path(directory_of(&including), &name)];
+        candidates.extend(self.include_dirs.iter().map(|d| join_path(d, &name)));
+        let Some(found) = candidates.iter().find_map(|c| self.loader.load(c)) else {
+            self.error(
+                codes::INCLUDE_NOT_FOUND,
+                span,
+                format!("cannot find include file '{name}'"),
+            );
+            return;
+        };
+        if self.once.contains(&found.path) {
+            return;
+        }
+        if self.frames.len() > MAX_INCLUDE_DEPTH {
+            let chain: Vec<&str> = self.frames.iter().map(|f| f.path.as_str()).collect();
+            let message = match chain.iter().position(|p| *p == found.path) {
+                Some(first) => format!(
+                    "include cycle: {} -> {}",
+                    chain[first..].join(" -> "),
+                    found.path
+                ),
+                None => format!("includes nest deeper than {MAX_INCLUDE_DEPTH} levels"),
+            };
+            self.error(codes::INCLUDE_DEPTH, span, message);
+            return;
+        }
+        let file = match self.map.find(&found.path) {
+            Some(id) => id,
+            None => self.map.add(found.path.clone(), found.text.clone()),
+        };
+        self.result.inclusions.push(Inclusion {
+            file,
+            directive: span,
+        });
+        self.push_file(file, found.path, &found.text);
+    }
+
+    fn pragma(&mut self, rest: &[Token], span: Span) {
+        match rest.first().and_then(|t| t.ident_text()) {
+            Some("once") => {
+                if let Some(frame) = self.frames.last() {
+                    self.once.insert(frame.path.clone());
+                }
+            }
+            Some("pack_matrix") => {
+                let order = rest.get(2).and_then(|t| t.ident_text());
+                match order {
+                    Some(order @ ("row_major" | "column_major")) => {
+                        let t = Token::new(TokenKind::PragmaPackMatrix, order, span);
+                        self.out.push(t);
+                    }
+                    _ => self.error(
+                        codes::BAD_DIRECTIVE,
+                        span,
+                        "#pragma pack_matrix expects (row_major) or (column_major)",
+                    ),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn line_directive(&mut self, rest: Vec<Token>, span: Span) {
+        let rest = self.expand_isolated(rest);
+        let number = rest
+            .first()
+            .filter(|t| t.kind == TokenKind::IntLiteral)
+            .and_then(|t| parse_int_literal(&t.text).ok());
+        let Some((number, _)) = number else {
+            self.error(codes::BAD_DIRECTIVE, span, "#line expects a line number");
+            return;
+        };
+        let physical = self
+            .map
+            .get(span.file)
+            .map(|f| f.line_column(span.start).0)
+            .unwrap_or(0) as i64;
+        let name = rest
+            .get(1)
+            .filter(|t| t.kind == TokenKind::StringLiteral)
+            .map(|t| crate::lexer::unescape_string(&t.text));
+        if let Some(frame) = self.frames.last_mut() {
+            frame.line_delta = number as i64 - (physical + 1);
+            if name.is_some() {
+                frame.name_override = name;
+            }
+        }
+    }
+
+    /// Evaluates `#if`/`#ifdef`/`#ifndef`; errors count as false.
+    fn condition(&mut self, kind: &str, rest: &[Token], span: Span, line_end: Span) -> bool {
+        if kind != "if" {
+            let Some(name) = rest.first().and_then(|t| t.ident_text()) else {
+                self.error(
+                    codes::BAD_CONDITION,
+                    span,
+                    format!("#{kind} needs a macro name"),
+                );
+                return false;
+            };
+            let defined = self.macros.contains_key(name);
+            return defined == (kind == "ifdef");
+        }
+        // `defined X` and `defined(X)` before expansion.
+        let mut replaced = Vec::with_capacity(rest.len());
+        let mut i = 0;
+        while i < rest.len() {
+            if rest[i].is_word("defined") {
+                let (name, len) = if rest.get(i + 1).map(|t| t.kind) == Some(TokenKind::LParen) {
+                    let ok = rest.get(i + 3).map(|t| t.kind) == Some(TokenKind::RParen);
+                    (
+                        rest.get(i + 2).filter(|_| ok).and_then(|t| t.ident_text()),
+                        4,
+                    )
+                } else {
+                    (rest.get(i + 1).and_then(|t| t.ident_text()), 2)
+                };
+                let Some(name) = name else {
+                    self.error(
+                        codes::BAD_CONDITION,
+                        rest[i].span,
+                        "'defined' needs a macro name",
+                    );
+                    return false;
+                };
+                let value = if self.macros.contains_key(name) {
+                    "1"
+                } else {
+                    "0"
+                };
+                replaced.push(Token::new(TokenKind::IntLiteral, value, rest[i].span));
+                i += len;
+            } else {
+                replaced.push(rest[i].clone());
+                i += 1;
+            }
+        }
+        let tokens = self.expand_isolated(replaced);
+        let mut eval = ConditionEvaluator {
+            tokens: &tokens,
+            pos: 0,
+            depth: 0,
+            error: None,
+            end: line_end,
+        };
+        let value = eval.expression(true);
+        if eval.error.is_none() && eval.pos < tokens.len() {
+            eval.fail(
+                tokens[eval.pos].span,
+                format!("unexpected '{}' in #if", tokens[eval.pos].text),
+            );
+        }
+        if tokens.is_empty() {
+            eval.fail(span, "#if with no expression".to_string());
+        }
+        match eval.error {
+            Some((span, message)) => {
+                self.error(codes::BAD_CONDITION, span, message);
+                false
+            }
+            None => value.value != 0,
+        }
+    }
+}
+
+/// An `#if` value: C's `intmax_t` or `uintmax_t`.
+#[derive(Clone, Copy, Debug)]
+struct PpValue {
+    value: u64,
+    unsigned: bool,
+}
+
+impl PpValue {
+    fn signed(v: i64) -> PpValue {
+        PpValue {
+            value: v as u64,
+            unsigned: false,
+        }
+    }
+}
+
+/// Evaluates a macro-expanded `#if` expression with C's integer rules.
+struct ConditionEvaluator<'t> {
+    tokens: &'t [Token],
+    pos: usize,
+    depth: usize,
+    error: Option<(Span, String)>,
+    end: Span,
+}
+
+impl ConditionEvaluator<'_> {
+    const ZERO: PpValue = PpValue {
+        value: 0,
+        unsigned: false,
+    };
+
+    fn fail(&mut self, span: Span, message: String) {
+        if self.error.is_none() {
+            self.error = Some((span, message));
+        }
+    }
+
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn peek_kind(&self) -> Option<TokenKind> {
+        self.peek().map(|t| t.kind)
+    }
+
+    fn here(&self) -> Span {
+        self.peek().map_or(self.end, |t| t.span)
+    }
+
+    fn expression(&mut self, evaluate: bool) -> PpValue {
+        let mut value = self.conditional(evaluate);
+        while self.peek_kind() == Some(TokenKind::Comma) {
+            self.pos += 1;
+            value = self.conditional(evaluate);
+        }
+        value
+    }
+
+    fn conditional(&mut self, evaluate: bool) -> PpValue {
+        let condition = self.binary(1, evaluate);
+        if self.peek_kind() != Some(TokenKind::Question) {
+            return condition;
+        }
+        self.pos += 1;
+        let take = condition.value != 0;
+        let accept = self.expression(evaluate && take);
+        if self.peek_kind() != Some(TokenKind::Colon) {
+            let span = self.here();
+            self.fail(span, "expected ':' in #if expression".to_string());
+            return Self::ZERO;
+        }
+        self.pos += 1;
+        let reject = self.conditional(evaluate && !take);
+        let unsigned = accept.unsigned || reject.unsigned;
+        PpValue {
+            value: if take { accept.value } else { reject.value },
+            unsigned,
+        }
+    }
+
+    fn binary(&mut self, min_precedence: u8, evaluate: bool) -> PpValue {
+        let mut lhs = self.unary(evaluate);
+        loop {
+            let Some(kind) = self.peek_kind() else {
+                return lhs;
+            };
+            let precedence = match kind {
+                TokenKind::PipePipe => 1,
+                TokenKind::AmpAmp => 2,
+                TokenKind::Pipe => 3,
+                TokenKind::Caret => 4,
+                TokenKind::Amp => 5,
+                TokenKind::EqEq | TokenKind::NotEq => 6,
+                TokenKind::Lt | TokenKind::Gt | TokenKind::LtEq | TokenKind::GtEq => 7,
+                TokenKind::Shl | TokenKind::Shr => 8,
+                TokenKind::Plus | TokenKind::Minus => 9,
+                TokenKind::Star | TokenKind::Slash | TokenKind::Percent => 10,
+                _ => return lhs,
+            };
+            if precedence < min_precedence {
+                return lhs;
+            }
+            let op_span = self.here();
+            self.pos += 1;
+            let rhs_evaluate = match kind {
+                TokenKind::AmpAmp => evaluate && lhs.value != 0,
+                TokenKind::PipePipe => evaluate && lhs.value == 0,
+                _ => evaluate,
+            };
+            let rhs = self.binary(precedence + 1, rhs_evaluate);
+            lhs = self.apply(kind, lhs, rhs, evaluate && rhs_evaluate, op_span);
+        }
+    }
+
+    fn apply(
+        &mut self,
+        kind: TokenKind,
+        lhs: PpValue,
+        rhs: PpValue,
+        evaluate: bool,
+        span: Span,
+    ) -> PpValue {
+        let unsigned = lhs.unsigned || rhs.unsigned;
+        let (a, b) = (lhs.value, rhs.value);
+        let (sa, sb) = (a as i64, b as i64);
+        let boolean = |v: bool| PpValue::signed(v as i64);
+        let arith = |value: u64| PpValue { value, unsigned };
+        match kind {
+            TokenKind::PipePipe => boolean(a != 0 || b != 0),
+            TokenKind::AmpAmp => boolean(a != 0 && b != 0),
+            TokenKind::Pipe => arith(a | b),
+            TokenKind::Caret => arith(a ^ b),
+            TokenKind::Amp => arith(a & b),
+            TokenKind::EqEq => boolean(a == b),
+            TokenKind::NotEq => boolean(a != b),
+            TokenKind::Lt => boolean(if unsigned { a < b } else { sa < sb }),
+            TokenKind::Gt => boolean(if unsigned { a > b } else { sa > sb }),
+            TokenKind::LtEq => boolean(if unsigned { a <= b } else { sa <= sb }),
+            TokenKind::GtEq => boolean(if unsigned { a >= b } else { sa >= sb }),
+            TokenKind::Shl => PpValue {
+                value: a.wrapping_shl(b as u32),
+                unsigned: lhs.unsigned,
+            },
+            TokenKind::Shr => PpValue {
+                value: if lhs.unsigned {
+                    a.wrapping_shr(b as u32)
+                } else {
+                    sa.wrapping_shr(b as u32) as u64
+                },
+                unsigned: lhs.unsigned,
+            },
+            TokenKind::Plus => arith(a.wrapping_add(b)),
+            TokenKind::Minus => arith(a.wrapping_sub(b)),
+            TokenKind::Star => arith(a.wrapping_mul(b)),
+            TokenKind::Slash | TokenKind::Percent => {
+                if b == 0 {
+                    if evaluate {
+                        self.fail(span, "division by zero in #if expression".to_string());
+                    }
+                    return Self::ZERO;
+                }
+                let divide = kind == TokenKind::Slash;
+                arith(match (unsigned, divide) {
+                    (true, true) => a / b,
+                    (true, false) => a % b,
+                    (false, true) => sa.wrapping_div(sb) as u64,
+                    (false, false) => sa.wrapping_rem(sb) as u64,
+                })
+            }
+            _ => Self::ZERO,
+        }
+    }
+
+    fn unary(&mut self, evaluate: bool) -> PpValue {
+        let Some(token) = self.peek().cloned() else {
+            self.fail(self.end, "#if expression ends too early".to_string());
+            return Self::ZERO;
+        };
+        self.pos += 1;
+        match token.kind {
+            TokenKind::Plus => self.unary(evaluate),
+            TokenKind::Minus => {
+                let v = self.unary(evaluate);
+                PpValue {
+                    value: v.value.wrapping_neg(),
+                    unsigned: v.unsigned,
+                }
+            }
+            TokenKind::Tilde => {
+                let v = self.unary(evaluate);
+                PpValue {
+                    value: !v.value,
+                    unsigned: v.unsigned,
+                }
+            }
+            TokenKind::Bang => {
+                let v = self.unary(evaluate);
+                PpValue::signed((v.value == 0) as i64)
+            }
+            TokenKind::LParen => {
+                self.depth += 1;
+                if self.depth > 200 {
+                    self.fail(token.span, "#if expression nests too deep".to_string());
+                    return Self::ZERO;
+                }
+                let v = self.expression(evaluate);
+                self.depth -= 1;
+                if self.peek_kind() != Some(TokenKind::RParen) {
+                    let span = self.here();
+                    self.fail(span, "expected ')' in #if expression".to_string());
+                } else {
+                    self.pos += 1;
+                }
+                v
+            }
+            TokenKind::IntLiteral => match parse_int_literal(&token.text) {
+                Ok((value, suffix)) => PpValue {
+                    value,
+                    unsigned: matches!(suffix, IntSuffix::Unsigned | IntSuffix::UnsignedLong)
+                        || value > i64::MAX as u64,
+                },
+                Err(e) => {
+                    self.fail(token.span, e.0);
+                    Self::ZERO
+                }
+            },
+            TokenKind::CharLiteral => {
+                let inner = token.text.trim_matches('\'');
+                let value = crate::lexer::unescape_string(inner)
+                    .chars()
+                    .next()
+                    .map_or(0, |c| c as u64);
+                PpValue::signed(value as i64)
+            }
+            TokenKind::Keyword(crate::lexer::Keyword::True) => PpValue::signed(1),
+            // Identifiers left after expansion are 0, as in C (`false` included).
+            TokenKind::Ident | TokenKind::Keyword(_) => Self::ZERO,
+            _ => {
+                self.fail(
+                    token.span,
+                    format!("'{}' cannot appear in an #if expression", token.text),
+                );
+                Self::ZERO
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Preprocesses `main.hlsl` of `loader` and returns the output spelling and diagnostics.
+    fn run_with(loader: &MemoryLoader, options: &PreprocessOptions) -> (String, Vec<String>) {
+        let mut map = SourceMap::new();
+        let text = loader.load("main.hlsl").map(|f| f.text).unwrap_or_default();
+        let main = map.add("main.hlsl", text);
+        let mut diagnostics = Diagnostics::new();
+        let out = preprocess(&mut map, main, options, loader, &mut diagnostics);
+        let text: Vec<&str> = out
+            .tokens
+            .iter()
+            .filter(|t| t.kind != TokenKind::Eof)
+            .map(|t| &*t.text)
+            .collect();
+        let diags = diagnostics
+            .iter()
+            .map(|d| d.to_short_string(&map))
+            .collect();
+        (text.join(" "), diags)
+    }
+
+    fn run(src: &str) -> (String, Vec<String>) {
+        let mut loader = MemoryLoader::new();
+        loader.add("main.hlsl", src);
+        run_with(&loader, &PreprocessOptions::default())
+    }
+
+    fn expand(src: &str) -> String {
+        let (text, diags) = run(src);
+        assert!(diags.is_empty(), "{diags:#?}");
+        text
+    }
+
+    #[test]
+    fn object_and_function_like_macros() {
+        assert_eq!(expand("#define N 4\nfloat a[N];"), "float a [ 4 ] ;");
+        assert_eq!(
+            expand("#define SQ(x) ((x)*(x))\nSQ(a+1)"),
+            "( ( a + 1 ) * ( a + 1 ) )"
+        );
+        assert_eq!(expand("#define F (x)\nF"), "( x )");
+        // A function-like macro name without `(` is left alone.
+        assert_eq!(expand("#define F(x) x\nF + 1"), "F + 1");
+        // Calls may span lines.
+        assert_eq!(expand("#define ADD(a, b) a + b\nADD(1,\n 2)"), "1 + 2");
+        // Nested calls, and arguments that are calls.
+        assert_eq!(
+            expand("#define A(x) B(x) * 2\n#define B(y) (y + 1)\nA(B(3))"),
+            "( ( 3 + 1 ) + 1 ) * 2"
+        );
+        assert_eq!(expand("#define E()\n[E()]"), "[ ]");
+    }
+
+    #[test]
+    fn stringizing_pasting_and_variadics() {
+        assert_eq!(expand("#define S(x) #x\nS(a  + \"b\")"), r#""a + \"b\"""#);
+        assert_eq!(
+            expand("#define CAT(a, b) a ## b\nCAT(Wave, Active)"),
+            "WaveActive"
+        );
+        assert_eq!(expand("#define CAT(a, b) a ## b\nCAT(x, )"), "x");
+        assert_eq!(expand("#define CAT(a, b) a ## b\nCAT(1, 2u)"), "12u");
+        assert_eq!(
+            expand("#define CAT(a, b) a ## b\n#define X 5\nCAT(X, 1) CAT(, X)"),
+            "X1 5"
+        );
+        assert_eq!(
+            expand("#define V(...) f(__VA_ARGS__)\nV(1, 2, 3) V()"),
+            "f ( 1 , 2 , 3 ) f ( )"
+        );
+        assert_eq!(
+            expand("#define V(a, ...) g(a, ## __VA_ARGS__)\nV(1) V(1, 2)"),
+            "g ( 1 ) g ( 1 , 2 )"
+        );
+        let (_, diags) = run("#define CAT(a, b) a ## b\nCAT(+, /)");
+        assert_eq!(diags.len(), 1);
+        assert!(diags[0].contains("OSH0108"), "{diags:?}");
+    }
+
+    #[test]
+    fn a_macro_is_not_expanded_inside_itself() {
+        assert_eq!(expand("#define foo foo + 1\nfoo"), "foo + 1");
+        assert_eq!(expand("#define a b\n#define b a\na b"), "a b");
+        assert_eq!(expand("#define f(x) x + f(x)\nf(1)"), "1 + f ( 1 )");
+        // Not re-expanded even when the rescan reaches tokens after the call.
+        assert_eq!(expand("#define g f\n#define f(x) g\nf(1)(2)"), "f ( 2 )");
+    }
+
+    #[test]
+    fn conditionals() {
+        let src = "#define A 1\n#if A && !defined(B) && defined A\nyes\n#elif 1\nno1\n#else\nno2\n#endif\n\
+                   #ifdef B\nno3\n#elif A + 1 == 2\nyes2\n#endif\n#ifndef A\nno4\n#else\nyes3\n#endif\n\
+                   #if 0\n#if 1/0\n#error not reached\n#endif\n#else\nyes4\n#endif";
+        assert_eq!(expand(src), "yes yes2 yes3 yes4");
+        // C integer rules: unsigned comparison, shifts, ternary, short-circuit.
+        assert_eq!(expand("#if -1 < 0u\nno\n#else\nyes\n#endif"), "yes");
+        assert_eq!(
+            expand("#if (1 << 4) == 16 && (0 ? 1/0 : 3) == 3 && (0 && 1/0) == 0\nyes\n#endif"),
+            "yes"
+        );
+        assert_eq!(
+            expand("#if -7 / 2 == -3 && -7 % 2 == -1 && 0x10 == 16 && 010 == 8\nyes\n#endif"),
+            "yes"
+        );
+        assert_eq!(expand("#if UNDEFINED_NAME\nno\n#endif\nok"), "ok");
+    }
+
+    #[test]
+    fn conditional_errors() {
+        let (_, diags) = run("#if 1 / 0\nx\n#endif\n#if (1\n#endif\n#else\n#if 1\n");
+        assert_eq!(
+            diags,
+            vec![
+                "main.hlsl(1,7): error OSH0106: division by zero in #if expression",
+                "main.hlsl(4,7): error OSH0106: expected ')' in #if expression",
+                "main.hlsl(6,1): error OSH0105: #else without #if",
+                "main.hlsl(7,1): error OSH0105: this conditional directive has no matching #endif",
+            ]
+        );
+    }
+
+    #[test]
+    fn argument_count_and_error_directive() {
+        let (text, diags) = run("#define F(a, b) a\nF(1)\n#error stop here\nafter");
+        assert_eq!(text, "after");
+        assert_eq!(
+            diags,
+            vec![
+                "main.hlsl(2,1): error OSH0107: macro 'F' takes 2 argument(s), but 1 were given",
+                "main.hlsl(3,1): error OSH0100: #error stop here",
+            ]
+        );
+        let (_, diags) = run("#define F(a) a\nF(1, 2)\n#bogus\n");
+        assert_eq!(diags.len(), 2);
+        assert!(diags[1].contains("OSH0104"));
+    }
+
+    #[test]
+    fn line_and_file() {
+        assert_eq!(expand("a\n__LINE__\n#define L __LINE__\n\nL"), "a 2 5");
+        assert_eq!(
+            expand("#line 100 \"x.hlsl\"\n__LINE__ __FILE__"),
+            "100 \"x.hlsl\""
+        );
+        assert_eq!(expand("__FILE__"), "\"main.hlsl\"");
+    }
+
+    #[test]
+    fn includes_from_memory() {
+        let mut loader = MemoryLoader::new();
+        loader
+            .add(
+                "main.hlsl",
+                "#include \"lib/a.hlsl\"\n#include <b.hlsl>\n#include \"lib/a.hlsl\"\nA B C",
+            )
+            .add(
+                "lib/a.hlsl",
+                "#pragma once\n#define A 1\n#include \"c.hlsl\"\nfrom_a",
+            )
+            .add("lib/c.hlsl", "#define C 3\nfrom_c")
+            .add("inc/b.hlsl", "#define B 2\nfrom_b");
+        let options = PreprocessOptions {
+            include_dirs: vec!["inc".into()],
+            ..PreprocessOptions::default()
+        };
+        let (text, diags) = run_with(&loader, &options);
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!(text, "from_c from_a from_b 1 2 3");
+    }
+
+    #[test]
+    fn include_errors_and_cycles() {
+        let mut loader = MemoryLoader::new();
+        loader
+            .add(
+                "main.hlsl",
+                "#include \"a.hlsl\"\n#include \"missing.hlsl\"\nend",
+            )
+            .add("a.hlsl", "#include \"b.hlsl\"\n")
+            .add("b.hlsl", "#include \"a.hlsl\"\n");
+        let (text, diags) = run_with(&loader, &PreprocessOptions::default());
+        assert_eq!(text, "end");
+        assert_eq!(diags.len(), 2, "{diags:#?}");
+        assert!(diags[0].contains("OSH0102"), "{}", diags[0]);
+        assert!(
+            diags[0].contains("include cycle: a.hlsl -> b.hlsl -> a.hlsl"),
+            "{}",
+            diags[0]
+        );
+        assert!(
+            diags[1].starts_with("main.hlsl(2,1): error OSH0101"),
+            "{}",
+            diags[1]
+        );
+        // Guarded mutual includes are fine.
+        let mut loader = MemoryLoader::new();
+        loader
+            .add("main.hlsl", "#include \"a.hlsl\"\nend")
+            .add(
+                "a.hlsl",
+                "#ifndef A\n#define A\n#include \"b.hlsl\"\na\n#endif\n",
+            )
+            .add(
+                "b.hlsl",
+                "#ifndef B\n#define B\n#include \"a.hlsl\"\nb\n#endif\n",
+            );
+        let (text, diags) = run_with(&loader, &PreprocessOptions::default());
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!(text, "b a end");
+    }
+
+    #[test]
+    fn predefined_and_command_line_macros() {
+        let mut loader = MemoryLoader::new();
+        loader.add(
+            "main.hlsl",
+            "__HLSL_VERSION __SHADER_TARGET_STAGE __SHADER_TARGET_MAJOR __SHADER_TARGET_MINOR \
+             __SHADER_STAGE_COMPUTE FOO BAR\n#ifdef __spirv__\nspirv\n#endif",
+        );
+        let options = PreprocessOptions {
+            defines: vec![("FOO".into(), None), ("BAR".into(), Some("x + 1".into()))],
+            target: Some(ShaderTarget {
+                stage: ShaderKind::Compute,
+                major: 6,
+                minor: 5,
+            }),
+            ..PreprocessOptions::default()
+        };
+        let (text, diags) = run_with(&loader, &options);
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!(text, "2021 5 6 5 5 1 x + 1");
+    }
+
+    #[test]
+    fn runaway_expansion_is_limited() {
+        let mut src = String::from("#define L0 x x\n");
+        for i in 1..30 {
+            src.push_str(&format!("#define L{i} L{j} L{j}\n", j = i - 1));
+        }
+        src.push_str("L29");
+        let (_, diags) = run(&src);
+        assert_eq!(diags.len(), 1);
+        assert!(diags[0].contains("OSH0103"), "{diags:?}");
+    }
+
+    #[test]
+    fn expanded_tokens_point_at_the_use_site() {
+        let mut map = SourceMap::new();
+        let main = map.add("main.hlsl", "#define TWO 1 + 1\nint a = TWO;");
+        let mut loader = MemoryLoader::new();
+        loader.add("main.hlsl", "");
+        let mut diagnostics = Diagnostics::new();
+        let out = preprocess(
+            &mut map,
+            main,
+            &PreprocessOptions::default(),
+            &loader,
+            &mut diagnostics,
+        );
+        let one = &out.tokens[3];
+        assert_eq!(&*one.text, "1");
+        assert_eq!(map.location(one.span), Some(("main.hlsl", 2, 9)));
+        let expansion = &out.expansions[one.expansion.expect("expansion").0 as usize];
+        assert_eq!(expansion.name, "TWO");
+        assert_eq!(
+            expansion
+                .definition
+                .and_then(|s| map.location(s))
+                .map(|l| l.1),
+            Some(1)
+        );
+    }
+
+    /// A header in the style of the FidelityFX SDK: portability macros built with `##`,
+    /// nested feature `#if`s, an include chain with guards, and a radix-sort-like kernel.
+    const FFX_COMMON: &str = r#"
+#ifndef FFX_COMMON_H
+#define FFX_COMMON_H
+#if defined(FFX_HALF) && FFX_HALF
+    #define FFX_MIN16_F min16float
+#else
+    #define FFX_MIN16_F float
+#endif
+#define FFX_GROUP_MEMORY_BARRIER GroupMemoryBarrierWithGroupSync
+#define FFX_CONCAT_(a, b) a ## b
+#define FFX_CONCAT(a, b) FFX_CONCAT_(a, b)
+#define FFX_BROADCAST(type, n) type ## n(FFX_CONCAT(x, n), FFX_CONCAT(x, n))
+#define FFX_STATIC static
+#define FFX_UINT32 uint
+#define FFX_UINT32x2 uint2
+#define FFX_CB(slot) register(FFX_CONCAT(b, slot))
+#define FFX_SRV(slot) register(FFX_CONCAT(t, slot))
+#define FFX_UAV(slot) register(FFX_CONCAT(u, slot))
+#define FFX_DECLARE_UAV(type, name, slot) RWStructuredBuffer<type> name : FFX_UAV(slot)
+#define FFX_ASSERT(...) /* nothing: __VA_ARGS__ */
+#include "ffx_core_gpu.h"
+#endif // FFX_COMMON_H
+"#;
+
+    const FFX_CORE_GPU: &str = r#"
+#pragma once
+#include "ffx_common.h"
+FFX_STATIC const FFX_UINT32 FFX_RADIX_BITS = 4;
+#if FFX_RADIX_WAVE_OPS
+    #if __SHADER_TARGET_MAJOR > 6 || (__SHADER_TARGET_MAJOR == 6 && __SHADER_TARGET_MINOR >= 0)
+        #define FFX_PREFIX(x) WavePrefixSum(x)
+    #else
+        #error wave operations need shader model 6
+    #endif
+#else
+    #define FFX_PREFIX(x) (x)
+#endif
+FFX_MIN16_F ffxSaturate(FFX_MIN16_F v) { return clamp(v, 0.0, 1.0); }
+"#;
+
+    const FFX_SORT: &str = r#"
+#define FFX_RADIX_WAVE_OPS 1
+#include "ffx/ffx_common.h"
+#define THREADGROUP_SIZE 128
+#define KEYS_PER_THREAD (THREADGROUP_SIZE / 32)
+
+cbuffer cbSort : FFX_CB(0) { FFX_UINT32 NumKeys; FFX_UINT32 Shift; };
+StructuredBuffer<FFX_UINT32> SrcKeys : FFX_SRV(0);
+FFX_DECLARE_UAV(FFX_UINT32, DstKeys, 1);
+groupshared FFX_UINT32 gs_Histogram[1 << FFX_RADIX_BITS][2];
+
+[numthreads(THREADGROUP_SIZE, 1, 1)]
+void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID)
+{
+    FFX_ASSERT(gtid.x < THREADGROUP_SIZE, "bad");
+    [unroll] for (int i = 0; i < KEYS_PER_THREAD; ++i)
+    {
+        FFX_UINT32 key = SrcKeys.Load(gid.x * THREADGROUP_SIZE + gtid.x);
+        FFX_UINT32 digit = (key >> Shift) & ((1u << FFX_RADIX_BITS) - 1);
+        InterlockedAdd(gs_Histogram[digit][0], FFX_PREFIX(1u));
+    }
+    FFX_GROUP_MEMORY_BARRIER();
+    FFX_UINT32x2 both = FFX_BROADCAST(FFX_UINT32x, 2);
+    DstKeys[gtid.x] = gs_Histogram[gtid.x % 16][0] + both.x;
+}
+"#;
+
+    #[test]
+    fn fidelityfx_style_headers_preprocess_and_parse() {
+        use crate::ast::{Annotation, ExprKind, Item, StmtKind};
+        let mut loader = MemoryLoader::new();
+        loader
+            .add("src/sort.hlsl", FFX_SORT)
+            .add("sdk/include/ffx/ffx_common.h", FFX_COMMON)
+            .add("sdk/include/ffx/ffx_core_gpu.h", FFX_CORE_GPU);
+        let mut map = SourceMap::new();
+        let main = map.add("src/sort.hlsl", FFX_SORT);
+        let options = PreprocessOptions {
+            include_dirs: vec!["sdk/include".into()],
+            defines: vec![("x2".into(), Some("7".into()))],
+            target: Some(ShaderTarget {
+                stage: ShaderKind::Compute,
+                major: 6,
+                minor: 2,
+            }),
+        };
+        let (unit, diagnostics) = crate::parse(&mut map, main, &options, &loader);
+        let messages: Vec<String> = diagnostics
+            .iter()
+            .map(|d| d.to_short_string(&map))
+            .collect();
+        assert!(messages.is_empty(), "{messages:#?}");
+        // The include chain loaded each file once, by canonical path.
+        assert!(map.find("sdk/include/ffx/ffx_core_gpu.h").is_some());
+
+        let names: Vec<String> = unit
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Variable(v) => v.declarators[0].name.name.clone(),
+                Item::Function(f) => f.name.to_text(),
+                Item::Buffer(b) => b.name.name.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "FFX_RADIX_BITS",
+                "ffxSaturate",
+                "cbSort",
+                "SrcKeys",
+                "DstKeys",
+                "gs_Histogram",
+                "RadixCount"
+            ]
+        );
+        // `min16float` was not chosen: FFX_HALF is undefined.
+        let Item::Function(saturate) = &unit.items[1] else {
+            panic!()
+        };
+        assert_eq!(
+            saturate.return_type.name().map(|p| p.to_text()).as_deref(),
+            Some("float")
+        );
+        // `register(FFX_CONCAT(b, 0))` pasted into `b0`.
+        let Item::Buffer(cb) = &unit.items[2] else {
+            panic!()
+        };
+        let [Annotation::Register(reg)] = cb.annotations.as_slice() else {
+            panic!()
+        };
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("b0"));
+        let Item::Variable(dst) = &unit.items[4] else {
+            panic!()
+        };
+        let Annotation::Register(reg) = &dst.declarators[0].annotations[0] else {
+            panic!()
+        };
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("u1"));
+
+        let Item::Function(count) = &unit.items[6] else {
+            panic!()
+        };
+        assert_eq!(count.attributes[0].name.to_text(), "numthreads");
+        let body = &count.body.as_ref().expect("body").statements;
+        // FFX_ASSERT expanded to nothing, leaving an empty statement.
+        assert!(matches!(body[0].kind, StmtKind::Empty));
+        let StmtKind::For {
+            body: loop_body, ..
+        } = &body[1].kind
+        else {
+            panic!()
+        };
+        let StmtKind::Block(block) = &loop_body.kind else {
+            panic!()
+        };
+        // FFX_PREFIX chose the wave-op branch (target 6.2).
+        let StmtKind::Expr(add) = &block.statements[2].kind else {
+            panic!()
+        };
+        let ExprKind::Call { function, args, .. } = &add.kind else {
+            panic!()
+        };
+        assert_eq!(function.to_text(), "InterlockedAdd");
+        assert!(
+            matches!(&args[1].kind, ExprKind::Call { function, .. } if function.is("WavePrefixSum"))
+        );
+        // FFX_BROADCAST(FFX_UINT32x, 2) pasted `FFX_UINT32x2` and then expanded it to `uint2`;
+        // `x2` came from the command line.
+        let StmtKind::Declaration(both) = &body[3].kind else {
+            panic!()
+        };
+        let Item::Variable(both) = &**both else {
+            panic!()
+        };
+        let Some(init) = &both.declarators[0].init else {
+            panic!()
+        };
+        let ExprKind::Constructor { ty, args } = &init.kind else {
+            panic!("{init:?}")
+        };
+        assert_eq!(ty.name().map(|p| p.to_text()).as_deref(), Some("uint2"));
+        assert!(matches!(
+            &args[0].kind,
+            ExprKind::Literal(crate::ast::Literal::Int { value: 7, .. })
+        ));
+        // Errors inside macros point at the use site in the main file.
+        let (line, _) = map.get(main).expect("main").line_column(init.span.start);
+        assert_eq!(line, 23);
+    }
+
+    #[test]
+    fn pack_matrix_pragma_reaches_the_syntax_tree() {
+        let mut map = SourceMap::new();
+        let main = map.add(
+            "m.hlsl",
+            "#pragma pack_matrix(column_major)\nfloat4x4 M;\n#pragma warning(disable: 1234)\n",
+        );
+        let (unit, diagnostics) = crate::parse(
+            &mut map,
+            main,
+            &PreprocessOptions::default(),
+            &MemoryLoader::new(),
+        );
+        assert!(!diagnostics.has_errors());
+        assert!(matches!(&unit.items[0], crate::ast::Item::PackMatrix(p) if !p.row_major));
+        assert_eq!(unit.items.len(), 2);
+    }
+}
