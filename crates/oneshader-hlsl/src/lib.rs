@@ -1,8 +1,9 @@
-//! The HLSL front end of oneshader: lexer, preprocessor and parser.
+//! The HLSL front end of oneshader: lexer, preprocessor, parser and lowering into the IR.
 //!
 //! [`lexer`] turns text into tokens, [`preprocess`] runs the C preprocessor on
 //! those tokens, and [`parser`] builds the syntax tree of [`ast`] without any
-//! semantic knowledge beyond the names of declared types.
+//! semantic knowledge beyond the names of declared types; [`lower`] checks names,
+//! types and overloads and builds the IR [`Module`]. [`compile`] runs them all.
 //!
 //! ```
 //! use oneshader_hlsl::{parse, MemoryLoader, PreprocessOptions};
@@ -18,6 +19,7 @@
 
 pub mod ast;
 pub mod lexer;
+pub mod lower;
 pub mod parser;
 pub mod preprocess;
 
@@ -26,7 +28,9 @@ pub use preprocess::{
     ShaderTarget,
 };
 
-use oneshader_ir::{Diagnostics, FileId, SourceMap};
+pub use lower::LowerOptions;
+
+use oneshader_ir::{Diagnostics, FileId, Module, SourceMap};
 
 /// Preprocesses and parses the file `main` of `source_map` (included files are added to it).
 ///
@@ -42,4 +46,30 @@ pub fn parse(
     let preprocessed = preprocess::preprocess(source_map, main, options, loader, &mut diagnostics);
     let unit = parser::parse_tokens(preprocessed.tokens, &mut diagnostics);
     (unit, diagnostics)
+}
+
+/// Everything the front end needs besides the source.
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    /// Defines, include directories and target for the preprocessor.
+    pub preprocess: PreprocessOptions,
+    /// Entry point selection.
+    pub lower: LowerOptions,
+}
+
+/// Compiles the file `main` of `source_map` into an IR module.
+///
+/// Returns the module when there were no errors, and every diagnostic.
+pub fn compile(
+    source_map: &mut SourceMap,
+    main: FileId,
+    options: &FrontendOptions,
+    loader: &dyn FileLoader,
+) -> (Option<Module>, Diagnostics) {
+    let (unit, mut diagnostics) = parse(source_map, main, &options.preprocess, loader);
+    if diagnostics.has_errors() {
+        return (None, diagnostics);
+    }
+    let module = lower::lower(&unit, &options.lower, &mut diagnostics);
+    (module, diagnostics)
 }
