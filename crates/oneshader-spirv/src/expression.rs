@@ -58,8 +58,18 @@ impl FunctionWriter<'_, '_> {
         })
     }
 
-    /// The value of expression `handle`: its bound value, or written here.
+    /// The value of expression `handle`: its bound value, or written here. Errors
+    /// without a location get the expression's.
     pub fn value(&mut self, handle: Handle<Expression>) -> Result<Word> {
+        self.value_here(handle).map_err(|Error(mut diagnostic)| {
+            if diagnostic.span.is_none() {
+                diagnostic.span = self.span(handle);
+            }
+            Error(diagnostic)
+        })
+    }
+
+    fn value_here(&mut self, handle: Handle<Expression>) -> Result<Word> {
         if let Some(value) = self.bound(handle)? {
             return Ok(value);
         }

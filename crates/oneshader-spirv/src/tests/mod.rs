@@ -4,7 +4,9 @@
 mod builder;
 mod compact;
 mod control_flow;
+mod io;
 mod math;
+mod memory;
 mod wave;
 
 use std::io::Write;
