@@ -4,6 +4,7 @@
 mod builder;
 mod compact;
 mod control_flow;
+mod execution;
 mod io;
 mod math;
 mod memory;
