@@ -1,1 +1,59 @@
-//! oneshader-wgsl
+//! oneshader-wgsl: the WGSL backend of oneshader.
+//!
+//! [`write_entry_point`] turns one entry point of an IR [`Module`] into WGSL text as
+//! WebGPU (Dawn's Tint) accepts it: the entry point, the functions it reaches and the
+//! globals they use. It walks the IR only.
+//!
+//! - Wave and quad operations map to WGSL's `subgroups` extension; a shader using any of
+//!   them starts with `enable subgroups;` and `diagnostic(off, subgroup_uniformity);`
+//!   (HLSL allows wave operations in non-uniform control flow). Operations WGSL lacks are
+//!   exact polyfills (see docs/wgsl.md). WebGPU has no subgroup functions in vertex
+//!   shaders: that is [`codes::WGSL_WAVE_STAGE`].
+//! - Resources are `@group(set) @binding(binding)` variables; a buffer used atomically has
+//!   `atomic<u32>`/`atomic<i32>` elements and all its loads and stores become
+//!   `atomicLoad`/`atomicStore`.
+//! - Structs in buffers get `@size` attributes so that WGSL's layout equals the IR's
+//!   offsets; a layout WGSL cannot express is [`codes::WGSL_UNSUPPORTED`], naming the member.
+//! - Identifiers are renamed as [`names`] describes.
+//!
+//! [`codes::WGSL_WAVE_STAGE`]: oneshader_ir::codes::WGSL_WAVE_STAGE
+//! [`codes::WGSL_UNSUPPORTED`]: oneshader_ir::codes::WGSL_UNSUPPORTED
+
+mod expressions;
+mod layout;
+pub mod names;
+mod statements;
+mod wave;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+use oneshader_ir::{codes, Diagnostic, Module};
+
+/// Options of the WGSL backend (none yet).
+#[derive(Clone, Debug, Default)]
+pub struct Options {}
+
+/// Writes entry point number `entry` of `module` as a WGSL module.
+///
+/// The output holds that entry point, the functions it reaches and only the globals they
+/// use. Anything WGSL cannot express is an error diagnostic ([`codes::WGSL_UNSUPPORTED`],
+/// [`codes::WGSL_WAVE_STAGE`]) at the span of the construct; this function never panics.
+pub fn write_entry_point(
+    module: &Module,
+    entry: usize,
+    options: &Options,
+) -> Result<String, Vec<Diagnostic>> {
+    let Some(entry_point) = module.entry_points.get(entry) else {
+        return Err(vec![Diagnostic::error(
+            codes::WGSL_UNSUPPORTED,
+            None,
+            format!(
+                "the module has no entry point number {entry} (it has {})",
+                module.entry_points.len()
+            ),
+        )]);
+    };
+    writer::Writer::new(module, entry_point, options).write()
+}

@@ -1,0 +1,647 @@
+//! Expressions: values, references to memory, built-in functions.
+//!
+//! A pointer expression is written as a WGSL reference (`Values[id.x]`, `(*p).member`);
+//! `Load` reads a reference, and a pointer value is `&reference`. Every infix form a writer
+//! makes itself is parenthesized, and operands that are infix IR expressions are too, so
+//! text composes without precedence surprises.
+
+use oneshader_ir::analysis::{pointer_root, PointerRoot};
+use oneshader_ir::{
+    BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind,
+    Type, TypeInner, UnaryOperator,
+};
+
+use crate::layout;
+use crate::writer::{unsupported, FunctionContext, Res, Writer};
+
+/// The value of `expression` when it is an integer constant (a literal, or a converted
+/// literal).
+pub(crate) fn constant_index(function: &Function, expression: Handle<Expression>) -> Option<i64> {
+    match function.expressions.try_get(expression)? {
+        Expression::Literal(Literal::I32(v)) => Some(i64::from(*v)),
+        Expression::Literal(Literal::U32(v)) => Some(i64::from(*v)),
+        Expression::Convert { expr, to } if to.is_integer() => constant_index(function, *expr),
+        _ => None,
+    }
+}
+
+/// The WGSL text of a literal.
+pub(crate) fn literal(value: Literal) -> Result<String, String> {
+    Ok(match value {
+        Literal::Bool(b) => b.to_string(),
+        Literal::I32(i32::MIN) => "i32(-2147483648)".into(),
+        Literal::I32(v) => format!("{v}i"),
+        Literal::U32(v) => format!("{v}u"),
+        Literal::F32(v) => {
+            if v.is_finite() && (v == 0.0 || v.abs() >= f32::MIN_POSITIVE) {
+                format!("{v:?}f")
+            } else {
+                // Infinities, NaNs and subnormals: exact by their bits.
+                format!("bitcast<f32>({:#x}u)", v.to_bits())
+            }
+        }
+        Literal::F64(_) | Literal::I64(_) | Literal::U64(_) => {
+            return Err("64-bit literals (WGSL has no 64-bit types)".into())
+        }
+    })
+}
+
+impl Writer<'_> {
+    /// The type handle of `expression`.
+    pub(crate) fn type_handle_of(
+        &self,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<Handle<Type>> {
+        context
+            .function
+            .expression_types
+            .get(expression.index())
+            .copied()
+            .ok_or_else(|| {
+                unsupported(
+                    context.function.expressions.span(expression),
+                    format!("expression {expression:?} has no type"),
+                )
+            })
+    }
+
+    /// The structure of the type of `expression`.
+    pub(crate) fn type_of(
+        &self,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<&TypeInner> {
+        let ty = self.type_handle_of(context, expression)?;
+        layout::inner(self.module, ty)
+            .map_err(|why| unsupported(context.function.expressions.span(expression), why))
+    }
+
+    /// The WGSL type name of `expression`'s type.
+    pub(crate) fn type_text_of(
+        &self,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<String> {
+        let ty = self.type_handle_of(context, expression)?;
+        self.type_at(ty, false, context.function.expressions.span(expression))
+    }
+
+    fn get<'f>(
+        &self,
+        context: &FunctionContext<'f>,
+        expression: Handle<Expression>,
+    ) -> Res<&'f Expression> {
+        context.function.expressions.try_get(expression).ok_or_else(|| {
+            unsupported(None, format!("expression {expression:?} is out of range"))
+        })
+    }
+
+    /// `expression` as an operand of an operator or a postfix: parenthesized when it is
+    /// itself an operator or a negative literal.
+    pub(crate) fn operand(
+        &self,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<String> {
+        let text = self.expression(context, expression)?;
+        let infix = !context.bound.contains_key(&expression)
+            && matches!(
+                self.get(context, expression)?,
+                Expression::Binary { .. } | Expression::Unary { .. }
+            );
+        Ok(if infix || text.starts_with('-') {
+            format!("({text})")
+        } else {
+            text
+        })
+    }
+
+    /// The WGSL text of the value of `expression` (for a pointer, `&reference`).
+    pub(crate) fn expression(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+    ) -> Res<String> {
+        if let Some(name) = context.bound.get(&handle) {
+            return Ok(name.clone());
+        }
+        let span = context.function.expressions.span(handle);
+        let expression = self.get(context, handle)?;
+        let inner = self.type_of(context, handle)?;
+        if matches!(inner, TypeInner::Pointer { .. }) {
+            return self.pointer(context, handle);
+        }
+        Ok(match expression {
+            Expression::Literal(value) => literal(*value).map_err(|why| {
+                unsupported(span, format!("WGSL cannot express {why}"))
+            })?,
+            Expression::ZeroValue(ty) => format!("{}()", self.type_at(*ty, false, span)?),
+            Expression::Compose { ty, components } => {
+                let parts = components
+                    .iter()
+                    .map(|&c| self.expression(context, c))
+                    .collect::<Res<Vec<_>>>()?;
+                format!("{}({})", self.type_at(*ty, false, span)?, parts.join(", "))
+            }
+            Expression::Splat { value, .. } => format!(
+                "{}({})",
+                self.type_text_of(context, handle)?,
+                self.expression(context, *value)?
+            ),
+            Expression::Swizzle {
+                size,
+                vector,
+                pattern,
+            } => {
+                let letters: String = pattern[..size.count() as usize]
+                    .iter()
+                    .map(|&c| ['x', 'y', 'z', 'w'][c as usize])
+                    .collect();
+                format!("{}.{letters}", self.operand(context, *vector)?)
+            }
+            Expression::Access { base, index } => format!(
+                "{}[{}]",
+                self.operand(context, *base)?,
+                self.expression(context, *index)?
+            ),
+            Expression::AccessIndex { base, index } => {
+                let base_ty = self.type_handle_of(context, *base)?;
+                let selector = self.member_selector(base_ty, *index, span)?;
+                format!("{}{selector}", self.operand(context, *base)?)
+            }
+            Expression::GlobalVariable(global) => self
+                .global_names
+                .get(global.index())
+                .cloned()
+                .flatten()
+                .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
+            Expression::LocalVariable(local) => context
+                .local_names
+                .get(local.index())
+                .cloned()
+                .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
+            Expression::FunctionArgument(index) => context
+                .arg_names
+                .get(*index as usize)
+                .cloned()
+                .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
+            Expression::Load { pointer } => self.load(context, handle, *pointer)?,
+            Expression::Unary { op, expr } => self.unary(context, handle, *op, *expr)?,
+            Expression::Binary { op, left, right } => {
+                self.binary(context, handle, *op, *left, *right)?
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => format!(
+                "select({}, {}, {})",
+                self.expression(context, *reject)?,
+                self.expression(context, *accept)?,
+                self.expression(context, *condition)?
+            ),
+            Expression::Math { fun, args } => self.math(context, handle, *fun, args)?,
+            Expression::Convert { expr, .. } => {
+                let from = self.type_handle_of(context, *expr)?;
+                let to = self.type_handle_of(context, handle)?;
+                let value = self.expression(context, *expr)?;
+                if from == to {
+                    value
+                } else {
+                    format!("{}({value})", self.type_text_of(context, handle)?)
+                }
+            }
+            Expression::Bitcast { expr, .. } => {
+                let from = self.type_handle_of(context, *expr)?;
+                let to = self.type_handle_of(context, handle)?;
+                let value = self.expression(context, *expr)?;
+                if from == to {
+                    value
+                } else {
+                    format!("bitcast<{}>({value})", self.type_text_of(context, handle)?)
+                }
+            }
+            Expression::Wave { op, args } => self.wave(context, handle, *op, args)?,
+            Expression::CallResult(_) | Expression::AtomicResult => {
+                return Err(unsupported(
+                    span,
+                    "a call or atomic result used before its statement",
+                ))
+            }
+            Expression::ArrayLength(pointer) => {
+                format!("arrayLength({})", self.pointer(context, *pointer)?)
+            }
+        })
+    }
+
+    /// `.member`, `.x` or `[n]` selecting element `index` of a value of type `base_ty`.
+    fn member_selector(
+        &self,
+        base_ty: Handle<Type>,
+        index: u32,
+        span: Option<oneshader_ir::Span>,
+    ) -> Res<String> {
+        let inner = layout::inner(self.module, base_ty).map_err(|why| unsupported(span, why))?;
+        Ok(match inner {
+            TypeInner::Struct { .. } => {
+                let name = self
+                    .member_names
+                    .get(&base_ty)
+                    .and_then(|names| names.get(index as usize))
+                    .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
+                format!(".{name}")
+            }
+            TypeInner::Vector { .. } => match index {
+                0..=3 => format!(".{}", ['x', 'y', 'z', 'w'][index as usize]),
+                _ => return Err(unsupported(span, "vector component index out of range")),
+            },
+            TypeInner::Pointer { base, .. } => return self.member_selector(*base, index, span),
+            _ => format!("[{index}]"),
+        })
+    }
+
+    /// The WGSL reference (memory view) a pointer expression denotes.
+    pub(crate) fn reference(
+        &self,
+        context: &FunctionContext,
+        pointer: Handle<Expression>,
+    ) -> Res<String> {
+        let span = context.function.expressions.span(pointer);
+        Ok(match self.get(context, pointer)? {
+            Expression::GlobalVariable(global) => self
+                .global_names
+                .get(global.index())
+                .cloned()
+                .flatten()
+                .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
+            Expression::LocalVariable(local) => context
+                .local_names
+                .get(local.index())
+                .cloned()
+                .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
+            Expression::FunctionArgument(index) => format!(
+                "(*{})",
+                context
+                    .arg_names
+                    .get(*index as usize)
+                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?
+            ),
+            Expression::Access { base, index } => format!(
+                "{}[{}]",
+                self.reference(context, *base)?,
+                self.expression(context, *index)?
+            ),
+            Expression::AccessIndex { base, index } => {
+                let base_ty = self.type_handle_of(context, *base)?;
+                let selector = self.member_selector(base_ty, *index, span)?;
+                format!("{}{selector}", self.reference(context, *base)?)
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "a pointer that is not a variable, parameter or element of one",
+                ))
+            }
+        })
+    }
+
+    /// A WGSL pointer value for a pointer expression: `&reference`.
+    pub(crate) fn pointer(
+        &self,
+        context: &FunctionContext,
+        pointer: Handle<Expression>,
+    ) -> Res<String> {
+        let reference = self.reference(context, pointer)?;
+        if let Some(name) = reference
+            .strip_prefix("(*")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return Ok(name.to_owned());
+        }
+        Ok(format!("&{reference}"))
+    }
+
+    /// Whether `pointer` points into a global declared with atomic integers.
+    pub(crate) fn is_atomic_pointer(
+        &self,
+        context: &FunctionContext,
+        pointer: Handle<Expression>,
+    ) -> bool {
+        matches!(
+            pointer_root(context.function, pointer),
+            Some(PointerRoot::Global(g)) if self.atomic_globals.get(g.index()).copied().unwrap_or(false)
+        )
+    }
+
+    fn load(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        pointer: Handle<Expression>,
+    ) -> Res<String> {
+        let reference = self.reference(context, pointer)?;
+        if !self.is_atomic_pointer(context, pointer) {
+            return Ok(reference);
+        }
+        match self.type_of(context, handle)? {
+            TypeInner::Scalar(s) if s.is_integer() => Ok(format!("atomicLoad(&{reference})")),
+            _ => Err(unsupported(
+                context.function.expressions.span(handle),
+                "loading a whole aggregate from a buffer that is also used atomically \
+                 (WGSL reads atomics one integer at a time)",
+            )),
+        }
+    }
+
+    fn unary(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        op: UnaryOperator,
+        expr: Handle<Expression>,
+    ) -> Res<String> {
+        let value = self.operand(context, expr)?;
+        Ok(match op {
+            UnaryOperator::Negate => {
+                let scalar = self.type_of(context, handle)?.scalar();
+                if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
+                    // WGSL has no unary minus on u32; 0 - x wraps as HLSL does.
+                    format!("({}() - {value})", self.type_text_of(context, handle)?)
+                } else {
+                    format!("-{value}")
+                }
+            }
+            UnaryOperator::LogicalNot => format!("!{value}"),
+            UnaryOperator::BitwiseNot => format!("~{value}"),
+        })
+    }
+
+    fn binary(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Res<String> {
+        use BinaryOperator as B;
+        let symbol = match op {
+            B::Add => "+",
+            B::Subtract => "-",
+            B::Multiply => "*",
+            B::Divide => "/",
+            B::Modulo => "%",
+            B::Equal => "==",
+            B::NotEqual => "!=",
+            B::Less => "<",
+            B::LessEqual => "<=",
+            B::Greater => ">",
+            B::GreaterEqual => ">=",
+            B::BitwiseAnd => "&",
+            B::BitwiseXor => "^",
+            B::BitwiseOr => "|",
+            // Both sides are evaluated: `&` and `|` on bools, not `&&`/`||`.
+            B::LogicalAnd => "&",
+            B::LogicalOr => "|",
+            B::ShiftLeft => "<<",
+            B::ShiftRight => ">>",
+        };
+        if let TypeInner::Matrix { columns, .. } = *self.type_of(context, left)? {
+            if matches!(op, B::Multiply | B::Divide | B::Modulo) {
+                // Per component: WGSL's `*` on matrices is the linear-algebra product.
+                let l = self.operand(context, left)?;
+                let r = self.operand(context, right)?;
+                let columns: Vec<String> = (0..columns.count())
+                    .map(|c| format!("{l}[{c}] {symbol} {r}[{c}]"))
+                    .collect();
+                return Ok(format!(
+                    "{}({})",
+                    self.type_text_of(context, handle)?,
+                    columns.join(", ")
+                ));
+            }
+        }
+        let l = self.operand(context, left)?;
+        let r = if matches!(op, B::ShiftLeft | B::ShiftRight) {
+            self.shift_count(context, right)?
+        } else {
+            self.operand(context, right)?
+        };
+        Ok(format!("{l} {symbol} {r}"))
+    }
+
+    /// A shift count; a constant one is reduced below 32, as WGSL requires of constants
+    /// (the front end already masks counts, so this changes nothing it computes).
+    fn shift_count(&self, context: &FunctionContext, count: Handle<Expression>) -> Res<String> {
+        match self.get(context, count)? {
+            Expression::Literal(Literal::U32(v)) if *v >= 32 => Ok(format!("{}u", v & 31)),
+            Expression::Splat { value, .. }
+                if matches!(
+                    self.get(context, *value)?,
+                    Expression::Literal(Literal::U32(v)) if *v >= 32
+                ) =>
+            {
+                let Expression::Literal(Literal::U32(v)) = self.get(context, *value)? else {
+                    return self.operand(context, count);
+                };
+                Ok(format!("{}({}u)", self.type_text_of(context, count)?, v & 31))
+            }
+            _ => self.operand(context, count),
+        }
+    }
+
+    fn math(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        fun: MathFunction,
+        args: &[Handle<Expression>],
+    ) -> Res<String> {
+        use MathFunction as M;
+        let span = context.function.expressions.span(handle);
+        let arity = match fun {
+            M::Clamp | M::Lerp | M::Mad | M::SmoothStep | M::Refract => 3,
+            M::Min | M::Max | M::Pow | M::Atan2 | M::Step | M::Dot | M::Cross | M::Distance
+            | M::Reflect | M::MatrixMultiply => 2,
+            _ => 1,
+        };
+        if args.len() != arity {
+            return Err(unsupported(
+                span,
+                format!("{fun:?} with {} operands instead of {arity}", args.len()),
+            ));
+        }
+        let values = args
+            .iter()
+            .map(|&a| self.expression(context, a))
+            .collect::<Res<Vec<_>>>()?;
+        let call = |name: &str| format!("{name}({})", values.join(", "));
+        let result_scalar = self.type_of(context, handle)?.scalar();
+        let arg_inner = self.type_of(context, args[0])?.clone();
+        let arg_scalar = arg_inner.scalar();
+        // Converts a WGSL result whose scalar is the argument's to the IR's result type
+        // (integer to integer keeps the bits: -1 becomes 0xFFFFFFFF).
+        let converted = |text: String| -> Res<String> {
+            if result_scalar != arg_scalar {
+                Ok(format!("{}({text})", self.type_text_of(context, handle)?))
+            } else {
+                Ok(text)
+            }
+        };
+        Ok(match fun {
+            M::Abs => call("abs"),
+            M::Min => call("min"),
+            M::Max => call("max"),
+            M::Clamp => call("clamp"),
+            M::Saturate => call("saturate"),
+            M::Floor => call("floor"),
+            M::Ceil => call("ceil"),
+            M::Round => call("round"),
+            M::Trunc => call("trunc"),
+            M::Frac => call("fract"),
+            M::Sqrt => call("sqrt"),
+            M::Rsqrt => call("inverseSqrt"),
+            M::Exp => call("exp"),
+            M::Exp2 => call("exp2"),
+            M::Log => call("log"),
+            M::Log2 => call("log2"),
+            M::Pow => call("pow"),
+            M::Sin => call("sin"),
+            M::Cos => call("cos"),
+            M::Tan => call("tan"),
+            M::Asin => call("asin"),
+            M::Acos => call("acos"),
+            M::Atan => call("atan"),
+            M::Atan2 => call("atan2"),
+            M::Sinh => call("sinh"),
+            M::Cosh => call("cosh"),
+            M::Tanh => call("tanh"),
+            M::Sign => match arg_scalar.map(|s| s.kind) {
+                Some(ScalarKind::Uint) => {
+                    // WGSL has no sign(u32): min(x, 1) is 0 or 1.
+                    let one = self.splat_text(&arg_inner, "1u");
+                    converted(format!("min({}, {one})", values[0]))?
+                }
+                _ => converted(call("sign"))?,
+            },
+            M::Lerp => call("mix"),
+            M::Mad => format!(
+                "({} * {} + {})",
+                self.operand(context, args[0])?,
+                self.operand(context, args[1])?,
+                self.operand(context, args[2])?
+            ),
+            M::Step => call("step"),
+            M::SmoothStep => call("smoothstep"),
+            M::Dot => call("dot"),
+            M::Cross => call("cross"),
+            M::Length => call("length"),
+            M::Normalize => call("normalize"),
+            M::Distance => call("distance"),
+            M::Reflect => call("reflect"),
+            M::Refract => call("refract"),
+            M::Transpose => call("transpose"),
+            M::Determinant => call("determinant"),
+            M::MatrixMultiply => format!(
+                "({} * {})",
+                self.operand(context, args[0])?,
+                self.operand(context, args[1])?
+            ),
+            M::Any => call("any"),
+            M::All => call("all"),
+            M::IsNan | M::IsInf => {
+                if arg_scalar != Some(Scalar::F32) {
+                    return Err(unsupported(
+                        span,
+                        format!("{fun:?} on a type other than 32-bit float"),
+                    ));
+                }
+                // Exact on the bits: WGSL lets compilers assume no NaN or infinity in
+                // floating-point comparisons.
+                let bits_type = self.bits_type(&arg_inner);
+                let mask = self.splat_text(&arg_inner, "0x7fffffffu");
+                let infinity = self.splat_text(&arg_inner, "0x7f800000u");
+                let comparison = if fun == M::IsNan { ">" } else { "==" };
+                format!(
+                    "((bitcast<{bits_type}>({}) & {mask}) {comparison} {infinity})",
+                    values[0]
+                )
+            }
+            M::CountBits => converted(call("countOneBits"))?,
+            M::ReverseBits => call("reverseBits"),
+            M::FirstBitHigh => converted(call("firstLeadingBit"))?,
+            M::FirstBitLow => converted(call("firstTrailingBit"))?,
+        })
+    }
+
+    /// `u32` or `vecN<u32>` of `inner`'s shape.
+    pub(crate) fn bits_type(&self, inner: &TypeInner) -> String {
+        match inner {
+            TypeInner::Vector { size, .. } => format!("vec{}<u32>", size.count()),
+            _ => "u32".into(),
+        }
+    }
+
+    /// `value`, splatted to a vector of `inner`'s size when `inner` is a vector.
+    pub(crate) fn splat_text(&self, inner: &TypeInner, value: &str) -> String {
+        match inner {
+            TypeInner::Vector { size, .. } => format!("vec{}<u32>({value})", size.count()),
+            _ => value.to_owned(),
+        }
+    }
+
+    /// A local variable's initializer, which WGSL evaluates at the declaration: only
+    /// values that do not depend on statements are accepted.
+    pub(crate) fn initializer(
+        &self,
+        context: &FunctionContext,
+        init: Handle<Expression>,
+    ) -> Res<String> {
+        self.check_initializer(context, init, 0)?;
+        self.expression(context, init)
+    }
+
+    fn check_initializer(
+        &self,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+        depth: u32,
+    ) -> Res<()> {
+        let span = context.function.expressions.span(expression);
+        if depth > 256 {
+            return Err(unsupported(span, "an initializer nests too deep"));
+        }
+        let operands: Vec<Handle<Expression>> = match self.get(context, expression)? {
+            Expression::Literal(_) | Expression::ZeroValue(_) | Expression::FunctionArgument(_) => {
+                vec![]
+            }
+            Expression::Compose { components, .. } => components.clone(),
+            Expression::Splat { value, .. } => vec![*value],
+            Expression::Swizzle { vector, .. } => vec![*vector],
+            Expression::AccessIndex { base, .. } => vec![*base],
+            Expression::Unary { expr, .. }
+            | Expression::Convert { expr, .. }
+            | Expression::Bitcast { expr, .. } => vec![*expr],
+            Expression::Binary { left, right, .. } => vec![*left, *right],
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => vec![*condition, *accept, *reject],
+            Expression::Math { args, .. } => args.clone(),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "it reads memory or runs an operation, so it cannot be evaluated at the \
+                     declaration",
+                ))
+            }
+        };
+        for operand in operands {
+            self.check_initializer(context, operand, depth + 1)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,190 @@
+//! Wave and quad operations as WGSL subgroup built-ins, with exact polyfills where WGSL
+//! has no direct equivalent (docs/wgsl.md has the table).
+
+use oneshader_ir::{Expression, Handle, ScalarKind, TypeInner, WaveOp};
+
+use crate::expressions::constant_index;
+use crate::writer::{unsupported, FunctionContext, Res, Writer};
+
+/// An operand of a value-moving wave operation, as a WGSL subgroup function takes it.
+struct WaveValue {
+    /// The operand's text; bools are converted to `u32`s (WGSL moves only numbers).
+    text: String,
+    /// The operand's structure.
+    inner: TypeInner,
+    /// Whether the operand was bool and the result must be converted back.
+    is_bool: bool,
+}
+
+impl Writer<'_> {
+    fn wave_value(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<WaveValue> {
+        let inner = self.type_of(context, value)?.clone();
+        let is_bool = inner.scalar().is_some_and(|s| s.kind == ScalarKind::Bool);
+        let text = if is_bool {
+            format!("{}({})", self.bits_type(&inner), self.expression(context, value)?)
+        } else {
+            self.operand(context, value)?
+        };
+        Ok(WaveValue {
+            text,
+            inner,
+            is_bool,
+        })
+    }
+
+    /// `text`, a result computed on a [`WaveValue`], converted back to bool if need be.
+    fn wave_result(&self, value: &WaveValue, text: String) -> String {
+        if !value.is_bool {
+            return text;
+        }
+        match value.inner {
+            TypeInner::Vector { size, .. } => format!("vec{}<bool>({text})", size.count()),
+            _ => format!("bool({text})"),
+        }
+    }
+
+    /// The WGSL text of a wave operation.
+    pub(crate) fn wave(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        op: WaveOp,
+        args: &[Handle<Expression>],
+    ) -> Res<String> {
+        use WaveOp::*;
+        let span = context.function.expressions.span(handle);
+        if args.len() != op.arity() {
+            return Err(unsupported(
+                span,
+                format!(
+                    "'{}' with {} operands instead of {}",
+                    op.hlsl_name(),
+                    args.len(),
+                    op.arity()
+                ),
+            ));
+        }
+        let missing = |what: &str| {
+            unsupported(
+                span,
+                format!("'{}' needs the {what}, which this function lacks", op.hlsl_name()),
+            )
+        };
+        let number = |name: &str| -> Res<String> {
+            let inner = self.type_of(context, args[0])?;
+            if inner.scalar().is_none_or(|s| s.kind == ScalarKind::Bool) {
+                return Err(unsupported(
+                    span,
+                    format!("'{}' on a value that is not a number", op.hlsl_name()),
+                ));
+            }
+            Ok(format!("{name}({})", self.expression(context, args[0])?))
+        };
+        let condition = |name: &str| -> Res<String> {
+            Ok(format!("{name}({})", self.expression(context, args[0])?))
+        };
+        let count = |name: &str| -> Res<String> {
+            // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
+            Ok(format!("{name}(u32({}))", self.expression(context, args[0])?))
+        };
+        let moved = |name: &str| -> Res<String> {
+            let value = self.wave_value(context, args[0])?;
+            let text = format!("{name}({})", value.text);
+            Ok(self.wave_result(&value, text))
+        };
+        Ok(match op {
+            GetLaneCount => context
+                .lane_count
+                .clone()
+                .ok_or_else(|| missing("lane count"))?,
+            GetLaneIndex => context
+                .lane_index
+                .clone()
+                .ok_or_else(|| missing("lane index"))?,
+            IsFirstLane => "subgroupElect()".into(),
+            ActiveAnyTrue => condition("subgroupAny")?,
+            ActiveAllTrue => condition("subgroupAll")?,
+            ActiveBallot => condition("subgroupBallot")?,
+            ActiveCountBits => count("subgroupAdd")?,
+            PrefixCountBits => count("subgroupExclusiveAdd")?,
+            ActiveSum => number("subgroupAdd")?,
+            ActiveProduct => number("subgroupMul")?,
+            ActiveMin => number("subgroupMin")?,
+            ActiveMax => number("subgroupMax")?,
+            ActiveBitAnd => number("subgroupAnd")?,
+            ActiveBitOr => number("subgroupOr")?,
+            ActiveBitXor => number("subgroupXor")?,
+            PrefixSum => number("subgroupExclusiveAdd")?,
+            PrefixProduct => number("subgroupExclusiveMul")?,
+            ReadLaneFirst => moved("subgroupBroadcastFirst")?,
+            QuadReadAcrossX => moved("quadSwapX")?,
+            QuadReadAcrossY => moved("quadSwapY")?,
+            QuadReadAcrossDiagonal => moved("quadSwapDiagonal")?,
+            ActiveAllEqual => self.all_equal(context, args[0])?,
+            ReadLaneAt => {
+                let value = self.wave_value(context, args[0])?;
+                let text = match constant_index(context.function, args[1]) {
+                    // subgroupBroadcast takes a constant lane below 128.
+                    Some(lane) if (0..128).contains(&lane) => {
+                        format!("subgroupBroadcast({}, {lane}u)", value.text)
+                    }
+                    _ => format!(
+                        "subgroupShuffle({}, {})",
+                        value.text,
+                        self.expression(context, args[1])?
+                    ),
+                };
+                self.wave_result(&value, text)
+            }
+            QuadReadLaneAt => {
+                let value = self.wave_value(context, args[0])?;
+                let text = match constant_index(context.function, args[1]) {
+                    // quadBroadcast takes a constant quad lane, 0 to 3.
+                    Some(lane) if (0..4).contains(&lane) => {
+                        format!("quadBroadcast({}, {lane}u)", value.text)
+                    }
+                    _ => {
+                        // The same lane of this quad: quads are lanes 4k..4k+3.
+                        let lane_index = context
+                            .lane_index
+                            .clone()
+                            .ok_or_else(|| missing("lane index"))?;
+                        let quad_lane = self.unsigned(context, args[1])?;
+                        format!(
+                            "subgroupShuffle({}, ({lane_index} & ~3u) + {quad_lane})",
+                            value.text
+                        )
+                    }
+                };
+                self.wave_result(&value, text)
+            }
+        })
+    }
+
+    /// `WaveActiveAllEqual`: per component, whether every active lane has the first
+    /// active lane's value: `subgroupAll(x == subgroupBroadcastFirst(x))`.
+    fn all_equal(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<String> {
+        let value = self.wave_value(context, value)?;
+        let compare = |v: &str| format!("subgroupAll({v} == subgroupBroadcastFirst({v}))");
+        Ok(match value.inner {
+            TypeInner::Vector { size, .. } => {
+                let components: Vec<String> = ['x', 'y', 'z', 'w'][..size.count() as usize]
+                    .iter()
+                    .map(|c| compare(&format!("{}.{c}", value.text)))
+                    .collect();
+                format!("vec{}<bool>({})", size.count(), components.join(", "))
+            }
+            _ => compare(&value.text),
+        })
+    }
+
+    /// An integer scalar operand as `u32`.
+    fn unsigned(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<String> {
+        let scalar = self.type_of(context, value)?.scalar();
+        Ok(if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
+            self.operand(context, value)?
+        } else {
+            format!("u32({})", self.expression(context, value)?)
+        })
+    }
+}

@@ -1,0 +1,909 @@
+//! The module-level writer: names, types, structs, globals and function signatures.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use oneshader_ir::analysis::{self, GlobalUse};
+use oneshader_ir::{
+    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression,
+    Function, GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module,
+    Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+};
+
+use crate::layout;
+use crate::names::Namer;
+use crate::Options;
+
+/// A result whose error is a diagnostic for the user.
+pub(crate) type Res<T> = Result<T, Diagnostic>;
+
+/// An OSH5201 error at `span`.
+pub(crate) fn unsupported(span: Option<Span>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(codes::WGSL_UNSUPPORTED, span, message)
+}
+
+/// The name of the parameter holding `@builtin(subgroup_invocation_id)`.
+pub(crate) const LANE_INDEX: &str = "lane_index";
+/// The name of the parameter holding `@builtin(subgroup_size)`.
+pub(crate) const LANE_COUNT: &str = "lane_count";
+
+/// Which subgroup built-ins a function needs, itself or through its callees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LaneNeeds {
+    /// `subgroup_invocation_id`.
+    pub index: bool,
+    /// `subgroup_size`.
+    pub count: bool,
+}
+
+/// Per-function state while writing its body.
+pub(crate) struct FunctionContext<'a> {
+    /// The function written.
+    pub function: &'a Function,
+    /// WGSL names of the parameters, by position.
+    pub arg_names: Vec<String>,
+    /// WGSL names of the local variables, by handle index.
+    pub local_names: Vec<String>,
+    /// Expressions already evaluated into a named `let`/`var`, and that name.
+    pub bound: HashMap<Handle<Expression>, String>,
+    /// The expression giving the lane index here, when the function needs it.
+    pub lane_index: Option<String>,
+    /// The expression giving the lane count here, when the function needs it.
+    pub lane_count: Option<String>,
+    /// Names taken in the function's scope.
+    pub namer: Namer,
+    /// Errors found in the body.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Writes one entry point of a module as WGSL.
+pub(crate) struct Writer<'a> {
+    pub module: &'a Module,
+    pub entry: &'a EntryPoint,
+    /// WGSL names of the used globals, by handle index.
+    pub global_names: Vec<Option<String>>,
+    /// Globals used atomically: their integers are declared `atomic<T>`.
+    pub atomic_globals: Vec<bool>,
+    /// WGSL names of the reachable helper functions.
+    pub function_names: BTreeMap<Handle<Function>, String>,
+    /// WGSL names of struct types, per (type, declared with atomic integers).
+    pub struct_names: HashMap<(Handle<Type>, bool), String>,
+    /// WGSL names of each struct's members.
+    pub member_names: HashMap<Handle<Type>, Vec<String>>,
+    /// The subgroup built-ins each helper needs.
+    pub lane_needs: BTreeMap<Handle<Function>, LaneNeeds>,
+    /// Module-scope names.
+    pub namer: Namer,
+    /// Whether some type is `f16` (then the output starts with `enable f16;`).
+    pub uses_f16: Cell<bool>,
+    uses: Vec<GlobalUse>,
+    helpers: Vec<Handle<Function>>,
+    /// Structs to declare, members first, with whether they hold atomics.
+    structs: Vec<(Handle<Type>, bool)>,
+    /// Structs whose layout matters (reached from storage or uniform globals).
+    host_shared: HashSet<Handle<Type>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a Module, entry: &'a EntryPoint, _options: &Options) -> Self {
+        Writer {
+            module,
+            entry,
+            global_names: vec![None; module.global_variables.len()],
+            atomic_globals: vec![false; module.global_variables.len()],
+            function_names: BTreeMap::new(),
+            struct_names: HashMap::new(),
+            member_names: HashMap::new(),
+            lane_needs: BTreeMap::new(),
+            namer: Namer::default(),
+            uses_f16: Cell::new(false),
+            uses: Vec::new(),
+            helpers: Vec::new(),
+            structs: Vec::new(),
+            host_shared: HashSet::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Writes the whole WGSL module.
+    pub fn write(mut self) -> Result<String, Vec<Diagnostic>> {
+        self.check_stage_rules();
+        if !self.diagnostics.is_empty() {
+            return Err(self.diagnostics);
+        }
+        self.helpers = analysis::reachable_functions(self.module, self.entry);
+        self.uses = analysis::global_uses(self.module, self.entry);
+        for (index, global_use) in self.uses.iter().enumerate() {
+            self.atomic_globals[index] = global_use.atomic;
+        }
+        self.assign_names();
+        self.collect_structs();
+        self.compute_lane_needs();
+        self.check_layouts();
+
+        let mut body = String::new();
+        for &(ty, atomic) in &self.structs.clone() {
+            if let Err(d) = self.write_struct(&mut body, ty, atomic) {
+                self.diagnostics.push(d);
+            }
+        }
+        for (handle, global) in self.module.global_variables.iter() {
+            if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+                continue;
+            }
+            match self.global_declaration(handle, global) {
+                Ok(text) => body.push_str(&text),
+                Err(d) => self.diagnostics.push(d),
+            }
+        }
+        for handle in self.helpers.clone() {
+            if let Some(function) = self.module.functions.try_get(handle) {
+                body.push('\n');
+                self.write_function(&mut body, Some(handle), function);
+            }
+        }
+        body.push('\n');
+        self.write_function(&mut body, None, &self.entry.function);
+
+        if !self.diagnostics.is_empty() {
+            return Err(self.diagnostics);
+        }
+        let mut out = String::new();
+        let mut directives = false;
+        if self.uses_f16.get() {
+            out.push_str("enable f16;\n");
+            directives = true;
+        }
+        if self.uses_subgroups() {
+            out.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
+            directives = true;
+        }
+        if directives {
+            out.push('\n');
+        }
+        out.push_str(&body);
+        Ok(out)
+    }
+
+    /// Whether the entry point or a function it reaches uses a wave operation.
+    fn uses_subgroups(&self) -> bool {
+        analysis::entry_functions(self.module, self.entry)
+            .into_iter()
+            .any(|f| !analysis::wave_uses(f).is_empty())
+    }
+
+    /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
+    /// fragment shaders and barriers outside compute shaders.
+    fn check_stage_rules(&mut self) {
+        let stage = self.entry.stage;
+        for function in analysis::entry_functions(self.module, self.entry) {
+            if stage == ShaderStage::Vertex {
+                for wave in analysis::wave_uses(function) {
+                    self.diagnostics.push(Diagnostic::error(
+                        codes::WGSL_WAVE_STAGE,
+                        wave.span,
+                        format!(
+                            "The intrinsic '{}' is not available in a vertex shader in WGSL: \
+                             WebGPU's subgroup functions exist only in compute and fragment \
+                             shaders.",
+                            wave.op.hlsl_name()
+                        ),
+                    ));
+                }
+            }
+            let mut kill = false;
+            let mut barrier = false;
+            analysis::walk_statements(&function.body, &mut |s| match s {
+                oneshader_ir::Statement::Kill => kill = true,
+                oneshader_ir::Statement::Barrier(_) => barrier = true,
+                _ => {}
+            });
+            if kill && stage != ShaderStage::Fragment {
+                self.diagnostics.push(unsupported(
+                    self.entry.span,
+                    format!(
+                        "'discard' in a {} shader: WGSL allows it only in fragment shaders",
+                        stage.name()
+                    ),
+                ));
+            }
+            if barrier && stage != ShaderStage::Compute {
+                self.diagnostics.push(unsupported(
+                    self.entry.span,
+                    format!(
+                        "a barrier in a {} shader: WGSL has barriers only in compute shaders",
+                        stage.name()
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Names the entry point first (so it keeps its HLSL name where possible), then the
+    /// generated parameters, globals, structs and helpers.
+    fn assign_names(&mut self) {
+        self.namer.reserve(LANE_INDEX);
+        self.namer.reserve(LANE_COUNT);
+        let entry_name = self.namer.name(&self.entry.name, "main");
+        debug_assert!(!entry_name.is_empty());
+        for (handle, global) in self.module.global_variables.iter() {
+            if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+                self.global_names[handle.index()] = Some(self.namer.name(&global.name, "global"));
+            }
+        }
+        for &handle in &self.helpers {
+            if let Some(function) = self.module.functions.try_get(handle) {
+                let name = self.namer.name(&function.name, "function");
+                self.function_names.insert(handle, name);
+            }
+        }
+    }
+
+    /// The WGSL name of the entry function.
+    pub fn entry_name(&self) -> String {
+        // Named first with a fresh namer, so this reproduces it.
+        let mut namer = Namer::default();
+        namer.reserve(LANE_INDEX);
+        namer.reserve(LANE_COUNT);
+        namer.name(&self.entry.name, "main")
+    }
+
+    /// Finds every struct the output declares, members before the structs holding them.
+    fn collect_structs(&mut self) {
+        let mut seen = HashSet::new();
+        let mut roots: Vec<(Handle<Type>, bool, bool)> = Vec::new();
+        for (handle, global) in self.module.global_variables.iter() {
+            if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+                continue;
+            }
+            let host = matches!(
+                global.space,
+                AddressSpace::Storage { .. } | AddressSpace::Uniform
+            );
+            roots.push((global.ty, self.atomic_globals[handle.index()], host));
+        }
+        let mut functions = vec![&self.entry.function];
+        functions.extend(
+            self.helpers
+                .iter()
+                .filter_map(|&h| self.module.functions.try_get(h)),
+        );
+        for function in functions {
+            roots.extend(function.arguments.iter().map(|a| (a.ty, false, false)));
+            roots.extend(function.result.iter().map(|r| (r.ty, false, false)));
+            roots.extend(function.local_variables.iter().map(|(_, l)| (l.ty, false, false)));
+            roots.extend(function.expression_types.iter().map(|&t| (t, false, false)));
+        }
+        for (ty, atomic, host) in roots {
+            self.collect_type(ty, atomic, host, &mut seen, 0);
+        }
+    }
+
+    fn collect_type(
+        &mut self,
+        ty: Handle<Type>,
+        atomic: bool,
+        host: bool,
+        seen: &mut HashSet<(Handle<Type>, bool, bool)>,
+        depth: u32,
+    ) {
+        if depth > 64 || !seen.insert((ty, atomic, host)) {
+            return;
+        }
+        let Ok(inner) = layout::inner(self.module, ty) else {
+            return;
+        };
+        match inner {
+            TypeInner::Array { base, .. } => self.collect_type(*base, atomic, host, seen, depth + 1),
+            TypeInner::Pointer { base, .. } => {
+                self.collect_type(*base, false, false, seen, depth + 1)
+            }
+            TypeInner::Struct { members, .. } => {
+                for member in members {
+                    self.collect_type(member.ty, atomic, host, seen, depth + 1);
+                }
+                if host {
+                    self.host_shared.insert(ty);
+                }
+                if !self.struct_names.contains_key(&(ty, atomic)) {
+                    let base = self.module.types[ty]
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("S{}", ty.index()));
+                    let base = if atomic { format!("{base}_atomic") } else { base };
+                    let name = self.namer.name(&base, "S");
+                    self.struct_names.insert((ty, atomic), name);
+                    self.structs.push((ty, atomic));
+                }
+                if !self.member_names.contains_key(&ty) {
+                    let mut member_namer = Namer::default();
+                    let names = members
+                        .iter()
+                        .map(|m| member_namer.name(&m.name, "member"))
+                        .collect();
+                    self.member_names.insert(ty, names);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Which helpers need the lane index or count: directly, or through a callee.
+    fn compute_lane_needs(&mut self) {
+        for &handle in &self.helpers {
+            if let Some(function) = self.module.functions.try_get(handle) {
+                self.lane_needs.insert(handle, direct_lane_needs(function));
+            }
+        }
+        loop {
+            let mut changed = false;
+            for &handle in &self.helpers {
+                let Some(function) = self.module.functions.try_get(handle) else {
+                    continue;
+                };
+                let mut needs = self.lane_needs.get(&handle).copied().unwrap_or_default();
+                for callee in analysis::callees(function) {
+                    let callee_needs = self.lane_needs.get(&callee).copied().unwrap_or_default();
+                    needs.index |= callee_needs.index;
+                    needs.count |= callee_needs.count;
+                }
+                if self.lane_needs.get(&handle) != Some(&needs) {
+                    self.lane_needs.insert(handle, needs);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// What `function` needs, callees included (for the entry function).
+    pub fn function_lane_needs(&self, function: &Function) -> LaneNeeds {
+        let mut needs = direct_lane_needs(function);
+        for callee in analysis::callees(function) {
+            let callee_needs = self.lane_needs.get(&callee).copied().unwrap_or_default();
+            needs.index |= callee_needs.index;
+            needs.count |= callee_needs.count;
+        }
+        needs
+    }
+
+    /// Checks that every buffer's IR layout has a WGSL equivalent.
+    fn check_layouts(&mut self) {
+        for (handle, global) in self.module.global_variables.iter() {
+            if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+                continue;
+            }
+            let uniform = match global.space {
+                AddressSpace::Uniform => true,
+                AddressSpace::Storage { .. } => false,
+                _ => continue,
+            };
+            let result = layout::layout(self.module, global.ty).and_then(|_| {
+                if uniform {
+                    layout::check_uniform(self.module, global.ty)
+                } else {
+                    Ok(())
+                }
+            });
+            if let Err(why) = result {
+                self.diagnostics.push(unsupported(
+                    global.span,
+                    format!(
+                        "the memory layout of '{}' cannot be expressed in WGSL: {why}",
+                        global.name
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// The WGSL spelling of `ty`; with `atomic`, its integers are `atomic<T>`.
+    pub fn type_name(&self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+        self.type_name_depth(ty, atomic, 0)
+    }
+
+    fn type_name_depth(&self, ty: Handle<Type>, atomic: bool, depth: u32) -> Result<String, String> {
+        if depth > 64 {
+            return Err("types nest too deep".into());
+        }
+        Ok(match layout::inner(self.module, ty)? {
+            TypeInner::Scalar(scalar) => {
+                let name = self.scalar_name(*scalar)?;
+                if atomic && scalar.is_integer() {
+                    format!("atomic<{name}>")
+                } else {
+                    name.to_owned()
+                }
+            }
+            TypeInner::Vector { size, scalar } => {
+                format!("vec{}<{}>", size.count(), self.scalar_name(*scalar)?)
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                if scalar.kind != ScalarKind::Float {
+                    return Err("WGSL has only floating-point matrices".into());
+                }
+                format!(
+                    "mat{}x{}<{}>",
+                    columns.count(),
+                    rows.count(),
+                    self.scalar_name(*scalar)?
+                )
+            }
+            TypeInner::Array { base, size, .. } => {
+                let element = self.type_name_depth(*base, atomic, depth + 1)?;
+                match size {
+                    ArraySize::Constant(0) => return Err("arrays of 0 elements".into()),
+                    ArraySize::Constant(n) => format!("array<{element}, {n}>"),
+                    ArraySize::Runtime => format!("array<{element}>"),
+                }
+            }
+            TypeInner::Struct { .. } => self
+                .struct_names
+                .get(&(ty, atomic))
+                .cloned()
+                .ok_or_else(|| format!("struct type {ty:?} was not collected"))?,
+            TypeInner::Pointer { base, space } => {
+                let base = self.type_name_depth(*base, false, depth + 1)?;
+                match space {
+                    AddressSpace::Function => format!("ptr<function, {base}>"),
+                    AddressSpace::Private => format!("ptr<private, {base}>"),
+                    AddressSpace::Workgroup => format!("ptr<workgroup, {base}>"),
+                    AddressSpace::Uniform => format!("ptr<uniform, {base}>"),
+                    AddressSpace::Storage { writable: false } => {
+                        format!("ptr<storage, {base}, read>")
+                    }
+                    AddressSpace::Storage { writable: true } => {
+                        format!("ptr<storage, {base}, read_write>")
+                    }
+                    AddressSpace::Handle => {
+                        return Err("pointers to textures or samplers".into());
+                    }
+                }
+            }
+            TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            } => match class {
+                ImageClass::Sampled {
+                    kind,
+                    multisampled,
+                } => {
+                    let sample = match kind {
+                        ScalarKind::Float => "f32",
+                        ScalarKind::Sint => "i32",
+                        ScalarKind::Uint => "u32",
+                        ScalarKind::Bool => return Err("textures of bool".into()),
+                    };
+                    let shape = match (dim, arrayed, multisampled) {
+                        (ImageDimension::D1, false, false) => "1d",
+                        (ImageDimension::D2, false, false) => "2d",
+                        (ImageDimension::D2, true, false) => "2d_array",
+                        (ImageDimension::D3, false, false) => "3d",
+                        (ImageDimension::Cube, false, false) => "cube",
+                        (ImageDimension::Cube, true, false) => "cube_array",
+                        (ImageDimension::D2, false, true) => "multisampled_2d",
+                        _ => return Err("this texture shape has no WGSL texture type".into()),
+                    };
+                    format!("texture_{shape}<{sample}>")
+                }
+                ImageClass::Storage { .. } => {
+                    return Err(
+                        "read-write textures (WGSL storage textures need a texel format)".into(),
+                    )
+                }
+            },
+            TypeInner::Sampler { comparison } => {
+                if *comparison {
+                    "sampler_comparison".into()
+                } else {
+                    "sampler".into()
+                }
+            }
+        })
+    }
+
+    /// The WGSL spelling of a scalar type.
+    pub fn scalar_name(&self, scalar: Scalar) -> Result<&'static str, String> {
+        Ok(match (scalar.kind, scalar.width) {
+            (ScalarKind::Bool, _) => "bool",
+            (ScalarKind::Sint, 4) => "i32",
+            (ScalarKind::Uint, 4) => "u32",
+            (ScalarKind::Float, 4) => "f32",
+            (ScalarKind::Float, 2) => {
+                self.uses_f16.set(true);
+                "f16"
+            }
+            (kind, width) => {
+                return Err(format!(
+                    "{}-bit {} values (WGSL has 32-bit integers and 16/32-bit floats)",
+                    u32::from(width) * 8,
+                    match kind {
+                        ScalarKind::Sint => "signed integer",
+                        ScalarKind::Uint => "unsigned integer",
+                        _ => "floating-point",
+                    }
+                ))
+            }
+        })
+    }
+
+    /// `type_name` with a diagnostic at `span` on failure.
+    pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
+        self.type_name(ty, atomic)
+            .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))
+    }
+
+    fn write_struct(&mut self, out: &mut String, ty: Handle<Type>, atomic: bool) -> Res<()> {
+        let TypeInner::Struct { members, size } = &self.module.types[ty].inner else {
+            return Ok(());
+        };
+        let name = self.type_at(ty, atomic, None)?;
+        let sizes = if self.host_shared.contains(&ty) {
+            // Layout errors were reported with the global's span by `check_layouts`.
+            layout::plan_struct(self.module, members, *size, 0)
+                .map(|plan| plan.sizes)
+                .unwrap_or_else(|_| vec![None; members.len()])
+        } else {
+            vec![None; members.len()]
+        };
+        let member_names = self.member_names.get(&ty).cloned().unwrap_or_default();
+        let _ = writeln!(out, "struct {name} {{");
+        for (index, member) in members.iter().enumerate() {
+            out.push_str("    ");
+            if let Some(Some(bytes)) = sizes.get(index) {
+                let _ = write!(out, "@size({bytes}) ");
+            }
+            if let Some(binding) = &member.binding {
+                out.push_str(&self.io_attributes(binding, member.ty, None)?);
+            }
+            let member_name = member_names
+                .get(index)
+                .cloned()
+                .unwrap_or_else(|| format!("member{index}"));
+            let member_type = self.type_at(member.ty, atomic, None)?;
+            let _ = writeln!(out, "{member_name}: {member_type},");
+        }
+        out.push_str("}\n\n");
+        Ok(())
+    }
+
+    fn global_declaration(
+        &self,
+        handle: Handle<GlobalVariable>,
+        global: &GlobalVariable,
+    ) -> Res<String> {
+        let name = self.global_names[handle.index()]
+            .clone()
+            .unwrap_or_else(|| global.name.clone());
+        let atomic = self.atomic_globals[handle.index()];
+        let ty = self.type_at(global.ty, atomic, global.span)?;
+        let binding = || -> Res<String> {
+            let resource = global.resource.as_ref().ok_or_else(|| {
+                unsupported(
+                    global.span,
+                    format!("the resource '{}' has no binding", global.name),
+                )
+            })?;
+            Ok(format!(
+                "@group({}) @binding({}) ",
+                resource.binding.set, resource.binding.binding
+            ))
+        };
+        let written = self.uses.get(handle.index()).is_some_and(|u| u.write);
+        Ok(match global.space {
+            AddressSpace::Storage { writable } => {
+                let access = if writable
+                    && !(self.entry.stage == ShaderStage::Vertex && !written)
+                {
+                    if self.entry.stage == ShaderStage::Vertex {
+                        return Err(unsupported(
+                            global.span,
+                            format!(
+                                "the vertex shader writes '{}': WebGPU allows no writable \
+                                 storage buffers in vertex shaders",
+                                global.name
+                            ),
+                        ));
+                    }
+                    "read_write"
+                } else {
+                    "read"
+                };
+                format!("{}var<storage, {access}> {name}: {ty};\n", binding()?)
+            }
+            AddressSpace::Uniform => format!("{}var<uniform> {name}: {ty};\n", binding()?),
+            AddressSpace::Handle => format!("{}var {name}: {ty};\n", binding()?),
+            AddressSpace::Workgroup => format!("var<workgroup> {name}: {ty};\n"),
+            AddressSpace::Private => format!("var<private> {name}: {ty};\n"),
+            AddressSpace::Function => {
+                return Err(unsupported(
+                    global.span,
+                    format!(
+                        "the global '{}' is in the function address space",
+                        global.name
+                    ),
+                ))
+            }
+        })
+    }
+
+    /// `@builtin(...)` or `@location(n)` with interpolation, each followed by a space.
+    pub fn io_attributes(
+        &self,
+        binding: &Binding,
+        ty: Handle<Type>,
+        span: Option<Span>,
+    ) -> Res<String> {
+        match binding {
+            Binding::BuiltIn(builtin) => {
+                let expected = builtin.inner_type();
+                if layout::inner(self.module, ty).ok() != Some(&expected) {
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "the built-in {builtin:?} has type {}, but WGSL gives it {}",
+                            self.type_name(ty, false).unwrap_or_else(|e| e),
+                            describe_inner(&expected)
+                        ),
+                    ));
+                }
+                Ok(format!("@builtin({}) ", builtin_name(*builtin)))
+            }
+            Binding::Location {
+                location,
+                interpolation,
+                sampling,
+                ..
+            } => {
+                let mut text = format!("@location({location}) ");
+                if self.entry.stage == ShaderStage::Compute {
+                    return Ok(text);
+                }
+                let integer = layout::inner(self.module, ty)
+                    .ok()
+                    .and_then(|t| t.scalar())
+                    .is_some_and(|s| s.is_integer());
+                let kind = if integer {
+                    Some(Interpolation::Flat)
+                } else {
+                    *interpolation
+                };
+                match kind {
+                    Some(Interpolation::Flat) => text.push_str("@interpolate(flat) "),
+                    _ => {
+                        let sampling = sampling.unwrap_or(Sampling::Center);
+                        let linear = kind == Some(Interpolation::Linear);
+                        let sampling_name = match sampling {
+                            Sampling::Center => "center",
+                            Sampling::Centroid => "centroid",
+                            Sampling::Sample => "sample",
+                        };
+                        match (linear, sampling) {
+                            (false, Sampling::Center) => {}
+                            (true, Sampling::Center) => text.push_str("@interpolate(linear) "),
+                            (linear, _) => {
+                                let _ = write!(
+                                    text,
+                                    "@interpolate({}, {sampling_name}) ",
+                                    if linear { "linear" } else { "perspective" }
+                                );
+                            }
+                        }
+                    }
+                }
+                Ok(text)
+            }
+        }
+    }
+
+    fn write_function(
+        &mut self,
+        out: &mut String,
+        handle: Option<Handle<Function>>,
+        function: &Function,
+    ) {
+        match self.function_text(handle, function) {
+            Ok((text, diagnostics)) => {
+                out.push_str(&text);
+                self.diagnostics.extend(diagnostics);
+            }
+            Err(d) => self.diagnostics.push(d),
+        }
+    }
+
+    /// The text of one function, and the errors of its body.
+    fn function_text(
+        &self,
+        handle: Option<Handle<Function>>,
+        function: &Function,
+    ) -> Res<(String, Vec<Diagnostic>)> {
+        let is_entry = handle.is_none();
+        let span = match handle {
+            Some(h) => self.module.functions.span(h),
+            None => self.entry.span,
+        };
+        let needs = match handle {
+            Some(h) => self.lane_needs.get(&h).copied().unwrap_or_default(),
+            None => self.function_lane_needs(function),
+        };
+        let mut namer = self.namer.clone();
+        let mut params = Vec::new();
+        let mut arg_names = Vec::new();
+        for argument in &function.arguments {
+            let name = namer.name(&argument.name, "arg");
+            let ty = self.type_at(argument.ty, false, span)?;
+            let attributes = match (&argument.binding, is_entry) {
+                (Some(binding), true) => self.io_attributes(binding, argument.ty, span)?,
+                (None, true) if !self.is_io_struct(argument.ty) => {
+                    return Err(unsupported(
+                        span,
+                        format!(
+                            "the entry point parameter '{}' has no semantic",
+                            argument.name
+                        ),
+                    ))
+                }
+                _ => String::new(),
+            };
+            params.push(format!("{attributes}{name}: {ty}"));
+            arg_names.push(name);
+        }
+        let lane_index = needs.index.then(|| LANE_INDEX.to_owned());
+        let lane_count = needs.count.then(|| LANE_COUNT.to_owned());
+        if needs.index {
+            params.push(if is_entry {
+                format!("@builtin(subgroup_invocation_id) {LANE_INDEX}: u32")
+            } else {
+                format!("{LANE_INDEX}: u32")
+            });
+        }
+        if needs.count {
+            params.push(if is_entry {
+                format!("@builtin(subgroup_size) {LANE_COUNT}: u32")
+            } else {
+                format!("{LANE_COUNT}: u32")
+            });
+        }
+        let result = match &function.result {
+            None => String::new(),
+            Some(result) => {
+                let ty = self.type_at(result.ty, false, span)?;
+                let attributes = match (&result.binding, is_entry) {
+                    (Some(binding), true) => self.io_attributes(binding, result.ty, span)?,
+                    (None, true) if !self.is_io_struct(result.ty) => {
+                        return Err(unsupported(span, "the entry point's result has no semantic"))
+                    }
+                    _ => String::new(),
+                };
+                format!(" -> {attributes}{ty}")
+            }
+        };
+        let name = match handle {
+            Some(h) => self
+                .function_names
+                .get(&h)
+                .cloned()
+                .unwrap_or_else(|| function.name.clone()),
+            None => self.entry_name(),
+        };
+
+        let mut out = String::new();
+        if is_entry {
+            match self.entry.stage {
+                ShaderStage::Compute => {
+                    let [x, y, z] = self.entry.workgroup_size;
+                    let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
+                }
+                ShaderStage::Vertex => out.push_str("@vertex\n"),
+                ShaderStage::Fragment => out.push_str("@fragment\n"),
+            }
+        }
+        let _ = writeln!(out, "fn {name}({}){result} {{", params.join(", "));
+
+        let mut local_names = Vec::new();
+        for (_, local) in function.local_variables.iter() {
+            local_names.push(namer.name(&local.name, "local"));
+        }
+        let mut context = FunctionContext {
+            function,
+            arg_names,
+            local_names,
+            bound: HashMap::new(),
+            lane_index,
+            lane_count,
+            namer,
+            diagnostics: Vec::new(),
+        };
+        for (index, (handle, local)) in function.local_variables.iter().enumerate() {
+            let ty = self.type_at(local.ty, false, span)?;
+            let name = context.local_names[index].clone();
+            match local.init {
+                None => {
+                    let _ = writeln!(out, "    var {name}: {ty};");
+                }
+                Some(init) => match self.initializer(&context, init) {
+                    Ok(value) => {
+                        let _ = writeln!(out, "    var {name}: {ty} = {value};");
+                    }
+                    Err(mut d) => {
+                        d.message = format!(
+                            "the initializer of local '{}' ({handle:?}): {}",
+                            local.name, d.message
+                        );
+                        context.diagnostics.push(d);
+                    }
+                },
+            }
+        }
+        self.write_block(&mut context, &mut out, &function.body, 1);
+        out.push_str("}\n");
+        Ok((out, context.diagnostics))
+    }
+
+    /// Whether `ty` is a struct whose members all carry I/O bindings.
+    fn is_io_struct(&self, ty: Handle<Type>) -> bool {
+        match layout::inner(self.module, ty) {
+            Ok(TypeInner::Struct { members, .. }) => {
+                !members.is_empty() && members.iter().all(|m| m.binding.is_some())
+            }
+            _ => false,
+        }
+    }
+}
+
+/// What a function needs itself: the lane index for `WaveGetLaneIndex` and for
+/// `QuadReadLaneAt` with a non-constant lane, the lane count for `WaveGetLaneCount`.
+fn direct_lane_needs(function: &Function) -> LaneNeeds {
+    let mut needs = LaneNeeds::default();
+    for (_, expression) in function.expressions.iter() {
+        if let Expression::Wave { op, args } = expression {
+            match op {
+                WaveOp::GetLaneIndex => needs.index = true,
+                WaveOp::GetLaneCount => needs.count = true,
+                WaveOp::QuadReadLaneAt => {
+                    let constant = args
+                        .get(1)
+                        .and_then(|&a| crate::expressions::constant_index(function, a));
+                    if !constant.is_some_and(|c| (0..4).contains(&c)) {
+                        needs.index = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    needs
+}
+
+/// The WGSL name of a built-in value.
+fn builtin_name(builtin: BuiltIn) -> &'static str {
+    match builtin {
+        BuiltIn::Position => "position",
+        BuiltIn::VertexIndex => "vertex_index",
+        BuiltIn::InstanceIndex => "instance_index",
+        BuiltIn::FrontFacing => "front_facing",
+        BuiltIn::FragDepth => "frag_depth",
+        BuiltIn::SampleIndex => "sample_index",
+        BuiltIn::GlobalInvocationId => "global_invocation_id",
+        BuiltIn::LocalInvocationId => "local_invocation_id",
+        BuiltIn::LocalInvocationIndex => "local_invocation_index",
+        BuiltIn::WorkGroupId => "workgroup_id",
+    }
+}
+
+fn describe_inner(inner: &TypeInner) -> String {
+    match inner {
+        TypeInner::Scalar(s) => format!("{:?}", s.kind),
+        TypeInner::Vector { size, scalar } => format!("{:?}x{}", scalar.kind, size.count()),
+        other => format!("{other:?}"),
+    }
+}
