@@ -1,0 +1,354 @@
+//! Compiling HLSL: from a file or a string to blobs, reflection and diagnostics.
+
+use std::path::Path;
+
+use oneshader_ir::{codes, Diagnostic, Module, ShaderStage, SourceMap, Span};
+
+use crate::options::CompileOptions;
+use crate::reflection::Reflection;
+use crate::stages;
+use crate::target::Target;
+
+/// One compiled entry point in one target language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderBlob {
+    /// The entry point's HLSL name.
+    pub entry_point: String,
+    /// Its stage.
+    pub stage: ShaderStage,
+    /// The language of `data`.
+    pub target: Target,
+    /// The output: SPIR-V words in little-endian byte order, or UTF-8 text.
+    pub data: Vec<u8>,
+}
+
+impl ShaderBlob {
+    /// The output as text: MSL or WGSL source. `None` for SPIR-V.
+    pub fn as_text(&self) -> Option<&str> {
+        if self.target.is_text() {
+            std::str::from_utf8(&self.data).ok()
+        } else {
+            None
+        }
+    }
+
+    /// The SPIR-V words. `None` for the text targets.
+    pub fn words(&self) -> Option<Vec<u32>> {
+        if self.target != Target::SpirV || self.data.len() % 4 != 0 {
+            return None;
+        }
+        Some(
+            self.data
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        )
+    }
+}
+
+/// Everything one compilation produced.
+#[derive(Clone, Debug)]
+pub struct CompileResult {
+    /// Errors and warnings, in the order they were found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// One blob per entry point and target that compiled: entry points in source
+    /// order, targets in the order of [`CompileOptions::targets`].
+    pub blobs: Vec<ShaderBlob>,
+    /// The entry points' resources and needs; present whenever the front end succeeded.
+    pub reflection: Option<Reflection>,
+    /// The source files read (the main file first), for showing diagnostics.
+    pub sources: SourceMap,
+}
+
+impl CompileResult {
+    /// Whether everything compiled: no error diagnostic, and the front end produced a module.
+    pub fn success(&self) -> bool {
+        self.reflection.is_some() && !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The blob of entry point `entry_point` in `target`.
+    pub fn find(&self, entry_point: &str, target: Target) -> Option<&ShaderBlob> {
+        self.blobs
+            .iter()
+            .find(|b| b.entry_point == entry_point && b.target == target)
+    }
+
+    /// The diagnostics in the one-line form `file(line,col): error OSHnnnn: message`.
+    pub fn short_diagnostics(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .map(|d| d.to_short_string(&self.sources))
+            .collect()
+    }
+}
+
+/// Compiles the HLSL file at `path`; `#include`s are read from disk.
+///
+/// A file that cannot be read is an `OSH0001` diagnostic in the result, not a Rust error.
+pub fn compile_file(path: impl AsRef<Path>, options: &CompileOptions) -> CompileResult {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    let mut sources = SourceMap::new();
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let file = sources.add(name.clone(), "");
+            let diagnostic = Diagnostic::error(
+                codes::FILE_NOT_READABLE,
+                Span::new(file, 0, 0),
+                format!("The file '{name}' could not be read: {error}."),
+            );
+            return failed(sources, diagnostic);
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let main = sources.add(name, text);
+            compile_loaded(sources, main, options)
+        }
+        Err(error) => {
+            let at = error.utf8_error().valid_up_to() as u32;
+            let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
+            let file = sources.add(name.clone(), text);
+            let diagnostic = Diagnostic::error(
+                codes::SOURCE_NOT_ACCEPTED,
+                Span::new(file, at, at),
+                format!("The file '{name}' is not valid UTF-8."),
+            )
+            .with_help("Save the file as UTF-8.");
+            failed(sources, diagnostic)
+        }
+    }
+}
+
+/// Compiles HLSL `text`, shown as `name` in diagnostics. `#include`s are looked up
+/// beside `name` and in [`CompileOptions::include_dirs`].
+pub fn compile_source(name: &str, text: &str, options: &CompileOptions) -> CompileResult {
+    let mut sources = SourceMap::new();
+    let main = sources.add(name, text);
+    compile_loaded(sources, main, options)
+}
+
+/// Compiles an IR module that did not come from the front end (the backends and
+/// reflection only). For tests of the back half, such as with
+/// `oneshader_ir::samples::compact()`.
+#[doc(hidden)]
+pub fn compile_module(
+    module: Module,
+    sources: SourceMap,
+    options: &CompileOptions,
+) -> CompileResult {
+    let mut result = CompileResult {
+        diagnostics: Vec::new(),
+        blobs: Vec::new(),
+        reflection: None,
+        sources,
+    };
+    let module = match select_entry_point(module, options.entry_point.as_deref()) {
+        Ok(module) => module,
+        Err(diagnostic) => {
+            result.diagnostics.push(diagnostic);
+            return result;
+        }
+    };
+    for (index, entry) in module.entry_points.iter().enumerate() {
+        for &target in &options.targets {
+            match stages::run_backend(&module, index, target) {
+                Ok(data) => result.blobs.push(ShaderBlob {
+                    entry_point: entry.name.clone(),
+                    stage: entry.stage,
+                    target,
+                    data,
+                }),
+                Err(diagnostics) => result.diagnostics.extend(diagnostics),
+            }
+        }
+    }
+    let msl_indices = if options.targets.contains(&Target::Msl) {
+        stages::msl_resource_indices(&module)
+    } else {
+        Vec::new()
+    };
+    result.reflection = Some(Reflection::of_module(&module, &msl_indices));
+    result
+}
+
+fn compile_loaded(
+    mut sources: SourceMap,
+    main: oneshader_ir::FileId,
+    options: &CompileOptions,
+) -> CompileResult {
+    let (module, front_diagnostics) = stages::run_front_end(&mut sources, main, options);
+    let front_failed = front_diagnostics.iter().any(Diagnostic::is_error);
+    match module {
+        Some(module) if !front_failed => {
+            let mut result = compile_module(module, sources, options);
+            result.diagnostics.splice(0..0, front_diagnostics);
+            result
+        }
+        _ => CompileResult {
+            diagnostics: front_diagnostics,
+            blobs: Vec::new(),
+            reflection: None,
+            sources,
+        },
+    }
+}
+
+fn failed(sources: SourceMap, diagnostic: Diagnostic) -> CompileResult {
+    CompileResult {
+        diagnostics: vec![diagnostic],
+        blobs: Vec::new(),
+        reflection: None,
+        sources,
+    }
+}
+
+/// Keeps only the entry point named `wanted`, when one is asked for.
+fn select_entry_point(mut module: Module, wanted: Option<&str>) -> Result<Module, Diagnostic> {
+    let Some(wanted) = wanted else {
+        return Ok(module);
+    };
+    if module.entry_point(wanted).is_none() {
+        let available: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        let mut diagnostic = Diagnostic::error(
+            codes::ENTRY_POINT_NOT_FOUND,
+            None,
+            format!("The entry point '{wanted}' does not exist."),
+        );
+        if !available.is_empty() {
+            diagnostic =
+                diagnostic.with_help(format!("The entry points are: {}.", available.join(", ")));
+        }
+        return Err(diagnostic);
+    }
+    module.entry_points.retain(|e| e.name == wanted);
+    Ok(module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oneshader_ir::samples;
+
+    fn compact(options: &CompileOptions) -> CompileResult {
+        compile_module(samples::compact(), SourceMap::new(), options)
+    }
+
+    /// Needs the three backends (`write_entry_point`); fails while `stages` shims them.
+    #[test]
+    fn compact_compiles_to_three_blobs() {
+        let result = compact(&CompileOptions::default());
+        assert_eq!(result.short_diagnostics(), Vec::<String>::new());
+        assert!(result.success());
+        let targets: Vec<Target> = result.blobs.iter().map(|b| b.target).collect();
+        assert_eq!(targets, Target::ALL);
+        let spirv = result.find("CSMain", Target::SpirV).expect("a SPIR-V blob");
+        let words = spirv.words().expect("SPIR-V is whole words");
+        assert_eq!(words.first(), Some(&0x0723_0203), "SPIR-V magic number");
+        assert_eq!(spirv.as_text(), None);
+        let msl = result
+            .find("CSMain", Target::Msl)
+            .and_then(ShaderBlob::as_text);
+        assert!(msl.is_some_and(|t| t.contains("CSMain")), "{msl:?}");
+        let wgsl = result
+            .find("CSMain", Target::Wgsl)
+            .and_then(ShaderBlob::as_text);
+        assert!(
+            wgsl.is_some_and(|t| t.starts_with("enable subgroups;")),
+            "{wgsl:?}"
+        );
+    }
+
+    #[test]
+    fn compact_reflection_comes_with_the_blobs() {
+        let result = compact(&CompileOptions {
+            targets: vec![],
+            ..CompileOptions::default()
+        });
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        assert!(result.blobs.is_empty());
+        let reflection = result.reflection.expect("reflection of a compiled module");
+        let entry = reflection.entry_point("CSMain").expect("CSMain");
+        assert_eq!(entry.resources.len(), 3);
+        assert_eq!(entry.subgroup_operations.bits(), 0x9);
+    }
+
+    #[test]
+    fn unknown_entry_point_is_osh0320() {
+        let result = compact(&CompileOptions {
+            entry_point: Some("Main".into()),
+            ..CompileOptions::default()
+        });
+        assert!(!result.success());
+        assert!(result.blobs.is_empty());
+        assert_eq!(
+            result.short_diagnostics(),
+            ["error OSH0320: The entry point 'Main' does not exist."]
+        );
+        assert_eq!(
+            result.diagnostics[0].help,
+            ["The entry points are: CSMain."]
+        );
+    }
+
+    #[test]
+    fn missing_file_is_osh0001_naming_the_path() {
+        let path = std::env::temp_dir().join("oneshader-no-such-dir/Missing.hlsl");
+        let result = compile_file(&path, &CompileOptions::default());
+        assert!(!result.success());
+        assert!(result.blobs.is_empty() && result.reflection.is_none());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1);
+        let expected = format!(
+            "{}(1,1): error OSH0001: The file '{}'",
+            path.display(),
+            path.display()
+        );
+        assert!(lines[0].starts_with(&expected), "{}", lines[0]);
+    }
+
+    #[test]
+    fn non_utf8_file_is_osh0002_at_the_bad_byte() {
+        let path =
+            std::env::temp_dir().join(format!("oneshader-latin1-{}.hlsl", std::process::id()));
+        std::fs::write(&path, b"// ok\n// caf\xe9\n").expect("temp file is writable");
+        let result = compile_file(&path, &CompileOptions::default());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(result.diagnostics.len(), 1);
+        assert_eq!(result.diagnostics[0].code, codes::SOURCE_NOT_ACCEPTED);
+        let line = &result.short_diagnostics()[0];
+        assert!(
+            line.starts_with(&format!("{}(2,7): error OSH0002", path.display())),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn blob_views_follow_the_target() {
+        let blob = ShaderBlob {
+            entry_point: "main".into(),
+            stage: ShaderStage::Compute,
+            target: Target::SpirV,
+            data: vec![0x03, 0x02, 0x23, 0x07, 1, 0, 0, 0],
+        };
+        assert_eq!(blob.words(), Some(vec![0x0723_0203, 1]));
+        assert_eq!(blob.as_text(), None);
+        let ragged = ShaderBlob {
+            data: vec![1, 2, 3],
+            ..blob.clone()
+        };
+        assert_eq!(ragged.words(), None);
+        let wgsl = ShaderBlob {
+            target: Target::Wgsl,
+            data: b"enable subgroups;".to_vec(),
+            ..blob
+        };
+        assert_eq!(wgsl.as_text(), Some("enable subgroups;"));
+        assert_eq!(wgsl.words(), None);
+    }
+}

@@ -1,0 +1,192 @@
+//! The WebGPU form of a pipeline layout: bind group layouts and required features.
+
+use std::fmt;
+
+use oneshader_ir::{ResourceKind, ShaderStage};
+
+use super::{is_storage_buffer, LayoutError, PipelineLayout, PipelineResource};
+
+/// Choices the WebGPU layout cannot take from the shader alone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WebGpuLayoutOptions {
+    /// Storage buffers to bind as `read-only-storage`. Shader-resource buffers
+    /// (`StructuredBuffer`, `ByteAddressBuffer`) always are; list a `RW` buffer here
+    /// when this pipeline only reads it. Naming a buffer an entry point writes is an
+    /// error.
+    pub read_only_storage_buffers: Vec<String>,
+}
+
+/// A `GPUPipelineLayout` description plus the device features it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebGpuPipelineLayout {
+    /// One layout per bind group, group 0 first; groups no resource uses are empty.
+    pub bind_group_layouts: Vec<WebGpuBindGroupLayout>,
+    /// The `GPUFeatureName`s to request when creating the device (`subgroups`).
+    pub required_features: Vec<String>,
+}
+
+/// A `GPUBindGroupLayout` description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebGpuBindGroupLayout {
+    /// The bind group index (`@group`, the HLSL register space).
+    pub group: u32,
+    /// Its entries, by binding.
+    pub entries: Vec<WebGpuBindGroupLayoutEntry>,
+}
+
+/// A `GPUBindGroupLayoutEntry`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebGpuBindGroupLayoutEntry {
+    /// The `@binding` number.
+    pub binding: u32,
+    /// The HLSL name of the resource bound here.
+    pub name: String,
+    /// The stages that use it.
+    pub visibility: WebGpuShaderStages,
+    /// What is bound.
+    pub ty: WebGpuBindingType,
+}
+
+/// `GPUShaderStageFlags`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WebGpuShaderStages {
+    /// `GPUShaderStage.VERTEX`.
+    pub vertex: bool,
+    /// `GPUShaderStage.FRAGMENT`.
+    pub fragment: bool,
+    /// `GPUShaderStage.COMPUTE`.
+    pub compute: bool,
+}
+
+impl WebGpuShaderStages {
+    fn add(&mut self, stage: ShaderStage) {
+        match stage {
+            ShaderStage::Vertex => self.vertex = true,
+            ShaderStage::Fragment => self.fragment = true,
+            ShaderStage::Compute => self.compute = true,
+        }
+    }
+}
+
+/// The resource member of a `GPUBindGroupLayoutEntry`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebGpuBindingType {
+    /// `buffer: { type }`.
+    Buffer(WebGpuBufferBindingType),
+}
+
+/// `GPUBufferBindingType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebGpuBufferBindingType {
+    /// `uniform`: constant buffers.
+    Uniform,
+    /// `storage`: buffers the shader may write.
+    Storage,
+    /// `read-only-storage`: buffers the shader only reads.
+    ReadOnlyStorage,
+}
+
+/// Prints the WebGPU spelling: `uniform`, `storage`, `read-only-storage`.
+impl fmt::Display for WebGpuBufferBindingType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WebGpuBufferBindingType::Uniform => "uniform",
+            WebGpuBufferBindingType::Storage => "storage",
+            WebGpuBufferBindingType::ReadOnlyStorage => "read-only-storage",
+        })
+    }
+}
+
+impl PipelineLayout {
+    /// The WebGPU pipeline layout, or why there is none.
+    pub fn try_to_webgpu(
+        &self,
+        options: &WebGpuLayoutOptions,
+    ) -> Result<WebGpuPipelineLayout, LayoutError> {
+        let resources = self.merged_resources()?;
+        for name in &options.read_only_storage_buffers {
+            let known = resources
+                .iter()
+                .any(|r| &r.resource.name == name && is_storage_buffer(r.resource.kind));
+            if !known {
+                return Err(LayoutError::NotAStorageBuffer { name: name.clone() });
+            }
+        }
+
+        let mut bind_group_layouts: Vec<WebGpuBindGroupLayout> = Vec::new();
+        for resource in &resources {
+            let entry = bind_group_entry(resource, options)?;
+            let group = resource.resource.set;
+            while bind_group_layouts.len() as u32 <= group {
+                bind_group_layouts.push(WebGpuBindGroupLayout {
+                    group: bind_group_layouts.len() as u32,
+                    entries: Vec::new(),
+                });
+            }
+            if let Some(layout) = bind_group_layouts.get_mut(group as usize) {
+                layout.entries.push(entry);
+            }
+        }
+
+        let mut required_features = Vec::new();
+        if !self.subgroup_operations().is_empty() {
+            required_features.push("subgroups".to_string());
+        }
+        Ok(WebGpuPipelineLayout {
+            bind_group_layouts,
+            required_features,
+        })
+    }
+}
+
+fn bind_group_entry(
+    merged: &PipelineResource<'_>,
+    options: &WebGpuLayoutOptions,
+) -> Result<WebGpuBindGroupLayoutEntry, LayoutError> {
+    let resource = merged.resource;
+    let listed_read_only = options
+        .read_only_storage_buffers
+        .iter()
+        .any(|n| n == &resource.name);
+    let buffer_type = match resource.kind {
+        ResourceKind::ConstantBuffer => WebGpuBufferBindingType::Uniform,
+        ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer => {
+            WebGpuBufferBindingType::ReadOnlyStorage
+        }
+        ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => {
+            if listed_read_only {
+                if let Some(writer) = merged.first_writer() {
+                    return Err(LayoutError::ReadOnlyBufferWritten {
+                        buffer: resource.name.clone(),
+                        entry_point: writer.entry_point.clone(),
+                    });
+                }
+                WebGpuBufferBindingType::ReadOnlyStorage
+            } else {
+                WebGpuBufferBindingType::Storage
+            }
+        }
+        ResourceKind::Texture | ResourceKind::RWTexture | ResourceKind::Sampler => {
+            return Err(LayoutError::UnsupportedResource {
+                name: resource.name.clone(),
+                kind: resource.kind.hlsl_name(),
+            });
+        }
+    };
+    let mut visibility = WebGpuShaderStages::default();
+    for (entry, _) in &merged.users {
+        visibility.add(entry.stage);
+        if entry.stage == ShaderStage::Vertex && buffer_type == WebGpuBufferBindingType::Storage {
+            return Err(LayoutError::WritableStorageInVertexStage {
+                buffer: resource.name.clone(),
+                entry_point: entry.entry_point.clone(),
+            });
+        }
+    }
+    Ok(WebGpuBindGroupLayoutEntry {
+        binding: resource.binding,
+        name: resource.name.clone(),
+        visibility,
+        ty: WebGpuBindingType::Buffer(buffer_type),
+    })
+}
