@@ -1,72 +1,82 @@
 //! The calls into the front end and the backends, kept in one place so that the
 //! rest of the facade sees only IR modules, bytes and diagnostics.
 
-use oneshader_ir::{codes, Diagnostic, FileId, Module, SourceMap};
+use oneshader_hlsl::{
+    FrontendOptions, FsLoader, LowerOptions, PreprocessOptions, ShaderKind, ShaderTarget,
+};
+use oneshader_ir::{Diagnostic, FileId, Module, SourceMap};
 
 use crate::options::CompileOptions;
+use crate::profile::{Profile, ProfileKind};
 use crate::target::Target;
 
 /// Runs the HLSL front end on `main` (already in `sources`); includes are read from disk.
-//
-// SHIM: `oneshader_hlsl::compile` (with `FrontendOptions` and `FsLoader`) does not
-// exist yet. When it lands, replace the body with:
-//     let frontend = oneshader_hlsl::FrontendOptions {
-//         defines: options.defines.clone(),
-//         include_dirs: options.include_dirs.clone(),
-//         entry_point: options.entry_point.clone(),
-//         profile: options.profile,
-//     };
-//     let (module, diagnostics) =
-//         oneshader_hlsl::compile(sources, main, &frontend, &oneshader_hlsl::FsLoader);
-//     (module, diagnostics.into_vec())
 pub(crate) fn run_front_end(
     sources: &mut SourceMap,
     main: FileId,
     options: &CompileOptions,
 ) -> (Option<Module>, Vec<Diagnostic>) {
-    let _ = (&sources, main, options);
-    let missing = Diagnostic::error(
-        codes::UNSUPPORTED_CONSTRUCT,
-        None,
-        "The HLSL front end is not built into this version of oneshader yet.",
-    );
-    (None, vec![missing])
+    let frontend = FrontendOptions {
+        preprocess: PreprocessOptions {
+            defines: options
+                .defines
+                .iter()
+                .map(|(name, value)| (name.clone(), Some(value.clone())))
+                .collect(),
+            include_dirs: options
+                .include_dirs
+                .iter()
+                .map(|dir| dir.display().to_string())
+                .collect(),
+            target: options.profile.map(shader_target),
+        },
+        lower: LowerOptions {
+            entry_point: options.entry_point.clone(),
+            stage: options.profile.and_then(|p| p.kind.stage()),
+        },
+    };
+    let (module, diagnostics) = oneshader_hlsl::compile(sources, main, &frontend, &FsLoader);
+    (module, diagnostics.into_vec())
+}
+
+/// The preprocessor's view of a profile (for the `__SHADER_TARGET_*` macros).
+fn shader_target(profile: Profile) -> ShaderTarget {
+    ShaderTarget {
+        stage: match profile.kind {
+            ProfileKind::Vertex => ShaderKind::Vertex,
+            ProfileKind::Pixel => ShaderKind::Pixel,
+            ProfileKind::Compute => ShaderKind::Compute,
+            ProfileKind::Library => ShaderKind::Library,
+        },
+        major: u32::from(profile.major),
+        minor: u32::from(profile.minor),
+    }
 }
 
 /// Writes entry point `entry_index` of `module` for `target`: SPIR-V as
 /// little-endian words, MSL and WGSL as UTF-8 text.
-//
-// SHIM: the backends' `write_entry_point` functions do not exist yet. When they land:
-//     match target {
-//         Target::SpirV => oneshader_spirv::write_entry_point(module, entry_index, &Default::default())
-//             .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect()),
-//         Target::Msl => oneshader_msl::write_entry_point(module, entry_index, &Default::default())
-//             .map(String::into_bytes),
-//         Target::Wgsl => oneshader_wgsl::write_entry_point(module, entry_index, &Default::default())
-//             .map(String::into_bytes),
-//     }
 pub(crate) fn run_backend(
     module: &Module,
     entry_index: usize,
     target: Target,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let _ = (module, entry_index);
-    let code = match target {
-        Target::SpirV => codes::SPIRV_UNSUPPORTED,
-        Target::Msl => codes::MSL_UNSUPPORTED,
-        Target::Wgsl => codes::WGSL_UNSUPPORTED,
-    };
-    Err(vec![Diagnostic::error(
-        code,
-        None,
-        format!("The {target} backend is not built into this version of oneshader yet."),
-    )])
+    match target {
+        Target::SpirV => {
+            oneshader_spirv::write_entry_point(module, entry_index, &Default::default())
+                .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
+        }
+        Target::Msl => oneshader_msl::write_entry_point(module, entry_index, &Default::default())
+            .map(String::into_bytes),
+        Target::Wgsl => oneshader_wgsl::write_entry_point(module, entry_index, &Default::default())
+            .map(String::into_bytes),
+    }
 }
 
-/// The Metal argument-table index of each global variable, indexed by handle.
-//
-// SHIM: `oneshader_msl::resource_indices` does not exist yet; when it lands, map its
-// `MslResourceIndex` values to their index number here.
+/// The Metal argument-table index of each global variable, indexed by handle (the
+/// table follows from the resource's kind).
 pub(crate) fn msl_resource_indices(module: &Module) -> Vec<Option<u32>> {
-    vec![None; module.global_variables.len()]
+    oneshader_msl::resource_indices(module)
+        .into_iter()
+        .map(|index| index.map(|i| i.index))
+        .collect()
 }
