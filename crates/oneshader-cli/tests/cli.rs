@@ -1,0 +1,400 @@
+//! Runs the `oneshader` binary as a user would and checks its exit status, what it
+//! prints and what it writes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oneshader-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("scratch file is writable");
+    path
+}
+
+fn oneshader(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oneshader"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the oneshader binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn compact_hlsl() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shaders/Compact.hlsl")
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{} was written: {e}", path.display()))
+        .len()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("scratch paths are UTF-8")
+}
+
+#[test]
+fn missing_file_is_osh0001_and_writes_nothing() {
+    let dir = scratch("missing");
+    let input = dir.join("Missing.hlsl");
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&input),
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let expected = format!(
+        "{}(1,1): error OSH0001: The file '{}' could not be read",
+        input.display(),
+        input.display()
+    );
+    assert!(
+        stderr(&output).starts_with(&expected),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output), "");
+    assert!(!out.exists(), "no output directory for a failed compile");
+
+    let rich = oneshader(&["compile", s(&input), "-o", s(&out)]);
+    assert_eq!(rich.status.code(), Some(1));
+    let text = stderr(&rich);
+    assert!(text.starts_with("error[OSH0001]: The file '"), "{text}");
+    assert!(text.contains(s(&input)), "{text}");
+}
+
+#[test]
+fn unknown_target_is_a_usage_error() {
+    let dir = scratch("target");
+    let output = oneshader(&[
+        "compile",
+        s(&compact_hlsl()),
+        "--target",
+        "foo",
+        "-o",
+        s(&dir.join("out")),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown target 'foo'"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.join("out").exists());
+}
+
+#[test]
+fn missing_output_dir_and_unknown_flags_are_usage_errors() {
+    let no_output = oneshader(&["compile", s(&compact_hlsl())]);
+    assert_eq!(no_output.status.code(), Some(2));
+    let unknown = oneshader(&["compile", s(&compact_hlsl()), "-o", "x", "--frobnicate"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let no_command = oneshader(&[]);
+    assert_eq!(no_command.status.code(), Some(2));
+}
+
+#[test]
+fn bad_profile_is_osh0323() {
+    let dir = scratch("profile");
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&compact_hlsl()),
+        "-o",
+        s(&out),
+        "-T",
+        "cs_5_1",
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with("error OSH0323: The profile 'cs_5_1' is not valid"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+}
+
+/// Needs the front end and all three backends.
+#[test]
+fn compact_prints_the_spec_lines_and_writes_three_files() {
+    let dir = scratch("compact");
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&compact_hlsl()),
+        "--target",
+        "spirv,msl,wgsl",
+        "-o",
+        s(&out),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    let spv = out.join("Compact.spv");
+    let metal = out.join("Compact.metal");
+    let wgsl = out.join("Compact.wgsl");
+    let expected = format!(
+        "SpirV: {} bytes\nMsl: {} bytes\nWgsl: {} bytes\n\
+         SubgroupOperations: Basic, Ballot (0x9)\n\
+         WebGPU requiredFeatures: [subgroups]\n",
+        file_len(&spv),
+        file_len(&metal),
+        file_len(&wgsl)
+    );
+    assert_eq!(stdout(&output), expected);
+    let words = std::fs::read(&spv).expect("Compact.spv");
+    assert_eq!(
+        words.get(..4),
+        Some(&[0x03, 0x02, 0x23, 0x07][..]),
+        "SPIR-V magic"
+    );
+    let wgsl_text = std::fs::read_to_string(&wgsl).expect("Compact.wgsl");
+    assert!(wgsl_text.starts_with("enable subgroups;"), "{wgsl_text}");
+    let metal_text = std::fs::read_to_string(&metal).expect("Compact.metal");
+    assert!(metal_text.contains("CSMain"), "{metal_text}");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .expect("output dir")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Compact.metal", "Compact.spv", "Compact.wgsl"]);
+}
+
+/// Needs the front end and the WGSL backend.
+#[test]
+fn one_target_writes_one_file() {
+    let dir = scratch("one-target");
+    let out = dir.join("nested/out");
+    let output = oneshader(&[
+        "compile",
+        s(&compact_hlsl()),
+        "--target",
+        "wgsl",
+        "-o",
+        s(&out),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<&str> = std::str::from_utf8(&output.stdout)
+        .unwrap_or("")
+        .lines()
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(
+        lines[0],
+        format!("Wgsl: {} bytes", file_len(&out.join("Compact.wgsl")))
+    );
+    assert!(!out.join("Compact.spv").exists());
+}
+
+const TWO_ENTRIES: &str = "\
+RWStructuredBuffer<uint> Out : register(u0);
+
+[numthreads(32, 1, 1)]
+void First(uint3 id : SV_DispatchThreadID)
+{
+    Out[id.x] = WaveActiveSum(id.x);
+}
+
+[numthreads(8, 1, 1)]
+void Second(uint3 id : SV_DispatchThreadID)
+{
+    Out[id.x] = id.x;
+}
+";
+
+/// Needs the front end and all three backends.
+#[test]
+fn several_entry_points_name_files_and_lines_by_entry() {
+    let dir = scratch("two-entries");
+    let input = write(&dir, "Two.hlsl", TWO_ENTRIES);
+    let out = dir.join("out");
+    let output = oneshader(&["compile", s(&input), "-o", s(&out)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    for entry in ["First", "Second"] {
+        for (target, ext) in [("SpirV", "spv"), ("Msl", "metal"), ("Wgsl", "wgsl")] {
+            let file = out.join(format!("Two.{entry}.{ext}"));
+            let line = format!("{entry}: {target}: {} bytes\n", file_len(&file));
+            assert!(text.contains(&line), "{line} in {text}");
+        }
+    }
+    assert!(
+        text.contains("First: SubgroupOperations: Basic, Arithmetic (0x5)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("First: WebGPU requiredFeatures: [subgroups]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Second: SubgroupOperations: None (0x0)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Second: WebGPU requiredFeatures: []\n"),
+        "{text}"
+    );
+    assert!(!out.join("Two.spv").exists());
+
+    let only = dir.join("only");
+    let output = oneshader(&["compile", s(&input), "-o", s(&only), "-E", "Second"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("SpirV: "),
+        "{}",
+        stdout(&output)
+    );
+    assert!(only.join("Two.spv").exists());
+    assert!(!only.join("Two.First.spv").exists());
+}
+
+/// Needs the front end.
+#[test]
+fn compile_error_prints_rich_or_short_and_writes_nothing() {
+    let dir = scratch("wavematch");
+    let input = write(
+        &dir,
+        "match.hlsl",
+        "RWStructuredBuffer<uint4> Out : register(u0);\n\
+         [numthreads(64, 1, 1)]\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) { Out[id.x] = WaveMatch(id.x); }\n",
+    );
+    let out = dir.join("out");
+    let short = oneshader(&[
+        "compile",
+        s(&input),
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(short.status.code(), Some(1));
+    let expected = format!(
+        "{}(3,59): error OSH0350: The intrinsic 'WaveMatch' is not supported",
+        input.display()
+    );
+    assert!(stderr(&short).starts_with(&expected), "{}", stderr(&short));
+
+    let rich = oneshader(&["compile", s(&input), "-o", s(&out)]);
+    assert_eq!(rich.status.code(), Some(1));
+    let text = stderr(&rich);
+    assert!(
+        text.starts_with("error[OSH0350]: The intrinsic 'WaveMatch'"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}:3:59", input.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains("Out[id.x] = WaveMatch(id.x);"),
+        "source snippet in {text}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when NO_COLOR is set or not a terminal"
+    );
+    assert!(!out.exists());
+}
+
+/// Needs the front end and the backends: SPIR-V compiles, WGSL rejects the vertex
+/// wave op, so nothing at all is written.
+#[test]
+fn a_failing_target_writes_no_partial_outputs() {
+    let dir = scratch("partial");
+    let input = write(
+        &dir,
+        "vsw.hlsl",
+        "float4 VSMain(uint v : SV_VertexID) : SV_Position { return float4(WaveActiveSum(float(v)), 0, 0, 1); }\n",
+    );
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&input),
+        "-T",
+        "vs_6_0",
+        "-E",
+        "VSMain",
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("error OSH5202: The intrinsic 'WaveActiveSum' is not available in a vertex shader in WGSL"), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    assert!(!out.exists());
+}
+
+/// Needs the front end's preprocessor.
+#[test]
+fn defines_and_include_dirs_reach_the_preprocessor() {
+    let dir = scratch("defines");
+    let include = dir.join("include");
+    std::fs::create_dir_all(&include).expect("include dir");
+    write(&include, "scale.hlsli", "#define SCALE 2u\n");
+    let input = write(
+        &dir,
+        "Scaled.hlsl",
+        "#include \"scale.hlsli\"\n\
+         #ifndef ENABLED\n#error ENABLED is not defined\n#endif\n\
+         RWStructuredBuffer<uint> Out : register(u0);\n\
+         [numthreads(1, 1, 1)]\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) { Out[id.x] = id.x * SCALE * LEVEL; }\n",
+    );
+    let out = dir.join("out");
+    let without = oneshader(&[
+        "compile",
+        s(&input),
+        "-o",
+        s(&out),
+        "-I",
+        s(&include),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(without.status.code(), Some(1));
+    assert!(
+        stderr(&without).contains("error OSH0100"),
+        "{}",
+        stderr(&without)
+    );
+
+    let with = oneshader(&[
+        "compile",
+        s(&input),
+        "-o",
+        s(&out),
+        "-I",
+        s(&include),
+        "-D",
+        "ENABLED",
+        "-D",
+        "LEVEL=3u",
+    ]);
+    assert_eq!(with.status.code(), Some(0), "{}", stderr(&with));
+    assert!(out.join("Scaled.wgsl").exists());
+
+    let bad_define = oneshader(&["compile", s(&input), "-o", s(&out), "-D", "=1"]);
+    assert_eq!(bad_define.status.code(), Some(2));
+}
