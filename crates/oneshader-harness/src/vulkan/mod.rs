@@ -170,6 +170,15 @@ mod tests {
     }
 
     #[test]
+    fn system_loader_runs_the_job_on_whatever_device_it_finds() {
+        // Here the loader finds lavapipe (installed by scripts/install-test-deps.sh); on a
+        // machine with a GPU it picks the GPU. The outputs are exact either way.
+        let (job, expected) = double_plus_index_job(100);
+        let output = run_compute(VulkanDriver::System, &job).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(output.f32s(1), Ok(expected));
+    }
+
+    #[test]
     fn jobs_on_many_threads_and_both_drivers_at_once_stay_correct() {
         let threads: Vec<_> = (0..6)
             .map(|n| {
