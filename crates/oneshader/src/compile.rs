@@ -264,6 +264,70 @@ mod tests {
         );
     }
 
+    fn compact_path() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shaders/Compact.hlsl")
+    }
+
+    /// Needs the front end: the HLSL of Compact must reflect like the hand-built sample.
+    #[test]
+    fn compact_hlsl_compiles_like_the_sample() {
+        let result = compile_file(compact_path(), &CompileOptions::default());
+        assert_eq!(result.short_diagnostics(), Vec::<String>::new());
+        assert!(result.success());
+        let shown: Vec<String> = result
+            .blobs
+            .iter()
+            .map(|b| format!("{} {} {}", b.entry_point, b.stage.name(), b.target))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "CSMain compute SpirV",
+                "CSMain compute Msl",
+                "CSMain compute Wgsl"
+            ]
+        );
+        let sample = compact(&CompileOptions::default());
+        assert_eq!(result.reflection, sample.reflection);
+        assert_eq!(
+            result
+                .sources
+                .get(oneshader_ir::FileId(0))
+                .map(|f| f.name.as_str()),
+            Some(compact_path().display().to_string().as_str())
+        );
+    }
+
+    /// Needs the front end.
+    #[test]
+    fn compile_source_applies_defines_and_profile() {
+        let text = "RWStructuredBuffer<uint> Out : register(u0);\n\
+                    [numthreads(4, 1, 1)]\n\
+                    void main(uint3 id : SV_DispatchThreadID) { Out[id.x] = VALUE; }\n";
+        let without = compile_source("inline.hlsl", text, &CompileOptions::default());
+        assert!(!without.success());
+        assert!(
+            without.short_diagnostics()[0].starts_with("inline.hlsl(3,"),
+            "{:?}",
+            without.short_diagnostics()
+        );
+        let options = CompileOptions {
+            targets: vec![Target::Wgsl],
+            defines: vec![("VALUE".into(), "7u".into())],
+            profile: Some(crate::Profile::parse("cs_6_0").expect("valid profile")),
+            ..CompileOptions::default()
+        };
+        let with = compile_source("inline.hlsl", text, &options);
+        assert!(with.success(), "{:?}", with.short_diagnostics());
+        let wgsl = with
+            .find("main", Target::Wgsl)
+            .and_then(ShaderBlob::as_text);
+        assert!(wgsl.is_some_and(|t| t.contains("7u")), "{wgsl:?}");
+        let reflection = with.reflection.expect("reflection");
+        assert_eq!(reflection.entry_points[0].workgroup_size, [4, 1, 1]);
+        assert!(reflection.entry_points[0].subgroup_operations.is_empty());
+    }
+
     #[test]
     fn compact_reflection_comes_with_the_blobs() {
         let result = compact(&CompileOptions {
