@@ -212,6 +212,7 @@ fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<(),
         .map_or(0, |r| r.entry_points.len());
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("cannot create the directory '{}': {e}", dir.display()))?;
+    let mut written = Vec::new();
     for blob in &result.blobs {
         let name = if entry_count > 1 {
             format!(
@@ -223,8 +224,14 @@ fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<(),
             format!("{stem}.{}", blob.target.file_extension())
         };
         let path = dir.join(name);
-        std::fs::write(&path, &blob.data)
-            .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+        if let Err(error) = std::fs::write(&path, &blob.data) {
+            // No partial outputs: take back what this run already wrote.
+            for earlier in &written {
+                let _ = std::fs::remove_file(earlier);
+            }
+            return Err(format!("cannot write '{}': {error}", path.display()));
+        }
+        written.push(path);
     }
     Ok(())
 }

@@ -4,12 +4,27 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fresh, empty scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh, empty scratch directory for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("oneshader-cli-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir is writable");
-    dir
+    Scratch(dir)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -397,4 +412,23 @@ fn defines_and_include_dirs_reach_the_preprocessor() {
 
     let bad_define = oneshader(&["compile", s(&input), "-o", s(&out), "-D", "=1"]);
     assert_eq!(bad_define.status.code(), Some(2));
+}
+
+/// Needs the front end and the backends.
+#[test]
+fn an_unwritable_output_fails_and_leaves_nothing_behind() {
+    let dir = scratch("unwritable");
+    let out = dir.join("out");
+    // A directory where Compact.wgsl should go makes that one write fail.
+    std::fs::create_dir_all(out.join("Compact.wgsl")).expect("scratch is writable");
+    let output = oneshader(&["compile", s(&compact_hlsl()), "-o", s(&out)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with("error: cannot write '"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(stdout(&output), "");
+    assert!(!out.join("Compact.spv").exists());
+    assert!(!out.join("Compact.metal").exists());
 }
