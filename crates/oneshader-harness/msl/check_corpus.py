@@ -24,7 +24,7 @@ import tempfile
 
 MSL_DIR = os.path.dirname(os.path.abspath(__file__))
 CLANG_FLAGS = [
-    "-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-fsyntax-only",
+    "-x", "clcpp", "-cl-std=clc++2021", "-cl-no-stdinc", "-cl-single-precision-constant", "-fsyntax-only",
     "-isystem", MSL_DIR,
     "-Werror", "-Wno-unknown-attributes", "-Wno-c++20-designator", "-Wno-array-bounds",
     "-ferror-limit=5",

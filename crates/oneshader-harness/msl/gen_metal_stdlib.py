@@ -342,6 +342,7 @@ def emit_vector_template(name, aligned):
         emit(f"  {name}& operator=(const {name}&) = default;")
         emit(f"  constexpr {name}(const __constant {name}& o) : {copy_inits} {{}}")
         emit(f"  template<class U> constexpr explicit {name}(const {name}<U, {n}>& o) : {conv_inits} {{}}")
+        emit(f"  template<int M, class = enable_if_t<(M > {n})>> constexpr explicit {name}(const vec<T, M>& o) : __elements{{}} {{}}")
         emit(f"  template<class U, int M, bool W> constexpr explicit {name}(const swizzle<vec<U, {n}>, U, M, W>& o) : __elements{{}} {{}}")
         other = "packed_vec" if name == "vec" else "vec"
         emit(f"  constexpr {name}(const {other}<T, {n}>& o) : {copy_inits} {{}}")
