@@ -7,8 +7,8 @@
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::{
-    BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind,
-    Type, TypeInner, UnaryOperator,
+    BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind, Type,
+    TypeInner, UnaryOperator,
 };
 
 use crate::layout;
@@ -92,9 +92,11 @@ impl Writer<'_> {
         context: &FunctionContext<'f>,
         expression: Handle<Expression>,
     ) -> Res<&'f Expression> {
-        context.function.expressions.try_get(expression).ok_or_else(|| {
-            unsupported(None, format!("expression {expression:?} is out of range"))
-        })
+        context
+            .function
+            .expressions
+            .try_get(expression)
+            .ok_or_else(|| unsupported(None, format!("expression {expression:?} is out of range")))
     }
 
     /// `expression` as an operand of an operator or a postfix: parenthesized when it is
@@ -133,9 +135,8 @@ impl Writer<'_> {
             return self.pointer(context, handle);
         }
         Ok(match expression {
-            Expression::Literal(value) => literal(*value).map_err(|why| {
-                unsupported(span, format!("WGSL cannot express {why}"))
-            })?,
+            Expression::Literal(value) => literal(*value)
+                .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))?,
             Expression::ZeroValue(ty) => format!("{}()", self.type_at(*ty, false, span)?),
             Expression::Compose { ty, components } => {
                 let parts = components
@@ -446,7 +447,11 @@ impl Writer<'_> {
                 let Expression::Literal(Literal::U32(v)) = self.get(context, *value)? else {
                     return self.operand(context, count);
                 };
-                Ok(format!("{}({}u)", self.type_text_of(context, count)?, v & 31))
+                Ok(format!(
+                    "{}({}u)",
+                    self.type_text_of(context, count)?,
+                    v & 31
+                ))
             }
             _ => self.operand(context, count),
         }
@@ -463,8 +468,16 @@ impl Writer<'_> {
         let span = context.function.expressions.span(handle);
         let arity = match fun {
             M::Clamp | M::Lerp | M::Mad | M::SmoothStep | M::Refract => 3,
-            M::Min | M::Max | M::Pow | M::Atan2 | M::Step | M::Dot | M::Cross | M::Distance
-            | M::Reflect | M::MatrixMultiply => 2,
+            M::Min
+            | M::Max
+            | M::Pow
+            | M::Atan2
+            | M::Step
+            | M::Dot
+            | M::Cross
+            | M::Distance
+            | M::Reflect
+            | M::MatrixMultiply => 2,
             _ => 1,
         };
         if args.len() != arity {

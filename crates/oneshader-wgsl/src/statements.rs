@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use oneshader_ir::{
-    AtomicFunction, Barrier, Expression, Function, Handle, ScalarKind, Statement,
-    SwitchCase, SwitchValue, TypeInner,
+    AtomicFunction, Barrier, Expression, Function, Handle, ScalarKind, Statement, SwitchCase,
+    SwitchValue, TypeInner,
 };
 
 use crate::writer::{unsupported, FunctionContext, Res, Writer};
@@ -112,7 +112,9 @@ impl Writer<'_> {
                 value,
                 compare,
                 result,
-            } => self.atomic(context, out, *pointer, *fun, *value, *compare, *result, indent)?,
+            } => self.atomic(
+                context, out, *pointer, *fun, *value, *compare, *result, indent,
+            )?,
             Statement::Call {
                 function,
                 arguments,
@@ -163,7 +165,12 @@ impl Writer<'_> {
         let signed = match self.type_of(context, selector)? {
             TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4 => true,
             TypeInner::Scalar(s) if s.kind == ScalarKind::Uint && s.width == 4 => false,
-            _ => return Err(unsupported(span, "a switch on a value that is not a 32-bit integer")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "a switch on a value that is not a 32-bit integer",
+                ))
+            }
         };
         let label = |value: SwitchValue| -> String {
             let bits = match value {

@@ -21,7 +21,11 @@ impl Writer<'_> {
         let inner = self.type_of(context, value)?.clone();
         let is_bool = inner.scalar().is_some_and(|s| s.kind == ScalarKind::Bool);
         let text = if is_bool {
-            format!("{}({})", self.bits_type(&inner), self.expression(context, value)?)
+            format!(
+                "{}({})",
+                self.bits_type(&inner),
+                self.expression(context, value)?
+            )
         } else {
             self.operand(context, value)?
         };
@@ -67,7 +71,10 @@ impl Writer<'_> {
         let missing = |what: &str| {
             unsupported(
                 span,
-                format!("'{}' needs the {what}, which this function lacks", op.hlsl_name()),
+                format!(
+                    "'{}' needs the {what}, which this function lacks",
+                    op.hlsl_name()
+                ),
             )
         };
         let number = |name: &str| -> Res<String> {
@@ -85,7 +92,10 @@ impl Writer<'_> {
         };
         let count = |name: &str| -> Res<String> {
             // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
-            Ok(format!("{name}(u32({}))", self.expression(context, args[0])?))
+            Ok(format!(
+                "{name}(u32({}))",
+                self.expression(context, args[0])?
+            ))
         };
         let moved = |name: &str| -> Res<String> {
             let value = self.wave_value(context, args[0])?;

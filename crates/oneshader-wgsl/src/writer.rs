@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression,
-    Function, GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module,
-    Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
+    GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module, Sampling, Scalar,
+    ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use crate::layout;
@@ -273,7 +273,12 @@ impl<'a> Writer<'a> {
         for function in functions {
             roots.extend(function.arguments.iter().map(|a| (a.ty, false, false)));
             roots.extend(function.result.iter().map(|r| (r.ty, false, false)));
-            roots.extend(function.local_variables.iter().map(|(_, l)| (l.ty, false, false)));
+            roots.extend(
+                function
+                    .local_variables
+                    .iter()
+                    .map(|(_, l)| (l.ty, false, false)),
+            );
             roots.extend(function.expression_types.iter().map(|&t| (t, false, false)));
         }
         for (ty, atomic, host) in roots {
@@ -296,7 +301,9 @@ impl<'a> Writer<'a> {
             return;
         };
         match inner {
-            TypeInner::Array { base, .. } => self.collect_type(*base, atomic, host, seen, depth + 1),
+            TypeInner::Array { base, .. } => {
+                self.collect_type(*base, atomic, host, seen, depth + 1)
+            }
             TypeInner::Pointer { base, .. } => {
                 self.collect_type(*base, false, false, seen, depth + 1)
             }
@@ -312,19 +319,22 @@ impl<'a> Writer<'a> {
                         .name
                         .clone()
                         .unwrap_or_else(|| format!("S{}", ty.index()));
-                    let base = if atomic { format!("{base}_atomic") } else { base };
+                    let base = if atomic {
+                        format!("{base}_atomic")
+                    } else {
+                        base
+                    };
                     let name = self.namer.name(&base, "S");
                     self.struct_names.insert((ty, atomic), name);
                     self.structs.push((ty, atomic));
                 }
-                if !self.member_names.contains_key(&ty) {
-                    let mut member_namer = Namer::default();
-                    let names = members
+                self.member_names.entry(ty).or_insert_with(|| {
+                    let mut member_namer = Namer::for_members();
+                    members
                         .iter()
                         .map(|m| member_namer.name(&m.name, "member"))
-                        .collect();
-                    self.member_names.insert(ty, names);
-                }
+                        .collect()
+                });
             }
             _ => {}
         }
@@ -406,7 +416,12 @@ impl<'a> Writer<'a> {
         self.type_name_depth(ty, atomic, 0)
     }
 
-    fn type_name_depth(&self, ty: Handle<Type>, atomic: bool, depth: u32) -> Result<String, String> {
+    fn type_name_depth(
+        &self,
+        ty: Handle<Type>,
+        atomic: bool,
+        depth: u32,
+    ) -> Result<String, String> {
         if depth > 64 {
             return Err("types nest too deep".into());
         }
@@ -473,10 +488,7 @@ impl<'a> Writer<'a> {
                 arrayed,
                 class,
             } => match class {
-                ImageClass::Sampled {
-                    kind,
-                    multisampled,
-                } => {
+                ImageClass::Sampled { kind, multisampled } => {
                     let sample = match kind {
                         ScalarKind::Float => "f32",
                         ScalarKind::Sint => "i32",
@@ -601,9 +613,7 @@ impl<'a> Writer<'a> {
         let written = self.uses.get(handle.index()).is_some_and(|u| u.write);
         Ok(match global.space {
             AddressSpace::Storage { writable } => {
-                let access = if writable
-                    && !(self.entry.stage == ShaderStage::Vertex && !written)
-                {
+                let access = if writable && (written || self.entry.stage != ShaderStage::Vertex) {
                     if self.entry.stage == ShaderStage::Vertex {
                         return Err(unsupported(
                             global.span,
@@ -780,7 +790,10 @@ impl<'a> Writer<'a> {
                 let attributes = match (&result.binding, is_entry) {
                     (Some(binding), true) => self.io_attributes(binding, result.ty, span)?,
                     (None, true) if !self.is_io_struct(result.ty) => {
-                        return Err(unsupported(span, "the entry point's result has no semantic"))
+                        return Err(unsupported(
+                            span,
+                            "the entry point's result has no semantic",
+                        ))
                     }
                     _ => String::new(),
                 };

@@ -1,10 +1,10 @@
 //! A small builder for hand-made IR modules in tests.
 
 use oneshader_ir::{
-    AddressSpace, ArraySize, Binding, BuiltIn, EntryPoint, Expression, Function,
-    FunctionArgument, GlobalVariable, Handle, Literal, LocalVariable, Module, RegisterClass,
-    Resource, ResourceBinding, ResourceKind, Scalar, ShaderStage, Span, Statement, Type,
-    TypeInner, VectorSize, WaveOp,
+    AddressSpace, ArraySize, Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument,
+    GlobalVariable, Handle, Literal, LocalVariable, Module, RegisterClass, Resource,
+    ResourceBinding, ResourceKind, Scalar, ShaderStage, Span, Statement, Type, TypeInner,
+    VectorSize, WaveOp,
 };
 
 pub fn scalar(s: Scalar) -> TypeInner {
@@ -79,7 +79,12 @@ impl Fb {
         }
     }
 
-    pub fn e(&mut self, m: &mut Module, expression: Expression, ty: TypeInner) -> Handle<Expression> {
+    pub fn e(
+        &mut self,
+        m: &mut Module,
+        expression: Expression,
+        ty: TypeInner,
+    ) -> Handle<Expression> {
         let ty = m.type_handle(ty);
         self.f.add_expression(expression, ty, None)
     }
@@ -103,19 +108,17 @@ impl Fb {
         self.e(m, Expression::Literal(Literal::U32(v)), scalar(Scalar::U32))
     }
 
-    pub fn i32(&mut self, m: &mut Module, v: i32) -> Handle<Expression> {
-        self.e(m, Expression::Literal(Literal::I32(v)), scalar(Scalar::I32))
-    }
-
     pub fn f32(&mut self, m: &mut Module, v: f32) -> Handle<Expression> {
         self.e(m, Expression::Literal(Literal::F32(v)), scalar(Scalar::F32))
     }
 
-    pub fn bool(&mut self, m: &mut Module, v: bool) -> Handle<Expression> {
-        self.e(m, Expression::Literal(Literal::Bool(v)), scalar(Scalar::BOOL))
-    }
-
-    pub fn arg(&mut self, m: &mut Module, name: &str, ty: TypeInner, binding: Option<Binding>) -> Handle<Expression> {
+    pub fn arg(
+        &mut self,
+        m: &mut Module,
+        name: &str,
+        ty: TypeInner,
+        binding: Option<Binding>,
+    ) -> Handle<Expression> {
         let index = self.f.arguments.len() as u32;
         let handle = m.type_handle(ty.clone());
         self.f.arguments.push(FunctionArgument {
@@ -134,7 +137,11 @@ impl Fb {
             vector(3, Scalar::U32),
             Some(Binding::BuiltIn(BuiltIn::GlobalInvocationId)),
         );
-        self.e(m, Expression::AccessIndex { base: id, index: 0 }, scalar(Scalar::U32))
+        self.e(
+            m,
+            Expression::AccessIndex { base: id, index: 0 },
+            scalar(Scalar::U32),
+        )
     }
 
     pub fn local(&mut self, m: &mut Module, name: &str, ty: TypeInner) -> Handle<Expression> {
@@ -159,18 +166,34 @@ impl Fb {
 
     pub fn global(&mut self, m: &mut Module, g: Handle<GlobalVariable>) -> Handle<Expression> {
         let (base, space) = (m.global_variables[g].ty, m.global_variables[g].space);
-        self.e(m, Expression::GlobalVariable(g), TypeInner::Pointer { base, space })
+        self.e(
+            m,
+            Expression::GlobalVariable(g),
+            TypeInner::Pointer { base, space },
+        )
     }
 
     /// A pointer to element `index` of the buffer `g`.
-    pub fn element(&mut self, m: &mut Module, g: Handle<GlobalVariable>, index: Handle<Expression>) -> Handle<Expression> {
+    pub fn element(
+        &mut self,
+        m: &mut Module,
+        g: Handle<GlobalVariable>,
+        index: Handle<Expression>,
+    ) -> Handle<Expression> {
         let (array, space) = (m.global_variables[g].ty, m.global_variables[g].space);
         let base = match m.types[array].inner {
             TypeInner::Array { base, .. } => base,
             _ => array,
         };
         let pointer = self.global(m, g);
-        self.e(m, Expression::Access { base: pointer, index }, TypeInner::Pointer { base, space })
+        self.e(
+            m,
+            Expression::Access {
+                base: pointer,
+                index,
+            },
+            TypeInner::Pointer { base, space },
+        )
     }
 
     pub fn load(&mut self, m: &mut Module, pointer: Handle<Expression>) -> Handle<Expression> {
@@ -190,7 +213,13 @@ impl Fb {
         h
     }
 
-    pub fn wave(&mut self, m: &mut Module, op: WaveOp, args: Vec<Handle<Expression>>, ty: TypeInner) -> Handle<Expression> {
+    pub fn wave(
+        &mut self,
+        m: &mut Module,
+        op: WaveOp,
+        args: Vec<Handle<Expression>>,
+        ty: TypeInner,
+    ) -> Handle<Expression> {
         self.e(m, Expression::Wave { op, args }, ty)
     }
 

@@ -13,15 +13,19 @@ fn compact_starts_with_the_subgroup_directives_and_uses_an_atomic_counter() {
     );
     assert!(text.contains("@group(0) @binding(0) var<storage, read> Values: array<f32>;"));
     assert!(text.contains("@group(0) @binding(1) var<storage, read_write> Kept: array<f32>;"));
-    assert!(text.contains(
-        "@group(0) @binding(2) var<storage, read_write> Count: array<atomic<u32>>;"
-    ));
+    assert!(
+        text.contains("@group(0) @binding(2) var<storage, read_write> Count: array<atomic<u32>>;")
+    );
     assert!(text.contains("atomicAdd(&Count[0u], "), "{text}");
     assert!(text.contains("@compute @workgroup_size(64, 1, 1)"));
     assert!(text.contains("@builtin(global_invocation_id) id: vec3<u32>"));
     // Only what the entry point uses: no lane built-ins.
     assert!(!text.contains("subgroup_invocation_id"));
-    assert!(text.len() <= 939, "{} bytes, the spec's is 939:\n{text}", text.len());
+    assert!(
+        text.len() <= 939,
+        "{} bytes, the spec's is 939:\n{text}",
+        text.len()
+    );
 }
 
 #[test]

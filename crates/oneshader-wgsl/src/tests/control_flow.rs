@@ -4,19 +4,33 @@
 use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator as B, Binding, BuiltIn,
-    Expression, FunctionResult, GlobalVariable, Handle, MathFunction, Module, Scalar,
-    ShaderStage, Statement, SwitchCase, SwitchValue,
+    Expression, FunctionResult, GlobalVariable, Handle, MathFunction, Module, Scalar, ShaderStage,
+    Statement, SwitchCase, SwitchValue,
 };
 
 use super::builder::*;
 use super::*;
 
-fn binary(fb: &mut Fb, m: &mut Module, op: B, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
-    let ty = if op.is_comparison() { scalar(Scalar::BOOL) } else { fb.ty(m, left) };
+fn binary(
+    fb: &mut Fb,
+    m: &mut Module,
+    op: B,
+    left: Handle<Expression>,
+    right: Handle<Expression>,
+) -> Handle<Expression> {
+    let ty = if op.is_comparison() {
+        scalar(Scalar::BOOL)
+    } else {
+        fb.ty(m, left)
+    };
     fb.e(m, Expression::Binary { op, left, right }, ty)
 }
 
-fn run(text: &str, buffers: Vec<BufferBinding>, features: Vec<String>) -> oneshader_harness::ComputeOutput {
+fn run(
+    text: &str,
+    buffers: Vec<BufferBinding>,
+    features: Vec<String>,
+) -> oneshader_harness::ComputeOutput {
     let job = WgslJob {
         wgsl: text.to_owned(),
         entry_point: "main".into(),
@@ -38,7 +52,10 @@ fn control_flow_module() -> Module {
     let sum = binary(&mut helper, &mut m, B::Add, v, v);
     helper.body.push(Statement::Return { value: Some(sum) });
     let mut helper = helper.finish();
-    helper.result = Some(FunctionResult { ty: handle(&mut m, scalar(Scalar::U32)), binding: None });
+    helper.result = Some(FunctionResult {
+        ty: handle(&mut m, scalar(Scalar::U32)),
+        binding: None,
+    });
     let twice = m.functions.append(helper, None);
 
     let mut fb = Fb::new("main");
@@ -62,21 +79,44 @@ fn control_flow_module() -> Module {
     let done = binary(&mut fb, &mut m, B::GreaterEqual, i_after, limit);
     fb.body.push(Statement::Loop {
         body: vec![
-            Statement::If { condition: is_odd, accept: vec![Statement::Continue], reject: vec![] },
-            Statement::Store { pointer: acc, value: added },
+            Statement::If {
+                condition: is_odd,
+                accept: vec![Statement::Continue],
+                reject: vec![],
+            },
+            Statement::Store {
+                pointer: acc,
+                value: added,
+            },
         ],
-        continuing: vec![Statement::Store { pointer: i, value: next }],
+        continuing: vec![Statement::Store {
+            pointer: i,
+            value: next,
+        }],
         break_if: Some(done),
     });
     // switch (int(x % 4)) { case 0: case 1: acc += 100; break; case 2: acc += 200; break; default: acc += 300; }
     let four = fb.u32(&mut m, 4);
     let quarter = binary(&mut fb, &mut m, B::Modulo, x, four);
-    let selector = fb.e(&mut m, Expression::Convert { expr: quarter, to: Scalar::I32 }, scalar(Scalar::I32));
-    let mut add = |fb: &mut Fb, m: &mut Module, amount: u32| {
+    let selector = fb.e(
+        &mut m,
+        Expression::Convert {
+            expr: quarter,
+            to: Scalar::I32,
+        },
+        scalar(Scalar::I32),
+    );
+    let add = |fb: &mut Fb, m: &mut Module, amount: u32| {
         let value = fb.load(m, acc);
         let amount = fb.u32(m, amount);
         let sum = binary(fb, m, B::Add, value, amount);
-        vec![Statement::Store { pointer: acc, value: sum }, Statement::Break]
+        vec![
+            Statement::Store {
+                pointer: acc,
+                value: sum,
+            },
+            Statement::Break,
+        ]
     };
     let case1 = add(&mut fb, &mut m, 100);
     let case2 = add(&mut fb, &mut m, 200);
@@ -84,16 +124,36 @@ fn control_flow_module() -> Module {
     fb.body.push(Statement::Switch {
         selector,
         cases: vec![
-            SwitchCase { value: SwitchValue::I32(0), body: vec![], fall_through: true },
-            SwitchCase { value: SwitchValue::I32(1), body: case1, fall_through: false },
-            SwitchCase { value: SwitchValue::I32(2), body: case2, fall_through: false },
-            SwitchCase { value: SwitchValue::Default, body: default, fall_through: false },
+            SwitchCase {
+                value: SwitchValue::I32(0),
+                body: vec![],
+                fall_through: true,
+            },
+            SwitchCase {
+                value: SwitchValue::I32(1),
+                body: case1,
+                fall_through: false,
+            },
+            SwitchCase {
+                value: SwitchValue::I32(2),
+                body: case2,
+                fall_through: false,
+            },
+            SwitchCase {
+                value: SwitchValue::Default,
+                body: default,
+                fall_through: false,
+            },
         ],
     });
     // Out[x] = twice(acc);
     let acc_final = fb.load(&mut m, acc);
     let result = fb.e(&mut m, Expression::CallResult(twice), scalar(Scalar::U32));
-    fb.body.push(Statement::Call { function: twice, arguments: vec![acc_final], result: Some(result) });
+    fb.body.push(Statement::Call {
+        function: twice,
+        arguments: vec![acc_final],
+        result: Some(result),
+    });
     let pointer = fb.element(&mut m, out, x);
     fb.store(pointer, result);
     let f = fb.finish();
@@ -107,11 +167,18 @@ fn loops_switches_and_calls_run_as_hlsl_does() {
     let text = wgsl(&module);
     assert!(!text.contains("enable subgroups"), "{text}");
     assert!(text.contains("case 0i, 1i: {"), "{text}");
-    assert!(text.contains("continuing {") && text.contains("break if "), "{text}");
+    assert!(
+        text.contains("continuing {") && text.contains("break if "),
+        "{text}"
+    );
     assert!(text.contains("continue;"), "{text}");
     assert!(text.contains("fn twice(v: u32) -> u32"), "{text}");
     assert_naga_accepts(&text);
-    let output = run(&text, vec![BufferBinding::storage_u32(0, 0, &[0; 64])], vec![]);
+    let output = run(
+        &text,
+        vec![BufferBinding::storage_u32(0, 0, &[0; 64])],
+        vec![],
+    );
     let results = output.u32s(0).expect("Out");
     for x in 0..64u32 {
         // The loop body runs for i = 0, 1, ... until i >= x % 9 after the increment.
@@ -136,10 +203,20 @@ fn loops_switches_and_calls_run_as_hlsl_does() {
     }
 }
 
-fn workgroup_global(m: &mut Module, name: &str, ty: oneshader_ir::TypeInner) -> Handle<GlobalVariable> {
+fn workgroup_global(
+    m: &mut Module,
+    name: &str,
+    ty: oneshader_ir::TypeInner,
+) -> Handle<GlobalVariable> {
     let ty = handle(m, ty);
     m.global_variables.append(
-        GlobalVariable { name: name.into(), space: AddressSpace::Workgroup, ty, resource: None, span: None },
+        GlobalVariable {
+            name: name.into(),
+            space: AddressSpace::Workgroup,
+            ty,
+            resource: None,
+            span: None,
+        },
         None,
     )
 }
@@ -149,18 +226,41 @@ fn groupshared_memory_barriers_and_atomics_run_on_dawn() {
     let mut m = Module::default();
     let out = buffer(&mut m, "Out", scalar(Scalar::U32), 4, 0, true);
     let element = handle(&mut m, scalar(Scalar::U32));
-    let tile = workgroup_global(&mut m, "Tile", oneshader_ir::TypeInner::Array { base: element, size: ArraySize::Constant(64), stride: 4 });
+    let tile = workgroup_global(
+        &mut m,
+        "Tile",
+        oneshader_ir::TypeInner::Array {
+            base: element,
+            size: ArraySize::Constant(64),
+            stride: 4,
+        },
+    );
     let total = workgroup_global(&mut m, "total", scalar(Scalar::U32));
     let mut fb = Fb::new("main");
-    let lid = fb.arg(&mut m, "lid", scalar(Scalar::U32), Some(Binding::BuiltIn(BuiltIn::LocalInvocationIndex)));
+    let lid = fb.arg(
+        &mut m,
+        "lid",
+        scalar(Scalar::U32),
+        Some(Binding::BuiltIn(BuiltIn::LocalInvocationIndex)),
+    );
     // Tile[lid] = lid * 3; InterlockedAdd(total, lid); barrier; Out[lid] = Tile[63 - lid] + total;
     let three = fb.u32(&mut m, 3);
     let value = binary(&mut fb, &mut m, B::Multiply, lid, three);
     let slot = fb.element(&mut m, tile, lid);
     fb.store(slot, value);
     let total_ptr = fb.global(&mut m, total);
-    fb.body.push(Statement::Atomic { pointer: total_ptr, fun: AtomicFunction::Add, value: lid, compare: None, result: None });
-    fb.body.push(Statement::Barrier(Barrier { device_memory: false, workgroup_memory: true, group_sync: true }));
+    fb.body.push(Statement::Atomic {
+        pointer: total_ptr,
+        fun: AtomicFunction::Add,
+        value: lid,
+        compare: None,
+        result: None,
+    });
+    fb.body.push(Statement::Barrier(Barrier {
+        device_memory: false,
+        workgroup_memory: true,
+        group_sync: true,
+    }));
     let last = fb.u32(&mut m, 63);
     let mirrored = binary(&mut fb, &mut m, B::Subtract, last, lid);
     let other = fb.element(&mut m, tile, mirrored);
@@ -173,12 +273,22 @@ fn groupshared_memory_barriers_and_atomics_run_on_dawn() {
     let f = fb.finish();
     entry(&mut m, f, ShaderStage::Compute, [64, 1, 1]);
     let text = wgsl(&m);
-    assert!(text.contains("var<workgroup> Tile: array<u32, 64>;"), "{text}");
-    assert!(text.contains("var<workgroup> total: atomic<u32>;"), "{text}");
+    assert!(
+        text.contains("var<workgroup> Tile: array<u32, 64>;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var<workgroup> total: atomic<u32>;"),
+        "{text}"
+    );
     assert!(text.contains("workgroupBarrier();"), "{text}");
     assert!(text.contains("atomicLoad(&total)"), "{text}");
     assert_naga_accepts(&text);
-    let output = run(&text, vec![BufferBinding::storage_u32(0, 0, &[0; 64])], vec![]);
+    let output = run(
+        &text,
+        vec![BufferBinding::storage_u32(0, 0, &[0; 64])],
+        vec![],
+    );
     let results = output.u32s(0).expect("Out");
     for lid in 0..64u32 {
         assert_eq!(results[lid as usize], (63 - lid) * 3 + (0..64).sum::<u32>());
@@ -197,17 +307,29 @@ fn compare_exchange_is_strong() {
     let word = fb.element(&mut m, counter, zero);
     let plus = binary(&mut fb, &mut m, B::Add, x, one);
     let original = fb.e(&mut m, Expression::AtomicResult, scalar(Scalar::U32));
-    fb.body.push(Statement::Atomic { pointer: word, fun: AtomicFunction::CompareExchange, value: plus, compare: Some(zero), result: Some(original) });
+    fb.body.push(Statement::Atomic {
+        pointer: word,
+        fun: AtomicFunction::CompareExchange,
+        value: plus,
+        compare: Some(zero),
+        result: Some(original),
+    });
     let pointer = fb.element(&mut m, out, x);
     fb.store(pointer, original);
     let f = fb.finish();
     entry(&mut m, f, ShaderStage::Compute, [64, 1, 1]);
     let text = wgsl(&m);
-    assert!(text.contains("atomicCompareExchangeWeak(&Counter[0u]"), "{text}");
+    assert!(
+        text.contains("atomicCompareExchangeWeak(&Counter[0u]"),
+        "{text}"
+    );
     assert_naga_accepts(&text);
     let output = run(
         &text,
-        vec![BufferBinding::storage_u32(0, 0, &[0]), BufferBinding::storage_u32(0, 1, &[0; 64])],
+        vec![
+            BufferBinding::storage_u32(0, 0, &[0]),
+            BufferBinding::storage_u32(0, 1, &[0; 64]),
+        ],
         vec![],
     );
     let winner = output.u32s(0).expect("Counter")[0];
@@ -230,7 +352,14 @@ fn bit_functions_match_the_spec_table_on_dawn() {
     let pointer = fb.element(&mut m, input, x);
     let value = fb.load(&mut m, pointer);
     let value = fb.bind(value);
-    let unsigned = fb.e(&mut m, Expression::Bitcast { expr: value, to: Scalar::U32 }, scalar(Scalar::U32));
+    let unsigned = fb.e(
+        &mut m,
+        Expression::Bitcast {
+            expr: value,
+            to: Scalar::U32,
+        },
+        scalar(Scalar::U32),
+    );
     let functions = [
         (MathFunction::FirstBitHigh, value),
         (MathFunction::FirstBitLow, value),
@@ -241,7 +370,14 @@ fn bit_functions_match_the_spec_table_on_dawn() {
     let four = fb.u32(&mut m, functions.len() as u32);
     let base = binary(&mut fb, &mut m, B::Multiply, x, four);
     for (slot, (fun, arg)) in functions.into_iter().enumerate() {
-        let result = fb.e(&mut m, Expression::Math { fun, args: vec![arg] }, scalar(Scalar::U32));
+        let result = fb.e(
+            &mut m,
+            Expression::Math {
+                fun,
+                args: vec![arg],
+            },
+            scalar(Scalar::U32),
+        );
         let offset = fb.u32(&mut m, slot as u32);
         let index = binary(&mut fb, &mut m, B::Add, base, offset);
         let pointer = fb.element(&mut m, out, index);
@@ -251,13 +387,24 @@ fn bit_functions_match_the_spec_table_on_dawn() {
     entry(&mut m, f, ShaderStage::Compute, [63, 1, 1]);
     let text = wgsl(&m);
     assert!(text.contains("u32(firstLeadingBit("), "{text}");
-    assert!(text.contains("u32(firstTrailingBit(") && text.contains("u32(countOneBits("), "{text}");
+    assert!(
+        text.contains("u32(firstTrailingBit(") && text.contains("u32(countOneBits("),
+        "{text}"
+    );
     assert!(text.contains("reverseBits("), "{text}");
     assert_naga_accepts(&text);
     let values: Vec<i32> = (-31..=31).collect();
     let output = run(
         &text,
-        vec![BufferBinding::new(0, 0, oneshader_harness::BufferKind::ReadOnlyStorage, oneshader_harness::i32_bytes(&values)), BufferBinding::storage_u32(0, 1, &[0; 63 * 5])],
+        vec![
+            BufferBinding::new(
+                0,
+                0,
+                oneshader_harness::BufferKind::ReadOnlyStorage,
+                oneshader_harness::i32_bytes(&values),
+            ),
+            BufferBinding::storage_u32(0, 1, &[0; 63 * 5]),
+        ],
         vec![],
     );
     let results = output.u32s(1).expect("Out");
@@ -272,14 +419,24 @@ fn bit_functions_match_the_spec_table_on_dawn() {
             _ => -1,
         }
     };
-    let table_low = |v: i32| -> i32 { if v == 0 { -1 } else { v.trailing_zeros() as i32 } };
+    let table_low = |v: i32| -> i32 {
+        if v == 0 {
+            -1
+        } else {
+            v.trailing_zeros() as i32
+        }
+    };
     for (i, &v) in values.iter().enumerate() {
         let r = &results[i * 5..i * 5 + 5];
         assert_eq!(r[0], table_high(v) as u32, "firstbithigh({v})");
         assert_eq!(r[1], table_low(v) as u32, "firstbitlow({v})");
         assert_eq!(r[2], v.count_ones(), "countbits({v})");
         let u = v as u32;
-        let high_unsigned = if u == 0 { u32::MAX } else { 31 - u.leading_zeros() };
+        let high_unsigned = if u == 0 {
+            u32::MAX
+        } else {
+            31 - u.leading_zeros()
+        };
         assert_eq!(r[3], high_unsigned, "firstbithigh(uint {u:#x})");
         assert_eq!(r[4], u.reverse_bits(), "reversebits({u:#x})");
     }

@@ -10,18 +10,35 @@ use oneshader_ir::{
 use super::builder::*;
 use super::*;
 
-fn constant_buffer(m: &mut Module, name: &str, members: Vec<(&str, TypeInner, u32)>, size: u32) -> Handle<GlobalVariable> {
+fn constant_buffer(
+    m: &mut Module,
+    name: &str,
+    members: Vec<(&str, TypeInner, u32)>,
+    size: u32,
+) -> Handle<GlobalVariable> {
     let members = members
         .into_iter()
-        .map(|(name, ty, offset)| StructMember { name: name.into(), ty: m.type_handle(ty), offset, binding: None })
+        .map(|(name, ty, offset)| StructMember {
+            name: name.into(),
+            ty: m.type_handle(ty),
+            offset,
+            binding: None,
+        })
         .collect();
-    let ty = m.types.insert(Type { name: Some(format!("{name}Data")), inner: TypeInner::Struct { members, size } });
+    let ty = m.types.insert(Type {
+        name: Some(format!("{name}Data")),
+        inner: TypeInner::Struct { members, size },
+    });
     m.global_variables.append(
         GlobalVariable {
             name: name.into(),
             space: AddressSpace::Uniform,
             ty,
-            resource: Some(Resource { kind: ResourceKind::ConstantBuffer, binding: ResourceBinding { set: 0, binding: 0 }, register: None }),
+            resource: Some(Resource {
+                kind: ResourceKind::ConstantBuffer,
+                binding: ResourceBinding { set: 0, binding: 0 },
+                register: None,
+            }),
             span: None,
         },
         None,
@@ -39,11 +56,32 @@ fn copy_module(members: Vec<(&str, TypeInner, u32)>, size: u32) -> Module {
     for (index, (_, ty, _)) in members.iter().enumerate() {
         let member_ty = m.type_handle(ty.clone());
         let base = fb.global(&mut m, params);
-        let pointer = fb.e(&mut m, Expression::AccessIndex { base, index: index as u32 }, TypeInner::Pointer { base: member_ty, space: AddressSpace::Uniform });
+        let pointer = fb.e(
+            &mut m,
+            Expression::AccessIndex {
+                base,
+                index: index as u32,
+            },
+            TypeInner::Pointer {
+                base: member_ty,
+                space: AddressSpace::Uniform,
+            },
+        );
         let value = fb.load(&mut m, pointer);
         let count = ty.component_count().unwrap_or(1);
         for component in 0..count {
-            let scalar_value = if count == 1 { value } else { fb.e(&mut m, Expression::AccessIndex { base: value, index: component }, scalar(Scalar::F32)) };
+            let scalar_value = if count == 1 {
+                value
+            } else {
+                fb.e(
+                    &mut m,
+                    Expression::AccessIndex {
+                        base: value,
+                        index: component,
+                    },
+                    scalar(Scalar::F32),
+                )
+            };
             let index = fb.u32(&mut m, slot);
             slot += 1;
             let target = fb.element(&mut m, out, index);
@@ -60,14 +98,21 @@ fn copy_module(members: Vec<(&str, TypeInner, u32)>, size: u32) -> Module {
 fn uniform_struct_padding_reproduces_the_ir_offsets_on_dawn() {
     // a at 0, b at 8 (a gap after a), c at 16, and 16 bytes of tail padding.
     let module = copy_module(
-        vec![("a", scalar(Scalar::F32), 0), ("b", scalar(Scalar::F32), 8), ("c", vector(2, Scalar::F32), 16)],
+        vec![
+            ("a", scalar(Scalar::F32), 0),
+            ("b", scalar(Scalar::F32), 8),
+            ("c", vector(2, Scalar::F32), 16),
+        ],
         32,
     );
     let text = wgsl(&module);
     assert!(text.contains("@size(8) a: f32,"), "{text}");
     assert!(text.contains("    b: f32,"), "{text}");
     assert!(text.contains("@size(16) c: vec2<f32>,"), "{text}");
-    assert!(text.contains("@group(0) @binding(0) var<uniform> Params: ParamsData;"), "{text}");
+    assert!(
+        text.contains("@group(0) @binding(0) var<uniform> Params: ParamsData;"),
+        "{text}"
+    );
     assert_naga_accepts(&text);
     let job = WgslJob {
         wgsl: text.clone(),
@@ -86,11 +131,25 @@ fn uniform_struct_padding_reproduces_the_ir_offsets_on_dawn() {
 #[test]
 fn a_member_wgsl_cannot_place_is_osh5201_naming_it() {
     // HLSL cbuffer packing puts a float3 right after a float, at offset 4.
-    let module = copy_module(vec![("a", scalar(Scalar::F32), 0), ("b", vector(3, Scalar::F32), 4)], 16);
+    let module = copy_module(
+        vec![
+            ("a", scalar(Scalar::F32), 0),
+            ("b", vector(3, Scalar::F32), 4),
+        ],
+        16,
+    );
     let diagnostics = errors(&module);
     assert_eq!(diagnostics[0].code, codes::WGSL_UNSUPPORTED);
-    assert!(diagnostics[0].message.contains("member 'b' is at offset 4"), "{}", diagnostics[0].message);
-    assert!(diagnostics[0].message.contains("'Params'"), "{}", diagnostics[0].message);
+    assert!(
+        diagnostics[0].message.contains("member 'b' is at offset 4"),
+        "{}",
+        diagnostics[0].message
+    );
+    assert!(
+        diagnostics[0].message.contains("'Params'"),
+        "{}",
+        diagnostics[0].message
+    );
 }
 
 #[test]
@@ -98,14 +157,35 @@ fn a_uniform_array_with_a_short_stride_is_osh5201() {
     // float weights[4] packed at 4 bytes: uniform buffers need 16-byte strides in WGSL.
     let mut m = Module::default();
     let float = m.type_handle(scalar(Scalar::F32));
-    let array = TypeInner::Array { base: float, size: ArraySize::Constant(4), stride: 4 };
+    let array = TypeInner::Array {
+        base: float,
+        size: ArraySize::Constant(4),
+        stride: 4,
+    };
     let params = constant_buffer(&mut m, "Params", vec![("weights", array.clone(), 0)], 16);
     let out = buffer(&mut m, "Out", scalar(Scalar::F32), 4, 1, true);
     let mut fb = Fb::new("main");
     let array_ty = m.type_handle(array);
     let base = fb.global(&mut m, params);
-    let weights = fb.e(&mut m, Expression::AccessIndex { base, index: 0 }, TypeInner::Pointer { base: array_ty, space: AddressSpace::Uniform });
-    let first = fb.e(&mut m, Expression::AccessIndex { base: weights, index: 0 }, TypeInner::Pointer { base: float, space: AddressSpace::Uniform });
+    let weights = fb.e(
+        &mut m,
+        Expression::AccessIndex { base, index: 0 },
+        TypeInner::Pointer {
+            base: array_ty,
+            space: AddressSpace::Uniform,
+        },
+    );
+    let first = fb.e(
+        &mut m,
+        Expression::AccessIndex {
+            base: weights,
+            index: 0,
+        },
+        TypeInner::Pointer {
+            base: float,
+            space: AddressSpace::Uniform,
+        },
+    );
     let value = fb.load(&mut m, first);
     let zero = fb.u32(&mut m, 0);
     let target = fb.element(&mut m, out, zero);
@@ -115,6 +195,16 @@ fn a_uniform_array_with_a_short_stride_is_osh5201() {
     let diagnostics = errors(&m);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert_eq!(diagnostics[0].code, codes::WGSL_UNSUPPORTED);
-    assert!(diagnostics[0].message.contains("member 'weights'"), "{}", diagnostics[0].message);
-    assert!(diagnostics[0].message.contains("stride 4 is not a multiple of 16"), "{}", diagnostics[0].message);
+    assert!(
+        diagnostics[0].message.contains("member 'weights'"),
+        "{}",
+        diagnostics[0].message
+    );
+    assert!(
+        diagnostics[0]
+            .message
+            .contains("stride 4 is not a multiple of 16"),
+        "{}",
+        diagnostics[0].message
+    );
 }

@@ -43,14 +43,20 @@ fn assert_tint_accepts(text: &str) {
 fn assert_naga_accepts(text: &str) {
     let module = match naga::front::wgsl::parse_str(text) {
         Ok(module) => module,
-        Err(error) => panic!("naga rejects the WGSL:\n{}\n--- WGSL ---\n{text}", error.emit_to_string(text)),
+        Err(error) => panic!(
+            "naga rejects the WGSL:\n{}\n--- WGSL ---\n{text}",
+            error.emit_to_string(text)
+        ),
     };
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
     );
     if let Err(error) = validator.validate(&module) {
-        panic!("naga's validator rejects the WGSL:\n{}\n--- WGSL ---\n{text}", error.emit_to_string(text));
+        panic!(
+            "naga's validator rejects the WGSL:\n{}\n--- WGSL ---\n{text}",
+            error.emit_to_string(text)
+        );
     }
 }
 

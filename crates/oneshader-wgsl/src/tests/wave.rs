@@ -2,8 +2,8 @@
 
 use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
 use oneshader_ir::{
-    codes, Binding, BuiltIn, Expression, FileId, Literal, Module, Scalar, ScalarKind,
-    ShaderStage, Span, Statement, TypeInner, WaveOp,
+    codes, Binding, BuiltIn, Expression, FileId, Literal, Module, Scalar, ScalarKind, ShaderStage,
+    Span, Statement, TypeInner, WaveOp,
 };
 
 use super::builder::*;
@@ -24,12 +24,17 @@ fn wave_module(element: Scalar, ops: &[WaveOp]) -> Module {
     for n in [1u32, 2, 3, 4] {
         let shaped = match oneshader_ir::VectorSize::from_count(n) {
             Some(size) => {
-                let splat = fb.e(&mut m, Expression::Splat { size, value }, vector(n, element));
+                let splat = fb.e(
+                    &mut m,
+                    Expression::Splat { size, value },
+                    vector(n, element),
+                );
                 fb.bind(splat)
             }
             None => value,
         };
-        let zero = fb.e(&mut m, Expression::ZeroValue(handle(&mut m, vector(n, element))), vector(n, element));
+        let zero_ty = handle(&mut m, vector(n, element));
+        let zero = fb.e(&mut m, Expression::ZeroValue(zero_ty), vector(n, element));
         let condition = fb.e(
             &mut m,
             Expression::Binary {
@@ -39,14 +44,29 @@ fn wave_module(element: Scalar, ops: &[WaveOp]) -> Module {
             },
             vector(n, Scalar::BOOL),
         );
-        let truth = fb.e(&mut m, Expression::AccessIndex { base: condition, index: 0 }, scalar(Scalar::BOOL));
+        let truth = if n == 1 {
+            condition
+        } else {
+            fb.e(
+                &mut m,
+                Expression::AccessIndex {
+                    base: condition,
+                    index: 0,
+                },
+                scalar(Scalar::BOOL),
+            )
+        };
         for &op in ops {
             let (args, result_ty) = match op {
                 WaveOp::GetLaneCount | WaveOp::GetLaneIndex => (vec![], scalar(Scalar::U32)),
                 WaveOp::IsFirstLane => (vec![], scalar(Scalar::BOOL)),
-                WaveOp::ActiveAnyTrue | WaveOp::ActiveAllTrue => (vec![truth], scalar(Scalar::BOOL)),
+                WaveOp::ActiveAnyTrue | WaveOp::ActiveAllTrue => {
+                    (vec![truth], scalar(Scalar::BOOL))
+                }
                 WaveOp::ActiveBallot => (vec![truth], vector(4, Scalar::U32)),
-                WaveOp::ActiveCountBits | WaveOp::PrefixCountBits => (vec![truth], scalar(Scalar::U32)),
+                WaveOp::ActiveCountBits | WaveOp::PrefixCountBits => {
+                    (vec![truth], scalar(Scalar::U32))
+                }
                 WaveOp::ActiveAllEqual => (vec![shaped], vector(n, Scalar::BOOL)),
                 WaveOp::ActiveBitAnd | WaveOp::ActiveBitOr | WaveOp::ActiveBitXor
                     if element.kind == ScalarKind::Float =>
@@ -55,7 +75,12 @@ fn wave_module(element: Scalar, ops: &[WaveOp]) -> Module {
                 }
                 WaveOp::ReadLaneAt => {
                     let lane = fb.u32(&mut m, 1);
-                    let lane = if n % 2 == 0 { fb.bind(fb_convert_u32(&mut fb, &mut m, x)) } else { lane };
+                    let lane = if n % 2 == 0 {
+                        let masked = fb_convert_u32(&mut fb, &mut m, x);
+                        fb.bind(masked)
+                    } else {
+                        lane
+                    };
                     (vec![shaped, lane], vector(n, element))
                 }
                 WaveOp::QuadReadLaneAt => {
@@ -84,15 +109,34 @@ fn wave_module(element: Scalar, ops: &[WaveOp]) -> Module {
             let result = fb.wave(&mut m, op, args, result_ty.clone());
             let result = fb.bind(result);
             let first = match result_ty {
-                TypeInner::Vector { scalar, .. } => {
-                    fb.e(&mut m, Expression::AccessIndex { base: result, index: 0 }, TypeInner::Scalar(scalar))
-                }
+                TypeInner::Vector { scalar, .. } => fb.e(
+                    &mut m,
+                    Expression::AccessIndex {
+                        base: result,
+                        index: 0,
+                    },
+                    TypeInner::Scalar(scalar),
+                ),
                 _ => result,
             };
             let bits = match fb.ty(&m, first).scalar().map(|s| s.kind) {
-                Some(ScalarKind::Bool) => fb.e(&mut m, Expression::Convert { expr: first, to: Scalar::U32 }, scalar(Scalar::U32)),
+                Some(ScalarKind::Bool) => fb.e(
+                    &mut m,
+                    Expression::Convert {
+                        expr: first,
+                        to: Scalar::U32,
+                    },
+                    scalar(Scalar::U32),
+                ),
                 Some(ScalarKind::Uint) => first,
-                _ => fb.e(&mut m, Expression::Bitcast { expr: first, to: Scalar::U32 }, scalar(Scalar::U32)),
+                _ => fb.e(
+                    &mut m,
+                    Expression::Bitcast {
+                        expr: first,
+                        to: Scalar::U32,
+                    },
+                    scalar(Scalar::U32),
+                ),
             };
             let index = fb.u32(&mut m, slot);
             slot += 1;
@@ -105,7 +149,11 @@ fn wave_module(element: Scalar, ops: &[WaveOp]) -> Module {
     m
 }
 
-fn fb_convert_u32(fb: &mut Fb, m: &mut Module, x: oneshader_ir::Handle<Expression>) -> oneshader_ir::Handle<Expression> {
+fn fb_convert_u32(
+    fb: &mut Fb,
+    m: &mut Module,
+    x: oneshader_ir::Handle<Expression>,
+) -> oneshader_ir::Handle<Expression> {
     let mask = fb.u32(m, 7);
     fb.e(
         m,
@@ -147,7 +195,10 @@ fn every_wave_op_on_every_32_bit_type_is_accepted_by_tint() {
         let text = wgsl(&module);
         assert!(text.starts_with("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n"));
         for (op, function) in EXPECTED_FUNCTIONS {
-            assert!(text.contains(function), "{op:?} should use {function}:\n{text}");
+            assert!(
+                text.contains(function),
+                "{op:?} should use {function}:\n{text}"
+            );
         }
         if element.kind != ScalarKind::Float {
             for function in ["subgroupAnd(", "subgroupOr(", "subgroupXor("] {
@@ -171,16 +222,71 @@ fn bool_values_move_through_subgroups_as_u32() {
     let mut fb = Fb::new("main");
     let x = fb.thread_x(&mut m);
     let one = fb.u32(&mut m, 1);
-    let odd = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::BitwiseAnd, left: x, right: one }, scalar(Scalar::U32));
+    let odd = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::BitwiseAnd,
+            left: x,
+            right: one,
+        },
+        scalar(Scalar::U32),
+    );
     let zero = fb.u32(&mut m, 0);
-    let is_odd = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::NotEqual, left: odd, right: zero }, scalar(Scalar::BOOL));
+    let is_odd = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::NotEqual,
+            left: odd,
+            right: zero,
+        },
+        scalar(Scalar::BOOL),
+    );
     let size = oneshader_ir::VectorSize::Bi;
-    let pair = fb.e(&mut m, Expression::Splat { size, value: is_odd }, vector(2, Scalar::BOOL));
-    let first = fb.wave(&mut m, WaveOp::ReadLaneFirst, vec![is_odd], scalar(Scalar::BOOL));
-    let equal = fb.wave(&mut m, WaveOp::ActiveAllEqual, vec![pair], vector(2, Scalar::BOOL));
-    let equal_x = fb.e(&mut m, Expression::AccessIndex { base: equal, index: 0 }, scalar(Scalar::BOOL));
-    let both = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::LogicalAnd, left: first, right: equal_x }, scalar(Scalar::BOOL));
-    let bits = fb.e(&mut m, Expression::Convert { expr: both, to: Scalar::U32 }, scalar(Scalar::U32));
+    let pair = fb.e(
+        &mut m,
+        Expression::Splat {
+            size,
+            value: is_odd,
+        },
+        vector(2, Scalar::BOOL),
+    );
+    let first = fb.wave(
+        &mut m,
+        WaveOp::ReadLaneFirst,
+        vec![is_odd],
+        scalar(Scalar::BOOL),
+    );
+    let equal = fb.wave(
+        &mut m,
+        WaveOp::ActiveAllEqual,
+        vec![pair],
+        vector(2, Scalar::BOOL),
+    );
+    let equal_x = fb.e(
+        &mut m,
+        Expression::AccessIndex {
+            base: equal,
+            index: 0,
+        },
+        scalar(Scalar::BOOL),
+    );
+    let both = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::LogicalAnd,
+            left: first,
+            right: equal_x,
+        },
+        scalar(Scalar::BOOL),
+    );
+    let bits = fb.e(
+        &mut m,
+        Expression::Convert {
+            expr: both,
+            to: Scalar::U32,
+        },
+        scalar(Scalar::U32),
+    );
     let pointer = fb.element(&mut m, out, x);
     fb.store(pointer, bits);
     let f = fb.finish();
@@ -219,14 +325,54 @@ fn wave_results_match_hlsl_semantics_on_dawn() {
     let value = fb.bind(value);
     let three = fb.u32(&mut m, 3);
     let k = fb.u32(&mut m, ops.len() as u32);
-    let base = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::Multiply, left: x, right: k }, scalar(Scalar::U32));
+    let base = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::Multiply,
+            left: x,
+            right: k,
+        },
+        scalar(Scalar::U32),
+    );
     let zero = fb.u32(&mut m, 0);
     let one = fb.u32(&mut m, 1);
-    let bit = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::BitwiseAnd, left: value, right: one }, scalar(Scalar::U32));
-    let odd = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::NotEqual, left: bit, right: zero }, scalar(Scalar::BOOL));
+    let bit = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::BitwiseAnd,
+            left: value,
+            right: one,
+        },
+        scalar(Scalar::U32),
+    );
+    let odd = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::NotEqual,
+            left: bit,
+            right: zero,
+        },
+        scalar(Scalar::BOOL),
+    );
     // The quad lane each lane reads: (x + 1) & 3, not a constant.
-    let next = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::Add, left: x, right: one }, scalar(Scalar::U32));
-    let quad_lane = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::BitwiseAnd, left: next, right: three }, scalar(Scalar::U32));
+    let next = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::Add,
+            left: x,
+            right: one,
+        },
+        scalar(Scalar::U32),
+    );
+    let quad_lane = fb.e(
+        &mut m,
+        Expression::Binary {
+            op: oneshader_ir::BinaryOperator::BitwiseAnd,
+            left: next,
+            right: three,
+        },
+        scalar(Scalar::U32),
+    );
     for (slot, op) in ops.iter().enumerate() {
         let (args, ty) = match op {
             WaveOp::GetLaneIndex | WaveOp::GetLaneCount => (vec![], scalar(Scalar::U32)),
@@ -239,12 +385,34 @@ fn wave_results_match_hlsl_semantics_on_dawn() {
         let result = fb.wave(&mut m, *op, args, ty.clone());
         let result = fb.bind(result);
         let result = match ty {
-            TypeInner::Vector { .. } => fb.e(&mut m, Expression::AccessIndex { base: result, index: 0 }, scalar(Scalar::U32)),
-            TypeInner::Scalar(s) if s.kind == ScalarKind::Bool => fb.e(&mut m, Expression::Convert { expr: result, to: Scalar::U32 }, scalar(Scalar::U32)),
+            TypeInner::Vector { .. } => fb.e(
+                &mut m,
+                Expression::AccessIndex {
+                    base: result,
+                    index: 0,
+                },
+                scalar(Scalar::U32),
+            ),
+            TypeInner::Scalar(s) if s.kind == ScalarKind::Bool => fb.e(
+                &mut m,
+                Expression::Convert {
+                    expr: result,
+                    to: Scalar::U32,
+                },
+                scalar(Scalar::U32),
+            ),
             _ => result,
         };
         let offset = fb.u32(&mut m, slot as u32);
-        let index = fb.e(&mut m, Expression::Binary { op: oneshader_ir::BinaryOperator::Add, left: base, right: offset }, scalar(Scalar::U32));
+        let index = fb.e(
+            &mut m,
+            Expression::Binary {
+                op: oneshader_ir::BinaryOperator::Add,
+                left: base,
+                right: offset,
+            },
+            scalar(Scalar::U32),
+        );
         let pointer = fb.element(&mut m, out, index);
         fb.store(pointer, result);
     }
@@ -267,11 +435,18 @@ fn wave_results_match_hlsl_semantics_on_dawn() {
     let results = output.u32s(1).expect("Out");
     let row = |t: usize| &results[t * ops.len()..(t + 1) * ops.len()];
     let size = row(0)[1] as usize;
-    assert!(size.is_power_of_two() && (4..=128).contains(&size), "lane count {size}");
+    assert!(
+        size.is_power_of_two() && (4..=128).contains(&size),
+        "lane count {size}"
+    );
     for t in 0..64 {
         let r = row(t);
         let lane = r[0] as usize;
-        assert_eq!(lane, t % size, "subgroups are expected to be consecutive threads");
+        assert_eq!(
+            lane,
+            t % size,
+            "subgroups are expected to be consecutive threads"
+        );
         let first = t - lane;
         let wave = &values[first..first + size];
         let quad = t - t % 4;
@@ -288,7 +463,12 @@ fn wave_results_match_hlsl_semantics_on_dawn() {
             values[t ^ 1],
             values[t ^ 3],
             values[quad + (t + 1) % 4],
-            wave.iter().take(32).enumerate().filter(|(_, &v)| odd(v)).map(|(i, _)| 1u32 << i).sum(),
+            wave.iter()
+                .take(32)
+                .enumerate()
+                .filter(|(_, &v)| odd(v))
+                .map(|(i, _)| 1u32 << i)
+                .sum(),
             u32::from(lane == 0),
         ];
         assert_eq!(r, expected, "thread {t}:\n{text}");
@@ -301,10 +481,24 @@ fn a_wave_op_in_a_vertex_shader_is_osh5202_with_the_spec_text() {
     let mut fb = Fb::new("VSMain");
     let one = fb.f32(&mut m, 1.0);
     let span = Span::new(FileId(0), 10, 30);
-    let sum = fb.e_at(&mut m, Expression::Wave { op: WaveOp::ActiveSum, args: vec![one] }, scalar(Scalar::F32), span);
+    let sum = fb.e_at(
+        &mut m,
+        Expression::Wave {
+            op: WaveOp::ActiveSum,
+            args: vec![one],
+        },
+        scalar(Scalar::F32),
+        span,
+    );
     let size = oneshader_ir::VectorSize::Quad;
-    let position = fb.e(&mut m, Expression::Splat { size, value: sum }, vector(4, Scalar::F32));
-    fb.body.push(Statement::Return { value: Some(position) });
+    let position = fb.e(
+        &mut m,
+        Expression::Splat { size, value: sum },
+        vector(4, Scalar::F32),
+    );
+    fb.body.push(Statement::Return {
+        value: Some(position),
+    });
     let mut f = fb.finish();
     f.result = Some(oneshader_ir::FunctionResult {
         ty: handle(&mut m, vector(4, Scalar::F32)),
