@@ -1,1 +1,449 @@
-//! Shared helpers of the end-to-end tests.
+//! Shared machinery of the end-to-end tests: compile a shader to every target,
+//! validate each output with an independent implementation, and run compute
+//! shaders on every device the harness offers.
+//!
+//! Cases live as data in `tests/cases/`: `NAME.hlsl` and `NAME.json`, the JSON
+//! giving the dispatch, the input buffers (by HLSL name) and the expected results.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use oneshader::{CompileOptions, CompileResult, Reflection, Target};
+use oneshader_harness::{
+    f32_bytes, i32_bytes, msl, run_compute, run_wgsl_compute, spirv_val, u32_bytes, validate_wgsl,
+    BufferBinding, BufferKind, ComputeJob, ComputeOutput, VulkanDriver, WgslJob,
+};
+use serde::Deserialize;
+
+/// The directory of the case files.
+pub fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
+}
+
+/// The repository's `shaders/` directory.
+pub fn shaders_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shaders")
+}
+
+/// Where a compute shader runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// SPIR-V on Vulkan through a driver.
+    Vulkan(VulkanDriver),
+    /// WGSL on WebGPU through Dawn (on SwiftShader).
+    Dawn,
+}
+
+impl Runtime {
+    /// Every runtime the CI machine has: lavapipe, SwiftShader, Dawn.
+    pub const ALL: [Runtime; 3] = [
+        Runtime::Vulkan(VulkanDriver::Lavapipe),
+        Runtime::Vulkan(VulkanDriver::SwiftShader),
+        Runtime::Dawn,
+    ];
+
+    /// The runtimes to use: all of them, or the system's Vulkan driver alone when
+    /// `ONESHADER_TEST_DEVICE=system` (to run the suite on a real GPU).
+    pub fn selected() -> Vec<Runtime> {
+        match std::env::var("ONESHADER_TEST_DEVICE").as_deref() {
+            Ok("system") => vec![Runtime::Vulkan(VulkanDriver::System)],
+            _ => Runtime::ALL.to_vec(),
+        }
+    }
+}
+
+/// An input buffer's contents.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferData {
+    /// 32-bit unsigned words.
+    U32(Vec<u32>),
+    /// 32-bit signed words.
+    I32(Vec<i32>),
+    /// 32-bit floats.
+    F32(Vec<f32>),
+    /// This many zeroed 32-bit words.
+    ZeroWords(usize),
+}
+
+impl BufferData {
+    /// The bytes of the buffer.
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            BufferData::U32(v) => u32_bytes(v),
+            BufferData::I32(v) => i32_bytes(v),
+            BufferData::F32(v) => f32_bytes(v),
+            BufferData::ZeroWords(n) => vec![0; n * 4],
+        }
+    }
+}
+
+/// What a buffer must hold after the dispatch.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expectation {
+    /// Exactly these words, from the start of the buffer.
+    U32(Vec<u32>),
+    /// Exactly these signed words.
+    I32(Vec<i32>),
+    /// Exactly these floats (bit for bit, except that -0 equals 0).
+    F32(Vec<f32>),
+    /// The first `count` words, where `count` is read from another buffer, hold these
+    /// values in any order (the result of compaction with atomics).
+    MultisetU32 {
+        /// The values.
+        values: Vec<u32>,
+        /// (buffer name, word index) of the count.
+        count: (String, usize),
+    },
+    /// Like `MultisetU32`, for floats.
+    MultisetF32 {
+        /// The values.
+        values: Vec<f32>,
+        /// (buffer name, word index) of the count.
+        count: (String, usize),
+    },
+}
+
+/// One end-to-end case.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Case {
+    /// What the case proves.
+    pub description: String,
+    /// The shader file, relative to `tests/cases/`.
+    pub shader: String,
+    /// The entry point; the only one when absent.
+    #[serde(default)]
+    pub entry: Option<String>,
+    /// `-D` defines.
+    #[serde(default)]
+    pub defines: BTreeMap<String, String>,
+    /// Workgroups dispatched.
+    pub dispatch: [u32; 3],
+    /// Initial contents, by HLSL resource name.
+    pub buffers: BTreeMap<String, BufferData>,
+    /// Expected contents after the dispatch, by HLSL resource name.
+    pub expect: BTreeMap<String, Expectation>,
+}
+
+impl Case {
+    /// Loads `tests/cases/NAME.json`.
+    pub fn load(name: &str) -> Result<Case, String> {
+        let path = cases_dir().join(format!("{name}.json"));
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The names of every case in `tests/cases/`.
+    pub fn all_names() -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .filter_map(|e| {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        name.strip_suffix(".json").map(str::to_string)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+/// A compiled shader with every target's output validated.
+pub struct Compiled {
+    /// The compile result.
+    pub result: CompileResult,
+    /// The entry point compiled.
+    pub entry: String,
+}
+
+impl Compiled {
+    /// The reflection of the compile.
+    pub fn reflection(&self) -> &Reflection {
+        self.result
+            .reflection
+            .as_ref()
+            .expect("a successful compile has reflection")
+    }
+
+    /// The SPIR-V words.
+    pub fn spirv(&self) -> Vec<u32> {
+        self.result
+            .find(&self.entry, Target::SpirV)
+            .and_then(|b| b.words())
+            .expect("SPIR-V output")
+    }
+
+    /// The text of a text target.
+    pub fn text(&self, target: Target) -> &str {
+        self.result
+            .find(&self.entry, target)
+            .and_then(|b| b.as_text())
+            .expect("text output")
+    }
+}
+
+/// Compiles `path` to all targets and validates every output: spirv-val, Tint
+/// (through Dawn) and the MSL check. Panics with the reasons on any failure.
+pub fn compile_and_validate(path: &Path, options: &CompileOptions) -> Compiled {
+    let result = oneshader::compile_file(path, options);
+    assert!(
+        result.success(),
+        "{} failed to compile:\n{}",
+        path.display(),
+        result.short_diagnostics().join("\n")
+    );
+    let reflection = result.reflection.as_ref().expect("reflection");
+    let entry = match &options.entry_point {
+        Some(e) => e.clone(),
+        None => {
+            assert_eq!(
+                reflection.entry_points.len(),
+                1,
+                "{}: name the entry point",
+                path.display()
+            );
+            reflection.entry_points[0].name.clone()
+        }
+    };
+    let compiled = Compiled { result, entry };
+    let words = compiled.spirv();
+    if let Err(e) = spirv_val(&words) {
+        panic!("{}: spirv-val rejects the SPIR-V:\n{e}", path.display());
+    }
+    let wgsl = compiled.text(Target::Wgsl);
+    if let Err(e) = validate_wgsl(wgsl) {
+        panic!(
+            "{}: Tint rejects the WGSL:\n{e}\n--- WGSL ---\n{wgsl}",
+            path.display()
+        );
+    }
+    let metal = compiled.text(Target::Msl);
+    if let Err(e) = msl::check_msl(metal) {
+        panic!(
+            "{}: the MSL check rejects the MSL:\n{e}\n--- MSL ---\n{metal}",
+            path.display()
+        );
+    }
+    compiled
+}
+
+/// Binds `buffers` (by HLSL name) at the places reflection gives them.
+pub fn bind_buffers(compiled: &Compiled, buffers: &[(String, Vec<u8>)]) -> Vec<BufferBinding> {
+    let entry = compiled
+        .reflection()
+        .entry_point(&compiled.entry)
+        .expect("entry point reflection");
+    buffers
+        .iter()
+        .map(|(name, data)| {
+            let resource = entry
+                .resource(name)
+                .unwrap_or_else(|| panic!("the shader does not use a resource named '{name}'"));
+            let kind = if resource.kind == oneshader::ResourceKind::ConstantBuffer {
+                BufferKind::Uniform
+            } else if resource.access.write || resource.access.atomic {
+                BufferKind::Storage
+            } else {
+                BufferKind::ReadOnlyStorage
+            };
+            BufferBinding::new(resource.set, resource.binding, kind, data.clone())
+        })
+        .collect()
+}
+
+/// Runs the compiled compute shader on `runtime` and returns the buffers after it.
+pub fn run(
+    compiled: &Compiled,
+    runtime: Runtime,
+    buffers: &[(String, Vec<u8>)],
+    dispatch: [u32; 3],
+) -> Result<ComputeOutput, String> {
+    let bindings = bind_buffers(compiled, buffers);
+    match runtime {
+        Runtime::Vulkan(driver) => run_compute(
+            driver,
+            &ComputeJob {
+                spirv: compiled.spirv(),
+                entry_point: compiled.entry.clone(),
+                workgroups: dispatch,
+                buffers: bindings,
+            },
+        ),
+        Runtime::Dawn => {
+            let wgsl = compiled.text(Target::Wgsl).to_string();
+            let features = if wgsl.contains("enable subgroups;") {
+                vec!["subgroups".to_string()]
+            } else {
+                Vec::new()
+            };
+            run_wgsl_compute(&WgslJob {
+                wgsl,
+                entry_point: compiled.entry.clone(),
+                workgroups: dispatch,
+                buffers: bindings,
+                features,
+            })
+        }
+    }
+}
+
+/// Checks one buffer against its expectation; `Err` says how it differs.
+pub fn check_expectation(
+    name: &str,
+    expectation: &Expectation,
+    output: &ComputeOutput,
+    index_of: &dyn Fn(&str) -> Option<usize>,
+) -> Result<(), String> {
+    let index = index_of(name).ok_or_else(|| format!("no buffer named '{name}'"))?;
+    let count_of = |count: &(String, usize)| -> Result<usize, String> {
+        let i = index_of(&count.0).ok_or_else(|| format!("no buffer named '{}'", count.0))?;
+        let words = output.u32s(i)?;
+        words
+            .get(count.1)
+            .map(|&n| n as usize)
+            .ok_or_else(|| format!("'{}' has no word {}", count.0, count.1))
+    };
+    match expectation {
+        Expectation::U32(expected) => {
+            let got = output.u32s(index)?;
+            compare(name, &got[..expected.len().min(got.len())], expected)
+        }
+        Expectation::I32(expected) => {
+            let got = output.i32s(index)?;
+            compare(name, &got[..expected.len().min(got.len())], expected)
+        }
+        Expectation::F32(expected) => {
+            let got = output.f32s(index)?;
+            let got: Vec<u32> = got
+                .iter()
+                .take(expected.len())
+                .map(|f| canonical_bits(*f))
+                .collect();
+            let want: Vec<u32> = expected.iter().map(|f| canonical_bits(*f)).collect();
+            compare(name, &got, &want)
+        }
+        Expectation::MultisetU32 { values, count } => {
+            let n = count_of(count)?;
+            let got = output.u32s(index)?;
+            let mut got = got
+                .get(..n)
+                .ok_or_else(|| format!("{name}: count {n} exceeds the buffer"))?
+                .to_vec();
+            let mut want = values.clone();
+            got.sort_unstable();
+            want.sort_unstable();
+            compare(name, &got, &want)
+        }
+        Expectation::MultisetF32 { values, count } => {
+            let n = count_of(count)?;
+            let got = output.f32s(index)?;
+            let got = got
+                .get(..n)
+                .ok_or_else(|| format!("{name}: count {n} exceeds the buffer"))?;
+            let mut got: Vec<u32> = got.iter().map(|f| canonical_bits(*f)).collect();
+            let mut want: Vec<u32> = values.iter().map(|f| canonical_bits(*f)).collect();
+            got.sort_unstable();
+            want.sort_unstable();
+            compare(name, &got, &want)
+        }
+    }
+}
+
+fn canonical_bits(f: f32) -> u32 {
+    if f == 0.0 {
+        0
+    } else {
+        f.to_bits()
+    }
+}
+
+fn compare<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    got: &[T],
+    want: &[T],
+) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!(
+            "{name}: {} values, expected {}",
+            got.len(),
+            want.len()
+        ));
+    }
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        if g != w {
+            return Err(format!("{name}[{i}] = {g:?}, expected {w:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Compiles, validates and runs one case on every selected runtime, checking
+/// every expectation. Returns the failures (empty when the case passes).
+pub fn run_case(name: &str) -> Vec<String> {
+    let case = match Case::load(name) {
+        Ok(c) => c,
+        Err(e) => return vec![e],
+    };
+    let options = CompileOptions {
+        entry_point: case.entry.clone(),
+        defines: case.defines.clone().into_iter().collect(),
+        ..CompileOptions::default()
+    };
+    let compiled = compile_and_validate(&cases_dir().join(&case.shader), &options);
+    let buffers: Vec<(String, Vec<u8>)> = case
+        .buffers
+        .iter()
+        .map(|(n, d)| (n.clone(), d.bytes()))
+        .collect();
+    let index_of = |wanted: &str| buffers.iter().position(|(n, _)| n == wanted);
+    let mut failures = Vec::new();
+    for runtime in Runtime::selected() {
+        match run(&compiled, runtime, &buffers, case.dispatch) {
+            Ok(output) => {
+                for (buffer, expectation) in &case.expect {
+                    if let Err(e) = check_expectation(buffer, expectation, &output, &index_of) {
+                        failures.push(format!(
+                            "{name} on {runtime:?} (subgroup size {}): {e}",
+                            output.device.subgroup_size
+                        ));
+                    }
+                }
+            }
+            Err(e) => failures.push(format!("{name} on {runtime:?}: {e}")),
+        }
+    }
+    failures
+}
+
+/// A small deterministic generator for test inputs (xorshift32).
+#[derive(Clone, Debug)]
+pub struct Rng(u32);
+
+impl Rng {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u32) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x
+    }
+
+    /// A float in [0, 1).
+    pub fn next_f32(&mut self) -> f32 {
+        (self.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+}

@@ -930,3 +930,48 @@ fn is_unsupported_resource(name: &str) -> bool {
                 | "RasterizerOrderedByteAddressBuffer"
         )
 }
+
+impl Lowerer<'_> {
+    /// Reports resources bound at the same (set, binding): WebGPU rejects them and
+    /// Vulkan needs one descriptor per binding.
+    pub(crate) fn check_binding_conflicts(&mut self) {
+        let mut seen: std::collections::HashMap<(u32, u32), (String, Option<oneshader_ir::Span>)> =
+            std::collections::HashMap::new();
+        let mut conflicts = Vec::new();
+        for (_, global) in self.module.global_variables.iter() {
+            let Some(resource) = &global.resource else {
+                continue;
+            };
+            let key = (resource.binding.set, resource.binding.binding);
+            match seen.get(&key) {
+                Some((first, first_span)) => conflicts.push((
+                    global.name.clone(),
+                    global.span,
+                    first.clone(),
+                    *first_span,
+                    key,
+                )),
+                None => {
+                    seen.insert(key, (global.name.clone(), global.span));
+                }
+            }
+        }
+        for (name, span, first, first_span, (set, binding)) in conflicts {
+            let mut diagnostic = Diagnostic::error(
+                codes::BAD_BINDING,
+                span,
+                format!(
+                    "'{name}' and '{first}' are both bound at set {set}, binding {binding}: registers of different classes (t, u, b, s) with the same number share a Vulkan and WebGPU binding"
+                ),
+            )
+            .with_help(format!(
+                "give '{name}' another register number or space, or an explicit [[vk::binding(binding, set)]]"
+            ));
+            if let Some(first_span) = first_span {
+                diagnostic =
+                    diagnostic.with_label(first_span, format!("'{first}' is declared here"));
+            }
+            self.report(diagnostic);
+        }
+    }
+}

@@ -114,6 +114,7 @@ pub fn lower(
     for item in &items {
         lowerer.declare_item(item);
     }
+    lowerer.check_binding_conflicts();
     let entries = lowerer.find_entry_points(&items, options);
     for (decl, stage, span) in entries {
         lowerer.lower_entry_point(decl, stage, span);

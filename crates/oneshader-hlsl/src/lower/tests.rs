@@ -282,3 +282,19 @@ fn ternary_with_wave_op_only_runs_it_on_the_lanes_that_take_that_side() {
         "the wave op must be evaluated inside the branch"
     );
 }
+
+#[test]
+fn resources_sharing_a_binding_are_an_error_naming_both() {
+    let e = errors(
+        "StructuredBuffer<uint> In : register(t0);\n\
+         RWStructuredBuffer<uint> Out : register(u0);\n\
+         [numthreads(1,1,1)] void main() { Out[0] = In[0]; }",
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with(
+            "test.hlsl(2,26): error OSH0322: 'Out' and 'In' are both bound at set 0, binding 0"
+        ),
+        "{e:?}"
+    );
+}

@@ -1,0 +1,33 @@
+//! The data-driven cases of `tests/cases/`: each shader is compiled to SPIR-V,
+//! MSL and WGSL, every output is validated (spirv-val, Tint, the MSL check), and
+//! the compute shader runs on lavapipe, SwiftShader and Dawn with its expected
+//! buffers checked.
+
+use oneshader_e2e::{run_case, Case};
+
+macro_rules! cases {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let failures = run_case(stringify!($name));
+                assert!(failures.is_empty(), "{}", failures.join("\n"));
+            }
+        )*
+
+        #[test]
+        fn every_case_file_has_a_test() {
+            let listed = [$(stringify!($name)),*];
+            for name in Case::all_names() {
+                assert!(listed.contains(&name.as_str()), "add {name} to the cases! list in e2e/cases.rs");
+            }
+        }
+    };
+}
+
+cases!(
+    atomic_histogram,
+    compact_odd,
+    integer_semantics,
+    scatter_multiples,
+);
