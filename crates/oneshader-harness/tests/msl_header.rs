@@ -196,13 +196,21 @@ fn wrong_argument_type_is_rejected() {
     let err = rejection(REDUCE, "float4(1.0f)) + length", "float3(1.0f)) + length");
     assert_mentions(&err, &["no matching function", "dot"]);
     // sampling needs a sampler, not a texture coordinate.
-    let err = rejection(DRAW, "albedo.sample(samp, in.uv)", "albedo.sample(in.uv, samp)");
+    let err = rejection(
+        DRAW,
+        "albedo.sample(samp, in.uv)",
+        "albedo.sample(in.uv, samp)",
+    );
     assert_mentions(&err, &["no matching member function", "sample"]);
 }
 
 #[test]
 fn undeclared_identifier_is_rejected() {
-    let err = rejection(COMPACT, "Kept[waveBase + laneOffset]", "Kept[waveBase + laneOfset]");
+    let err = rejection(
+        COMPACT,
+        "Kept[waveBase + laneOffset]",
+        "Kept[waveBase + laneOfset]",
+    );
     assert_mentions(&err, &["undeclared identifier", "laneOfset"]);
 }
 
@@ -218,7 +226,11 @@ fn device_pointer_where_threadgroup_is_needed_is_rejected() {
 
 #[test]
 fn writing_through_constant_is_rejected() {
-    let err = rejection(REDUCE, "float4 v = params.transform", "params.count = 0u; float4 v = params.transform");
+    let err = rejection(
+        REDUCE,
+        "float4 v = params.transform",
+        "params.count = 0u; float4 v = params.transform",
+    );
     assert_mentions(&err, &["read-only", "params"]);
 }
 
@@ -234,7 +246,11 @@ fn threadgroup_variable_outside_a_kernel_is_rejected() {
 
 #[test]
 fn returning_the_wrong_type_is_rejected() {
-    let err = rejection(DRAW, "    return out;\n}\n\nfragment", "    return out.uv;\n}\n\nfragment");
+    let err = rejection(
+        DRAW,
+        "    return out;\n}\n\nfragment",
+        "    return out.uv;\n}\n\nfragment",
+    );
     assert_mentions(&err, &["no viable conversion", "VertexOut"]);
 }
 
@@ -248,12 +264,20 @@ fn comparing_vectors_in_a_condition_is_rejected() {
 #[test]
 fn implicit_vector_conversion_is_rejected() {
     // float4 to uint4 needs an explicit conversion in MSL.
-    let err = rejection(REDUCE, "bool4 big = counts > uint4(params.count);", "uint4 w = v; bool4 big = counts > w;");
+    let err = rejection(
+        REDUCE,
+        "bool4 big = counts > uint4(params.count);",
+        "uint4 w = v; bool4 big = counts > w;",
+    );
     assert_mentions(&err, &["uint4"]);
 }
 
 #[test]
 fn double_is_rejected() {
-    let err = rejection(COMPACT, "float v = Values[id.x];", "double v = Values[id.x];");
+    let err = rejection(
+        COMPACT,
+        "float v = Values[id.x];",
+        "double v = Values[id.x];",
+    );
     assert_mentions(&err, &["error"]);
 }
