@@ -355,6 +355,14 @@ impl FunctionWriter<'_, '_> {
             }
             return self.emit_ids(Op::CompositeConstruct, ty, &result_columns);
         }
+        if spirv_op == Op::SRem {
+            // Vulkan leaves OpSRem with negative operands undefined (NVIDIA's drivers
+            // return the sign of the divisor); HLSL's `%` truncates, so it is
+            // `l - (l / r) * r` with OpSDiv, which Vulkan defines.
+            let quotient = self.emit_ids(Op::SDiv, ty, &[l, r])?;
+            let product = self.emit_ids(Op::IMul, ty, &[quotient, r])?;
+            return self.emit_ids(Op::ISub, ty, &[l, product]);
+        }
         self.emit_ids(spirv_op, ty, &[l, r])
     }
 
