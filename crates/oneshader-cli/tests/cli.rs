@@ -432,3 +432,54 @@ fn an_unwritable_output_fails_and_leaves_nothing_behind() {
     assert!(!out.join("Compact.spv").exists());
     assert!(!out.join("Compact.metal").exists());
 }
+
+/// Bad input of each kind gives an OSH diagnostic at the right place first, exit
+/// code 1, and no output.
+#[test]
+fn bad_input_is_one_located_diagnostic_and_no_output() {
+    let cases = [
+        (
+            "syntax.hlsl",
+            "RWStructuredBuffer<uint> O : register(u0);\n[numthreads(1,1,1)]\nvoid main() { O[0] = (1 + ; }\n",
+            "(3,27): error OSH0200: ",
+        ),
+        (
+            "unknown.hlsl",
+            "RWStructuredBuffer<uint> O : register(u0);\n[numthreads(1,1,1)]\nvoid main() {\n    O[0] = missing + 1;\n}\n",
+            "(4,12): error OSH0300: unknown identifier 'missing'",
+        ),
+        (
+            "lexer.hlsl",
+            "RWStructuredBuffer<uint> O : register(u0);\n[numthreads(1,1,1)]\nvoid main() { O[0] = 1 @ 2; }\n",
+            "(3,24): error OSH0010: ",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let dir = scratch(name);
+        let input = write(&dir, name, text);
+        let out = dir.join("out");
+        let output = oneshader(&[
+            "compile",
+            s(&input),
+            "-o",
+            s(&out),
+            "--message-format",
+            "short",
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", stderr(&output));
+        let errors: Vec<String> = stderr(&output)
+            .lines()
+            .filter(|l| l.contains(": error OSH"))
+            .map(str::to_string)
+            .collect();
+        assert!(!errors.is_empty(), "{name}: no error");
+        let want = format!("{}{expected}", input.display());
+        assert!(
+            errors[0].starts_with(&want),
+            "{name}: {} does not start with {want}",
+            errors[0]
+        );
+        assert!(!out.exists(), "{name}: no output directory");
+        assert!(!stderr(&output).contains("panicked"), "{name}");
+    }
+}
