@@ -6,11 +6,14 @@
 //!   [`VulkanDriver::SwiftShader`], or the system's driver) and returns its buffers;
 //! - [`run_wgsl_compute`] and [`validate_wgsl`] do the same for WGSL on WebGPU, with Dawn
 //!   (the npm `webgpu` package) running on SwiftShader in a node child process.
+//! - [`msl::check_msl`] type-checks MSL with clang against a declaration header of the Metal
+//!   Standard Library (see `docs/msl-check.md`).
 //!
 //! Every tool it needs is installed by `scripts/install-test-deps.sh`; a missing one is an error
 //! that says so, never a skipped check.
 
 mod job;
+pub mod msl;
 mod process;
 mod spirv_scan;
 mod spirv_val;
