@@ -30,4 +30,4 @@ pub use job::{
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;
 pub use vulkan::{run_compute, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
-pub use webgpu::{run_wgsl_compute, validate_wgsl, NODE_TIMEOUT};
+pub use webgpu::{run_wgsl_compute, validate_wgsl, NODE_ENV, NODE_TIMEOUT};
