@@ -193,6 +193,34 @@ fn compact_prints_the_spec_lines_and_writes_three_files() {
         .collect();
     names.sort();
     assert_eq!(names, ["Compact.metal", "Compact.spv", "Compact.wgsl"]);
+    validate_outputs(&out);
+}
+
+/// Every file the CLI wrote must pass its independent validator.
+fn validate_outputs(dir: &Path) {
+    for entry in std::fs::read_dir(dir).expect("output dir").flatten() {
+        let path = entry.path();
+        let checked = match path.extension().and_then(|e| e.to_str()) {
+            Some("spv") => {
+                let bytes = std::fs::read(&path).expect("readable output");
+                let words: Vec<u32> = bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                oneshader_harness::spirv_val(&words)
+            }
+            Some("metal") => oneshader_harness::msl::check_msl(
+                &std::fs::read_to_string(&path).expect("readable output"),
+            ),
+            Some("wgsl") => oneshader_harness::validate_wgsl(
+                &std::fs::read_to_string(&path).expect("readable output"),
+            ),
+            _ => Ok(()),
+        };
+        if let Err(e) = checked {
+            panic!("{} is invalid:\n{e}", path.display());
+        }
+    }
 }
 
 /// Needs the front end and the WGSL backend.
@@ -219,6 +247,7 @@ fn one_target_writes_one_file() {
         format!("Wgsl: {} bytes", file_len(&out.join("Compact.wgsl")))
     );
     assert!(!out.join("Compact.spv").exists());
+    validate_outputs(&out);
 }
 
 const TWO_ENTRIES: &str = "\
@@ -281,6 +310,8 @@ fn several_entry_points_name_files_and_lines_by_entry() {
     );
     assert!(only.join("Two.spv").exists());
     assert!(!only.join("Two.First.spv").exists());
+    validate_outputs(&out);
+    validate_outputs(&only);
 }
 
 /// Needs the front end.
@@ -409,6 +440,7 @@ fn defines_and_include_dirs_reach_the_preprocessor() {
     ]);
     assert_eq!(with.status.code(), Some(0), "{}", stderr(&with));
     assert!(out.join("Scaled.wgsl").exists());
+    validate_outputs(&out);
 
     let bad_define = oneshader(&["compile", s(&input), "-o", s(&out), "-D", "=1"]);
     assert_eq!(bad_define.status.code(), Some(2));

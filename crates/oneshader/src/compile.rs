@@ -239,6 +239,24 @@ mod tests {
         compile_module(samples::compact(), SourceMap::new(), options)
     }
 
+    /// Every blob must pass its independent validator: spirv-val, Tint, the MSL check.
+    fn validate_blobs(result: &CompileResult) {
+        for blob in &result.blobs {
+            let checked = match blob.target {
+                Target::SpirV => oneshader_harness::spirv_val(&blob.words().unwrap_or_default()),
+                Target::Msl => {
+                    oneshader_harness::msl::check_msl(blob.as_text().unwrap_or_default())
+                }
+                Target::Wgsl => {
+                    oneshader_harness::validate_wgsl(blob.as_text().unwrap_or_default())
+                }
+            };
+            if let Err(e) = checked {
+                panic!("{} {} is invalid:\n{e}", blob.entry_point, blob.target);
+            }
+        }
+    }
+
     /// Needs the three backends (`write_entry_point`); fails while `stages` shims them.
     #[test]
     fn compact_compiles_to_three_blobs() {
@@ -262,6 +280,7 @@ mod tests {
             wgsl.is_some_and(|t| t.starts_with("enable subgroups;")),
             "{wgsl:?}"
         );
+        validate_blobs(&result);
     }
 
     fn compact_path() -> std::path::PathBuf {
@@ -296,6 +315,7 @@ mod tests {
                 .map(|f| f.name.as_str()),
             Some(compact_path().display().to_string().as_str())
         );
+        validate_blobs(&result);
     }
 
     /// Needs the front end.
@@ -323,9 +343,10 @@ mod tests {
             .find("main", Target::Wgsl)
             .and_then(ShaderBlob::as_text);
         assert!(wgsl.is_some_and(|t| t.contains("7u")), "{wgsl:?}");
-        let reflection = with.reflection.expect("reflection");
+        let reflection = with.reflection.as_ref().expect("reflection");
         assert_eq!(reflection.entry_points[0].workgroup_size, [4, 1, 1]);
         assert!(reflection.entry_points[0].subgroup_operations.is_empty());
+        validate_blobs(&with);
     }
 
     #[test]
