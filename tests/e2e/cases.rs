@@ -27,6 +27,7 @@ macro_rules! cases {
 
 cases!(
     atomic_histogram,
+    byte_address_words,
     compact_odd,
     integer_semantics,
     scatter_multiples,

@@ -349,6 +349,35 @@ mod tests {
         validate_blobs(&with);
     }
 
+    /// Needs the front end: GetDimensions makes MSL take the buffer sizes after the
+    /// module's buffers, and reflection says where.
+    #[test]
+    fn buffer_lengths_reach_msl_through_the_reflected_sizes_index() {
+        let text = "StructuredBuffer<float> In : register(t0);\n\
+                    RWStructuredBuffer<uint> Out : register(u1);\n\
+                    [numthreads(1, 1, 1)]\n\
+                    void main() { uint n, stride; In.GetDimensions(n, stride); Out[0] = n; }\n";
+        let result = compile_source("sizes.hlsl", text, &CompileOptions::default());
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let entry = &result.reflection.as_ref().expect("reflection").entry_points[0];
+        assert_eq!(entry.msl_buffer_sizes_index, Some(2));
+        let msl = result
+            .find("main", Target::Msl)
+            .and_then(ShaderBlob::as_text);
+        assert!(
+            msl.is_some_and(|t| t.contains("_buffer_sizes [[buffer(2)]]")),
+            "{msl:?}"
+        );
+        validate_blobs(&result);
+        let compact = compact(&CompileOptions::default());
+        let compact_entry = &compact
+            .reflection
+            .as_ref()
+            .expect("reflection")
+            .entry_points[0];
+        assert_eq!(compact_entry.msl_buffer_sizes_index, None);
+    }
+
     #[test]
     fn compact_reflection_comes_with_the_blobs() {
         let result = compact(&CompileOptions {

@@ -66,6 +66,10 @@ pub struct EntryPointReflection {
     /// `VkSubgroupFeatureFlags` number; its `Display` prints the names (`Basic, Ballot`).
     #[serde(with = "subgroup_operation_bits")]
     pub subgroup_operations: SubgroupOperations,
+    /// When the entry point asks a buffer for its length (`GetDimensions`), the MSL
+    /// output takes `constant uint* _buffer_sizes` at this `[[buffer(n)]]` index: bind
+    /// there the byte size of each buffer, at the buffer's own index.
+    pub msl_buffer_sizes_index: Option<u32>,
 }
 
 impl EntryPointReflection {
@@ -101,12 +105,15 @@ impl EntryPointReflection {
                 })
             })
             .collect();
+        let asks_length = uses.iter().any(|u| u.length);
         EntryPointReflection {
             name: entry.name.clone(),
             stage: entry.stage,
             workgroup_size: entry.workgroup_size,
             resources,
             subgroup_operations: analysis::subgroup_operations(module, entry),
+            msl_buffer_sizes_index: asks_length
+                .then(|| crate::stages::msl_buffer_sizes_index(module)),
         }
     }
 

@@ -65,11 +65,27 @@ pub(crate) fn run_backend(
             oneshader_spirv::write_entry_point(module, entry_index, &Default::default())
                 .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
         }
-        Target::Msl => oneshader_msl::write_entry_point(module, entry_index, &Default::default())
-            .map(String::into_bytes),
+        Target::Msl => {
+            let options = oneshader_msl::Options {
+                buffer_sizes_index: Some(msl_buffer_sizes_index(module)),
+            };
+            oneshader_msl::write_entry_point(module, entry_index, &options).map(String::into_bytes)
+        }
         Target::Wgsl => oneshader_wgsl::write_entry_point(module, entry_index, &Default::default())
             .map(String::into_bytes),
     }
+}
+
+/// The `[[buffer(n)]]` index of MSL's buffer-sizes argument (`GetDimensions` on
+/// buffers): the first buffer index after the module's own buffers.
+pub(crate) fn msl_buffer_sizes_index(module: &Module) -> u32 {
+    oneshader_msl::resource_indices(module)
+        .into_iter()
+        .flatten()
+        .filter(|index| index.table == oneshader_msl::ResourceTable::Buffer)
+        .map(|index| index.index + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The Metal argument-table index of each global variable, indexed by handle (the

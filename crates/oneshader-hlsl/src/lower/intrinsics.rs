@@ -1364,26 +1364,8 @@ impl<'a> Lowerer<'a> {
                     Shape::Scalar => 1,
                     Shape::Vector(s) => s.count(),
                 };
-                let first = self.word_index(cx, address, span)?;
                 let mut parts = Vec::new();
-                for i in 0..words {
-                    let index = if i == 0 {
-                        first
-                    } else {
-                        let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
-                        cx.expr(
-                            Expression::Binary {
-                                op: BinaryOperator::Add,
-                                left: first,
-                                right: offset,
-                            },
-                            uint,
-                            span,
-                        )
-                    };
-                    let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
-                    let pointer_ty = self.pointer_type(uint, space);
-                    let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                for pointer in self.word_pointers(cx, global, address, words, span)? {
                     parts.push(cx.expr(Expression::Load { pointer }, uint, span));
                 }
                 let words_ty = self.shaped(Scalar::U32, shape);
@@ -1421,11 +1403,12 @@ impl<'a> Lowerer<'a> {
                         Ty::Value(t) => t,
                         _ => return None,
                     },
-                    _ if name == "Store"
-                        && template_args.is_none()
-                        && self.numeric(operand.ty).is_some_and(|(s, _)| {
-                            s.width == 4 && s.kind != ScalarKind::Bool && template_args.is_some()
-                        }) =>
+                    // Like DXC's templated Store, a typed value stores its own bits.
+                    None if name == "Store"
+                        && !operand.literal
+                        && self
+                            .numeric(operand.ty)
+                            .is_some_and(|(s, _)| s.width == 4 && s.kind != ScalarKind::Bool) =>
                     {
                         operand.ty
                     }
@@ -1469,26 +1452,8 @@ impl<'a> Lowerer<'a> {
                 } else {
                     as_words
                 };
-                let first = self.word_index(cx, address, span)?;
-                let first = if words > 1 { cx.bind(first) } else { first };
-                for i in 0..words {
-                    let index = if i == 0 {
-                        first
-                    } else {
-                        let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
-                        cx.expr(
-                            Expression::Binary {
-                                op: BinaryOperator::Add,
-                                left: first,
-                                right: offset,
-                            },
-                            uint,
-                            span,
-                        )
-                    };
-                    let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
-                    let pointer_ty = self.pointer_type(uint, space);
-                    let pointer = cx.expr(Expression::Access { base, index }, pointer_ty, span);
+                let pointers = self.word_pointers(cx, global, address, words, span)?;
+                for (i, pointer) in (0..).zip(pointers) {
                     let word = if words == 1 {
                         as_words
                     } else {
@@ -1553,6 +1518,45 @@ impl<'a> Lowerer<'a> {
                 None
             }
         }
+    }
+
+    /// Pointers to the `words` consecutive 32-bit words of a byte-address buffer
+    /// starting at byte `address`.
+    fn word_pointers(
+        &mut self,
+        cx: &mut FnCtx,
+        global: Handle<oneshader_ir::GlobalVariable>,
+        address: &'a ast::Expr,
+        words: u32,
+        span: Span,
+    ) -> Option<Vec<Handle<Expression>>> {
+        let uint = self.scalar_type(Scalar::U32);
+        let gv = &self.module.global_variables[global];
+        let (global_ty, space) = (gv.ty, gv.space);
+        let global_ptr_ty = self.pointer_type(global_ty, space);
+        let pointer_ty = self.pointer_type(uint, space);
+        let first = self.word_index(cx, address, span)?;
+        let first = if words > 1 { cx.bind(first) } else { first };
+        let mut pointers = Vec::new();
+        for i in 0..words {
+            let index = if i == 0 {
+                first
+            } else {
+                let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
+                cx.expr(
+                    Expression::Binary {
+                        op: BinaryOperator::Add,
+                        left: first,
+                        right: offset,
+                    },
+                    uint,
+                    span,
+                )
+            };
+            let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
+            pointers.push(cx.expr(Expression::Access { base, index }, pointer_ty, span));
+        }
+        Some(pointers)
     }
 
     /// `address >> 2` as a uint word index.
