@@ -27,6 +27,14 @@ struct Cli {
 enum Command {
     /// Compile an HLSL file and write one output per entry point and target.
     Compile(CompileArgs),
+    /// Explain a diagnostic code: what it means, an example, and the fix.
+    Explain(ExplainArgs),
+}
+
+#[derive(Args)]
+struct ExplainArgs {
+    /// The code, such as OSH0350 (or 350).
+    code: String,
 }
 
 #[derive(Args)]
@@ -94,6 +102,31 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Compile(args) => compile(args),
+        Command::Explain(args) => explain(&args.code),
+    }
+}
+
+/// Prints the catalog entry of `code`; exit 2 when there is none.
+fn explain(code: &str) -> ExitCode {
+    let info = code
+        .parse::<oneshader::Code>()
+        .ok()
+        .and_then(oneshader::catalog::lookup);
+    match info {
+        Some(info) => {
+            let _ = write!(
+                std::io::stdout().lock(),
+                "{}",
+                oneshader::catalog::explain(info)
+            );
+            ExitCode::SUCCESS
+        }
+        None => {
+            report::emit_plain_error(&format!(
+                "'{code}' is not a oneshader diagnostic code; the codes are listed in docs/diagnostics.md"
+            ));
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -25,11 +25,6 @@ pub const MAX_EXPANSION_DEPTH: usize = 256;
 /// One macro use in the source may expand to at most this many tokens.
 pub const MAX_EXPANDED_TOKENS: usize = 100_000;
 
-/// A token paste (`##`) that does not form one token. (Not yet in the IR catalog.)
-pub const BAD_TOKEN_PASTE: Code = Code(108);
-/// `#warning` was reached. (Not yet in the IR catalog.)
-pub const WARNING_DIRECTIVE: Code = Code(109);
-
 /// The shader kinds of DXC's `__SHADER_STAGE_*` macros, with DXC's numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -830,7 +825,7 @@ impl Preprocessor<'_> {
             return vec![t];
         }
         self.error(
-            BAD_TOKEN_PASTE,
+            codes::BAD_TOKEN_PASTE,
             lhs.span,
             format!(
                 "pasting '{}' and '{}' does not give a valid token",
@@ -949,7 +944,7 @@ impl Preprocessor<'_> {
                 format!("#error {}", spell(&rest)),
             ),
             "warning" => self.diagnostics.push(Diagnostic::warning(
-                WARNING_DIRECTIVE,
+                codes::WARNING_DIRECTIVE,
                 line_span,
                 format!("#warning {}", spell(&rest)),
             )),

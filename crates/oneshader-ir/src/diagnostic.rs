@@ -20,7 +20,28 @@ impl fmt::Display for Code {
     }
 }
 
-/// The catalog of codes. Each constant's doc comment is its one-line meaning.
+impl std::str::FromStr for Code {
+    type Err = String;
+
+    /// Reads `OSH0350`, `osh0350` or `350`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let digits = match text.get(..3) {
+            Some(prefix) if prefix.eq_ignore_ascii_case("OSH") => &text[3..],
+            _ => text,
+        };
+        let valid =
+            !digits.is_empty() && digits.len() <= 4 && digits.bytes().all(|b| b.is_ascii_digit());
+        match digits.parse::<u16>() {
+            Ok(number) if valid => Ok(Code(number)),
+            _ => Err(format!(
+                "'{text}' is not a diagnostic code; codes look like OSH0350"
+            )),
+        }
+    }
+}
+
+/// The codes, as constants. Each constant's doc comment is its one-line meaning;
+/// [`crate::catalog`] explains each one.
 pub mod codes {
     use super::Code;
 
@@ -28,6 +49,8 @@ pub mod codes {
     pub const FILE_NOT_READABLE: Code = Code(1);
     /// The input is not valid UTF-8 or is too large.
     pub const SOURCE_NOT_ACCEPTED: Code = Code(2);
+    /// Too many errors in one file; the rest were not reported.
+    pub const TOO_MANY_ERRORS: Code = Code(3);
 
     /// A character that starts no HLSL token.
     pub const INVALID_CHARACTER: Code = Code(10);
@@ -52,6 +75,10 @@ pub mod codes {
     pub const BAD_CONDITION: Code = Code(106);
     /// A function-like macro called with the wrong number of arguments.
     pub const MACRO_ARGUMENTS: Code = Code(107);
+    /// A token paste (`##`) that does not form one token.
+    pub const BAD_TOKEN_PASTE: Code = Code(108);
+    /// `#warning` was reached (a warning).
+    pub const WARNING_DIRECTIVE: Code = Code(109);
 
     /// The parser expected something else here.
     pub const SYNTAX: Code = Code(200);
@@ -90,6 +117,8 @@ pub mod codes {
     pub const RECURSION: Code = Code(360);
     /// An implicit conversion loses precision or components (a warning).
     pub const IMPLICIT_TRUNCATION: Code = Code(400);
+    /// An implicit conversion to a smaller type may lose data (a warning).
+    pub const CONVERSION_LOSS: Code = Code(401);
 
     /// The SPIR-V backend cannot express this construct.
     pub const SPIRV_UNSUPPORTED: Code = Code(5001);

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod arena;
+pub mod catalog;
 pub mod diagnostic;
 pub mod expression;
 pub mod module;

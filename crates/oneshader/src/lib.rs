@@ -40,6 +40,7 @@ pub use reflection::{
 };
 pub use target::{Target, UnknownTarget};
 
+pub use oneshader_ir::catalog;
 pub use oneshader_ir::{
     Code, Diagnostic, Label, ResourceKind, Severity, ShaderStage, SourceMap, Span,
     SubgroupOperations,
