@@ -59,6 +59,9 @@ else
     cp "$NODE_DIR/package-lock.json" "$stamp"
 fi
 
+# The SARIF 2.1.0 schema (npm @microsoft/jest-sarif) and ajv, for the SARIF output's tests.
+[[ -f "$ROOT/crates/oneshader/tests/sarif/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" ]] || (cd "$ROOT/crates/oneshader/tests/sarif" && npm ci --no-audit --no-fund --ignore-scripts)
+
 # What the tests use, checked one by one.
 command -v spirv-val >/dev/null 2>&1 || fail "spirv-val is missing (package spirv-tools)"
 command -v clang++ >/dev/null 2>&1 || fail "clang++ is missing (package clang)"

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use oneshader::report::Report;
 use oneshader::{
     compile_file, CompileOptions, CompileResult, EntryLayout, EntryPointReflection, PipelineLayout,
     Profile, ResourceKind, SourceMap, Target, WebGpuLayoutOptions,
@@ -71,13 +72,32 @@ struct CompileArgs {
     message_format: MessageFormat,
 }
 
-/// How diagnostics are printed on standard error.
+/// How diagnostics are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum MessageFormat {
     /// With the source line, labels, notes and help.
     Rich,
     /// One line each: `file(line,col): error OSHnnnn: message`.
     Short,
+    /// One JSON object per line per diagnostic.
+    Json,
+    /// GitHub Actions workflow annotations (`::error file=…::…`).
+    Github,
+    /// One SARIF 2.1.0 log.
+    Sarif,
+}
+
+impl From<MessageFormat> for oneshader::report::MessageFormat {
+    fn from(format: MessageFormat) -> Self {
+        use oneshader::report::MessageFormat as Library;
+        match format {
+            MessageFormat::Rich => Library::Rich,
+            MessageFormat::Short => Library::Short,
+            MessageFormat::Json => Library::Json,
+            MessageFormat::Github => Library::Github,
+            MessageFormat::Sarif => Library::Sarif,
+        }
+    }
 }
 
 fn parse_target(name: &str) -> Result<Target, String> {
@@ -135,7 +155,12 @@ fn compile(args: CompileArgs) -> ExitCode {
     let profile = match args.profile.as_deref().map(Profile::parse).transpose() {
         Ok(profile) => profile,
         Err(diagnostic) => {
-            report::emit(&[diagnostic], &SourceMap::new(), format);
+            let sources = SourceMap::new();
+            let report = Report {
+                diagnostics: std::slice::from_ref(&diagnostic),
+                sources: &sources,
+            };
+            report::emit(&[report], format);
             return ExitCode::from(1);
         }
     };
@@ -154,7 +179,7 @@ fn compile(args: CompileArgs) -> ExitCode {
     };
 
     let result = compile_file(&args.file, &options);
-    report::emit(&result.diagnostics, &result.sources, format);
+    report::emit(&[Report::of(&result)], format);
     let Some(reflection) = result.reflection.as_ref().filter(|_| result.success()) else {
         return ExitCode::from(1);
     };

@@ -24,6 +24,7 @@ pub mod layout;
 mod options;
 mod profile;
 pub mod reflection;
+pub mod report;
 mod stages;
 mod target;
 
