@@ -239,10 +239,15 @@ impl Diagnostic {
     }
 }
 
+/// Errors past this many in one compilation are dropped, and one
+/// [`codes::TOO_MANY_ERRORS`] says so.
+pub const ERROR_LIMIT: usize = 100;
+
 /// Collects diagnostics during one phase; callers check [`Diagnostics::has_errors`].
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
+    errors: usize,
 }
 
 impl Diagnostics {
@@ -251,8 +256,25 @@ impl Diagnostics {
         Diagnostics::default()
     }
 
-    /// Records a diagnostic.
+    /// Records a diagnostic. Past [`ERROR_LIMIT`] errors, errors are dropped and one
+    /// `OSH0003` records that they were.
     pub fn push(&mut self, diagnostic: Diagnostic) {
+        if diagnostic.is_error() {
+            self.errors += 1;
+            if self.errors == ERROR_LIMIT + 1 {
+                self.items.push(
+                    Diagnostic::error(
+                        codes::TOO_MANY_ERRORS,
+                        diagnostic.span,
+                        format!("too many errors: stopping after {ERROR_LIMIT}"),
+                    )
+                    .with_help("fix the errors above and compile again"),
+                );
+            }
+            if self.errors > ERROR_LIMIT {
+                return;
+            }
+        }
         self.items.push(diagnostic);
     }
 
@@ -261,9 +283,9 @@ impl Diagnostics {
         self.items.iter().any(Diagnostic::is_error)
     }
 
-    /// Number of errors recorded.
+    /// Number of errors recorded (including those past [`ERROR_LIMIT`]).
     pub fn error_count(&self) -> usize {
-        self.items.iter().filter(|d| d.is_error()).count()
+        self.errors
     }
 
     /// The recorded diagnostics, in order.
@@ -276,15 +298,32 @@ impl Diagnostics {
         self.items
     }
 
-    /// Appends all of `other`.
+    /// Appends all of `other`, through [`Diagnostics::push`].
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
-        self.items.extend(other);
+        for diagnostic in other {
+            self.push(diagnostic);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_stop_at_the_limit_with_one_note() {
+        let mut diagnostics = Diagnostics::new();
+        for i in 0..150 {
+            diagnostics.push(Diagnostic::error(codes::SYNTAX, None, format!("e{i}")));
+            diagnostics.push(Diagnostic::warning(codes::IMPLICIT_TRUNCATION, None, "w"));
+        }
+        let items = diagnostics.into_vec();
+        let errors: Vec<&Diagnostic> = items.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(errors.len(), ERROR_LIMIT + 1);
+        assert_eq!(errors[ERROR_LIMIT - 1].message, "e99");
+        assert_eq!(errors[ERROR_LIMIT].code, codes::TOO_MANY_ERRORS);
+        assert_eq!(items.iter().filter(|d| !d.is_error()).count(), 150);
+    }
 
     #[test]
     fn short_form_matches_dxc() {

@@ -22,6 +22,9 @@ pub(crate) enum LocalSymbol {
     },
     /// An `out`/`inout` parameter: a pointer argument.
     PointerParam { index: u32, ty: Handle<Type> },
+    /// A local whose declaration failed (an unknown type): uses of it report nothing
+    /// more, since the declaration's error already did.
+    Poisoned,
 }
 
 /// What lowering an expression gives.

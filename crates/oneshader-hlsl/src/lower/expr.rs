@@ -272,6 +272,7 @@ impl<'a> Lowerer<'a> {
         if path.segments.len() == 1 {
             if let Some(symbol) = cx.lookup(name) {
                 return Some(match symbol {
+                    LocalSymbol::Poisoned => return None,
                     LocalSymbol::Variable { var, ty } => {
                         let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                         Value::Place {
@@ -515,6 +516,23 @@ impl<'a> Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// Lowers every argument, so each one's errors are reported; `None` when any failed.
+    pub(crate) fn lower_arguments(
+        &mut self,
+        cx: &mut FnCtx,
+        args: impl IntoIterator<Item = &'a ast::Expr>,
+    ) -> Option<Vec<Operand>> {
+        let mut operands = Vec::new();
+        let mut failed = false;
+        for arg in args {
+            match self.lower_rvalue(cx, arg) {
+                Some(operand) => operands.push(operand),
+                None => failed = true,
+            }
+        }
+        (!failed).then_some(operands)
+    }
+
     fn lower_binary(
         &mut self,
         cx: &mut FnCtx,
@@ -530,8 +548,10 @@ impl<'a> Lowerer<'a> {
         if matches!(op, ast::BinaryOp::LogicalAnd | ast::BinaryOp::LogicalOr) && has_effects(rhs) {
             return self.lower_short_circuit(cx, op, lhs, rhs, span);
         }
-        let left = self.lower_rvalue(cx, lhs)?;
-        let right = self.lower_rvalue(cx, rhs)?;
+        // Both sides are checked, so an error on the left does not hide one on the right.
+        let left = self.lower_rvalue(cx, lhs);
+        let right = self.lower_rvalue(cx, rhs);
+        let (left, right) = (left?, right?);
         self.binary_operands(cx, op, left, right, span)
             .map(Operand::into_value)
     }
@@ -1341,10 +1361,7 @@ impl<'a> Lowerer<'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
-        let mut operands = Vec::new();
-        for arg in args {
-            operands.push(self.lower_rvalue(cx, arg)?);
-        }
+        let operands = self.lower_arguments(cx, args)?;
         // A single scalar splats: float4(0).
         if let [single] = operands.as_slice() {
             if matches!(self.module.inner(single.ty), TypeInner::Scalar(_))

@@ -700,10 +700,7 @@ impl<'a> Lowerer<'a> {
         class: Operands,
         span: Span,
     ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
-        let mut operands = Vec::new();
-        for arg in args {
-            operands.push(self.lower_rvalue(cx, arg)?);
-        }
+        let operands = self.lower_arguments(cx, args.iter().copied())?;
         let mut common: Option<(Scalar, bool, Shape)> = None;
         for (operand, arg) in operands.iter().zip(args) {
             let Some((scalar, shape)) = self.numeric(operand.ty) else {
@@ -1615,10 +1612,18 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Value> {
         let mut operands = Vec::new();
         let mut places = Vec::new();
+        let mut failed = false;
         for arg in args {
-            let value = self.lower_expr(cx, arg)?;
+            // Every argument is checked, so each one's errors are reported.
+            let Some(value) = self.lower_expr(cx, arg) else {
+                failed = true;
+                continue;
+            };
             places.push(value.clone());
             operands.push(value);
+        }
+        if failed {
+            return None;
         }
         let overloads = self.functions.get(name)?.clone();
         let mut best: Option<(usize, u32)> = None;

@@ -303,6 +303,10 @@ impl<'a> Lowerer<'a> {
             return;
         }
         let Some(ty) = self.resolve_type(&decl.ty) else {
+            // Declared all the same, so its uses do not report it again.
+            for declarator in &decl.declarators {
+                cx.declare(&declarator.name.name, LocalSymbol::Poisoned);
+            }
             return;
         };
         let Ty::Value(base) = ty else {

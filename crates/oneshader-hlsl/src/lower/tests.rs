@@ -298,3 +298,92 @@ fn resources_sharing_a_binding_are_an_error_naming_both() {
         "{e:?}"
     );
 }
+
+/// `(code, line, column)` of every diagnostic of `source`, errors and warnings.
+fn codes_at(source: &str) -> Vec<(String, u32, u32)> {
+    let (_, diagnostics, sources) = lower(source);
+    diagnostics
+        .iter()
+        .map(|d| {
+            let (_, line, column) = d
+                .span
+                .and_then(|s| sources.location(s))
+                .unwrap_or(("", 0, 0));
+            (d.code.to_string(), line, column)
+        })
+        .collect()
+}
+
+fn expected(items: &[(&str, u32, u32)]) -> Vec<(String, u32, u32)> {
+    items
+        .iter()
+        .map(|(c, l, col)| (c.to_string(), *l, *col))
+        .collect()
+}
+
+#[test]
+fn independent_errors_in_several_functions_are_all_reported_once() {
+    let source = "\
+RWStructuredBuffer<uint> Out : register(u0);
+uint a(uint x) { return x + missing; }
+uint b(uint x) { return countbits(1.5f, 2); }
+float c() { float2 v = 0; return v.z; }
+uint d(uint x) { Light l; return l.count + x; }
+[numthreads(64, 1, 1)]
+void CSMain(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = a(id.x) + b(id.x) + (uint)c() + d(id.x) + WaveMatch(id.x).x;
+}
+";
+    assert_eq!(
+        codes_at(source),
+        expected(&[
+            ("OSH0300", 2, 29),
+            ("OSH0303", 3, 25),
+            ("OSH0307", 4, 36),
+            ("OSH0301", 5, 18),
+            ("OSH0350", 8, 59),
+        ])
+    );
+}
+
+#[test]
+fn both_operands_and_every_argument_are_checked() {
+    let source = "\
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void CSMain() {
+    Out[0] = one + two;
+    Out[1] = max(three, four);
+    Out[2] = float2(five, six).x;
+}
+";
+    assert_eq!(
+        codes_at(source),
+        expected(&[
+            ("OSH0300", 4, 14),
+            ("OSH0300", 4, 20),
+            ("OSH0300", 5, 18),
+            ("OSH0300", 5, 25),
+            ("OSH0300", 6, 21),
+            ("OSH0300", 6, 27),
+        ])
+    );
+}
+
+#[test]
+fn a_local_of_an_unknown_type_is_reported_once() {
+    let source = "\
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void CSMain() {
+    Vec3 p = 1;
+    p.x = 2;
+    Out[0] = p.x + p.y;
+    Out[1] = undefined_name;
+}
+";
+    assert_eq!(
+        codes_at(source),
+        expected(&[("OSH0301", 4, 5), ("OSH0300", 7, 14)])
+    );
+}
