@@ -22,6 +22,7 @@ pub mod lexer;
 pub mod lower;
 pub mod parser;
 pub mod preprocess;
+mod provenance;
 
 pub use preprocess::{
     FileLoader, FsLoader, LoadedFile, MemoryLoader, PreprocessOptions, Preprocessed, ShaderKind,
@@ -44,7 +45,12 @@ pub fn parse(
 ) -> (ast::TranslationUnit, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let preprocessed = preprocess::preprocess(source_map, main, options, loader, &mut diagnostics);
+    let records = provenance::Provenance {
+        expansions: preprocessed.expansions,
+        inclusions: preprocessed.inclusions,
+    };
     let unit = parser::parse_tokens(preprocessed.tokens, &mut diagnostics);
+    records.annotate(&mut diagnostics, source_map);
     (unit, diagnostics)
 }
 
@@ -59,17 +65,33 @@ pub struct FrontendOptions {
 
 /// Compiles the file `main` of `source_map` into an IR module.
 ///
-/// Returns the module when there were no errors, and every diagnostic.
+/// Returns the module when there were no errors, and every diagnostic. A diagnostic
+/// inside a macro expansion carries a label at the macro's definition, and one inside
+/// an included file notes the include chain.
 pub fn compile(
     source_map: &mut SourceMap,
     main: FileId,
     options: &FrontendOptions,
     loader: &dyn FileLoader,
 ) -> (Option<Module>, Diagnostics) {
-    let (unit, mut diagnostics) = parse(source_map, main, &options.preprocess, loader);
-    if diagnostics.has_errors() {
-        return (None, diagnostics);
-    }
-    let module = lower::lower(&unit, &options.lower, &mut diagnostics);
+    let mut diagnostics = Diagnostics::new();
+    let preprocessed = preprocess::preprocess(
+        source_map,
+        main,
+        &options.preprocess,
+        loader,
+        &mut diagnostics,
+    );
+    let records = provenance::Provenance {
+        expansions: preprocessed.expansions,
+        inclusions: preprocessed.inclusions,
+    };
+    let unit = parser::parse_tokens(preprocessed.tokens, &mut diagnostics);
+    let module = if diagnostics.has_errors() {
+        None
+    } else {
+        lower::lower(&unit, &options.lower, &mut diagnostics)
+    };
+    records.annotate(&mut diagnostics, source_map);
     (module, diagnostics)
 }

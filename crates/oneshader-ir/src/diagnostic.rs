@@ -293,6 +293,11 @@ impl Diagnostics {
         self.items.iter()
     }
 
+    /// The recorded diagnostics, to add labels and notes to.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.items.iter_mut()
+    }
+
     /// Takes the recorded diagnostics.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items
