@@ -10,10 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use oneshader::check::{CheckJob, Manifest, WarningOptions};
 use oneshader::report::Report;
 use oneshader::{
     compile_file, CompileOptions, CompileResult, EntryLayout, EntryPointReflection, PipelineLayout,
-    Profile, ResourceKind, SourceMap, Target, WebGpuLayoutOptions,
+    Profile, ResourceKind, Severity, SourceMap, Target, WebGpuLayoutOptions,
 };
 
 /// Compile HLSL to SPIR-V, MSL and WGSL.
@@ -28,8 +29,70 @@ struct Cli {
 enum Command {
     /// Compile an HLSL file and write one output per entry point and target.
     Compile(CompileArgs),
+    /// Compile every .hlsl under PATHS (or a manifest's shaders) for every target,
+    /// writing nothing: for CI.
+    Check(CheckArgs),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(ExplainArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Files and directories (walked for .hlsl), or an oneshader.toml manifest.
+    /// Default: ./oneshader.toml when it exists, else the current directory.
+    paths: Vec<PathBuf>,
+
+    /// The targets, comma-separated: spirv, msl, wgsl (a manifest may set its own).
+    #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
+    target: Vec<Target>,
+
+    /// Check only this entry point in each file.
+    #[arg(short = 'E', long = "entry", value_name = "ENTRY")]
+    entry: Option<String>,
+
+    /// The profile, such as cs_6_0.
+    #[arg(short = 'T', long = "profile", value_name = "PROFILE")]
+    profile: Option<String>,
+
+    /// Define a preprocessor macro (NAME alone defines it as 1).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    define: Vec<(String, String)>,
+
+    /// Add a directory to the #include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+
+    #[command(flatten)]
+    diagnostics: DiagnosticArgs,
+
+    /// Write a Makefile depfile: FILE depends on every file read.
+    #[arg(long, value_name = "FILE")]
+    depfile: Option<PathBuf>,
+}
+
+/// How diagnostics are printed and what warnings do.
+#[derive(Args)]
+struct DiagnosticArgs {
+    /// How to print diagnostics.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Rich)]
+    message_format: MessageFormat,
+
+    /// Treat warnings as errors.
+    #[arg(long = "Werror")]
+    werror: bool,
+
+    /// Print no warnings.
+    #[arg(short = 'w')]
+    no_warnings: bool,
+}
+
+impl DiagnosticArgs {
+    fn warnings(&self) -> WarningOptions {
+        WarningOptions {
+            as_errors: self.werror,
+            suppress: self.no_warnings,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -67,9 +130,16 @@ struct CompileArgs {
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
 
-    /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Rich)]
-    message_format: MessageFormat,
+    #[command(flatten)]
+    diagnostics: DiagnosticArgs,
+
+    /// Write a Makefile depfile (with -MF; as DXC): the outputs depend on every file read.
+    #[arg(long = "MD")]
+    write_depfile: bool,
+
+    /// The depfile's path (implies -MD).
+    #[arg(long = "MF", alias = "depfile", value_name = "FILE")]
+    depfile: Option<PathBuf>,
 }
 
 /// How diagnostics are printed.
@@ -107,21 +177,23 @@ fn parse_target(name: &str) -> Result<Target, String> {
 }
 
 fn parse_define(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text.split_once('=').unwrap_or((text, "1"));
-    let valid = name
-        .chars()
-        .enumerate()
-        .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()));
-    if name.is_empty() || !valid {
-        return Err(format!("'{name}' is not a macro name"));
-    }
-    Ok((name.to_string(), value.to_string()))
+    oneshader::check::parse_define(text)
+}
+
+/// DXC spells some long options with one dash (`-Werror`, `-MD`, `-MF`).
+fn dxc_spellings(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.map(|arg| match arg.to_str() {
+        Some("-Werror" | "-MD" | "-MF") => format!("-{}", arg.to_string_lossy()).into(),
+        _ => arg,
+    })
+    .collect()
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(dxc_spellings(std::env::args_os()));
     match cli.command {
         Command::Compile(args) => compile(args),
+        Command::Check(args) => check(args),
         Command::Explain(args) => explain(&args.code),
     }
 }
@@ -151,7 +223,7 @@ fn explain(code: &str) -> ExitCode {
 }
 
 fn compile(args: CompileArgs) -> ExitCode {
-    let format = args.message_format;
+    let format = args.diagnostics.message_format;
     let profile = match args.profile.as_deref().map(Profile::parse).transpose() {
         Ok(profile) => profile,
         Err(diagnostic) => {
@@ -178,15 +250,31 @@ fn compile(args: CompileArgs) -> ExitCode {
         include_dirs: args.include,
     };
 
-    let result = compile_file(&args.file, &options);
+    let mut result = compile_file(&args.file, &options);
+    args.diagnostics.warnings().apply(&mut result.diagnostics);
     report::emit(&[Report::of(&result)], format);
     let Some(reflection) = result.reflection.as_ref().filter(|_| result.success()) else {
         return ExitCode::from(1);
     };
 
-    if let Err(message) = write_outputs(&result, &args.file, &args.output) {
-        report::emit_plain_error(&message);
-        return ExitCode::from(1);
+    let written = match write_outputs(&result, &args.file, &args.output) {
+        Ok(written) => written,
+        Err(message) => {
+            report::emit_plain_error(&message);
+            return ExitCode::from(1);
+        }
+    };
+    if args.write_depfile || args.depfile.is_some() {
+        let path = args.depfile.clone().unwrap_or_else(|| {
+            let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+            args.output.join(format!("{stem}.d"))
+        });
+        let targets: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+        let text = oneshader::check::depfile(&targets, &oneshader::check::dependencies(&result));
+        if let Err(error) = std::fs::write(&path, text) {
+            report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
+            return ExitCode::from(1);
+        }
     }
 
     let several = reflection.entry_points.len() > 1;
@@ -259,7 +347,7 @@ fn webgpu_line(reflection: &oneshader::Reflection, entry: &EntryPointReflection)
 
 /// Writes every blob: `DIR/<stem>.<ext>` for one entry point, `DIR/<stem>.<Entry>.<ext>`
 /// for several.
-fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<(), String> {
+fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let stem = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -291,5 +379,117 @@ fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<(),
         }
         written.push(path);
     }
-    Ok(())
+    Ok(written)
+}
+
+/// `oneshader check`: exit 0 when clean, 1 on errors, 2 on usage or I/O errors.
+fn check(args: CheckArgs) -> ExitCode {
+    let format = args.diagnostics.message_format;
+    let jobs = match check_jobs(&args) {
+        Ok(jobs) => jobs,
+        Err(message) => {
+            report::emit_plain_error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    let mut results = oneshader::check::run(&jobs);
+    let warnings = args.diagnostics.warnings();
+    for result in &mut results {
+        warnings.apply(&mut result.diagnostics);
+    }
+    let reports: Vec<Report> = results.iter().map(Report::of).collect();
+    report::emit_stdout(&reports, format);
+    let count = |severity: Severity| {
+        results
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| d.severity == severity)
+            .count()
+    };
+    let (errors, warning_count) = (count(Severity::Error), count(Severity::Warning));
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "checked {} file{}: {errors} error{}, {warning_count} warning{}",
+        jobs.len(),
+        plural(jobs.len()),
+        plural(errors),
+        plural(warning_count)
+    );
+    if let Some(path) = &args.depfile {
+        let deps: Vec<String> = results
+            .iter()
+            .flat_map(oneshader::check::dependencies)
+            .collect();
+        let text = oneshader::check::depfile(&[path.display().to_string()], &deps);
+        if let Err(error) = std::fs::write(path, text) {
+            report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
+            return ExitCode::from(2);
+        }
+    }
+    if results.iter().any(|r| !r.success()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The files to check: a manifest's shaders, or every .hlsl under the paths with the
+/// command line's options.
+fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
+    let manifest = match args.paths.as_slice() {
+        [] if Path::new("oneshader.toml").is_file() => Some(PathBuf::from("oneshader.toml")),
+        [one] if one.extension().is_some_and(|e| e == "toml") => Some(one.clone()),
+        _ => None,
+    };
+    if let Some(path) = manifest {
+        let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let jobs = Manifest::load(&path)?.jobs(&base)?;
+        if jobs.is_empty() {
+            return Err(format!("'{}' lists no [[shader]]", path.display()));
+        }
+        return Ok(jobs);
+    }
+    let profile = args
+        .profile
+        .as_deref()
+        .map(Profile::parse)
+        .transpose()
+        .map_err(|d| format!("{}: {}", d.code, d.message))?;
+    let mut targets: Vec<Target> = Vec::new();
+    for target in &args.target {
+        if !targets.contains(target) {
+            targets.push(*target);
+        }
+    }
+    let options = CompileOptions {
+        targets,
+        entry_point: args.entry.clone(),
+        profile,
+        defines: args.define.clone(),
+        include_dirs: args.include.clone(),
+    };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let files = oneshader::check::discover(&paths)?;
+    if files.is_empty() {
+        return Err("no .hlsl files found".to_string());
+    }
+    Ok(files
+        .into_iter()
+        .map(|file| CheckJob {
+            file,
+            options: options.clone(),
+        })
+        .collect())
 }

@@ -14,7 +14,6 @@ pub fn emit(reports: &[Report<'_>], format: MessageFormat) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-#[allow(dead_code)] // used by `check`, next
 /// Prints `reports` in `format` on standard output (`check`, like cargo's messages).
 pub fn emit_stdout(reports: &[Report<'_>], format: MessageFormat) {
     let color = color_wanted(std::io::stdout().is_terminal());

@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+pub mod check;
 mod compile;
 pub mod layout;
 mod options;

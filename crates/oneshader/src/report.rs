@@ -9,9 +9,10 @@
 //! use oneshader::report::{render, MessageFormat, Report};
 //! use oneshader::{compile_source, CompileOptions};
 //!
-//! let result = compile_source("a.hlsl", "float4 main() : SV_Target { return c; }", &CompileOptions::default());
+//! let source = "[shader(\"pixel\")] float4 main() : SV_Target { return c; }";
+//! let result = compile_source("a.hlsl", source, &CompileOptions::default());
 //! let text = render(MessageFormat::Short, &[Report::of(&result)], false);
-//! assert!(text.starts_with("a.hlsl(1,36): error OSH0300: "));
+//! assert!(text.starts_with("a.hlsl(1,54): error OSH0300: "), "{text}");
 //! ```
 
 use std::io::Write;
