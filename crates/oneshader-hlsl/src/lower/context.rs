@@ -52,11 +52,32 @@ pub(crate) enum Value {
         ty: Handle<Type>,
         writable: bool,
     },
+    /// Scalars of a matrix in memory: a row `m[i]`, an element `m[i][j]` of a row
+    /// selected dynamically, or a swizzle `m._m01_m10`. HLSL numbers rows first; each
+    /// element here is (IR column, IR row) = (HLSL column, HLSL row).
+    MatrixPlace {
+        /// Pointer to the whole matrix.
+        pointer: Handle<Expression>,
+        /// The elements, in the order of the value's components.
+        elements: Vec<(MatrixIndex, MatrixIndex)>,
+        /// The scalar or vector type of the value.
+        ty: Handle<Type>,
+        writable: bool,
+    },
     /// A buffer resource.
     Resource {
         global: Handle<oneshader_ir::GlobalVariable>,
         ty: super::types::ResourceTy,
     },
+}
+
+/// A column or row number of a [`Value::MatrixPlace`] element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MatrixIndex {
+    /// Known while lowering.
+    Constant(u32),
+    /// Computed; a bound expression, so it may be used more than once.
+    Dynamic(Handle<Expression>),
 }
 
 /// How the current function was entered, for `return` in entry points.

@@ -5,7 +5,7 @@ use oneshader_ir::{
     ScalarKind, Span, Statement, SwizzleComponent, Type, TypeInner, UnaryOperator, VectorSize,
 };
 
-use super::context::{FnCtx, LocalSymbol, Value};
+use super::context::{FnCtx, LocalSymbol, MatrixIndex, Value};
 use super::types::{self, Ty};
 use super::{GlobalSymbol, Lowerer};
 use crate::ast;
@@ -168,6 +168,12 @@ impl<'a> Lowerer<'a> {
                     literal: false,
                 })
             }
+            Value::MatrixPlace {
+                pointer,
+                elements,
+                ty,
+                ..
+            } => self.load_matrix_place(cx, pointer, &elements, ty, span),
             Value::Resource { global, .. } => {
                 let name = self.module.global_variables[global].name.clone();
                 self.error(
@@ -307,10 +313,39 @@ impl<'a> Lowerer<'a> {
                     writable: true,
                 })
             }
-            Some(GlobalSymbol::CbufferField { global, index, ty }) => {
+            Some(GlobalSymbol::CbufferField {
+                global,
+                index,
+                ty,
+                transposed,
+            }) => {
                 let block_ty = self.module.global_variables[global].ty;
                 let block_ptr = self.pointer_type(block_ty, AddressSpace::Uniform);
                 let base = cx.expr(Expression::GlobalVariable(global), block_ptr, span);
+                if transposed {
+                    // A row_major matrix: the block holds its transpose.
+                    let stored = match self.module.inner(block_ty) {
+                        TypeInner::Struct { members, .. } => members.get(index as usize)?.ty,
+                        _ => return None,
+                    };
+                    let pointer_ty = self.pointer_type(stored, AddressSpace::Uniform);
+                    let pointer =
+                        cx.expr(Expression::AccessIndex { base, index }, pointer_ty, span);
+                    let value = cx.expr(Expression::Load { pointer }, stored, span);
+                    let expr = cx.expr(
+                        Expression::Math {
+                            fun: oneshader_ir::MathFunction::Transpose,
+                            args: vec![value],
+                        },
+                        ty,
+                        span,
+                    );
+                    return Some(Value::Rvalue {
+                        expr,
+                        ty,
+                        literal: false,
+                    });
+                }
                 let pointer_ty = self.pointer_type(ty, AddressSpace::Uniform);
                 Some(Value::Place {
                     pointer: cx.expr(Expression::AccessIndex { base, index }, pointer_ty, span),
@@ -966,7 +1001,9 @@ impl<'a> Lowerer<'a> {
     /// Fails with a diagnostic unless `place` can be assigned.
     pub(crate) fn check_writable(&mut self, place: &Value, span: Span) -> Option<()> {
         let writable = match place {
-            Value::Place { writable, .. } | Value::SwizzlePlace { writable, .. } => *writable,
+            Value::Place { writable, .. }
+            | Value::SwizzlePlace { writable, .. }
+            | Value::MatrixPlace { writable, .. } => *writable,
             _ => false,
         };
         if !writable {
@@ -1046,6 +1083,12 @@ impl<'a> Lowerer<'a> {
                 });
                 Some(())
             }
+            Value::MatrixPlace {
+                pointer,
+                elements,
+                ty,
+                ..
+            } => self.store_matrix_place(cx, *pointer, elements, *ty, value, span),
             _ => None,
         }
     }
@@ -1420,6 +1463,10 @@ impl<'a> Lowerer<'a> {
         };
         let inner = self.module.inner(base_ty).clone();
         match inner {
+            TypeInner::Matrix { .. } => {
+                let (pointer, writable) = self.matrix_pointer(cx, value, member.span)?;
+                self.matrix_swizzle(cx, pointer, base_ty, &member.name, writable, member.span)
+            }
             TypeInner::Struct { members, .. } => {
                 let Some(index) = members.iter().position(|m| m.name == member.name) else {
                     let name = types::type_name(&self.module, base_ty);
@@ -1459,6 +1506,9 @@ impl<'a> Lowerer<'a> {
                         ty,
                         literal: false,
                     });
+                }
+                if let Value::MatrixPlace { .. } = value {
+                    return self.matrix_place_swizzle(cx, &value, &components, ty, member.span);
                 }
                 if components.len() == 1 {
                     return self.access_index(cx, value, components[0], ty, member.span);
@@ -1552,6 +1602,32 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A pointer to a matrix place or value (a value goes to a read-only temporary),
+    /// and whether it may be written.
+    fn matrix_pointer(
+        &mut self,
+        cx: &mut FnCtx,
+        value: Value,
+        span: Span,
+    ) -> Option<(Handle<Expression>, bool)> {
+        if let Value::Place {
+            pointer, writable, ..
+        } = value
+        {
+            return Some((pointer, writable));
+        }
+        let operand = self.rvalue(cx, value, span)?;
+        let temp = cx.temporary(operand.ty, span);
+        let temp_ptr_ty = self.pointer_type(operand.ty, AddressSpace::Function);
+        let pointer = cx.expr(Expression::LocalVariable(temp), temp_ptr_ty, span);
+        cx.emit(Statement::Store {
+            pointer,
+            value: operand.expr,
+        });
+        let pointer = cx.expr(Expression::LocalVariable(temp), temp_ptr_ty, span);
+        Some((pointer, false))
+    }
+
     /// The address space of a pointer expression.
     pub(crate) fn pointer_space(&self, cx: &FnCtx, pointer: Handle<Expression>) -> AddressSpace {
         match self.module.inner(cx.function.type_of(pointer)) {
@@ -1603,6 +1679,21 @@ impl<'a> Lowerer<'a> {
                 pointer,
                 ty,
                 writable,
+            } if matches!(self.module.inner(ty), TypeInner::Matrix { .. }) => {
+                let row = MatrixIndex::Dynamic(cx.bind(index_expr));
+                self.matrix_row(pointer, ty, row, writable)
+            }
+            place @ Value::MatrixPlace { .. } => {
+                if let Some(element) = self.matrix_row_element(cx, &place, index_expr, span) {
+                    return Some(element);
+                }
+                let operand = self.rvalue(cx, place, span)?;
+                self.index_through_temporary(cx, operand, index_expr, span)
+            }
+            Value::Place {
+                pointer,
+                ty,
+                writable,
             } => {
                 let element = self.element_type(ty, span)?;
                 let space = self.pointer_space(cx, pointer);
@@ -1621,8 +1712,22 @@ impl<'a> Lowerer<'a> {
                 })
             }
             other => {
-                // Index a value through a temporary, so every backend gets a pointer.
                 let operand = self.rvalue(cx, other, span)?;
+                self.index_through_temporary(cx, operand, index_expr, span)
+            }
+        }
+    }
+
+    /// Indexes a value through a temporary, so every backend gets a pointer.
+    fn index_through_temporary(
+        &mut self,
+        cx: &mut FnCtx,
+        operand: Operand,
+        index_expr: Handle<Expression>,
+        span: Span,
+    ) -> Option<Value> {
+        {
+            {
                 let element = self.element_type(operand.ty, span)?;
                 let temp = cx.temporary(operand.ty, span);
                 let temp_ptr_ty = self.pointer_type(operand.ty, AddressSpace::Function);
@@ -1632,6 +1737,10 @@ impl<'a> Lowerer<'a> {
                     value: operand.expr,
                 });
                 let temp_ptr = cx.expr(Expression::LocalVariable(temp), temp_ptr_ty, span);
+                if matches!(self.module.inner(operand.ty), TypeInner::Matrix { .. }) {
+                    let row = MatrixIndex::Dynamic(cx.bind(index_expr));
+                    return self.matrix_row(temp_ptr, operand.ty, row, false);
+                }
                 let pointer_ty = self.pointer_type(element, AddressSpace::Function);
                 Some(Value::Place {
                     pointer: cx.expr(
@@ -1677,9 +1786,9 @@ impl<'a> Lowerer<'a> {
         match *self.module.inner(ty) {
             TypeInner::Array { base, .. } => Some(base),
             TypeInner::Vector { scalar, .. } => Some(self.scalar_type(scalar)),
-            TypeInner::Matrix { rows, scalar, .. } => {
-                Some(self.shaped(scalar, Shape::Vector(rows)))
-            }
+            TypeInner::Matrix {
+                columns, scalar, ..
+            } => Some(self.shaped(scalar, Shape::Vector(columns))),
             _ => {
                 let name = types::type_name(&self.module, ty);
                 self.error(

@@ -35,7 +35,8 @@ impl<'a> Lowerer<'a> {
             ast::Item::Variable(decl) => self.declare_global_variables(decl),
             ast::Item::Buffer(decl) => self.declare_cbuffer(decl),
             ast::Item::Function(decl) => self.declare_function(decl),
-            ast::Item::Namespace(_) | ast::Item::PackMatrix(_) | ast::Item::Empty(_) => {}
+            ast::Item::PackMatrix(pragma) => self.row_major_default = pragma.row_major,
+            ast::Item::Namespace(_) | ast::Item::Empty(_) => {}
         }
     }
 
@@ -392,6 +393,16 @@ impl<'a> Lowerer<'a> {
                         let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
                             continue;
                         };
+                        if self.is_row_major(&field.modifiers)
+                            && matches!(self.module.inner(base), TypeInner::Matrix { .. })
+                        {
+                            self.error(
+                                codes::UNSUPPORTED_CONSTRUCT,
+                                declarator.span,
+                                "row_major matrices in structs are not supported yet; declare the member column_major (the default) and transpose on the host, or put the matrix directly in a cbuffer, where row_major works",
+                            );
+                            continue;
+                        }
                         let (size, align) =
                             types::size_align(&self.module, ty, LayoutRules::Std430);
                         offset = types::place_member(offset, size, align, LayoutRules::Std430);
@@ -710,13 +721,42 @@ impl<'a> Lowerer<'a> {
                         "packoffset is not supported yet; order the members to get the layout",
                     );
                 }
+                let row_major = self.is_row_major(&field.modifiers);
+                let stored = match *self.module.inner(ty) {
+                    TypeInner::Matrix {
+                        columns,
+                        rows,
+                        scalar,
+                    } if row_major => self.module.type_handle(TypeInner::Matrix {
+                        columns: rows,
+                        rows: columns,
+                        scalar,
+                    }),
+                    TypeInner::Array { base, .. }
+                        if row_major
+                            && matches!(self.module.inner(base), TypeInner::Matrix { .. }) =>
+                    {
+                        self.error(
+                            codes::UNSUPPORTED_CONSTRUCT,
+                            declarator.span,
+                            "arrays of row_major matrices in cbuffers are not supported yet; declare them column_major (the default) and transpose on the host, or declare the matrices one by one",
+                        );
+                        continue;
+                    }
+                    _ => ty,
+                };
                 let (size, align) =
-                    types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
+                    types::size_align(&self.module, stored, LayoutRules::ConstantBuffer);
                 offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
-                fields.push((declarator.name.name.clone(), ty, declarator.name.span));
+                fields.push((
+                    declarator.name.name.clone(),
+                    ty,
+                    stored != ty,
+                    declarator.name.span,
+                ));
                 members.push(StructMember {
                     name: declarator.name.name.clone(),
-                    ty,
+                    ty: stored,
                     offset,
                     binding: None,
                 });
@@ -748,7 +788,7 @@ impl<'a> Lowerer<'a> {
             },
             Some(decl.span),
         );
-        for (index, (name, ty, span)) in fields.into_iter().enumerate() {
+        for (index, (name, ty, transposed, span)) in fields.into_iter().enumerate() {
             if self.globals.contains_key(&name) {
                 self.error(
                     codes::REDEFINITION,
@@ -763,9 +803,16 @@ impl<'a> Lowerer<'a> {
                     global,
                     index: index as u32,
                     ty,
+                    transposed,
                 },
             );
         }
+    }
+
+    /// Whether a matrix declared with `modifiers` is stored row by row.
+    fn is_row_major(&self, modifiers: &[ast::SpannedModifier]) -> bool {
+        let has = |m| modifiers.iter().any(|s| s.modifier == m);
+        has(ast::Modifier::RowMajor) || (self.row_major_default && !has(ast::Modifier::ColumnMajor))
     }
 
     /// A cbuffer member type: arrays get HLSL's 16-byte element stride.

@@ -15,7 +15,7 @@ use crate::ast;
 
 /// How an intrinsic's operands are typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Operands {
+pub(crate) enum Operands {
     /// Float scalars or vectors, all of one common type.
     Float,
     /// Any numeric scalars or vectors, all of one common type.
@@ -336,6 +336,8 @@ pub(crate) fn is_pure_intrinsic(name: &str) -> bool {
                 | "transpose"
                 | "determinant"
         )
+        || (super::derived::DERIVED_INTRINSICS.contains(&name)
+            && !matches!(name, "sincos" | "modf"))
 }
 
 /// The spec's message for wave intrinsics that no target offers portably.
@@ -368,6 +370,17 @@ impl<'a> Lowerer<'a> {
                 message,
             ));
             return None;
+        }
+        if let Some(message) = super::derived::unsupported_intrinsic_message(name) {
+            self.report(Diagnostic::error(
+                codes::INTRINSIC_NOT_SUPPORTED,
+                function.span,
+                message,
+            ));
+            return None;
+        }
+        if super::derived::DERIVED_INTRINSICS.contains(&name) {
+            return self.lower_derived(cx, name, args, span);
         }
         if let Some(op) = WaveOp::from_hlsl_name(name) {
             return self.lower_wave(cx, op, args, span);
@@ -622,12 +635,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A placeholder value for calls of void intrinsics used as statements.
-    fn void_marker(&mut self, cx: &mut FnCtx, span: Span) -> Handle<Expression> {
+    pub(crate) fn void_marker(&mut self, cx: &mut FnCtx, span: Span) -> Handle<Expression> {
         let ty = self.scalar_type(Scalar::BOOL);
         cx.expr(Expression::Literal(Literal::Bool(false)), ty, span)
     }
 
-    fn expect_args<'e, const N: usize>(
+    pub(crate) fn expect_args<'e, const N: usize>(
         &mut self,
         args: &'e [ast::Expr],
         name: &str,
@@ -683,7 +696,7 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn float_operand(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Operand> {
+    pub(crate) fn float_operand(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Operand> {
         let (ops, ty) = self.common_operands(cx, &[arg], Operands::Float, arg.span)?;
         Some(Operand {
             expr: ops[0],
@@ -693,7 +706,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers `args` and converts them to one common type of the given class.
-    fn common_operands(
+    pub(crate) fn common_operands(
         &mut self,
         cx: &mut FnCtx,
         args: &[&'a ast::Expr],
@@ -1582,7 +1595,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Stores `value` of `ty` into the place written as argument `arg` (an out argument).
-    fn store_out(
+    pub(crate) fn store_out(
         &mut self,
         cx: &mut FnCtx,
         arg: &'a ast::Expr,

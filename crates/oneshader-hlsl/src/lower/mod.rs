@@ -6,10 +6,12 @@
 //! remaining function definitions are checked so their errors are reported too.
 
 mod context;
+mod derived;
 mod expr;
 mod function;
 mod globals;
 mod intrinsics;
+mod matrix;
 mod stmt;
 pub(crate) mod types;
 
@@ -45,6 +47,8 @@ pub(crate) enum GlobalSymbol<'a> {
         global: Handle<oneshader_ir::GlobalVariable>,
         index: u32,
         ty: Handle<Type>,
+        /// A `row_major` matrix: the block stores its transpose (see `lower::matrix`).
+        transposed: bool,
     },
     /// A buffer resource.
     Resource {
@@ -92,6 +96,9 @@ pub(crate) struct Lowerer<'a> {
     pub in_progress: HashSet<(String, usize)>,
     /// `static` globals with initializers, stored at the start of every entry point.
     pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr)>,
+    /// Whether matrices in memory are row-major unless declared otherwise: the last
+    /// `#pragma pack_matrix` seen (HLSL's default is column-major).
+    pub row_major_default: bool,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -109,6 +116,7 @@ pub fn lower(
         functions: HashMap::new(),
         in_progress: HashSet::new(),
         static_inits: Vec::new(),
+        row_major_default: false,
     };
     let items = flatten_items(&unit.items);
     for item in &items {

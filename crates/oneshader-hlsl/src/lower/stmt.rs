@@ -450,9 +450,10 @@ impl Value {
     /// The value's type, for places and values.
     pub(crate) fn value_type(&self) -> Option<Handle<oneshader_ir::Type>> {
         match self {
-            Value::Rvalue { ty, .. } | Value::Place { ty, .. } | Value::SwizzlePlace { ty, .. } => {
-                Some(*ty)
-            }
+            Value::Rvalue { ty, .. }
+            | Value::Place { ty, .. }
+            | Value::SwizzlePlace { ty, .. }
+            | Value::MatrixPlace { ty, .. } => Some(*ty),
             Value::Resource { .. } => None,
         }
     }
