@@ -29,6 +29,8 @@ cases!(
     atomic_histogram,
     byte_address_words,
     compact_odd,
+    groupshared_reduction,
+    half_and_fmod,
     integer_semantics,
     scatter_multiples,
 );
