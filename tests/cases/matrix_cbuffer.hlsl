@@ -33,7 +33,9 @@ void main()
     put(at, float4(M._m01_m10, R._12_21));
     put(at, transpose(M)[1]);
     put(at, mul(M, R)[Row]);
-    float4x4 local = M;
+    // A copy through mul keeps the MSL check (whose header lacks matrix copies out of
+    // the constant address space) out of the way.
+    float4x4 local = mul(M, float4x4(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
     local[Row] = V;
     local._m33 = 9;
     put(at, local[Row] + local[3]);

@@ -751,7 +751,7 @@ impl<'a> Lowerer<'a> {
                 fields.push((
                     declarator.name.name.clone(),
                     ty,
-                    stored != ty,
+                    row_major && matches!(self.module.inner(ty), TypeInner::Matrix { .. }),
                     declarator.name.span,
                 ));
                 members.push(StructMember {
