@@ -195,8 +195,12 @@ pub enum MathFunction {
     Transpose,
     /// `determinant`.
     Determinant,
-    /// Linear-algebra product of matrices and vectors, as SPIR-V's `OpMatrixTimes*`:
-    /// `(left, right)` in column-vector convention.
+    /// Linear-algebra product `left × right` of an R×K and a K×C operand (a vector on
+    /// the left is a 1×K row, on the right a K×1 column), with `Matrix { columns, rows }`
+    /// read as the mathematical rows×columns matrix: SPIR-V's `OpMatrixTimesMatrix`,
+    /// `OpMatrixTimesVector`, `OpVectorTimesMatrix`, and `*` in MSL and WGSL, operands
+    /// in the same order. HLSL's `mul(a, b)` maps to it unchanged (`floatRxC` is
+    /// `Matrix { columns: C, rows: R }`).
     MatrixMultiply,
     /// `any`, bool vector to bool.
     Any,
