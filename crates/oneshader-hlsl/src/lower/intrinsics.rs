@@ -304,14 +304,14 @@ const MATH: &[(&str, MathFunction, usize, Operands, Returns)] = &[
         MathFunction::FirstBitHigh,
         1,
         Operands::Integer,
-        Returns::Same,
+        Returns::UintShaped,
     ),
     (
         "firstbitlow",
         MathFunction::FirstBitLow,
         1,
         Operands::Integer,
-        Returns::Same,
+        Returns::UintShaped,
     ),
 ];
 

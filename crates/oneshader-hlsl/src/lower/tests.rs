@@ -169,38 +169,38 @@ fn helper_functions_with_out_parameters_and_overloads() {
 }
 
 #[test]
-fn bit_intrinsics_keep_the_signedness_of_their_operand() {
+fn bit_intrinsics_return_what_dxc_returns() {
+    // DXC: firstbithigh, firstbitlow and countbits return uint of the operand's shape
+    // (the operand stays int, so firstbithigh picks the signed search); reversebits
+    // returns the operand's type.
     let m = module(
-        "RWStructuredBuffer<int> O : register(u0);\n\
+        "RWStructuredBuffer<int3> O : register(u0);\n\
          [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
-           int v = O[id.x];\n\
-           O[id.x] = firstbithigh(v) + firstbitlow(v) + (int)countbits(v) + reversebits(v);\n\
+           int3 v = O[id.x];\n\
+           O[id.x] = firstbithigh(v) + firstbitlow(v) + (int3)countbits(v) + reversebits(v);\n\
          }",
     );
     let f = &m.entry_points[0].function;
-    let funs: Vec<MathFunction> = f
+    let results: Vec<(MathFunction, oneshader_ir::Scalar, oneshader_ir::Scalar)> = f
         .expressions
         .iter()
         .filter_map(|(h, e)| match e {
-            Expression::Math { fun, .. } => {
-                if *fun == MathFunction::FirstBitHigh {
-                    assert_eq!(
-                        m.inner(f.type_of(h)).scalar(),
-                        Some(oneshader_ir::Scalar::I32)
-                    );
-                }
-                Some(*fun)
-            }
+            Expression::Math { fun, args } => Some((
+                *fun,
+                m.inner(f.type_of(args[0])).scalar()?,
+                m.inner(f.type_of(h)).scalar()?,
+            )),
             _ => None,
         })
         .collect();
+    use oneshader_ir::Scalar as S;
     assert_eq!(
-        funs,
+        results,
         [
-            MathFunction::FirstBitHigh,
-            MathFunction::FirstBitLow,
-            MathFunction::CountBits,
-            MathFunction::ReverseBits
+            (MathFunction::FirstBitHigh, S::I32, S::U32),
+            (MathFunction::FirstBitLow, S::I32, S::U32),
+            (MathFunction::CountBits, S::I32, S::U32),
+            (MathFunction::ReverseBits, S::I32, S::I32),
         ]
     );
 }
