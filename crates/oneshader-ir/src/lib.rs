@@ -11,6 +11,7 @@ pub mod arena;
 pub mod catalog;
 pub mod diagnostic;
 pub mod expression;
+pub mod mapping;
 pub mod module;
 pub mod samples;
 pub mod source;
@@ -24,6 +25,7 @@ pub use expression::{
     AtomicFunction, BinaryOperator, Expression, Literal, MathFunction, SwizzleComponent,
     UnaryOperator,
 };
+pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
     Binding, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult, GlobalVariable,
     Interpolation, LocalVariable, Module, RegisterClass, Resource, ResourceBinding, ResourceKind,
@@ -35,4 +37,4 @@ pub use types::{
     AddressSpace, ArraySize, ImageClass, ImageDimension, Scalar, ScalarKind, StructMember, Type,
     TypeInner, VectorSize,
 };
-pub use wave::{SubgroupOperations, WaveOp};
+pub use wave::{SubgroupOperations, WaveOp, WaveOpInfo};

@@ -159,6 +159,243 @@ impl WaveOp {
     }
 }
 
+/// How one wave operation maps to each target. The backends emit exactly what this
+/// table says (`oneshader-e2e`'s mapping test compiles every operation and checks the
+/// outputs against it) and `docs/intrinsics.md` is rendered from it
+/// ([`crate::mapping::intrinsics_markdown`]), so the two cannot drift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveOpInfo {
+    /// The SPIR-V instructions, by operand type where they differ (DXC's choice), or
+    /// the `BuiltIn` variable read.
+    pub spirv: &'static [&'static str],
+    /// The SPIR-V capability it declares (besides `GroupNonUniform`, which all do).
+    pub capability: &'static str,
+    /// The MSL functions or attributes the output uses.
+    pub msl: &'static [&'static str],
+    /// The WGSL built-in functions or values the output uses.
+    pub wgsl: &'static [&'static str],
+    /// How it is written where it is not one call (polyfills, special cases).
+    pub notes: &'static str,
+    /// Where it is not available.
+    pub stage_limits: &'static str,
+}
+
+/// The stage limit every wave operation has on WebGPU.
+const WGSL_STAGES: &str = "WGSL: compute and fragment shaders only (OSH5202)";
+/// The stage limits of the lane index and count.
+const LANE_STAGES: &str =
+    "WGSL: compute and fragment shaders only (OSH5202); MSL: not in vertex shaders (OSH5102)";
+/// The stage limits of quad operations.
+const QUAD_STAGES: &str = "WGSL: compute and fragment shaders only (OSH5202); Vulkan: other \
+     stages need quadOperationsInAllStages (reflection reports Quad for the entry point's stage)";
+
+impl WaveOp {
+    /// How this operation maps to SPIR-V, MSL and WGSL.
+    pub fn info(self) -> WaveOpInfo {
+        use WaveOp::*;
+        let info = |spirv, capability, msl, wgsl, notes| WaveOpInfo {
+            spirv,
+            capability,
+            msl,
+            wgsl,
+            notes,
+            stage_limits: if self.is_quad() {
+                QUAD_STAGES
+            } else {
+                WGSL_STAGES
+            },
+        };
+        let arithmetic = "GroupNonUniformArithmetic";
+        match self {
+            GetLaneCount => WaveOpInfo {
+                stage_limits: LANE_STAGES,
+                ..info(
+                    &["BuiltIn SubgroupSize"],
+                    "GroupNonUniform",
+                    &["threads_per_simdgroup"],
+                    &["subgroup_size"],
+                    "an entry point input on MSL and WGSL",
+                )
+            },
+            GetLaneIndex => WaveOpInfo {
+                stage_limits: LANE_STAGES,
+                ..info(
+                    &["BuiltIn SubgroupLocalInvocationId"],
+                    "GroupNonUniform",
+                    &["thread_index_in_simdgroup"],
+                    &["subgroup_invocation_id"],
+                    "an entry point input on MSL and WGSL",
+                )
+            },
+            IsFirstLane => info(
+                &["OpGroupNonUniformElect"],
+                "GroupNonUniform",
+                &["simd_is_first"],
+                &["subgroupElect"],
+                "",
+            ),
+            ActiveAnyTrue => info(
+                &["OpGroupNonUniformAny"],
+                "GroupNonUniformVote",
+                &["simd_any"],
+                &["subgroupAny"],
+                "",
+            ),
+            ActiveAllTrue => info(
+                &["OpGroupNonUniformAll"],
+                "GroupNonUniformVote",
+                &["simd_all"],
+                &["subgroupAll"],
+                "",
+            ),
+            ActiveAllEqual => info(
+                &["OpGroupNonUniformAllEqual"],
+                "GroupNonUniformVote",
+                &["simd_all", "simd_broadcast_first"],
+                &["subgroupAll", "subgroupBroadcastFirst"],
+                "per component; SPIR-V: one OpGroupNonUniformAllEqual per component; \
+                 MSL and WGSL: all(x == broadcast_first(x)) per component",
+            ),
+            ActiveBallot => info(
+                &["OpGroupNonUniformBallot"],
+                "GroupNonUniformBallot",
+                &["simd_ballot"],
+                &["subgroupBallot"],
+                "MSL: the 64-bit simd_ballot mask as uint4(low, high, 0, 0)",
+            ),
+            ActiveCountBits => info(
+                &["OpGroupNonUniformBallot", "OpGroupNonUniformBallotBitCount"],
+                "GroupNonUniformBallot",
+                &["simd_sum"],
+                &["subgroupAdd"],
+                "SPIR-V: BallotBitCount Reduce of the ballot; MSL and WGSL: the sum of uint(b)",
+            ),
+            PrefixCountBits => info(
+                &["OpGroupNonUniformBallot", "OpGroupNonUniformBallotBitCount"],
+                "GroupNonUniformBallot",
+                &["simd_prefix_exclusive_sum"],
+                &["subgroupExclusiveAdd"],
+                "SPIR-V: BallotBitCount ExclusiveScan of the ballot; MSL and WGSL: the \
+                 exclusive prefix sum of uint(b)",
+            ),
+            ActiveSum => info(
+                &["OpGroupNonUniformIAdd", "OpGroupNonUniformFAdd"],
+                arithmetic,
+                &["simd_sum"],
+                &["subgroupAdd"],
+                "",
+            ),
+            ActiveProduct => info(
+                &["OpGroupNonUniformIMul", "OpGroupNonUniformFMul"],
+                arithmetic,
+                &["simd_product"],
+                &["subgroupMul"],
+                "",
+            ),
+            ActiveMin => info(
+                &[
+                    "OpGroupNonUniformSMin",
+                    "OpGroupNonUniformUMin",
+                    "OpGroupNonUniformFMin",
+                ],
+                arithmetic,
+                &["simd_min"],
+                &["subgroupMin"],
+                "",
+            ),
+            ActiveMax => info(
+                &[
+                    "OpGroupNonUniformSMax",
+                    "OpGroupNonUniformUMax",
+                    "OpGroupNonUniformFMax",
+                ],
+                arithmetic,
+                &["simd_max"],
+                &["subgroupMax"],
+                "",
+            ),
+            ActiveBitAnd => info(
+                &["OpGroupNonUniformBitwiseAnd"],
+                arithmetic,
+                &["simd_and"],
+                &["subgroupAnd"],
+                "",
+            ),
+            ActiveBitOr => info(
+                &["OpGroupNonUniformBitwiseOr"],
+                arithmetic,
+                &["simd_or"],
+                &["subgroupOr"],
+                "",
+            ),
+            ActiveBitXor => info(
+                &["OpGroupNonUniformBitwiseXor"],
+                arithmetic,
+                &["simd_xor"],
+                &["subgroupXor"],
+                "",
+            ),
+            PrefixSum => info(
+                &["OpGroupNonUniformIAdd", "OpGroupNonUniformFAdd"],
+                arithmetic,
+                &["simd_prefix_exclusive_sum"],
+                &["subgroupExclusiveAdd"],
+                "SPIR-V: ExclusiveScan",
+            ),
+            PrefixProduct => info(
+                &["OpGroupNonUniformIMul", "OpGroupNonUniformFMul"],
+                arithmetic,
+                &["simd_prefix_exclusive_product"],
+                &["subgroupExclusiveMul"],
+                "SPIR-V: ExclusiveScan",
+            ),
+            ReadLaneAt => info(
+                &["OpGroupNonUniformShuffle"],
+                "GroupNonUniformShuffle",
+                &["simd_shuffle"],
+                &["subgroupShuffle"],
+                "WGSL: subgroupBroadcast where the lane is a constant below 128",
+            ),
+            ReadLaneFirst => info(
+                &["OpGroupNonUniformBroadcastFirst"],
+                "GroupNonUniformBallot",
+                &["simd_broadcast_first"],
+                &["subgroupBroadcastFirst"],
+                "",
+            ),
+            QuadReadAcrossX => info(
+                &["OpGroupNonUniformQuadSwap"],
+                "GroupNonUniformQuad",
+                &["quad_shuffle_xor"],
+                &["quadSwapX"],
+                "SPIR-V: direction 0; MSL: quad_shuffle_xor(x, 1)",
+            ),
+            QuadReadAcrossY => info(
+                &["OpGroupNonUniformQuadSwap"],
+                "GroupNonUniformQuad",
+                &["quad_shuffle_xor"],
+                &["quadSwapY"],
+                "SPIR-V: direction 1; MSL: quad_shuffle_xor(x, 2)",
+            ),
+            QuadReadAcrossDiagonal => info(
+                &["OpGroupNonUniformQuadSwap"],
+                "GroupNonUniformQuad",
+                &["quad_shuffle_xor"],
+                &["quadSwapDiagonal"],
+                "SPIR-V: direction 2; MSL: quad_shuffle_xor(x, 3)",
+            ),
+            QuadReadLaneAt => info(
+                &["OpGroupNonUniformQuadBroadcast"],
+                "GroupNonUniformQuad",
+                &["quad_shuffle"],
+                &["subgroupShuffle", "subgroup_invocation_id"],
+                "WGSL: quadBroadcast where the quad lane is a constant 0-3, else \
+                 subgroupShuffle(x, (lane & ~3u) + i)",
+            ),
+        }
+    }
+}
+
 /// A set of Vulkan subgroup feature bits, with the values of `VkSubgroupFeatureFlagBits`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SubgroupOperations(u32);
