@@ -15,6 +15,8 @@ use oneshader_harness::{
 };
 use serde::Deserialize;
 
+pub mod wave_model;
+
 /// The directory of the case files.
 pub fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("cases")
@@ -193,10 +195,22 @@ impl Compiled {
 /// (through Dawn) and the MSL check. Panics with the reasons on any failure.
 pub fn compile_and_validate(path: &Path, options: &CompileOptions) -> Compiled {
     let result = oneshader::compile_file(path, options);
+    validate(&path.display().to_string(), result, options)
+}
+
+/// Like [`compile_and_validate`], for HLSL text that has no file; `name` names it in
+/// diagnostics.
+pub fn compile_source_and_validate(name: &str, text: &str, options: &CompileOptions) -> Compiled {
+    let result = oneshader::compile_source(name, text, options);
+    validate(name, result, options)
+}
+
+/// Checks that `result` succeeded and validates every output; panics with the
+/// reasons (and the rejected text) on any failure.
+fn validate(name: &str, result: CompileResult, options: &CompileOptions) -> Compiled {
     assert!(
         result.success(),
-        "{} failed to compile:\n{}",
-        path.display(),
+        "{name} failed to compile:\n{}",
         result.short_diagnostics().join("\n")
     );
     let reflection = result.reflection.as_ref().expect("reflection");
@@ -206,8 +220,7 @@ pub fn compile_and_validate(path: &Path, options: &CompileOptions) -> Compiled {
             assert_eq!(
                 reflection.entry_points.len(),
                 1,
-                "{}: name the entry point",
-                path.display()
+                "{name}: name the entry point"
             );
             reflection.entry_points[0].name.clone()
         }
@@ -215,7 +228,7 @@ pub fn compile_and_validate(path: &Path, options: &CompileOptions) -> Compiled {
     let compiled = Compiled { result, entry };
     let words = compiled.spirv();
     if let Err(e) = spirv_val(&words) {
-        panic!("{}: spirv-val rejects the SPIR-V:\n{e}", path.display());
+        panic!("{name}: spirv-val rejects the SPIR-V:\n{e}");
     }
     if Runtime::selected() == [Runtime::Vulkan(VulkanDriver::System)] {
         // The run on a real GPU's machine executes SPIR-V only: Tint and the MSL
@@ -225,17 +238,11 @@ pub fn compile_and_validate(path: &Path, options: &CompileOptions) -> Compiled {
     }
     let wgsl = compiled.text(Target::Wgsl);
     if let Err(e) = validate_wgsl(wgsl) {
-        panic!(
-            "{}: Tint rejects the WGSL:\n{e}\n--- WGSL ---\n{wgsl}",
-            path.display()
-        );
+        panic!("{name}: Tint rejects the WGSL:\n{e}\n--- WGSL ---\n{wgsl}");
     }
     let metal = compiled.text(Target::Msl);
     if let Err(e) = msl::check_msl(metal) {
-        panic!(
-            "{}: the MSL check rejects the MSL:\n{e}\n--- MSL ---\n{metal}",
-            path.display()
-        );
+        panic!("{name}: the MSL check rejects the MSL:\n{e}\n--- MSL ---\n{metal}");
     }
     compiled
 }
