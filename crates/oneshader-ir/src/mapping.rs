@@ -109,8 +109,11 @@ pub fn intrinsics_markdown() -> String {
     );
     let _ = writeln!(
         s,
-        "The backends follow these tables, and `tests/e2e/mapping.rs` compiles every \
-         intrinsic and checks each output against them; `tests/e2e/waves.rs` and \
+        "The compiler uses these tables: the SPIR-V backend declares each wave operation's \
+         capability from it, the MSL and WGSL backends take the function of every \
+         operation that is one call from it, and reflection's subgroup operations come from \
+         `WaveOp::subgroup_operations`. `tests/e2e/mapping.rs` compiles every intrinsic and \
+         checks each output against the tables; `tests/e2e/waves.rs` and \
          `tests/e2e/bits.rs` prove the semantics by execution (see docs/testing.md).\n"
     );
     let _ = writeln!(s, "## Wave and quad intrinsics\n");

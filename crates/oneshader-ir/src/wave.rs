@@ -159,10 +159,11 @@ impl WaveOp {
     }
 }
 
-/// How one wave operation maps to each target. The backends emit exactly what this
-/// table says (`oneshader-e2e`'s mapping test compiles every operation and checks the
-/// outputs against it) and `docs/intrinsics.md` is rendered from it
-/// ([`crate::mapping::intrinsics_markdown`]), so the two cannot drift.
+/// How one wave operation maps to each target. The backends read it (the SPIR-V
+/// capability; the MSL and WGSL function of one-call operations), `oneshader-e2e`'s
+/// mapping test checks every output against it, and `docs/intrinsics.md` is rendered
+/// from it ([`crate::mapping::intrinsics_markdown`]), so the doc and the compiler
+/// cannot drift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WaveOpInfo {
     /// The SPIR-V instructions, by operand type where they differ (DXC's choice), or

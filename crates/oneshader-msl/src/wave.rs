@@ -155,17 +155,8 @@ pub fn write(
                     ),
                 ));
             }
-            let function = match op {
-                ActiveSum => "simd_sum",
-                ActiveProduct => "simd_product",
-                ActiveMin => "simd_min",
-                ActiveMax => "simd_max",
-                PrefixSum => "simd_prefix_exclusive_sum",
-                PrefixProduct => "simd_prefix_exclusive_product",
-                ActiveBitAnd => "simd_and",
-                ActiveBitOr => "simd_or",
-                _ => "simd_xor",
-            };
+            // The function the mapping table gives the operation (docs/intrinsics.md).
+            let function = op.info().msl[0];
             Ok(format!("{function}({})", value.text))
         }
         ReadLaneFirst => carry(fw, op, args[0], "simd_broadcast_first", None),

@@ -25,6 +25,12 @@ impl FunctionWriter<'_, '_> {
             ));
         }
         self.w.capability(Capability::GroupNonUniform);
+        // The capability the mapping table gives the operation (docs/intrinsics.md).
+        let capability = op.info().capability;
+        let capability = capability.parse::<Capability>().map_err(|()| {
+            Error::malformed(span, format!("unknown SPIR-V capability '{capability}'"))
+        })?;
+        self.w.capability(capability);
         let result_type = self.value_type_of(handle)?;
         let mut values = Vec::with_capacity(args.len());
         for &arg in args {
@@ -39,7 +45,6 @@ impl FunctionWriter<'_, '_> {
             }
             W::IsFirstLane => self.emit_ids(Op::GroupNonUniformElect, result_type, &[scope]),
             W::ActiveAnyTrue | W::ActiveAllTrue => {
-                self.w.capability(Capability::GroupNonUniformVote);
                 let condition = self.bool_operand(args, value, op, span)?;
                 let spirv_op = if op == W::ActiveAnyTrue {
                     Op::GroupNonUniformAny
@@ -48,17 +53,12 @@ impl FunctionWriter<'_, '_> {
                 };
                 self.emit_ids(spirv_op, result_type, &[scope, condition])
             }
-            W::ActiveAllEqual => {
-                self.w.capability(Capability::GroupNonUniformVote);
-                self.all_equal(args, value, result_type, scope, span)
-            }
+            W::ActiveAllEqual => self.all_equal(args, value, result_type, scope, span),
             W::ActiveBallot => {
-                self.w.capability(Capability::GroupNonUniformBallot);
                 let condition = self.bool_operand(args, value, op, span)?;
                 self.emit_ids(Op::GroupNonUniformBallot, result_type, &[scope, condition])
             }
             W::ActiveCountBits | W::PrefixCountBits => {
-                self.w.capability(Capability::GroupNonUniformBallot);
                 let condition = self.bool_operand(args, value, op, span)?;
                 let uint4 = self
                     .w
@@ -86,12 +86,8 @@ impl FunctionWriter<'_, '_> {
             | W::ActiveBitOr
             | W::ActiveBitXor
             | W::PrefixSum
-            | W::PrefixProduct => {
-                self.w.capability(Capability::GroupNonUniformArithmetic);
-                self.arithmetic(args, op, value, result_type, scope, span)
-            }
+            | W::PrefixProduct => self.arithmetic(args, op, value, result_type, scope, span),
             W::ReadLaneAt => {
-                self.w.capability(Capability::GroupNonUniformShuffle);
                 let lane = self.unsigned_index(args, &values, span)?;
                 self.emit_ids(
                     Op::GroupNonUniformShuffle,
@@ -99,16 +95,12 @@ impl FunctionWriter<'_, '_> {
                     &[scope, value, lane],
                 )
             }
-            W::ReadLaneFirst => {
-                self.w.capability(Capability::GroupNonUniformBallot);
-                self.emit_ids(
-                    Op::GroupNonUniformBroadcastFirst,
-                    result_type,
-                    &[scope, value],
-                )
-            }
+            W::ReadLaneFirst => self.emit_ids(
+                Op::GroupNonUniformBroadcastFirst,
+                result_type,
+                &[scope, value],
+            ),
             W::QuadReadAcrossX | W::QuadReadAcrossY | W::QuadReadAcrossDiagonal => {
-                self.w.capability(Capability::GroupNonUniformQuad);
                 let direction = match op {
                     W::QuadReadAcrossX => 0,
                     W::QuadReadAcrossY => 1,
@@ -122,7 +114,6 @@ impl FunctionWriter<'_, '_> {
                 )
             }
             W::QuadReadLaneAt => {
-                self.w.capability(Capability::GroupNonUniformQuad);
                 let lane = self.unsigned_index(args, &values, span)?;
                 self.emit_ids(
                     Op::GroupNonUniformQuadBroadcast,

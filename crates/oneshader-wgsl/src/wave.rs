@@ -102,6 +102,9 @@ impl Writer<'_> {
             let text = format!("{name}({})", value.text);
             Ok(self.wave_result(&value, text))
         };
+        // The built-in the mapping table gives the operation (docs/intrinsics.md), for
+        // those that are one call.
+        let function = op.info().wgsl[0];
         Ok(match op {
             GetLaneCount => context
                 .lane_count
@@ -111,25 +114,14 @@ impl Writer<'_> {
                 .lane_index
                 .clone()
                 .ok_or_else(|| missing("lane index"))?,
-            IsFirstLane => "subgroupElect()".into(),
-            ActiveAnyTrue => condition("subgroupAny")?,
-            ActiveAllTrue => condition("subgroupAll")?,
-            ActiveBallot => condition("subgroupBallot")?,
-            ActiveCountBits => count("subgroupAdd")?,
-            PrefixCountBits => count("subgroupExclusiveAdd")?,
-            ActiveSum => number("subgroupAdd")?,
-            ActiveProduct => number("subgroupMul")?,
-            ActiveMin => number("subgroupMin")?,
-            ActiveMax => number("subgroupMax")?,
-            ActiveBitAnd => number("subgroupAnd")?,
-            ActiveBitOr => number("subgroupOr")?,
-            ActiveBitXor => number("subgroupXor")?,
-            PrefixSum => number("subgroupExclusiveAdd")?,
-            PrefixProduct => number("subgroupExclusiveMul")?,
-            ReadLaneFirst => moved("subgroupBroadcastFirst")?,
-            QuadReadAcrossX => moved("quadSwapX")?,
-            QuadReadAcrossY => moved("quadSwapY")?,
-            QuadReadAcrossDiagonal => moved("quadSwapDiagonal")?,
+            IsFirstLane => format!("{function}()"),
+            ActiveAnyTrue | ActiveAllTrue | ActiveBallot => condition(function)?,
+            ActiveCountBits | PrefixCountBits => count(function)?,
+            ActiveSum | ActiveProduct | ActiveMin | ActiveMax | ActiveBitAnd | ActiveBitOr
+            | ActiveBitXor | PrefixSum | PrefixProduct => number(function)?,
+            ReadLaneFirst | QuadReadAcrossX | QuadReadAcrossY | QuadReadAcrossDiagonal => {
+                moved(function)?
+            }
             ActiveAllEqual => self.all_equal(context, args[0])?,
             ReadLaneAt => {
                 let value = self.wave_value(context, args[0])?;
