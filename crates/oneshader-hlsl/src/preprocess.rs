@@ -1098,10 +1098,11 @@ impl Preprocessor<'_> {
         }
         if self.frames.len() > MAX_INCLUDE_DEPTH {
             let chain: Vec<&str> = self.frames.iter().map(|f| f.path.as_str()).collect();
-            let message = match chain.iter().position(|p| *p == found.path) {
-                Some(first) => format!(
-                    "include cycle: {} -> {}",
-                    chain[first..].join(" -> "),
+            // The innermost repetition is the cycle itself, named once.
+            let message = match chain.iter().rposition(|p| *p == found.path) {
+                Some(last) => format!(
+                    "include cycle: {} -> {}: guard the headers with #pragma once, or remove one of these #includes",
+                    chain[last..].join(" -> "),
                     found.path
                 ),
                 None => format!("includes nest deeper than {MAX_INCLUDE_DEPTH} levels"),

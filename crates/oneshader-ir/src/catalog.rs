@@ -417,11 +417,13 @@ pub const CATALOG: &[CodeInfo] = &[
         "conversion-loss",
         Warning,
         "An implicit conversion from a larger type to a smaller one may lose data.",
-        "Assigning, passing or returning a value where a narrower type is expected converts \
-         it silently: a `float` to an integer drops the fraction and clamps nothing, a \
-         `double` to a `float` loses precision, a 64-bit integer to a 32-bit one drops the \
-         high bits. DXC warns: conversion from larger type to smaller, possible loss of data.",
-        "float f = 2.5;\nint i = f;",
+        "Assigning, passing or returning a value where a type with fewer bits is expected \
+         converts it silently: a `double` to a `float` loses precision, a `double` to an \
+         `int` drops the fraction and overflows, a 64-bit integer to a 32-bit one drops the \
+         high bits. As in DXC (warning X3205), conversions between types of the same width \
+         (`float` to `int`), conversions to `bool` and untyped literals (`float f = 2.5;`) \
+         do not warn.",
+        "double total = 0;\nfloat average = total / 4;",
         "Convert explicitly when the loss is intended (`int i = (int)f;`, `round`, `floor`), \
          or keep the wider type.",
     ),
@@ -431,8 +433,9 @@ pub const CATALOG: &[CodeInfo] = &[
         Error,
         "The SPIR-V backend cannot express this construct.",
         "The program is valid HLSL and reached the SPIR-V backend, but the backend has no \
-         mapping for a construct in it. The message names the construct.",
-        "// a construct without a SPIR-V mapping; the message names it",
+         mapping for a construct in it. The message names the construct. For example, \
+         Vulkan gives `bool` no memory layout, so a buffer of `bool` cannot be declared.",
+        "RWStructuredBuffer<bool> Visible : register(u0);\n[numthreads(64, 1, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID) {\n    Visible[id.x] = id.x % 2 == 0;\n}",
         "Compile for the other targets only (`--target msl,wgsl`), or rewrite the construct.",
     ),
     entry(
@@ -441,8 +444,9 @@ pub const CATALOG: &[CodeInfo] = &[
         Error,
         "The MSL backend cannot express this construct.",
         "The program is valid HLSL, but Metal Shading Language 2.4 has no equivalent for a \
-         construct in it. The message names the construct.",
-        "// a construct without an MSL mapping; the message names it",
+         construct in it. The message names the construct. For example, MSL has no 64-bit \
+         floating-point type, so `double` cannot be compiled for Metal.",
+        "RWStructuredBuffer<float> Out : register(u0);\n[numthreads(64, 1, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID) {\n    double sum = id.x;\n    Out[id.x] = (float)(sum / 3);\n}",
         "Compile for the other targets only (`--target spirv,wgsl`), or rewrite the construct.",
     ),
     entry(
@@ -463,9 +467,11 @@ pub const CATALOG: &[CodeInfo] = &[
         "wgsl-unsupported",
         Error,
         "The WGSL backend cannot express this construct.",
-        "The program is valid HLSL, but WGSL has no equivalent for a construct in it (for \
-         example 64-bit integers). The message names the construct.",
-        "// a construct without a WGSL mapping; the message names it",
+        "The program is valid HLSL, but WGSL has no equivalent for a construct in it. The \
+         message names the construct. For example, WGSL has no 64-bit integers, and its \
+         uniform buffers align a `float3` to 16 bytes, where HLSL's `cbuffer` packing puts \
+         one right after a `float`, at offset 4.",
+        "cbuffer Params : register(b0) {\n    float scale;\n    float3 offset;  // at offset 4\n};\nRWStructuredBuffer<float3> Out : register(u1);\n[numthreads(64, 1, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID) {\n    Out[id.x] = offset * scale;\n}",
         "Compile for the other targets only (`--target spirv,msl`), or rewrite the construct.",
     ),
     entry(

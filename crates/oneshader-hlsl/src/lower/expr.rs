@@ -809,11 +809,14 @@ impl<'a> Lowerer<'a> {
             (Shape::Scalar, s) | (s, Shape::Scalar) => s,
             (Shape::Vector(x), Shape::Vector(y)) => {
                 if x != y {
-                    self.report(Diagnostic::warning(
-                        codes::IMPLICIT_TRUNCATION,
-                        span,
-                        "implicit truncation of vector type: the longer operand loses components",
-                    ));
+                    self.report(
+                        Diagnostic::warning(
+                            codes::IMPLICIT_TRUNCATION,
+                            span,
+                            "implicit truncation of vector type: the longer operand loses its last components",
+                        )
+                        .with_help("make the operands the same length with a swizzle, such as '.xyz'"),
+                    );
                 }
                 Shape::Vector(x.min(y))
             }
@@ -1141,6 +1144,20 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        if warn && !explicit && !operand.literal && loses_range(fs, ts) {
+            let f = types::type_name(&self.module, operand.ty);
+            let t = types::type_name(&self.module, to);
+            self.report(
+                Diagnostic::warning(
+                    codes::CONVERSION_LOSS,
+                    span,
+                    format!("conversion from larger type '{f}' to smaller type '{t}', possible loss of data"),
+                )
+                .with_help(format!(
+                    "convert explicitly with '({t})' when the loss is intended, or keep the value in a '{f}'"
+                )),
+            );
+        }
         // Adjust the shape first, then the component type.
         let reshaped = match (fshape, tshape) {
             (a, b) if a == b => operand.expr,
@@ -1158,11 +1175,15 @@ impl<'a> Lowerer<'a> {
             }
             (Shape::Vector(_), Shape::Scalar) => {
                 if warn && !explicit {
-                    self.report(Diagnostic::warning(
-                        codes::IMPLICIT_TRUNCATION,
-                        span,
-                        "implicit truncation of vector type: only the first component is kept",
-                    ));
+                    let f = types::type_name(&self.module, operand.ty);
+                    self.report(
+                        Diagnostic::warning(
+                            codes::IMPLICIT_TRUNCATION,
+                            span,
+                            format!("implicit truncation of vector type: only the first component of this '{f}' is kept"),
+                        )
+                        .with_help("take the component you mean with a swizzle, such as '.x'"),
+                    );
                 }
                 let scalar = self.scalar_type(fs);
                 cx.expr(
@@ -1186,11 +1207,17 @@ impl<'a> Lowerer<'a> {
                     return None;
                 }
                 if warn && !explicit {
-                    self.report(Diagnostic::warning(
-                        codes::IMPLICIT_TRUNCATION,
-                        span,
-                        "implicit truncation of vector type",
-                    ));
+                    let f = types::type_name(&self.module, operand.ty);
+                    let t = types::type_name(&self.module, to);
+                    let swizzle = &"xyzw"[..b.count() as usize];
+                    self.report(
+                        Diagnostic::warning(
+                            codes::IMPLICIT_TRUNCATION,
+                            span,
+                            format!("implicit truncation of vector type: '{f}' to '{t}' drops the last components"),
+                        )
+                        .with_help(format!("say which components you mean with a swizzle ('.{swizzle}') or a cast ('({t})')")),
+                    );
                 }
                 let truncated_ty = self.shaped(fs, Shape::Vector(b));
                 let components: Vec<u32> = (0..b.count()).collect();
@@ -1869,6 +1896,13 @@ fn parse_swizzle(text: &str, count: u32) -> Option<Vec<u32>> {
 }
 
 /// A literal converted to `to`, if the conversion is a plain value change.
+/// Whether an implicit conversion from `from` to `to` components may lose data, as DXC
+/// judges it (warning X3205): the target is narrower in bits. Same-width conversions
+/// (`float` to `int`) and conversions to `bool` do not count.
+fn loses_range(from: Scalar, to: Scalar) -> bool {
+    to.kind != ScalarKind::Bool && from.width > to.width
+}
+
 fn convert_literal(literal: Literal, to: Scalar) -> Option<Literal> {
     let as_f64 = match literal {
         Literal::Bool(b) => f64::from(u8::from(b)),

@@ -749,7 +749,10 @@ impl<'a> Lowerer<'a> {
                     self.error(
                         codes::NO_MATCHING_OVERLOAD,
                         span,
-                        "this intrinsic needs integer operands",
+                        format!(
+                            "this intrinsic takes integer operands, not '{}': convert with a cast such as '(uint)', or take the bits with 'asuint'",
+                            types::scalar_name(scalar)
+                        ),
                     );
                     return None;
                 }
@@ -1671,11 +1674,33 @@ impl<'a> Lowerer<'a> {
             }
         }
         let Some((index, _)) = best else {
+            if let [only] = overloads.as_slice() {
+                let count = only.params.len();
+                let required = only.params.iter().filter(|p| p.default.is_none()).count();
+                if args.len() < required || args.len() > count {
+                    let takes = if required == count {
+                        format!("{count}")
+                    } else {
+                        format!("{required} to {count}")
+                    };
+                    self.error(
+                        codes::ARGUMENT_COUNT,
+                        span,
+                        format!(
+                            "'{name}' takes {takes} argument{}, but {} {} given: pass one value for each parameter it declares",
+                            if count == 1 { "" } else { "s" },
+                            args.len(),
+                            if args.len() == 1 { "was" } else { "were" }
+                        ),
+                    );
+                    return None;
+                }
+            }
             self.error(
                 codes::NO_MATCHING_OVERLOAD,
                 span,
                 format!(
-                    "no overload of '{name}' takes these {} argument{}",
+                    "no overload of '{name}' takes {} argument{} of these types: convert the arguments to the parameter types of one overload",
                     args.len(),
                     if args.len() == 1 { "" } else { "s" }
                 ),

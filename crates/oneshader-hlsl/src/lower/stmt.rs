@@ -275,7 +275,7 @@ impl<'a> Lowerer<'a> {
                 let Some(v) = self.lower_expr(cx, e) else {
                     return;
                 };
-                if let Some(value) = self.convert_value(cx, v, ty, e.span, false) {
+                if let Some(value) = self.convert_value(cx, v, ty, e.span, true) {
                     cx.emit(Statement::Return { value: Some(value) });
                 }
             }
@@ -372,7 +372,7 @@ impl<'a> Lowerer<'a> {
             return Some(value);
         }
         let value = self.lower_expr(cx, init)?;
-        self.convert_value(cx, value, ty, init.span, false)
+        self.convert_value(cx, value, ty, init.span, true)
     }
 
     fn flatten_initializer(

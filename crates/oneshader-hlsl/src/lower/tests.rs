@@ -387,3 +387,55 @@ void CSMain() {
         expected(&[("OSH0301", 4, 5), ("OSH0300", 7, 14)])
     );
 }
+
+#[test]
+fn initializers_and_returns_warn_about_vector_truncation() {
+    let source = "RWStructuredBuffer<float> Out : register(u0);\n\
+                  float3 f(float4 c) { return c; }\n\
+                  [numthreads(1, 1, 1)]\n\
+                  void CSMain() {\n\
+                  float4 c = 1;\n\
+                  float3 v = c;\n\
+                  float3 w = c.rgb;\n\
+                  float3 x = (float3)c;\n\
+                  Out[0] = v.x + w.x + x.x + f(c).x;\n\
+                  }\n";
+    assert_eq!(
+        codes_at(source),
+        expected(&[("OSH0400", 6, 12), ("OSH0400", 2, 29)])
+    );
+}
+
+#[test]
+fn narrowing_conversions_warn_as_dxc_does() {
+    // DXC (X3205) warns when the target is narrower in bits: double to float or int,
+    // 64-bit to 32-bit integers; not float to int, int to float or anything to bool,
+    // and not an untyped literal.
+    let source = "RWStructuredBuffer<float> Out : register(u0);\n\
+                  float g(float a) { return a; }\n\
+                  [numthreads(1, 1, 1)]\n\
+                  void CSMain(uint3 id : SV_DispatchThreadID) {\n\
+                  double d = id.x;\n\
+                  float f = d;\n\
+                  int i = f;\n\
+                  uint u = d;\n\
+                  float h = 2.5;\n\
+                  bool b = d;\n\
+                  float e = (float)d;\n\
+                  Out[0] = f + i + u + h + b + e + g(d);\n\
+                  }\n";
+    assert_eq!(
+        codes_at(source),
+        expected(&[("OSH0401", 6, 11), ("OSH0401", 8, 10), ("OSH0401", 12, 36)])
+    );
+    let (_, diagnostics, _) = lower(source);
+    let first = diagnostics
+        .iter()
+        .find(|d| d.code == codes::CONVERSION_LOSS)
+        .expect("a conversion warning");
+    assert_eq!(
+        first.message,
+        "conversion from larger type 'double' to smaller type 'float', possible loss of data"
+    );
+    assert!(first.help[0].contains("(float)"), "{:?}", first.help);
+}

@@ -1,0 +1,6 @@
+#defne GROUP_SIZE 64
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(64, 1, 1)]
+void CSMain(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = 1;
+}

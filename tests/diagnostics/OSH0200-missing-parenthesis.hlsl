@@ -1,0 +1,5 @@
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(64, 1, 1)]
+void CSMain(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = saturate((id.x + 0.5) / 64.0;
+}

@@ -1,0 +1,6 @@
+// options: -E main
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(64, 1, 1)]
+void CSMain(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = 1;
+}

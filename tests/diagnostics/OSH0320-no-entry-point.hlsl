@@ -1,0 +1,4 @@
+RWStructuredBuffer<float> Out : register(u0);
+void Fill(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = 1;
+}

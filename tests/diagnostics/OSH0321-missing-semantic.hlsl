@@ -1,0 +1,4 @@
+[shader("pixel")]
+float4 PSMain(float4 position : SV_Position) {
+    return position / 1024;
+}
