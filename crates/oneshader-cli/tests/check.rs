@@ -65,7 +65,7 @@ fn a_clean_tree_exits_0_with_a_summary() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
-        "shaders/sub/warns.hlsl(3,45): warning OSH0400: implicit truncation of vector type\n"
+        "shaders/sub/warns.hlsl(3,45): warning OSH0400: implicit truncation of vector type: 'float4' to 'float3' drops the last components\n"
     );
     assert!(text(&output.stderr).ends_with("checked 2 files: 0 errors, 1 warning\n"));
     assert!(
@@ -83,7 +83,7 @@ fn errors_exit_1_with_github_annotations() {
     assert_eq!(
         text(&output.stdout),
         "::error file=shaders/bad.hlsl,line=3,col=26,endLine=3,endColumn=33,title=OSH0300::unknown identifier 'missing'%0Ahelp: declare it before this use\n\
-         ::warning file=shaders/sub/warns.hlsl,line=3,col=45,endLine=3,endColumn=50,title=OSH0400::implicit truncation of vector type\n"
+         ::warning file=shaders/sub/warns.hlsl,line=3,col=45,endLine=3,endColumn=50,title=OSH0400::implicit truncation of vector type: 'float4' to 'float3' drops the last components%0Ahelp: say which components you mean with a swizzle ('.xyz') or a cast ('(float3)')\n"
     );
     assert!(text(&output.stderr).ends_with("checked 3 files: 1 error, 1 warning\n"));
 }
