@@ -10,6 +10,7 @@ mod derived;
 mod expr;
 mod function;
 mod globals;
+mod image;
 mod intrinsics;
 mod matrix;
 mod stmt;
