@@ -1164,6 +1164,109 @@ fn rvalue(expr: Handle<Expression>, ty: Handle<Type>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{compile, FrontendOptions, MemoryLoader};
+    use oneshader_ir::{Diagnostic, Module, SourceMap};
+
+    fn lower(source: &str) -> (Option<Module>, Vec<String>) {
+        let mut sources = SourceMap::new();
+        let main = sources.add("test.hlsl", source);
+        let (module, diagnostics) = compile(
+            &mut sources,
+            main,
+            &FrontendOptions::default(),
+            &MemoryLoader::new(),
+        );
+        let messages = diagnostics
+            .into_vec()
+            .iter()
+            .filter(|d: &&Diagnostic| d.is_error())
+            .map(|d| d.to_short_string(&sources))
+            .collect();
+        (module, messages)
+    }
+
+    fn image_of(module: &Module, name: &str) -> TypeInner {
+        let (_, global) = module
+            .global_variables
+            .iter()
+            .find(|(_, g)| g.name == name)
+            .unwrap();
+        module.inner(global.ty).clone()
+    }
+
+    const PRELUDE: &str = "RWStructuredBuffer<float4> Out : register(u9);\n";
+
+    fn compute(body: &str, declarations: &str) -> (Option<Module>, Vec<String>) {
+        lower(&format!(
+            "{PRELUDE}{declarations}\n[numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {{ {body} }}"
+        ))
+    }
+
+    #[test]
+    fn texture_declarations_become_image_types_with_formats() {
+        let (module, errors) = compute(
+            "Out[0] = A.Load(int4(0, 0, 0, 0)).xyxy + B[id.xy] + C[id.xy] + float(D[id.xy]); E[id.xy] = 1.0;",
+            "Texture2DArray<uint2> A : register(t0);\n\
+             RWTexture2D<unorm float4> B : register(u1);\n\
+             [[vk::image_format(\"r32f\")]] globallycoherent RWTexture2D<float> E : register(u2);\n\
+             RWTexture2D<float4> C : register(u3);\n\
+             Texture2D<int> D : register(t4);",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let module = module.unwrap();
+        assert_eq!(
+            image_of(&module, "A"),
+            TypeInner::Image {
+                dim: ImageDimension::D2,
+                arrayed: true,
+                class: ImageClass::Sampled {
+                    kind: ScalarKind::Uint,
+                    multisampled: false,
+                    components: 2
+                }
+            }
+        );
+        let format = |name| match image_of(&module, name) {
+            TypeInner::Image {
+                class: ImageClass::Storage {
+                    format, coherent, ..
+                },
+                ..
+            } => (format, coherent),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(format("B"), (StorageFormat::Rgba8Unorm, false));
+        assert_eq!(format("C"), (StorageFormat::Rgba32Float, false));
+        assert_eq!(format("E"), (StorageFormat::R32Float, true));
+    }
+
+    #[test]
+    fn unsupported_and_wrong_texture_uses_are_precise_errors() {
+        let decls = "Texture2D<float4> T : register(t0);\nSamplerState S : register(s1);\n\
+                     SamplerComparisonState C : register(s2);\nRWTexture2D<float4> R : register(u3);";
+        let cases = [
+            ("Out[0] = T.CalculateLevelOfDetail(S, float2(0, 0)).xxxx;", "OSH0350", "CalculateLevelOfDetail"),
+            ("Out[0] = T.SampleLevel(C, float2(0, 0), 0);", "OSH0302", "SamplerState"),
+            ("Out[0] = T.SampleCmpLevelZero(S, float2(0, 0), 0.5).xxxx;", "OSH0302", "SamplerComparisonState"),
+            ("int o = id.x; Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(o, 0));", "OSH0302", "offset must be a constant"),
+            ("Out[0] = R.SampleLevel(S, float2(0, 0), 0);", "OSH0307", "RWTexture"),
+            ("T[id.xy] = 1.0;", "OSH0306", "cannot be assigned"),
+            ("Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(1, 0), 1.0);", "OSH0303", "clamp"),
+            ("uint w; T.GetDimensions(w);", "OSH0303", "GetDimensions"),
+        ];
+        for (body, code, words) in cases {
+            let (module, errors) = compute(body, decls);
+            assert!(module.is_none(), "{body} lowered");
+            assert!(
+                errors.iter().any(|e| e.contains(code) && e.contains(words)),
+                "{body}: {errors:?}"
+            );
+        }
+        let (_, errors) = lower("RWTexture2D<float4> R : register(t0);\n[numthreads(1,1,1)] void main() { R[uint2(0, 0)] = 1; }");
+        assert!(errors.iter().any(|e| e.contains("OSH0322") && e.contains("u0")), "{errors:?}");
+        let (_, errors) = lower("[[vk::image_format(\"rgba99\")]] RWTexture2D<float4> R : register(u0);\n[numthreads(1,1,1)] void main() { R[uint2(0, 0)] = 1; }");
+        assert!(errors.iter().any(|e| e.contains("image_format")), "{errors:?}");
+    }
 
     #[test]
     fn texture_names_parse_into_shapes() {
