@@ -438,6 +438,7 @@ impl<'a> Lowerer<'a> {
         if let Some(name) = name {
             self.structs.insert(name, handle);
         }
+        self.struct_decls.insert(handle, decl);
         Some(handle)
     }
 
