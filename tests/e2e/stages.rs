@@ -8,7 +8,9 @@ use oneshader::{compile_source, CompileOptions, Target};
 use oneshader_e2e::compile_and_validate;
 
 fn graphics(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("graphics").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("graphics")
+        .join(name)
 }
 
 #[test]
@@ -61,14 +63,21 @@ fn implicit_derivatives_in_compute_are_an_error_on_every_target() {
     let errors = compile_errors(source);
     for code in ["OSH5001", "OSH5101", "OSH5201"] {
         assert!(
-            errors.iter().any(|e| e.contains(code) && e.contains("SampleLevel")),
+            errors
+                .iter()
+                .any(|e| e.contains(code) && e.contains("SampleLevel")),
             "{code}: {errors:?}"
         );
     }
     let source = "RWStructuredBuffer<float> Out : register(u0);\n\
                   [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { Out[0] = ddx(float(id.x)); }";
     let errors = compile_errors(source);
-    assert!(errors.iter().any(|e| e.contains("OSH5001") && e.contains("ddx")), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("OSH5001") && e.contains("ddx")),
+        "{errors:?}"
+    );
 }
 
 #[test]
@@ -77,8 +86,15 @@ fn storage_formats_webgpu_lacks_are_osh5201() {
                   [numthreads(1, 1, 1)] void main() { Out[uint2(0, 0)] = 1.0; }";
     let errors = compile_errors(source);
     assert!(
-        errors.iter().any(|e| e.contains("OSH5201") && e.contains("format")),
+        errors
+            .iter()
+            .any(|e| e.contains("OSH5201") && e.contains("format")),
         "{errors:?}"
     );
-    assert!(!errors.iter().any(|e| e.contains("OSH5001") || e.contains("OSH5101")), "{errors:?}");
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.contains("OSH5001") || e.contains("OSH5101")),
+        "{errors:?}"
+    );
 }

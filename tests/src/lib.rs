@@ -333,7 +333,9 @@ pub fn bind_resources(
                 .resource(name)
                 .unwrap_or_else(|| panic!("the shader does not use a resource named '{name}'"));
             let kind = match *shape {
-                BindingShape::Buffer if resource.kind == oneshader::ResourceKind::ConstantBuffer => {
+                BindingShape::Buffer
+                    if resource.kind == oneshader::ResourceKind::ConstantBuffer =>
+                {
                     BufferKind::Uniform
                 }
                 BindingShape::Buffer if resource.access.write || resource.access.atomic => {
@@ -538,7 +540,11 @@ pub fn run_case(name: &str) -> Vec<String> {
         let filter = match filter.as_str() {
             "point" => Filter::Point,
             "linear" => Filter::Linear,
-            other => return vec![format!("{name}: unknown filter '{other}' (point or linear)")],
+            other => {
+                return vec![format!(
+                    "{name}: unknown filter '{other}' (point or linear)"
+                )]
+            }
         };
         resources.push((name.clone(), BindingShape::Sampler(filter), Vec::new()));
     }

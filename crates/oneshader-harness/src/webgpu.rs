@@ -40,11 +40,7 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
         entry_point: &job.entry_point,
         workgroups: job.workgroups,
         features: &job.features,
-        buffers: job
-            .buffers
-            .iter()
-            .map(request_buffer)
-            .collect(),
+        buffers: job.buffers.iter().map(request_buffer).collect(),
     };
     let response = run_node(&request)?;
     let device = response

@@ -22,8 +22,8 @@ pub mod wave;
 pub use arena::{Arena, Handle, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{
-    AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery, Literal, MathFunction, SampleLevel,
-    SwizzleComponent, UnaryOperator,
+    AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
+    Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{

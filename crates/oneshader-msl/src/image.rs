@@ -12,7 +12,10 @@ use crate::writer::unsupported;
 type Written = Result<String, Diagnostic>;
 
 impl FunctionWriter<'_, '_> {
-    fn image_shape(&self, image: Handle<Expression>) -> Result<(ImageDimension, bool, ImageClass, bool), Diagnostic> {
+    fn image_shape(
+        &self,
+        image: Handle<Expression>,
+    ) -> Result<(ImageDimension, bool, ImageClass, bool), Diagnostic> {
         let compared = match self.function.expressions.try_get(image) {
             Some(Expression::GlobalVariable(g)) => self
                 .w
@@ -27,7 +30,10 @@ impl FunctionWriter<'_, '_> {
                 arrayed,
                 class,
             } => Ok((dim, arrayed, class, compared)),
-            _ => Err(unsupported(None, "a texture operation on a value that is not a texture")),
+            _ => Err(unsupported(
+                None,
+                "a texture operation on a value that is not a texture",
+            )),
         }
     }
 
@@ -51,7 +57,9 @@ impl FunctionWriter<'_, '_> {
         if compared && depth_ref.is_none() {
             return Err(unsupported(span, "a texture sampled both with and without comparison (MSL compares only on depth textures, which have one component)"));
         }
-        if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_)) && self.w.entry.stage != ShaderStage::Fragment {
+        if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_))
+            && self.w.entry.stage != ShaderStage::Fragment
+        {
             return Err(unsupported(span, format!("Sample, SampleBias and SampleCmp need implicit derivatives, which only pixel shaders have (this is a {} shader): use SampleLevel, SampleGrad or SampleCmpLevelZero", self.w.entry.stage.name())));
         }
         let texture = self.expr(*image)?;
@@ -74,9 +82,11 @@ impl FunctionWriter<'_, '_> {
                 SampleLevel::Zero => args.push("level(0.0)".into()),
                 SampleLevel::Exact(lod) => args.push(format!("level({})", self.expr(*lod)?)),
                 SampleLevel::Bias(bias) => args.push(format!("bias({})", self.expr(*bias)?)),
-                SampleLevel::Gradient { x, y } => {
-                    args.push(format!("{gradient}({}, {})", self.expr(*x)?, self.expr(*y)?))
-                }
+                SampleLevel::Gradient { x, y } => args.push(format!(
+                    "{gradient}({}, {})",
+                    self.expr(*x)?,
+                    self.expr(*y)?
+                )),
             }
         }
         let offset_text = offset.as_ref().map(|o| {
@@ -131,7 +141,10 @@ impl FunctionWriter<'_, '_> {
         };
         let (dim, _, class, compared) = self.image_shape(*image)?;
         if compared {
-            return Err(unsupported(span, "a texture both compared and read with Load (MSL compares only on depth textures)"));
+            return Err(unsupported(
+                span,
+                "a texture both compared and read with Load (MSL compares only on depth textures)",
+            ));
         }
         let texture = self.expr(*image)?;
         let count = match dim {
@@ -168,7 +181,11 @@ impl FunctionWriter<'_, '_> {
                     (Some(level), _) => format!("uint({})", self.expr(level)?),
                     _ => String::new(),
                 };
-                let lod = if dim == ImageDimension::D1 { String::new() } else { lod };
+                let lod = if dim == ImageDimension::D1 {
+                    String::new()
+                } else {
+                    lod
+                };
                 match dim {
                     ImageDimension::D1 => format!("{texture}.get_width()"),
                     ImageDimension::D2 | ImageDimension::Cube => {
@@ -217,7 +234,12 @@ impl FunctionWriter<'_, '_> {
 
     /// `ddx`, `ddy`, `fwidth` (MSL has no coarse/fine control: its derivatives are fine
     /// or coarse as the GPU does them).
-    pub(crate) fn derivative(&mut self, h: Handle<Expression>, axis: DerivativeAxis, expr: Handle<Expression>) -> Written {
+    pub(crate) fn derivative(
+        &mut self,
+        h: Handle<Expression>,
+        axis: DerivativeAxis,
+        expr: Handle<Expression>,
+    ) -> Written {
         if self.w.entry.stage != ShaderStage::Fragment {
             return Err(unsupported(
                 self.function.expressions.span(h),

@@ -273,8 +273,11 @@ impl FunctionWriter<'_, '_> {
         let sampler_value = self.value(sampler)?;
         let image_type = self.value_type_of(image)?;
         let sampled_image_type = self.w.b.type_sampled_image(image_type);
-        let sampled =
-            self.emit_ids(Op::SampledImage, sampled_image_type, &[image_value, sampler_value])?;
+        let sampled = self.emit_ids(
+            Op::SampledImage,
+            sampled_image_type,
+            &[image_value, sampler_value],
+        )?;
         let coords = self.coordinates_with_layer(coordinate, array_index, true)?;
         let mut mask = ImageOperands::empty();
         let mut extra = Vec::new();
@@ -456,7 +459,9 @@ impl FunctionWriter<'_, '_> {
                     vec![Operand::IdRef(all), Operand::LiteralBit32(size_count - 1)],
                 )
             }
-            ImageQuery::NumLevels => self.emit_ids(Op::ImageQueryLevels, result_type, &[image_value]),
+            ImageQuery::NumLevels => {
+                self.emit_ids(Op::ImageQueryLevels, result_type, &[image_value])
+            }
             ImageQuery::NumSamples => {
                 self.emit_ids(Op::ImageQuerySamples, result_type, &[image_value])
             }

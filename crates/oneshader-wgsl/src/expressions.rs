@@ -235,9 +235,7 @@ impl Writer<'_> {
             }
             Expression::ImageSample { .. } => self.image_sample(context, handle)?,
             Expression::ImageLoad { .. } => self.image_load(context, handle)?,
-            Expression::ImageQuery { image, query } => {
-                self.image_query(context, *image, *query)?
-            }
+            Expression::ImageQuery { image, query } => self.image_query(context, *image, *query)?,
             Expression::Derivative {
                 axis,
                 control,

@@ -38,7 +38,8 @@ impl Writer<'_> {
             return Ok(None);
         };
         let usage = self.uses.get(handle.index()).copied().unwrap_or_default();
-        let err = |what: String| unsupported(global.span, format!("{what} (texture '{}')", global.name));
+        let err =
+            |what: String| unsupported(global.span, format!("{what} (texture '{}')", global.name));
         if dim == ImageDimension::D1 && arrayed {
             return Err(err("WGSL has no 1D array textures".into()));
         }
@@ -56,15 +57,24 @@ impl Writer<'_> {
                 kind, multisampled, ..
             } => {
                 if usage.compared {
-                    if multisampled || kind != ScalarKind::Float || dim == ImageDimension::D1 || dim == ImageDimension::D3 {
-                        return Err(err("comparison sampling needs a float 2D or cube texture".into()));
+                    if multisampled
+                        || kind != ScalarKind::Float
+                        || dim == ImageDimension::D1
+                        || dim == ImageDimension::D3
+                    {
+                        return Err(err(
+                            "comparison sampling needs a float 2D or cube texture".into()
+                        ));
                     }
                     format!("texture_depth_{shape}")
                 } else if multisampled {
                     if arrayed {
                         return Err(err("WGSL has no multisampled array textures".into()));
                     }
-                    format!("texture_multisampled_2d<{}>", sample_type(kind).map_err(err)?)
+                    format!(
+                        "texture_multisampled_2d<{}>",
+                        sample_type(kind).map_err(err)?
+                    )
                 } else {
                     format!("texture_{shape}<{}>", sample_type(kind).map_err(err)?)
                 }
@@ -99,7 +109,10 @@ impl Writer<'_> {
         };
         match *self.type_of(context, image)? {
             TypeInner::Image { dim, class, .. } => Ok((dim, class, compared)),
-            _ => Err(unsupported(None, "a texture operation on a value that is not a texture")),
+            _ => Err(unsupported(
+                None,
+                "a texture operation on a value that is not a texture",
+            )),
         }
     }
 
@@ -242,7 +255,10 @@ impl Writer<'_> {
         let texture = self.expression(context, image)?;
         Ok(match query {
             ImageQuery::Size { level: Some(level) } => {
-                format!("textureDimensions({texture}, {})", self.expression(context, level)?)
+                format!(
+                    "textureDimensions({texture}, {})",
+                    self.expression(context, level)?
+                )
             }
             ImageQuery::Size { level: None } => format!("textureDimensions({texture})"),
             ImageQuery::NumLevels => format!("textureNumLevels({texture})"),
@@ -293,6 +309,9 @@ impl Writer<'_> {
             DerivativeControl::Coarse => "Coarse",
             DerivativeControl::Fine => "Fine",
         };
-        Ok(format!("{base}{suffix}({})", self.expression(context, expr)?))
+        Ok(format!(
+            "{base}{suffix}({})",
+            self.expression(context, expr)?
+        ))
     }
 }

@@ -438,8 +438,8 @@ impl DeviceScope {
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         // SAFETY: `info` lives across the call.
-        let image = unsafe { self.device.create_image(&info, None) }
-            .map_err(vk_error("vkCreateImage"))?;
+        let image =
+            unsafe { self.device.create_image(&info, None) }.map_err(vk_error("vkCreateImage"))?;
         self.images.push(image);
         // SAFETY: the image belongs to this device.
         let requirements = unsafe { self.device.get_image_memory_requirements(image) };
@@ -628,9 +628,9 @@ impl DeviceScope {
             .map(|bound| {
                 let info = vk::DescriptorImageInfo::default();
                 [match *bound {
-                    Bound::Texture { view, .. } => info
-                        .image_view(view)
-                        .image_layout(vk::ImageLayout::GENERAL),
+                    Bound::Texture { view, .. } => {
+                        info.image_view(view).image_layout(vk::ImageLayout::GENERAL)
+                    }
                     Bound::Sampler(sampler) => info.sampler(sampler),
                     Bound::Buffer { .. } => info,
                 }]

@@ -370,7 +370,11 @@ impl<'a> Lowerer<'a> {
         Some(Binding::BuiltIn(builtin))
     }
 
-    pub(crate) fn output_binding(&mut self, stage: ShaderStage, semantic: &ast::Ident) -> Option<Binding> {
+    pub(crate) fn output_binding(
+        &mut self,
+        stage: ShaderStage,
+        semantic: &ast::Ident,
+    ) -> Option<Binding> {
         let upper = semantic.name.to_ascii_uppercase();
         match (stage, upper.as_str()) {
             (ShaderStage::Vertex, "SV_POSITION") => Some(Binding::BuiltIn(BuiltIn::Position)),

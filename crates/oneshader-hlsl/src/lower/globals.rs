@@ -646,7 +646,9 @@ impl<'a> Lowerer<'a> {
         let mut resource = resource;
         let (space, ty) = match resource.kind {
             ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
-            ResourceKind::Texture | ResourceKind::Sampler => (AddressSpace::Handle, resource.element),
+            ResourceKind::Texture | ResourceKind::Sampler => {
+                (AddressSpace::Handle, resource.element)
+            }
             ResourceKind::RWTexture => {
                 resource.element = self.declared_image_type(decl, resource.element);
                 (AddressSpace::Handle, resource.element)

@@ -687,9 +687,9 @@ impl<'a> Lowerer<'a> {
         };
         let level = match method {
             SampleMethod::Sample | SampleMethod::Cmp => SampleLevel::Auto,
-            SampleMethod::Gather(_)
-            | SampleMethod::GatherCmp(_)
-            | SampleMethod::CmpLevelZero => SampleLevel::Zero,
+            SampleMethod::Gather(_) | SampleMethod::GatherCmp(_) | SampleMethod::CmpLevelZero => {
+                SampleLevel::Zero
+            }
             SampleMethod::Level | SampleMethod::CmpLevel => {
                 SampleLevel::Exact(self.float_argument(cx, rest.next()?)?)
             }
@@ -833,7 +833,13 @@ impl<'a> Lowerer<'a> {
             let ty = self.vector_of(Scalar::I32, n);
             let components: Vec<_> = offset
                 .iter()
-                .map(|&v| cx.expr(Expression::Literal(Literal::I32(v)), self.scalar_type(Scalar::I32), arg.span))
+                .map(|&v| {
+                    cx.expr(
+                        Expression::Literal(Literal::I32(v)),
+                        self.scalar_type(Scalar::I32),
+                        arg.span,
+                    )
+                })
                 .collect();
             let offset = if n == 1 {
                 components[0]
@@ -1228,9 +1234,10 @@ mod tests {
         );
         let format = |name| match image_of(&module, name) {
             TypeInner::Image {
-                class: ImageClass::Storage {
-                    format, coherent, ..
-                },
+                class:
+                    ImageClass::Storage {
+                        format, coherent, ..
+                    },
                 ..
             } => (format, coherent),
             other => panic!("{other:?}"),
@@ -1245,13 +1252,37 @@ mod tests {
         let decls = "Texture2D<float4> T : register(t0);\nSamplerState S : register(s1);\n\
                      SamplerComparisonState C : register(s2);\nRWTexture2D<float4> R : register(u3);";
         let cases = [
-            ("Out[0] = T.CalculateLevelOfDetail(S, float2(0, 0)).xxxx;", "OSH0350", "CalculateLevelOfDetail"),
-            ("Out[0] = T.SampleLevel(C, float2(0, 0), 0);", "OSH0302", "SamplerState"),
-            ("Out[0] = T.SampleCmpLevelZero(S, float2(0, 0), 0.5).xxxx;", "OSH0302", "SamplerComparisonState"),
-            ("int o = id.x; Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(o, 0));", "OSH0302", "offset must be a constant"),
-            ("Out[0] = R.SampleLevel(S, float2(0, 0), 0);", "OSH0307", "RWTexture"),
+            (
+                "Out[0] = T.CalculateLevelOfDetail(S, float2(0, 0)).xxxx;",
+                "OSH0350",
+                "CalculateLevelOfDetail",
+            ),
+            (
+                "Out[0] = T.SampleLevel(C, float2(0, 0), 0);",
+                "OSH0302",
+                "SamplerState",
+            ),
+            (
+                "Out[0] = T.SampleCmpLevelZero(S, float2(0, 0), 0.5).xxxx;",
+                "OSH0302",
+                "SamplerComparisonState",
+            ),
+            (
+                "int o = id.x; Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(o, 0));",
+                "OSH0302",
+                "offset must be a constant",
+            ),
+            (
+                "Out[0] = R.SampleLevel(S, float2(0, 0), 0);",
+                "OSH0307",
+                "RWTexture",
+            ),
             ("T[id.xy] = 1.0;", "OSH0306", "cannot be assigned"),
-            ("Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(1, 0), 1.0);", "OSH0303", "clamp"),
+            (
+                "Out[0] = T.SampleLevel(S, float2(0, 0), 0, int2(1, 0), 1.0);",
+                "OSH0303",
+                "clamp",
+            ),
             ("uint w; T.GetDimensions(w);", "OSH0303", "GetDimensions"),
         ];
         for (body, code, words) in cases {
@@ -1263,9 +1294,17 @@ mod tests {
             );
         }
         let (_, errors) = lower("RWTexture2D<float4> R : register(t0);\n[numthreads(1,1,1)] void main() { R[uint2(0, 0)] = 1; }");
-        assert!(errors.iter().any(|e| e.contains("OSH0322") && e.contains("u0")), "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("OSH0322") && e.contains("u0")),
+            "{errors:?}"
+        );
         let (_, errors) = lower("[[vk::image_format(\"rgba99\")]] RWTexture2D<float4> R : register(u0);\n[numthreads(1,1,1)] void main() { R[uint2(0, 0)] = 1; }");
-        assert!(errors.iter().any(|e| e.contains("image_format")), "{errors:?}");
+        assert!(
+            errors.iter().any(|e| e.contains("image_format")),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use oneshader_ir::{
     codes, AddressSpace, Binding, EntryPoint, Expression, Function, FunctionArgument,
-    FunctionResult, Handle, Interpolation, ScalarKind, Sampling, ShaderStage, Span, Statement,
+    FunctionResult, Handle, Interpolation, Sampling, ScalarKind, ShaderStage, Span, Statement,
     StructMember, Type, TypeInner,
 };
 
@@ -54,9 +54,7 @@ impl<'a> Lowerer<'a> {
             p.modifiers
                 .iter()
                 .any(|m| matches!(m.modifier, ast::Modifier::Out | ast::Modifier::InOut))
-                || self
-                    .resolve_type(&p.ty)
-                    .is_some_and(|t| is_struct(self, t))
+                || self.resolve_type(&p.ty).is_some_and(|t| is_struct(self, t))
         })
     }
 
@@ -133,8 +131,8 @@ impl<'a> Lowerer<'a> {
         } else {
             self.input_binding(stage, semantic, next_location)?
         };
-        let varying = (stage == ShaderStage::Vertex && output)
-            || (stage == ShaderStage::Fragment && !output);
+        let varying =
+            (stage == ShaderStage::Vertex && output) || (stage == ShaderStage::Fragment && !output);
         if let Binding::Location {
             ref mut interpolation,
             ref mut sampling,
@@ -190,7 +188,11 @@ impl<'a> Lowerer<'a> {
             return Some(());
         }
         let Some(decl) = self.struct_decls.get(&ty).copied() else {
-            self.error(codes::UNSUPPORTED_CONSTRUCT, span, "this struct's fields cannot be found");
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                span,
+                "this struct's fields cannot be found",
+            );
             return None;
         };
         let TypeInner::Struct { members, .. } = self.module.inner(ty).clone() else {
@@ -258,7 +260,16 @@ impl<'a> Lowerer<'a> {
                 });
                 let span = param.name.as_ref().map_or(param.span, |n| n.span);
                 failed |= self
-                    .flatten(stage, false, sig.ty, semantic, &param.modifiers, span, &mut input_location, &mut slots)
+                    .flatten(
+                        stage,
+                        false,
+                        sig.ty,
+                        semantic,
+                        &param.modifiers,
+                        span,
+                        &mut input_location,
+                        &mut slots,
+                    )
                     .is_none();
             }
             inputs.push(slots);
@@ -272,7 +283,16 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             });
             failed |= self
-                .flatten(stage, true, ty, semantic, &[], decl.return_type.span, &mut output_location, &mut result_slots)
+                .flatten(
+                    stage,
+                    true,
+                    ty,
+                    semantic,
+                    &[],
+                    decl.return_type.span,
+                    &mut output_location,
+                    &mut result_slots,
+                )
                 .is_none();
         }
         let mut out_slots: Vec<Vec<(Slot, Part)>> = Vec::new();
@@ -285,7 +305,16 @@ impl<'a> Lowerer<'a> {
                 });
                 let span = param.name.as_ref().map_or(param.span, |n| n.span);
                 failed |= self
-                    .flatten(stage, true, sig.ty, semantic, &param.modifiers, span, &mut output_location, &mut slots)
+                    .flatten(
+                        stage,
+                        true,
+                        sig.ty,
+                        semantic,
+                        &param.modifiers,
+                        span,
+                        &mut output_location,
+                        &mut slots,
+                    )
                     .is_none();
             }
             out_slots.push(slots);
@@ -355,14 +384,19 @@ impl<'a> Lowerer<'a> {
             let sig = &symbol.params[i];
             let mut parts = Vec::new();
             for (slot, _) in slots {
-                let arg = cx.expr(Expression::FunctionArgument(argument_index), slot.interface_ty, span);
+                let arg = cx.expr(
+                    Expression::FunctionArgument(argument_index),
+                    slot.interface_ty,
+                    span,
+                );
                 argument_index += 1;
                 let value = Value::Rvalue {
                     expr: arg,
                     ty: slot.interface_ty,
                     literal: false,
                 };
-                let Some(converted) = self.convert_value(&mut cx, value, slot.ty, span, false) else {
+                let Some(converted) = self.convert_value(&mut cx, value, slot.ty, span, false)
+                else {
                     return;
                 };
                 parts.push(converted);
@@ -406,7 +440,12 @@ impl<'a> Lowerer<'a> {
         });
         // Gather the outputs.
         let mut values = Vec::new();
-        let mut gather = |this: &mut Self, cx: &mut FnCtx, whole: Handle<Expression>, whole_ty: Handle<Type>, slots: &[(Slot, Part)]| -> Option<()> {
+        let mut gather = |this: &mut Self,
+                          cx: &mut FnCtx,
+                          whole: Handle<Expression>,
+                          whole_ty: Handle<Type>,
+                          slots: &[(Slot, Part)]|
+         -> Option<()> {
             let whole = cx.bind(whole);
             for (slot, part) in slots {
                 let value = match part {
