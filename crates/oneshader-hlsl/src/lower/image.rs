@@ -1196,7 +1196,7 @@ mod tests {
             .global_variables
             .iter()
             .find(|(_, g)| g.name == name)
-            .unwrap();
+            .expect("the global is declared");
         module.inner(global.ty).clone()
     }
 
@@ -1219,7 +1219,7 @@ mod tests {
              Texture2D<int> D : register(t4);",
         );
         assert!(errors.is_empty(), "{errors:?}");
-        let module = module.unwrap();
+        let module = module.expect("the shader lowers");
         assert_eq!(
             image_of(&module, "A"),
             TypeInner::Image {
@@ -1309,12 +1309,12 @@ mod tests {
 
     #[test]
     fn texture_names_parse_into_shapes() {
-        let t = texture_name("Texture2DArray").unwrap();
+        let t = texture_name("Texture2DArray").expect("a texture name");
         assert_eq!(t.dim, ImageDimension::D2);
         assert!(t.arrayed && !t.storage && !t.multisampled);
-        let t = texture_name("RWTexture3D").unwrap();
+        let t = texture_name("RWTexture3D").expect("a texture name");
         assert!(t.storage && t.dim == ImageDimension::D3);
-        let t = texture_name("Texture2DMSArray").unwrap();
+        let t = texture_name("Texture2DMSArray").expect("a texture name");
         assert!(t.multisampled && t.arrayed);
         assert!(texture_name("RWTextureCube").is_none());
         assert!(texture_name("Texture3DArray").is_none());
