@@ -32,5 +32,8 @@ cases!(
     groupshared_reduction,
     half_and_fmod,
     integer_semantics,
+    rwtexture_write,
     scatter_multiples,
+    texture_load,
+    texture_sample,
 );

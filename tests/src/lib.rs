@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use oneshader::{CompileOptions, CompileResult, Reflection, Target};
 use oneshader_harness::{
     f32_bytes, i32_bytes, msl, run_compute, run_wgsl_compute, spirv_val, u32_bytes, validate_wgsl,
-    BufferBinding, BufferKind, ComputeJob, ComputeOutput, VulkanDriver, WgslJob,
+    BufferBinding, BufferKind, ComputeJob, ComputeOutput, Filter, TexelFormat, VulkanDriver,
+    WgslJob,
 };
 use serde::Deserialize;
 
@@ -82,6 +83,41 @@ impl BufferData {
     }
 }
 
+/// A 2D texture of a case: its size, format and texels (tightly packed rows).
+#[derive(Clone, Debug, Deserialize)]
+pub struct TextureData {
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// `rgba32float`, `rgba8unorm`, `r32float` or `r32uint`.
+    pub format: String,
+    /// The texels: floats or words for 32-bit formats, bytes (as `u32` values 0–255)
+    /// for `rgba8unorm`.
+    pub data: BufferData,
+}
+
+impl TextureData {
+    /// The texel format.
+    pub fn texel_format(&self) -> Result<TexelFormat, String> {
+        Ok(match self.format.as_str() {
+            "rgba32float" => TexelFormat::Rgba32Float,
+            "rgba8unorm" => TexelFormat::Rgba8Unorm,
+            "r32float" => TexelFormat::R32Float,
+            "r32uint" => TexelFormat::R32Uint,
+            other => return Err(format!("unknown texture format '{other}'")),
+        })
+    }
+
+    /// The texel bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        match (&self.data, self.format.as_str()) {
+            (BufferData::U32(bytes), "rgba8unorm") => bytes.iter().map(|&b| b as u8).collect(),
+            (data, _) => data.bytes(),
+        }
+    }
+}
+
 /// What a buffer must hold after the dispatch.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -126,6 +162,13 @@ pub struct Case {
     pub dispatch: [u32; 3],
     /// Initial contents, by HLSL resource name.
     pub buffers: BTreeMap<String, BufferData>,
+    /// Textures (`Texture2D`, `RWTexture2D`), by HLSL resource name; storage textures
+    /// can be expected like buffers.
+    #[serde(default)]
+    pub textures: BTreeMap<String, TextureData>,
+    /// Samplers by HLSL name: `point` or `linear` filtering, clamped to the edge.
+    #[serde(default)]
+    pub samplers: BTreeMap<String, String>,
     /// Expected contents after the dispatch, by HLSL resource name.
     pub expect: BTreeMap<String, Expectation>,
 }
@@ -247,24 +290,81 @@ fn validate(name: &str, result: CompileResult, options: &CompileOptions) -> Comp
     compiled
 }
 
+/// What a named binding of a case is, besides a buffer (whose kind reflection gives).
+#[derive(Clone, Copy, Debug)]
+pub enum BindingShape {
+    /// A buffer: storage, read-only storage or uniform as reflection says.
+    Buffer,
+    /// A 2D texture: sampled or storage as reflection says.
+    Texture {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// Texel format.
+        format: TexelFormat,
+    },
+    /// A sampler.
+    Sampler(Filter),
+}
+
 /// Binds `buffers` (by HLSL name) at the places reflection gives them.
 pub fn bind_buffers(compiled: &Compiled, buffers: &[(String, Vec<u8>)]) -> Vec<BufferBinding> {
+    let shaped: Vec<_> = buffers
+        .iter()
+        .map(|(n, d)| (n.clone(), BindingShape::Buffer, d.clone()))
+        .collect();
+    bind_resources(compiled, &shaped)
+}
+
+/// Binds buffers, textures and samplers (by HLSL name) where reflection puts them.
+pub fn bind_resources(
+    compiled: &Compiled,
+    resources: &[(String, BindingShape, Vec<u8>)],
+) -> Vec<BufferBinding> {
     let entry = compiled
         .reflection()
         .entry_point(&compiled.entry)
         .expect("entry point reflection");
-    buffers
+    resources
         .iter()
-        .map(|(name, data)| {
+        .map(|(name, shape, data)| {
             let resource = entry
                 .resource(name)
                 .unwrap_or_else(|| panic!("the shader does not use a resource named '{name}'"));
-            let kind = if resource.kind == oneshader::ResourceKind::ConstantBuffer {
-                BufferKind::Uniform
-            } else if resource.access.write || resource.access.atomic {
-                BufferKind::Storage
-            } else {
-                BufferKind::ReadOnlyStorage
+            let kind = match *shape {
+                BindingShape::Buffer
+                    if resource.kind == oneshader::ResourceKind::ConstantBuffer =>
+                {
+                    BufferKind::Uniform
+                }
+                BindingShape::Buffer if resource.access.write || resource.access.atomic => {
+                    BufferKind::Storage
+                }
+                BindingShape::Buffer => BufferKind::ReadOnlyStorage,
+                BindingShape::Texture {
+                    width,
+                    height,
+                    format,
+                } if resource.kind == oneshader::ResourceKind::RWTexture => {
+                    BufferKind::StorageTexture {
+                        width,
+                        height,
+                        format,
+                        read: resource.access.read,
+                        write: resource.access.write,
+                    }
+                }
+                BindingShape::Texture {
+                    width,
+                    height,
+                    format,
+                } => BufferKind::SampledTexture {
+                    width,
+                    height,
+                    format,
+                },
+                BindingShape::Sampler(filter) => BufferKind::Sampler { filter },
             };
             BufferBinding::new(resource.set, resource.binding, kind, data.clone())
         })
@@ -278,7 +378,16 @@ pub fn run(
     buffers: &[(String, Vec<u8>)],
     dispatch: [u32; 3],
 ) -> Result<ComputeOutput, String> {
-    let bindings = bind_buffers(compiled, buffers);
+    run_bindings(compiled, runtime, bind_buffers(compiled, buffers), dispatch)
+}
+
+/// Runs the compiled compute shader on `runtime` with resources already bound.
+pub fn run_bindings(
+    compiled: &Compiled,
+    runtime: Runtime,
+    bindings: Vec<BufferBinding>,
+    dispatch: [u32; 3],
+) -> Result<ComputeOutput, String> {
     match runtime {
         Runtime::Vulkan(driver) => run_compute(
             driver,
@@ -410,15 +519,40 @@ pub fn run_case(name: &str) -> Vec<String> {
         ..CompileOptions::default()
     };
     let compiled = compile_and_validate(&cases_dir().join(&case.shader), &options);
-    let buffers: Vec<(String, Vec<u8>)> = case
+    let mut resources: Vec<(String, BindingShape, Vec<u8>)> = case
         .buffers
         .iter()
-        .map(|(n, d)| (n.clone(), d.bytes()))
+        .map(|(n, d)| (n.clone(), BindingShape::Buffer, d.bytes()))
         .collect();
-    let index_of = |wanted: &str| buffers.iter().position(|(n, _)| n == wanted);
+    for (name, texture) in &case.textures {
+        let format = match texture.texel_format() {
+            Ok(f) => f,
+            Err(e) => return vec![format!("{name}: {e}")],
+        };
+        let shape = BindingShape::Texture {
+            width: texture.width,
+            height: texture.height,
+            format,
+        };
+        resources.push((name.clone(), shape, texture.bytes()));
+    }
+    for (name, filter) in &case.samplers {
+        let filter = match filter.as_str() {
+            "point" => Filter::Point,
+            "linear" => Filter::Linear,
+            other => {
+                return vec![format!(
+                    "{name}: unknown filter '{other}' (point or linear)"
+                )]
+            }
+        };
+        resources.push((name.clone(), BindingShape::Sampler(filter), Vec::new()));
+    }
+    let index_of = |wanted: &str| resources.iter().position(|(n, _, _)| n == wanted);
+    let bindings = bind_resources(&compiled, &resources);
     let mut failures = Vec::new();
     for runtime in Runtime::selected() {
-        match run(&compiled, runtime, &buffers, case.dispatch) {
+        match run_bindings(&compiled, runtime, bindings.clone(), case.dispatch) {
             Ok(output) => {
                 for (buffer, expectation) in &case.expect {
                     if let Err(e) = check_expectation(buffer, expectation, &output, &index_of) {

@@ -4,7 +4,12 @@
 //   { "mode": "run" | "validate", "wgsl": "...", "entryPoint": "main",
 //     "workgroups": [x, y, z], "features": ["subgroups"],
 //     "buffers": [{ "set": 0, "binding": 0, "kind": "storage" | "read-only-storage" | "uniform",
-//                   "data": "<base64>" }] }
+//                   "data": "<base64>" },
+//                 { "set", "binding", "kind": "sampled-texture" | "storage-texture", "width", "height",
+//                   "format": "rgba32float" | "rgba8unorm" | "r32float" | "r32uint",
+//                   "access": "read-only" | "write-only" | "read-write" (storage textures),
+//                   "data": "<base64>" (tightly packed rows) },
+//                 { "set", "binding", "kind": "sampler", "filter": "nearest" | "linear" }] }
 // Output (stdout): one line `ONESHADER_RESULT <json>`, where <json> is
 //   { "ok": true, "buffers": ["<base64>", ...], "device": {...} } or { "ok": false, "error": "..." }.
 // The process always ends with process.exit: Dawn may keep the event loop alive.
@@ -109,6 +114,107 @@ async function validate(request) {
 
 const BUFFER_TYPES = new Set(['storage', 'read-only-storage', 'uniform']);
 
+// The bind group layout entry of one binding.
+function layoutEntry(b) {
+  const visibility = GPUShaderStage.COMPUTE;
+  if (BUFFER_TYPES.has(b.kind)) {
+    return { binding: b.binding, visibility, buffer: { type: b.kind } };
+  }
+  if (b.kind === 'sampled-texture') {
+    const sampleType =
+      b.format === 'r32uint' ? 'uint' : b.format === 'rgba8unorm' ? 'float' : 'unfilterable-float';
+    return { binding: b.binding, visibility, texture: { sampleType, viewDimension: '2d' } };
+  }
+  if (b.kind === 'storage-texture') {
+    return {
+      binding: b.binding,
+      visibility,
+      storageTexture: { access: b.access, format: b.format, viewDimension: '2d' },
+    };
+  }
+  if (b.kind === 'sampler') {
+    return {
+      binding: b.binding,
+      visibility,
+      sampler: { type: b.filter === 'linear' ? 'filtering' : 'non-filtering' },
+    };
+  }
+  throw new Error(`unknown binding kind ${b.kind}`);
+}
+
+const TEXEL_SIZES = { rgba32float: 16, rgba8unorm: 4, r32float: 4, r32uint: 4 };
+
+// Creates the GPU object of one binding, with what reads it back after the dispatch.
+function createResource(device, b) {
+  const bytes = Buffer.from(b.data ?? '', 'base64');
+  if (b.kind === 'sampler') {
+    const sampler = device.createSampler({
+      magFilter: b.filter,
+      minFilter: b.filter,
+      addressModeU: 'clamp-to-edge',
+      addressModeV: 'clamp-to-edge',
+    });
+    return { resource: sampler, length: 0 };
+  }
+  if (b.kind === 'sampled-texture' || b.kind === 'storage-texture') {
+    const texture = device.createTexture({
+      size: [b.width, b.height],
+      format: b.format,
+      usage:
+        (b.kind === 'sampled-texture'
+          ? GPUTextureUsage.TEXTURE_BINDING
+          : GPUTextureUsage.STORAGE_BINDING) |
+        GPUTextureUsage.COPY_SRC |
+        GPUTextureUsage.COPY_DST,
+    });
+    const rowBytes = b.width * TEXEL_SIZES[b.format];
+    device.queue.writeTexture({ texture }, bytes, { bytesPerRow: rowBytes }, [b.width, b.height]);
+    // Copies out of textures need rows aligned to 256 bytes.
+    const paddedRow = Math.ceil(rowBytes / 256) * 256;
+    const readback = device.createBuffer({
+      size: paddedRow * b.height,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    return {
+      resource: texture.createView(),
+      length: bytes.length,
+      copyOut: (encoder) =>
+        encoder.copyTextureToBuffer(
+          { texture },
+          { buffer: readback, bytesPerRow: paddedRow },
+          [b.width, b.height],
+        ),
+      readback,
+      unpad: (mapped) => {
+        const out = new Uint8Array(rowBytes * b.height);
+        for (let y = 0; y < b.height; y++) {
+          out.set(mapped.subarray(y * paddedRow, y * paddedRow + rowBytes), y * rowBytes);
+        }
+        return out;
+      },
+    };
+  }
+  const size = Math.max(4, Math.ceil(bytes.length / 4) * 4);
+  const usage =
+    (b.kind === 'uniform' ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE) |
+    GPUBufferUsage.COPY_SRC |
+    GPUBufferUsage.COPY_DST;
+  const buffer = device.createBuffer({ size, usage, mappedAtCreation: true });
+  new Uint8Array(buffer.getMappedRange()).set(bytes);
+  buffer.unmap();
+  const readback = device.createBuffer({
+    size,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  return {
+    resource: { buffer },
+    length: bytes.length,
+    copyOut: (encoder) => encoder.copyBufferToBuffer(buffer, 0, readback, 0, size),
+    readback,
+    unpad: (mapped) => mapped.slice(0, bytes.length),
+  };
+}
+
 async function run(request) {
   const { device, uncaptured, describe } = await openDevice(request.features ?? []);
   const module = await compile(device, request.wgsl);
@@ -119,12 +225,7 @@ async function run(request) {
   for (let group = 0; group < groupCount; group++) {
     const entries = request.buffers
       .filter((b) => b.set === group)
-      .map((b) => {
-        if (!BUFFER_TYPES.has(b.kind)) {
-          throw new Error(`unknown buffer kind ${b.kind}`);
-        }
-        return { binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } };
-      });
+      .map(layoutEntry);
     layouts.push(device.createBindGroupLayout({ entries }));
   }
   const layout = device.createPipelineLayout({ bindGroupLayouts: layouts });
@@ -133,22 +234,7 @@ async function run(request) {
     compute: { module, entryPoint: request.entryPoint },
   });
 
-  const gpuBuffers = request.buffers.map((b) => {
-    const bytes = Buffer.from(b.data, 'base64');
-    const size = Math.max(4, Math.ceil(bytes.length / 4) * 4);
-    const usage =
-      (b.kind === 'uniform' ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE) |
-      GPUBufferUsage.COPY_SRC |
-      GPUBufferUsage.COPY_DST;
-    const buffer = device.createBuffer({ size, usage, mappedAtCreation: true });
-    new Uint8Array(buffer.getMappedRange()).set(bytes);
-    buffer.unmap();
-    const readback = device.createBuffer({
-      size,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    return { buffer, readback, size, length: bytes.length };
-  });
+  const gpuBuffers = request.buffers.map((b) => createResource(device, b));
 
   const bindGroups = layouts.map((groupLayout, group) =>
     device.createBindGroup({
@@ -156,7 +242,7 @@ async function run(request) {
       entries: request.buffers
         .map((b, index) => ({ b, index }))
         .filter(({ b }) => b.set === group)
-        .map(({ b, index }) => ({ binding: b.binding, resource: { buffer: gpuBuffers[index].buffer } })),
+        .map(({ b, index }) => ({ binding: b.binding, resource: gpuBuffers[index].resource })),
     }),
   );
 
@@ -167,8 +253,8 @@ async function run(request) {
   const [x, y, z] = request.workgroups;
   pass.dispatchWorkgroups(x, y, z);
   pass.end();
-  for (const { buffer, readback, size } of gpuBuffers) {
-    encoder.copyBufferToBuffer(buffer, 0, readback, 0, size);
+  for (const { copyOut } of gpuBuffers) {
+    copyOut?.(encoder);
   }
   device.queue.submit([encoder.finish()]);
   const error = await device.popErrorScope();
@@ -177,9 +263,13 @@ async function run(request) {
   }
 
   const buffers = [];
-  for (const { readback, length } of gpuBuffers) {
+  for (const { readback, unpad } of gpuBuffers) {
+    if (!readback) {
+      buffers.push('');
+      continue;
+    }
     await readback.mapAsync(GPUMapMode.READ);
-    const bytes = new Uint8Array(readback.getMappedRange()).slice(0, length);
+    const bytes = unpad(new Uint8Array(readback.getMappedRange()));
     readback.unmap();
     buffers.push(Buffer.from(bytes).toString('base64'));
   }

@@ -2,9 +2,84 @@
 
 use ash::vk;
 
-/// How a buffer is bound to the shader.
+/// The texel format of a harness texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexelFormat {
+    /// Four 32-bit floats per texel (`VK_FORMAT_R32G32B32A32_SFLOAT`, `rgba32float`);
+    /// not filterable on WebGPU, so sampled only with point filtering there.
+    Rgba32Float,
+    /// Four 8-bit unsigned normalized channels (`VK_FORMAT_R8G8B8A8_UNORM`, `rgba8unorm`).
+    Rgba8Unorm,
+    /// One 32-bit float (`VK_FORMAT_R32_SFLOAT`, `r32float`).
+    R32Float,
+    /// One 32-bit unsigned integer (`VK_FORMAT_R32_UINT`, `r32uint`).
+    R32Uint,
+}
+
+impl TexelFormat {
+    /// Bytes per texel.
+    pub fn texel_size(self) -> usize {
+        match self {
+            TexelFormat::Rgba32Float => 16,
+            TexelFormat::Rgba8Unorm | TexelFormat::R32Float | TexelFormat::R32Uint => 4,
+        }
+    }
+
+    /// The WebGPU format name.
+    pub fn webgpu_name(self) -> &'static str {
+        match self {
+            TexelFormat::Rgba32Float => "rgba32float",
+            TexelFormat::Rgba8Unorm => "rgba8unorm",
+            TexelFormat::R32Float => "r32float",
+            TexelFormat::R32Uint => "r32uint",
+        }
+    }
+}
+
+/// How a sampler filters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// Nearest texel.
+    Point,
+    /// Bilinear between the four nearest texels.
+    Linear,
+}
+
+/// How a buffer, texture or sampler is bound to the shader.
+///
+/// Textures are 2D, one mip level, one layer; their data is tightly packed rows of
+/// texels, and a run gives back their contents after the dispatch the same way.
+/// Samplers clamp to the edge and have no data (an empty `data`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferKind {
+    /// A texture read through `Texture2D` (a sampled image; WGSL `texture_2d`).
+    SampledTexture {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// The texel format.
+        format: TexelFormat,
+    },
+    /// A texture read and written through `RWTexture2D` (a storage image; WGSL
+    /// `texture_storage_2d`).
+    StorageTexture {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// The texel format.
+        format: TexelFormat,
+        /// Whether the shader reads it (WebGPU: `read-write` rather than `write-only`).
+        read: bool,
+        /// Whether the shader writes it (WebGPU: `read-only` when not).
+        write: bool,
+    },
+    /// A `SamplerState`.
+    Sampler {
+        /// Its filter for magnification and minification.
+        filter: Filter,
+    },
     /// A read-write storage buffer (`RWStructuredBuffer`, WGSL `var<storage, read_write>`).
     Storage,
     /// A read-only storage buffer (`StructuredBuffer`, WGSL `var<storage, read>`).
@@ -213,7 +288,36 @@ fn words_of(bytes: &[u8]) -> impl Iterator<Item = [u8; 4]> + '_ {
 /// Checks what both runners require of a job's buffers: none empty, no `(set, binding)` twice.
 pub(crate) fn check_buffers(buffers: &[BufferBinding]) -> Result<(), String> {
     for (index, buffer) in buffers.iter().enumerate() {
-        if buffer.data.is_empty() {
+        let texture = match buffer.kind {
+            BufferKind::SampledTexture {
+                width,
+                height,
+                format,
+            }
+            | BufferKind::StorageTexture {
+                width,
+                height,
+                format,
+                ..
+            } => Some((width, height, format)),
+            _ => None,
+        };
+        if let Some((width, height, format)) = texture {
+            let expected = width as usize * height as usize * format.texel_size();
+            if expected == 0 || buffer.data.len() != expected {
+                return Err(format!(
+                    "texture {index} (set {}, binding {}) is {width}x{height} {format:?}, so its data needs {expected} bytes, not {}",
+                    buffer.set,
+                    buffer.binding,
+                    buffer.data.len()
+                ));
+            }
+        }
+        if let BufferKind::Sampler { .. } = buffer.kind {
+            if !buffer.data.is_empty() {
+                return Err(format!("sampler {index} has data; samplers take none"));
+            }
+        } else if buffer.data.is_empty() {
             return Err(format!(
                 "buffer {index} (set {}, binding {}) is empty; buffers need at least one byte",
                 buffer.set, buffer.binding

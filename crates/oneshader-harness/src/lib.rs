@@ -25,7 +25,8 @@ mod test_shaders;
 
 pub use job::{
     f32_bytes, f32s_of, i32_bytes, i32s_of, u32_bytes, u32s_of, BufferBinding, BufferKind,
-    ComputeJob, ComputeOutput, DeviceInfo, ShaderStages, SubgroupOperations, WgslJob,
+    ComputeJob, ComputeOutput, DeviceInfo, Filter, ShaderStages, SubgroupOperations, TexelFormat,
+    WgslJob,
 };
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;

@@ -40,20 +40,7 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
         entry_point: &job.entry_point,
         workgroups: job.workgroups,
         features: &job.features,
-        buffers: job
-            .buffers
-            .iter()
-            .map(|b| RequestBuffer {
-                set: b.set,
-                binding: b.binding,
-                kind: match b.kind {
-                    BufferKind::Storage => "storage",
-                    BufferKind::ReadOnlyStorage => "read-only-storage",
-                    BufferKind::Uniform => "uniform",
-                },
-                data: BASE64.encode(&b.data),
-            })
-            .collect(),
+        buffers: job.buffers.iter().map(request_buffer).collect(),
     };
     let response = run_node(&request)?;
     let device = response
@@ -107,12 +94,70 @@ struct Request<'a> {
     buffers: Vec<RequestBuffer>,
 }
 
+/// A binding as the node runner reads it: a buffer, texture or sampler.
+fn request_buffer(b: &crate::job::BufferBinding) -> RequestBuffer {
+    let mut request = RequestBuffer {
+        set: b.set,
+        binding: b.binding,
+        kind: "",
+        data: BASE64.encode(&b.data),
+        width: 0,
+        height: 0,
+        format: "",
+        access: "",
+        filter: "",
+    };
+    match b.kind {
+        BufferKind::Storage => request.kind = "storage",
+        BufferKind::ReadOnlyStorage => request.kind = "read-only-storage",
+        BufferKind::Uniform => request.kind = "uniform",
+        BufferKind::SampledTexture {
+            width,
+            height,
+            format,
+        } => {
+            request.kind = "sampled-texture";
+            (request.width, request.height) = (width, height);
+            request.format = format.webgpu_name();
+        }
+        BufferKind::StorageTexture {
+            width,
+            height,
+            format,
+            read,
+            write,
+        } => {
+            request.kind = "storage-texture";
+            (request.width, request.height) = (width, height);
+            request.format = format.webgpu_name();
+            request.access = match (read, write) {
+                (true, true) => "read-write",
+                (true, false) => "read-only",
+                _ => "write-only",
+            };
+        }
+        BufferKind::Sampler { filter } => {
+            request.kind = "sampler";
+            request.filter = match filter {
+                crate::job::Filter::Point => "nearest",
+                crate::job::Filter::Linear => "linear",
+            };
+        }
+    }
+    request
+}
+
 #[derive(Serialize)]
 struct RequestBuffer {
     set: u32,
     binding: u32,
     kind: &'static str,
     data: String,
+    width: u32,
+    height: u32,
+    format: &'static str,
+    access: &'static str,
+    filter: &'static str,
 }
 
 #[derive(Deserialize)]

@@ -116,8 +116,11 @@ pub struct GlobalUse {
     pub write: bool,
     /// Some code operates on it atomically.
     pub atomic: bool,
-    /// Some code asks for its length.
+    /// Some code asks for its length (or a texture's size).
     pub length: bool,
+    /// Some code samples this texture with a depth comparison (`SampleCmp*`,
+    /// `GatherCmp*`): MSL and WGSL declare it as a depth texture.
+    pub compared: bool,
 }
 
 impl GlobalUse {
@@ -177,11 +180,26 @@ fn record_global_uses(function: &Function, uses: &mut [GlobalUse]) {
         match expression {
             Expression::Load { pointer } => mark(*pointer, &|u| u.read = true),
             Expression::ArrayLength(pointer) => mark(*pointer, &|u| u.length = true),
+            Expression::ImageSample {
+                image,
+                sampler,
+                depth_ref,
+                ..
+            } => {
+                if depth_ref.is_some() {
+                    mark(*image, &|u| u.compared = true);
+                }
+                mark(*image, &|u| u.read = true);
+                mark(*sampler, &|u| u.read = true);
+            }
+            Expression::ImageLoad { image, .. } => mark(*image, &|u| u.read = true),
+            Expression::ImageQuery { image, .. } => mark(*image, &|u| u.length = true),
             _ => {}
         }
     }
     walk_statements(&function.body, &mut |statement| match statement {
         Statement::Store { pointer, .. } => mark(*pointer, &|u| u.write = true),
+        Statement::ImageStore { image, .. } => mark(*image, &|u| u.write = true),
         Statement::Atomic { pointer, .. } => mark(*pointer, &|u| {
             u.atomic = true;
             u.read = true;

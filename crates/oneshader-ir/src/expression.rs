@@ -256,6 +256,44 @@ pub enum SwizzleComponent {
     W = 3,
 }
 
+/// Which mip level a texture sample reads, and how it is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SampleLevel {
+    /// From the implicit derivatives of the coordinate (`Sample`): pixel shaders only.
+    Auto,
+    /// Level 0 (`SampleCmpLevelZero`, `Gather`).
+    Zero,
+    /// An explicit level of detail (`SampleLevel`), a float.
+    Exact(Handle<Expression>),
+    /// Implicit derivatives plus a bias (`SampleBias`), a float.
+    Bias(Handle<Expression>),
+    /// Explicit derivatives (`SampleGrad`), float vectors of the coordinate's size.
+    Gradient {
+        /// The derivative along x.
+        x: Handle<Expression>,
+        /// The derivative along y.
+        y: Handle<Expression>,
+    },
+}
+
+/// What a texture query asks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ImageQuery {
+    /// Width (and height, depth) of mip `level` (level 0 when absent), a `uint`
+    /// or `uint2`/`uint3` with as many components as the texture has dimensions
+    /// (cubes: 2), layers excluded.
+    Size {
+        /// The mip level, a `uint`.
+        level: Option<Handle<Expression>>,
+    },
+    /// Number of mip levels, a `uint`.
+    NumLevels,
+    /// Number of array layers, a `uint`.
+    NumLayers,
+    /// Number of samples per texel of a multisampled texture, a `uint`.
+    NumSamples,
+}
+
 /// An expression. Operand handles refer to the same function's arena.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expression {
@@ -373,4 +411,77 @@ pub enum Expression {
     AtomicResult,
     /// Number of elements of the runtime-sized array behind a pointer.
     ArrayLength(Handle<Expression>),
+    /// A filtered read of a sampled texture through a sampler: a 4-vector of the
+    /// texture's kind, or for a comparison (`depth_ref`) a `float`; a gather gives the
+    /// chosen component of the four texels of the bilinear footprint.
+    ImageSample {
+        /// The texture: an [`Expression::GlobalVariable`] of image type.
+        image: Handle<Expression>,
+        /// The sampler: an [`Expression::GlobalVariable`] of sampler type.
+        sampler: Handle<Expression>,
+        /// Float coordinates, one per dimension (cubes: a direction `float3`).
+        coordinate: Handle<Expression>,
+        /// For arrayed textures, the layer, an `int` (already rounded).
+        array_index: Option<Handle<Expression>>,
+        /// A constant texel offset, one component per dimension.
+        offset: Option<Vec<i32>>,
+        /// How the mip level is chosen.
+        level: SampleLevel,
+        /// For comparison samplers, the reference value, a `float`.
+        depth_ref: Option<Handle<Expression>>,
+        /// For gathers, the component gathered.
+        gather: Option<SwizzleComponent>,
+    },
+    /// An unfiltered read of one texel: a 4-vector of the texture's kind.
+    ImageLoad {
+        /// The texture.
+        image: Handle<Expression>,
+        /// Integer texel coordinates, one per dimension.
+        coordinate: Handle<Expression>,
+        /// For arrayed textures, the layer, an integer.
+        array_index: Option<Handle<Expression>>,
+        /// For multisampled textures, the sample index, an integer.
+        sample: Option<Handle<Expression>>,
+        /// For sampled, non-multisampled textures, the mip level, an integer.
+        level: Option<Handle<Expression>>,
+    },
+    /// A query of a texture's size, levels, layers or samples.
+    ImageQuery {
+        /// The texture.
+        image: Handle<Expression>,
+        /// What is asked.
+        query: ImageQuery,
+    },
+    /// The derivative of a float scalar or vector across neighbouring pixels (pixel
+    /// shaders only): `ddx`/`ddy` and their `_coarse`/`_fine` forms, `fwidth`.
+    Derivative {
+        /// Which derivative.
+        axis: DerivativeAxis,
+        /// Coarse, fine or unspecified precision.
+        control: DerivativeControl,
+        /// The value differentiated.
+        expr: Handle<Expression>,
+    },
+}
+
+/// The direction of a [`Expression::Derivative`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeAxis {
+    /// `ddx`.
+    X,
+    /// `ddy`.
+    Y,
+    /// `fwidth`: `abs(ddx) + abs(ddy)`.
+    Width,
+}
+
+/// The precision of a [`Expression::Derivative`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeControl {
+    /// Whatever the implementation picks (`ddx`).
+    None,
+    /// Per 2x2 quad (`ddx_coarse`).
+    Coarse,
+    /// Per pixel pair (`ddx_fine`).
+    Fine,
 }

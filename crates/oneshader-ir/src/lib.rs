@@ -22,8 +22,8 @@ pub mod wave;
 pub use arena::{Arena, Handle, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{
-    AtomicFunction, BinaryOperator, Expression, Literal, MathFunction, SwizzleComponent,
-    UnaryOperator,
+    AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
+    Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
@@ -34,7 +34,7 @@ pub use module::{
 pub use source::{FileId, SourceFile, SourceMap, Span};
 pub use statement::{Barrier, Block, Statement, SwitchCase, SwitchValue};
 pub use types::{
-    AddressSpace, ArraySize, ImageClass, ImageDimension, Scalar, ScalarKind, StructMember, Type,
-    TypeInner, VectorSize,
+    AddressSpace, ArraySize, ImageClass, ImageDimension, Scalar, ScalarKind, StorageFormat,
+    StructMember, Type, TypeInner, VectorSize,
 };
 pub use wave::{SubgroupOperations, WaveOp, WaveOpInfo};

@@ -107,6 +107,17 @@ pub enum Statement {
         /// An [`Expression::AtomicResult`] that receives the original value, if used.
         result: Option<Handle<Expression>>,
     },
+    /// Writes one texel of a storage texture.
+    ImageStore {
+        /// The texture: an [`Expression::GlobalVariable`] of storage image type.
+        image: Handle<Expression>,
+        /// Integer texel coordinates, one per dimension.
+        coordinate: Handle<Expression>,
+        /// For arrayed textures, the layer, an integer.
+        array_index: Option<Handle<Expression>>,
+        /// The texel, a 4-vector of the texture's kind (unused components are ignored).
+        value: Handle<Expression>,
+    },
     /// Calls a function.
     Call {
         /// The callee.

@@ -174,6 +174,9 @@ pub enum ImageClass {
         kind: ScalarKind,
         /// Multisampled (`Texture2DMS`).
         multisampled: bool,
+        /// Number of components of the element type (reads give 4; the front end
+        /// narrows).
+        components: u8,
     },
     /// Read-write texture (`RWTexture2D<float4>`).
     Storage {
@@ -181,7 +184,156 @@ pub enum ImageClass {
         kind: ScalarKind,
         /// Number of components of the element type.
         components: u8,
+        /// The texel format the shader declares (from the element type, `unorm`/`snorm`,
+        /// or `[[vk::image_format]]`).
+        format: StorageFormat,
+        /// `globallycoherent`: writes are visible to other workgroups before the shader ends.
+        coherent: bool,
     },
+}
+
+/// The texel format of a storage texture, as SPIR-V's `Image Format` and WGSL's texel
+/// formats spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StorageFormat {
+    /// Not declared (`RWTexture2D<float3>`): SPIR-V needs the `*WithoutFormat` capabilities.
+    Unknown,
+    /// `rgba32f`.
+    Rgba32Float,
+    /// `rgba32ui`.
+    Rgba32Uint,
+    /// `rgba32i`.
+    Rgba32Sint,
+    /// `rg32f`.
+    Rg32Float,
+    /// `rg32ui`.
+    Rg32Uint,
+    /// `rg32i`.
+    Rg32Sint,
+    /// `r32f`.
+    R32Float,
+    /// `r32ui`.
+    R32Uint,
+    /// `r32i`.
+    R32Sint,
+    /// `rgba16f`.
+    Rgba16Float,
+    /// `rgba16ui`.
+    Rgba16Uint,
+    /// `rgba16i`.
+    Rgba16Sint,
+    /// `rgba16` (unorm).
+    Rgba16Unorm,
+    /// `rgba16_snorm`.
+    Rgba16Snorm,
+    /// `rg16f`.
+    Rg16Float,
+    /// `r16f`.
+    R16Float,
+    /// `rgba8` (unorm).
+    Rgba8Unorm,
+    /// `rgba8_snorm`.
+    Rgba8Snorm,
+    /// `rgba8ui`.
+    Rgba8Uint,
+    /// `rgba8i`.
+    Rgba8Sint,
+    /// `rg8` (unorm).
+    Rg8Unorm,
+    /// `r8` (unorm).
+    R8Unorm,
+    /// `rgb10_a2` (unorm).
+    Rgb10A2Unorm,
+    /// `r11f_g11f_b10f`.
+    Rg11B10Float,
+}
+
+impl StorageFormat {
+    /// The format named by `[[vk::image_format("...")]]` (DXC's spelling).
+    pub fn from_vk_name(name: &str) -> Option<StorageFormat> {
+        use StorageFormat::*;
+        Some(match name {
+            "unknown" => Unknown,
+            "rgba32f" => Rgba32Float,
+            "rgba32ui" => Rgba32Uint,
+            "rgba32i" => Rgba32Sint,
+            "rg32f" => Rg32Float,
+            "rg32ui" => Rg32Uint,
+            "rg32i" => Rg32Sint,
+            "r32f" => R32Float,
+            "r32ui" => R32Uint,
+            "r32i" => R32Sint,
+            "rgba16f" => Rgba16Float,
+            "rgba16ui" => Rgba16Uint,
+            "rgba16i" => Rgba16Sint,
+            "rgba16" => Rgba16Unorm,
+            "rgba16snorm" => Rgba16Snorm,
+            "rg16f" => Rg16Float,
+            "r16f" => R16Float,
+            "rgba8" => Rgba8Unorm,
+            "rgba8snorm" => Rgba8Snorm,
+            "rgba8ui" => Rgba8Uint,
+            "rgba8i" => Rgba8Sint,
+            "rg8" => Rg8Unorm,
+            "r8" => R8Unorm,
+            "rgb10a2" => Rgb10A2Unorm,
+            "r11g11b10f" => Rg11B10Float,
+            _ => return None,
+        })
+    }
+
+    /// The format DXC infers from a `RWTexture` element of `components` components of
+    /// `kind` when no format is given: 32-bit per channel, `Unknown` for 3 components.
+    pub fn inferred(kind: ScalarKind, components: u8) -> StorageFormat {
+        use StorageFormat::*;
+        match (kind, components) {
+            (ScalarKind::Float, 1) => R32Float,
+            (ScalarKind::Float, 2) => Rg32Float,
+            (ScalarKind::Float, 4) => Rgba32Float,
+            (ScalarKind::Uint, 1) => R32Uint,
+            (ScalarKind::Uint, 2) => Rg32Uint,
+            (ScalarKind::Uint, 4) => Rgba32Uint,
+            (ScalarKind::Sint, 1) => R32Sint,
+            (ScalarKind::Sint, 2) => Rg32Sint,
+            (ScalarKind::Sint, 4) => Rgba32Sint,
+            _ => Unknown,
+        }
+    }
+
+    /// The scalar kind the shader reads and writes for this format.
+    pub fn kind(self) -> Option<ScalarKind> {
+        use StorageFormat::*;
+        Some(match self {
+            Unknown => return None,
+            Rgba32Uint | Rg32Uint | R32Uint | Rgba16Uint | Rgba8Uint => ScalarKind::Uint,
+            Rgba32Sint | Rg32Sint | R32Sint | Rgba16Sint | Rgba8Sint => ScalarKind::Sint,
+            _ => ScalarKind::Float,
+        })
+    }
+
+    /// The WebGPU / WGSL texel format name, where WebGPU has this format.
+    pub fn wgsl_name(self) -> Option<&'static str> {
+        use StorageFormat::*;
+        Some(match self {
+            Rgba32Float => "rgba32float",
+            Rgba32Uint => "rgba32uint",
+            Rgba32Sint => "rgba32sint",
+            Rg32Float => "rg32float",
+            Rg32Uint => "rg32uint",
+            Rg32Sint => "rg32sint",
+            R32Float => "r32float",
+            R32Uint => "r32uint",
+            R32Sint => "r32sint",
+            Rgba16Float => "rgba16float",
+            Rgba16Uint => "rgba16uint",
+            Rgba16Sint => "rgba16sint",
+            Rgba8Unorm => "rgba8unorm",
+            Rgba8Snorm => "rgba8snorm",
+            Rgba8Uint => "rgba8uint",
+            Rgba8Sint => "rgba8sint",
+            _ => return None,
+        })
+    }
 }
 
 /// The structure of a type.

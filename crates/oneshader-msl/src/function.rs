@@ -227,6 +227,15 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 self.line("discard_fragment();");
             }
             Statement::Barrier(barrier) => self.barrier(*barrier)?,
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => {
+                let line = self.image_store(*image, *coordinate, *array_index, *value)?;
+                self.line(&line);
+            }
             Statement::Store { pointer, value } => {
                 let target = self.expr(*pointer)?;
                 let value = self.expr(*value)?;
@@ -678,6 +687,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 "a call or atomic result used before its statement",
             )),
             Expression::ArrayLength(pointer) => self.array_length(h, *pointer),
+            Expression::ImageSample { .. } => self.image_sample(h),
+            Expression::ImageLoad { .. } => self.image_load(h),
+            Expression::ImageQuery { image, query } => self.image_query(*image, *query),
+            Expression::Derivative { axis, expr, .. } => self.derivative(h, *axis, *expr),
         }
     }
 

@@ -431,6 +431,50 @@ impl<'a> Types<'a> {
     }
 }
 
+/// The MSL type of a texture global: `access::read`/`write`/`read_write` as the code
+/// uses it, and a depth texture when it is sampled with a comparison.
+pub(crate) fn texture_name(
+    dim: oneshader_ir::ImageDimension,
+    arrayed: bool,
+    class: oneshader_ir::ImageClass,
+    usage: oneshader_ir::analysis::GlobalUse,
+) -> Result<String, String> {
+    use oneshader_ir::{ImageClass, ImageDimension};
+    match class {
+        ImageClass::Storage { kind, .. } => {
+            let base = match dim {
+                ImageDimension::D1 => "texture1d",
+                ImageDimension::D2 => "texture2d",
+                ImageDimension::D3 => "texture3d",
+                ImageDimension::Cube => return Err("a read-write cube texture".into()),
+            };
+            let access = match (usage.read, usage.write) {
+                (true, true) => "read_write",
+                (false, true) => "write",
+                _ => "read",
+            };
+            let array = if arrayed { "_array" } else { "" };
+            let element = scalar_name(Scalar { kind, width: 4 })?;
+            Ok(format!("{base}{array}<{element}, access::{access}>"))
+        }
+        ImageClass::Sampled {
+            kind, multisampled, ..
+        } if usage.compared => {
+            if kind != oneshader_ir::ScalarKind::Float || multisampled {
+                return Err("a comparison sample of a non-float or multisampled texture".into());
+            }
+            let base = match dim {
+                ImageDimension::D2 => "depth2d",
+                ImageDimension::Cube => "depthcube",
+                _ => return Err("a comparison sample of a 1D or 3D texture".into()),
+            };
+            let array = if arrayed { "_array" } else { "" };
+            Ok(format!("{base}{array}<float, access::sample>"))
+        }
+        ImageClass::Sampled { .. } => image_name(dim, arrayed, class),
+    }
+}
+
 fn image_name(
     dim: oneshader_ir::ImageDimension,
     arrayed: bool,
@@ -438,7 +482,9 @@ fn image_name(
 ) -> Result<String, String> {
     use oneshader_ir::{ImageClass, ImageDimension};
     let (kind, multisampled, access) = match class {
-        ImageClass::Sampled { kind, multisampled } => (kind, multisampled, ""),
+        ImageClass::Sampled {
+            kind, multisampled, ..
+        } => (kind, multisampled, ""),
         ImageClass::Storage { kind, .. } => (kind, false, ", access::read_write"),
     };
     let base = match (dim, multisampled) {

@@ -11,6 +11,7 @@
 //! operations map as `docs/msl.md` explains.
 
 mod function;
+mod image;
 mod layout;
 mod math;
 pub mod names;

@@ -353,6 +353,24 @@ impl<'a> Writer<'a> {
                 }
             }
             AddressSpace::Uniform => Ok(format!("constant {}&", self.types.name(global.ty)?)),
+            AddressSpace::Handle => match self.types.inner(global.ty) {
+                Some(&TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class,
+                }) => {
+                    let index = self
+                        .module
+                        .global_variables
+                        .iter()
+                        .position(|(_, g)| std::ptr::eq(g, global));
+                    let usage = index
+                        .and_then(|i| self.global_uses.get(i).copied())
+                        .unwrap_or_default();
+                    crate::layout::texture_name(dim, arrayed, class, usage)
+                }
+                _ => self.types.name(global.ty),
+            },
             _ => self.types.name(global.ty),
         }
     }

@@ -127,6 +127,9 @@ impl FunctionWriter<'_, '_> {
                     vec![Operand::IdRef(base), Operand::LiteralBit32(*index)],
                 )
             }
+            Expression::GlobalVariable(global) if self.is_handle(handle)? => {
+                self.load_handle(*global, span)
+            }
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => Err(Error::malformed(
                 span,
                 "a variable whose type is not a pointer",
@@ -176,6 +179,16 @@ impl FunctionWriter<'_, '_> {
                 "a call or atomic result used before its statement",
             )),
             Expression::ArrayLength(pointer) => self.array_length(*pointer, result_type, span),
+            Expression::ImageSample { .. } => self.image_sample(handle, result_type),
+            Expression::ImageLoad { .. } => self.image_load(handle, result_type),
+            Expression::ImageQuery { image, query } => {
+                self.image_query(*image, *query, result_type)
+            }
+            Expression::Derivative {
+                axis,
+                control,
+                expr,
+            } => self.derivative(*axis, *control, *expr, result_type),
         }
     }
 

@@ -25,10 +25,8 @@ pub(crate) fn storage_class(space: AddressSpace, span: Option<Span>) -> Result<S
         AddressSpace::Uniform => StorageClass::Uniform,
         AddressSpace::Storage { .. } => StorageClass::StorageBuffer,
         AddressSpace::Handle => {
-            return Err(Error::unsupported(
-                span,
-                "textures and samplers are not supported by the SPIR-V backend yet",
-            ))
+            let _ = span;
+            StorageClass::UniformConstant
         }
     })
 }

@@ -17,6 +17,7 @@ mod compact;
 mod error;
 mod expression;
 mod function;
+mod image;
 mod interface;
 mod math;
 mod statement;

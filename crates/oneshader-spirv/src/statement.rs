@@ -94,6 +94,12 @@ impl FunctionWriter<'_, '_> {
                 self.w.b.kill()?;
             }
             Statement::Barrier(barrier) => self.barrier(*barrier)?,
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => self.image_store(*image, *coordinate, *array_index, *value)?,
             Statement::Store { pointer, value } => {
                 let value = self.value(*value)?;
                 let local = self.local_root(*pointer);

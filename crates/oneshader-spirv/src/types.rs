@@ -148,12 +148,12 @@ impl Writer<'_> {
                 let pointee = self.type_id(base, Layout::of(class))?;
                 self.b.type_pointer(None, class, pointee)
             }
-            TypeInner::Image { .. } | TypeInner::Sampler { .. } => {
-                return Err(Error::unsupported(
-                    None,
-                    "textures and samplers are not supported by the SPIR-V backend yet",
-                ))
-            }
+            TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            } => self.image_type(dim, arrayed, class)?,
+            TypeInner::Sampler { .. } => self.b.type_sampler(),
         };
         self.types.insert((ty, layout), id);
         Ok(id)

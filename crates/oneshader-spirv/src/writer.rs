@@ -419,7 +419,8 @@ impl<'a> Writer<'a> {
                     wrapped: false,
                 }
             }
-            AddressSpace::Function | AddressSpace::Handle => {
+            AddressSpace::Handle => self.handle_global(global, span)?,
+            AddressSpace::Function => {
                 return Err(Error::unsupported(
                     span,
                     format!(

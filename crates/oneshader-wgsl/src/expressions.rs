@@ -233,6 +233,14 @@ impl Writer<'_> {
             Expression::ArrayLength(pointer) => {
                 format!("arrayLength({})", self.pointer(context, *pointer)?)
             }
+            Expression::ImageSample { .. } => self.image_sample(context, handle)?,
+            Expression::ImageLoad { .. } => self.image_load(context, handle)?,
+            Expression::ImageQuery { image, query } => self.image_query(context, *image, *query)?,
+            Expression::Derivative {
+                axis,
+                control,
+                expr,
+            } => self.derivative(context, span, *axis, *control, *expr)?,
         })
     }
 

@@ -20,6 +20,7 @@
 //! [`codes::WGSL_UNSUPPORTED`]: oneshader_ir::codes::WGSL_UNSUPPORTED
 
 mod expressions;
+mod image;
 mod layout;
 pub mod names;
 mod statements;

@@ -96,6 +96,15 @@ impl Writer<'_> {
                 let _ = writeln!(out, "{p}discard;");
             }
             Statement::Barrier(barrier) => Self::barrier(out, *barrier, &p),
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => {
+                let line = self.image_store(context, *image, *coordinate, *array_index, *value)?;
+                let _ = writeln!(out, "{p}{line}");
+            }
             Statement::Store { pointer, value } => {
                 let reference = self.reference(context, *pointer)?;
                 let value = self.expression(context, *value)?;

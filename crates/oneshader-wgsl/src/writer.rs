@@ -77,7 +77,7 @@ pub(crate) struct Writer<'a> {
     pub namer: Namer,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
-    uses: Vec<GlobalUse>,
+    pub(crate) uses: Vec<GlobalUse>,
     helpers: Vec<Handle<Function>>,
     /// Structs to declare, members first, with whether they hold atomics.
     structs: Vec<(Handle<Type>, bool)>,
@@ -488,7 +488,9 @@ impl<'a> Writer<'a> {
                 arrayed,
                 class,
             } => match class {
-                ImageClass::Sampled { kind, multisampled } => {
+                ImageClass::Sampled {
+                    kind, multisampled, ..
+                } => {
                     let sample = match kind {
                         ScalarKind::Float => "f32",
                         ScalarKind::Sint => "i32",
@@ -597,7 +599,10 @@ impl<'a> Writer<'a> {
             .clone()
             .unwrap_or_else(|| global.name.clone());
         let atomic = self.atomic_globals[handle.index()];
-        let ty = self.type_at(global.ty, atomic, global.span)?;
+        let ty = match self.texture_type(handle, global)? {
+            Some(texture) => texture,
+            None => self.type_at(global.ty, atomic, global.span)?,
+        };
         let binding = || -> Res<String> {
             let resource = global.resource.as_ref().ok_or_else(|| {
                 unsupported(

@@ -6,7 +6,8 @@
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
-    EntryPoint, Module, RegisterClass, ResourceKind, ShaderStage, SubgroupOperations,
+    EntryPoint, ImageClass, ImageDimension, Module, RegisterClass, ResourceKind, ScalarKind,
+    ShaderStage, SubgroupOperations, TypeInner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -102,6 +103,11 @@ impl EntryPointReflection {
                         }),
                     access: ResourceAccess::from(usage),
                     msl_index: msl_indices.get(handle.index()).copied().flatten(),
+                    texture: TextureReflection::of(module.inner(global.ty), usage),
+                    comparison_sampler: matches!(
+                        module.inner(global.ty),
+                        TypeInner::Sampler { comparison: true }
+                    ),
                 })
             })
             .collect();
@@ -151,6 +157,74 @@ pub struct ResourceReflection {
     /// The Metal argument-table index (`[[buffer(n)]]`, `[[texture(n)]]` or
     /// `[[sampler(n)]]` by kind), when the MSL backend binds it.
     pub msl_index: Option<u32>,
+    /// For textures: their shape, texel kind and storage format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture: Option<TextureReflection>,
+    /// For samplers: a `SamplerComparisonState`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comparison_sampler: bool,
+}
+
+/// What a texture is, in WebGPU terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextureReflection {
+    /// `GPUTextureViewDimension`: `1d`, `2d`, `2d-array`, `3d`, `cube`, `cube-array`.
+    pub view_dimension: String,
+    /// `GPUTextureSampleType` for sampled textures: `float`, `sint`, `uint`, or `depth`
+    /// when the code samples it with a comparison; `None` for storage textures.
+    pub sample_type: Option<String>,
+    /// `Texture2DMS`.
+    pub multisampled: bool,
+    /// For storage textures (`RWTexture*`): the WebGPU texel format, when WebGPU has it.
+    pub storage_format: Option<String>,
+}
+
+impl TextureReflection {
+    fn of(inner: &TypeInner, usage: GlobalUse) -> Option<TextureReflection> {
+        let TypeInner::Image {
+            dim,
+            arrayed,
+            class,
+        } = *inner
+        else {
+            return None;
+        };
+        let view_dimension = match (dim, arrayed) {
+            (ImageDimension::D1, false) => "1d",
+            (ImageDimension::D1, true) => "1d-array",
+            (ImageDimension::D2, false) => "2d",
+            (ImageDimension::D2, true) => "2d-array",
+            (ImageDimension::D3, _) => "3d",
+            (ImageDimension::Cube, false) => "cube",
+            (ImageDimension::Cube, true) => "cube-array",
+        }
+        .to_string();
+        Some(match class {
+            ImageClass::Sampled {
+                kind, multisampled, ..
+            } => TextureReflection {
+                view_dimension,
+                sample_type: Some(
+                    match kind {
+                        _ if usage.compared => "depth",
+                        ScalarKind::Sint => "sint",
+                        ScalarKind::Uint => "uint",
+                        _ => "float",
+                    }
+                    .to_string(),
+                ),
+                multisampled,
+                storage_format: None,
+            },
+            ImageClass::Storage { format, .. } => TextureReflection {
+                view_dimension,
+                sample_type: None,
+                multisampled: false,
+                storage_format: format.wgsl_name().map(str::to_string),
+            },
+        })
+    }
 }
 
 /// An HLSL `register(...)`: class, index and space.

@@ -10,7 +10,10 @@ use std::time::Duration;
 use ash::vk;
 
 use super::driver::{vk_string, VulkanDriver};
-use crate::job::{check_buffers, BufferBinding, BufferKind, ComputeJob, ComputeOutput, DeviceInfo};
+use crate::job::{
+    check_buffers, BufferBinding, BufferKind, ComputeJob, ComputeOutput, DeviceInfo, Filter,
+    TexelFormat,
+};
 
 /// The longest the harness waits for a dispatch to finish.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -218,6 +221,11 @@ struct DeviceScope {
     queue: vk::Queue,
     buffers: Vec<vk::Buffer>,
     memories: Vec<vk::DeviceMemory>,
+    images: Vec<vk::Image>,
+    views: Vec<vk::ImageView>,
+    samplers: Vec<vk::Sampler>,
+    /// What each of the job's bindings became, in the job's order.
+    bound: Vec<Bound>,
     shader: vk::ShaderModule,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pipeline_layout: vk::PipelineLayout,
@@ -258,6 +266,10 @@ impl DeviceScope {
             queue,
             buffers: Vec::new(),
             memories: Vec::new(),
+            images: Vec::new(),
+            views: Vec::new(),
+            samplers: Vec::new(),
+            bound: Vec::new(),
             shader: vk::ShaderModule::null(),
             set_layouts: Vec::new(),
             pipeline_layout: vk::PipelineLayout::null(),
@@ -281,7 +293,30 @@ impl DeviceScope {
         let memory_properties =
             unsafe { instance.get_physical_device_memory_properties(chosen.physical) };
         for buffer in &job.buffers {
-            self.create_buffer(buffer, &memory_properties)?;
+            let bound = match buffer.kind {
+                BufferKind::SampledTexture {
+                    width,
+                    height,
+                    format,
+                }
+                | BufferKind::StorageTexture {
+                    width,
+                    height,
+                    format,
+                    ..
+                } => self.create_texture(buffer, width, height, format, &memory_properties)?,
+                BufferKind::Sampler { filter } => self.create_sampler(filter)?,
+                _ => {
+                    let usage = match buffer.kind {
+                        BufferKind::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                        _ => vk::BufferUsageFlags::STORAGE_BUFFER,
+                    };
+                    let (buffer, memory) =
+                        self.create_buffer(&buffer.data, usage, &memory_properties)?;
+                    Bound::Buffer { buffer, memory }
+                }
+            };
+            self.bound.push(bound);
         }
         self.bind_buffers(job)?;
         self.record_and_submit(chosen.queue_family, job.workgroups)?;
@@ -305,8 +340,13 @@ impl DeviceScope {
         }
         job.buffers
             .iter()
-            .zip(&self.memories)
-            .map(|(buffer, &memory)| self.read_memory(memory, buffer.data.len()))
+            .zip(&self.bound)
+            .map(|(buffer, bound)| match *bound {
+                Bound::Buffer { memory, .. } | Bound::Texture { memory, .. } => {
+                    self.read_memory(memory, buffer.data.len())
+                }
+                Bound::Sampler(_) => Ok(Vec::new()),
+            })
             .collect::<Result<_, _>>()
             .map_err(DispatchError::Failed)
     }
@@ -366,18 +406,107 @@ impl DeviceScope {
         Ok(())
     }
 
-    fn create_buffer(
+    /// A texture in optimal tiling with its view, and a host-visible staging buffer that
+    /// fills it before the dispatch and receives its texels after it.
+    fn create_texture(
         &mut self,
         binding: &BufferBinding,
+        width: u32,
+        height: u32,
+        format: TexelFormat,
         memory_properties: &vk::PhysicalDeviceMemoryProperties,
-    ) -> Result<(), String> {
-        let size = binding.data.len() as vk::DeviceSize;
+    ) -> Result<Bound, String> {
+        let vk_format = vk_format(format);
         let usage = match binding.kind {
-            BufferKind::Storage | BufferKind::ReadOnlyStorage => {
-                vk::BufferUsageFlags::STORAGE_BUFFER
-            }
-            BufferKind::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
+            BufferKind::StorageTexture { .. } => vk::ImageUsageFlags::STORAGE,
+            _ => vk::ImageUsageFlags::SAMPLED,
+        } | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST;
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(vk_format)
+            .extent(vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: `info` lives across the call.
+        let image =
+            unsafe { self.device.create_image(&info, None) }.map_err(vk_error("vkCreateImage"))?;
+        self.images.push(image);
+        // SAFETY: the image belongs to this device.
+        let requirements = unsafe { self.device.get_image_memory_requirements(image) };
+        let memory_type = (0..memory_properties.memory_type_count)
+            .find(|&i| requirements.memory_type_bits & (1 << i) != 0)
+            .ok_or("no memory type for a texture")?;
+        let allocate = vk::MemoryAllocateInfo::default()
+            .allocation_size(requirements.size)
+            .memory_type_index(memory_type);
+        // SAFETY: `allocate` lives across the call.
+        let image_memory = unsafe { self.device.allocate_memory(&allocate, None) }
+            .map_err(vk_error("vkAllocateMemory"))?;
+        self.memories.push(image_memory);
+        // SAFETY: image and memory belong to this device; the memory type fits the image.
+        unsafe { self.device.bind_image_memory(image, image_memory, 0) }
+            .map_err(vk_error("vkBindImageMemory"))?;
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(vk_format)
+            .subresource_range(color_range());
+        // SAFETY: `view_info` names a live image of this device.
+        let view = unsafe { self.device.create_image_view(&view_info, None) }
+            .map_err(vk_error("vkCreateImageView"))?;
+        self.views.push(view);
+        let (staging, memory) = self.create_buffer(
+            &binding.data,
+            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+            memory_properties,
+        )?;
+        Ok(Bound::Texture {
+            image,
+            view,
+            staging,
+            memory,
+            extent: (width, height),
+        })
+    }
+
+    /// A sampler that clamps to the edge, with normalized coordinates.
+    fn create_sampler(&mut self, filter: Filter) -> Result<Bound, String> {
+        let filter = match filter {
+            Filter::Point => vk::Filter::NEAREST,
+            Filter::Linear => vk::Filter::LINEAR,
         };
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(filter)
+            .min_filter(filter)
+            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+            .max_lod(0.0);
+        // SAFETY: `info` lives across the call.
+        let sampler = unsafe { self.device.create_sampler(&info, None) }
+            .map_err(vk_error("vkCreateSampler"))?;
+        self.samplers.push(sampler);
+        Ok(Bound::Sampler(sampler))
+    }
+
+    fn create_buffer(
+        &mut self,
+        data: &[u8],
+        usage: vk::BufferUsageFlags,
+        memory_properties: &vk::PhysicalDeviceMemoryProperties,
+    ) -> Result<(vk::Buffer, vk::DeviceMemory), String> {
+        let size = data.len() as vk::DeviceSize;
         let info = vk::BufferCreateInfo::default()
             .size(size)
             .usage(usage)
@@ -407,7 +536,8 @@ impl DeviceScope {
         // SAFETY: buffer and memory belong to this device; the memory type fits the buffer.
         unsafe { self.device.bind_buffer_memory(buffer, memory, 0) }
             .map_err(vk_error("vkBindBufferMemory"))?;
-        self.write_memory(memory, &binding.data)
+        self.write_memory(memory, data)?;
+        Ok((buffer, memory))
     }
 
     fn write_memory(&self, memory: vk::DeviceMemory, data: &[u8]) -> Result<(), String> {
@@ -456,6 +586,9 @@ impl DeviceScope {
         let sizes: Vec<_> = [
             vk::DescriptorType::STORAGE_BUFFER,
             vk::DescriptorType::UNIFORM_BUFFER,
+            vk::DescriptorType::SAMPLED_IMAGE,
+            vk::DescriptorType::STORAGE_IMAGE,
+            vk::DescriptorType::SAMPLER,
         ]
         .into_iter()
         .map(count)
@@ -475,26 +608,47 @@ impl DeviceScope {
         let sets = unsafe { self.device.allocate_descriptor_sets(&allocate) }
             .map_err(vk_error("vkAllocateDescriptorSets"))?;
 
-        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = self
-            .buffers
+        let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = self
+            .bound
             .iter()
-            .map(|&buffer| {
+            .map(|bound| {
+                let buffer = match *bound {
+                    Bound::Buffer { buffer, .. } => buffer,
+                    _ => vk::Buffer::null(),
+                };
                 [vk::DescriptorBufferInfo::default()
                     .buffer(buffer)
                     .offset(0)
                     .range(vk::WHOLE_SIZE)]
             })
             .collect();
+        let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = self
+            .bound
+            .iter()
+            .map(|bound| {
+                let info = vk::DescriptorImageInfo::default();
+                [match *bound {
+                    Bound::Texture { view, .. } => {
+                        info.image_view(view).image_layout(vk::ImageLayout::GENERAL)
+                    }
+                    Bound::Sampler(sampler) => info.sampler(sampler),
+                    Bound::Buffer { .. } => info,
+                }]
+            })
+            .collect();
         let writes: Vec<_> = job
             .buffers
             .iter()
-            .zip(&infos)
-            .map(|(binding, info)| {
-                vk::WriteDescriptorSet::default()
+            .zip(self.bound.iter().zip(buffer_infos.iter().zip(&image_infos)))
+            .map(|(binding, (bound, (buffer_info, image_info)))| {
+                let write = vk::WriteDescriptorSet::default()
                     .dst_set(sets[binding.set as usize])
                     .dst_binding(binding.binding)
-                    .descriptor_type(descriptor_type(binding.kind))
-                    .buffer_info(info)
+                    .descriptor_type(descriptor_type(binding.kind));
+                match bound {
+                    Bound::Buffer { .. } => write.buffer_info(buffer_info),
+                    _ => write.image_info(image_info),
+                }
             })
             .collect();
         // SAFETY: every write names a live set, a binding of its layout and a live buffer.
@@ -524,15 +678,17 @@ impl DeviceScope {
         let begin = vk::CommandBufferBeginInfo::default()
             .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         let [x, y, z] = workgroups;
-        // Shader writes must be visible to the host reads that follow the fence.
+        // Shader writes and texture read-back copies must be visible to the host reads
+        // that follow the fence.
         let to_host = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
             .dst_access_mask(vk::AccessFlags::HOST_READ)];
         // SAFETY: every object recorded belongs to this device and outlives the submission.
         unsafe {
             self.device
                 .begin_command_buffer(commands, &begin)
                 .map_err(vk_error("vkBeginCommandBuffer"))?;
+            self.record_texture_uploads(commands);
             self.device
                 .cmd_bind_pipeline(commands, vk::PipelineBindPoint::COMPUTE, self.pipeline);
             if !self.descriptor_sets.is_empty() {
@@ -546,9 +702,10 @@ impl DeviceScope {
                 );
             }
             self.device.cmd_dispatch(commands, x, y, z);
+            self.record_texture_readbacks(commands);
             self.device.cmd_pipeline_barrier(
                 commands,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
                 vk::PipelineStageFlags::HOST,
                 vk::DependencyFlags::empty(),
                 &to_host,
@@ -590,6 +747,15 @@ impl Drop for DeviceScope {
                 device.destroy_descriptor_set_layout(layout, None);
             }
             device.destroy_shader_module(self.shader, None);
+            for &sampler in &self.samplers {
+                device.destroy_sampler(sampler, None);
+            }
+            for &view in &self.views {
+                device.destroy_image_view(view, None);
+            }
+            for &image in &self.images {
+                device.destroy_image(image, None);
+            }
             for &buffer in &self.buffers {
                 device.destroy_buffer(buffer, None);
             }
@@ -605,6 +771,185 @@ fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
     match kind {
         BufferKind::Storage | BufferKind::ReadOnlyStorage => vk::DescriptorType::STORAGE_BUFFER,
         BufferKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        BufferKind::SampledTexture { .. } => vk::DescriptorType::SAMPLED_IMAGE,
+        BufferKind::StorageTexture { .. } => vk::DescriptorType::STORAGE_IMAGE,
+        BufferKind::Sampler { .. } => vk::DescriptorType::SAMPLER,
+    }
+}
+
+fn vk_format(format: TexelFormat) -> vk::Format {
+    match format {
+        TexelFormat::Rgba32Float => vk::Format::R32G32B32A32_SFLOAT,
+        TexelFormat::Rgba8Unorm => vk::Format::R8G8B8A8_UNORM,
+        TexelFormat::R32Float => vk::Format::R32_SFLOAT,
+        TexelFormat::R32Uint => vk::Format::R32_UINT,
+    }
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+/// What one of the job's bindings became on the device.
+#[derive(Clone, Copy, Debug)]
+enum Bound {
+    /// A host-visible buffer.
+    Buffer {
+        buffer: vk::Buffer,
+        memory: vk::DeviceMemory,
+    },
+    /// A texture with its view and the staging buffer (and its memory) that fills and
+    /// reads it.
+    Texture {
+        image: vk::Image,
+        view: vk::ImageView,
+        staging: vk::Buffer,
+        memory: vk::DeviceMemory,
+        extent: (u32, u32),
+    },
+    /// A sampler.
+    Sampler(vk::Sampler),
+}
+
+impl DeviceScope {
+    fn textures(&self) -> impl Iterator<Item = (vk::Image, vk::Buffer, (u32, u32))> + '_ {
+        self.bound.iter().filter_map(|bound| match *bound {
+            Bound::Texture {
+                image,
+                staging,
+                extent,
+                ..
+            } => Some((image, staging, extent)),
+            _ => None,
+        })
+    }
+
+    fn image_barrier(
+        &self,
+        commands: vk::CommandBuffer,
+        image: vk::Image,
+        (from, from_access, from_stage): (vk::ImageLayout, vk::AccessFlags, vk::PipelineStageFlags),
+        (to, to_access, to_stage): (vk::ImageLayout, vk::AccessFlags, vk::PipelineStageFlags),
+    ) {
+        let barrier = [vk::ImageMemoryBarrier::default()
+            .old_layout(from)
+            .new_layout(to)
+            .src_access_mask(from_access)
+            .dst_access_mask(to_access)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(color_range())];
+        // SAFETY: the command buffer is recording; the image belongs to this device.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                commands,
+                from_stage,
+                to_stage,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &barrier,
+            );
+        }
+    }
+
+    fn copy_region((width, height): (u32, u32)) -> [vk::BufferImageCopy; 1] {
+        [vk::BufferImageCopy::default()
+            .image_subresource(vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            })
+            .image_extent(vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            })]
+    }
+
+    /// Copies every texture's staging data in and leaves it in `GENERAL` for the shader.
+    fn record_texture_uploads(&self, commands: vk::CommandBuffer) {
+        let textures: Vec<_> = self.textures().collect();
+        for (image, staging, extent) in textures {
+            self.image_barrier(
+                commands,
+                image,
+                (
+                    vk::ImageLayout::UNDEFINED,
+                    vk::AccessFlags::empty(),
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                ),
+                (
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::TRANSFER,
+                ),
+            );
+            // SAFETY: the command buffer is recording; buffer and image are live and sized
+            // for the region.
+            unsafe {
+                self.device.cmd_copy_buffer_to_image(
+                    commands,
+                    staging,
+                    image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &Self::copy_region(extent),
+                );
+            }
+            self.image_barrier(
+                commands,
+                image,
+                (
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::TRANSFER,
+                ),
+                (
+                    vk::ImageLayout::GENERAL,
+                    vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                ),
+            );
+        }
+    }
+
+    /// Copies every texture back into its staging buffer after the dispatch.
+    fn record_texture_readbacks(&self, commands: vk::CommandBuffer) {
+        let textures: Vec<_> = self.textures().collect();
+        for (image, staging, extent) in textures {
+            self.image_barrier(
+                commands,
+                image,
+                (
+                    vk::ImageLayout::GENERAL,
+                    vk::AccessFlags::SHADER_WRITE,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                ),
+                (
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    vk::AccessFlags::TRANSFER_READ,
+                    vk::PipelineStageFlags::TRANSFER,
+                ),
+            );
+            // SAFETY: as for the upload.
+            unsafe {
+                self.device.cmd_copy_image_to_buffer(
+                    commands,
+                    image,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    staging,
+                    &Self::copy_region(extent),
+                );
+            }
+        }
     }
 }
 

@@ -64,7 +64,22 @@ pub(crate) enum Value {
         ty: Handle<Type>,
         writable: bool,
     },
-    /// A buffer resource.
+    /// A texel of a texture: `texture[location]`.
+    Texel {
+        /// The texture (an image-typed global expression).
+        image: Handle<Expression>,
+        /// Integer coordinates.
+        coordinate: Handle<Expression>,
+        /// The layer of arrayed textures.
+        array_index: Option<Handle<Expression>>,
+        /// The mip level (level 0 for sampled textures; none for RWTextures).
+        level: Option<Handle<Expression>>,
+        /// The texture's element type.
+        ty: Handle<Type>,
+        /// A RWTexture texel.
+        writable: bool,
+    },
+    /// A buffer, texture or sampler resource.
     Resource {
         global: Handle<oneshader_ir::GlobalVariable>,
         ty: super::types::ResourceTy,

@@ -174,6 +174,16 @@ impl<'a> Lowerer<'a> {
                 ty,
                 ..
             } => self.load_matrix_place(cx, pointer, &elements, ty, span),
+            Value::Texel {
+                image,
+                coordinate,
+                array_index,
+                level,
+                ..
+            } => {
+                let value = self.read_texel(cx, image, coordinate, array_index, level, span)?;
+                self.rvalue(cx, value, span)
+            }
             Value::Resource { global, .. } => {
                 let name = self.module.global_variables[global].name.clone();
                 self.error(
@@ -1006,7 +1016,8 @@ impl<'a> Lowerer<'a> {
         let writable = match place {
             Value::Place { writable, .. }
             | Value::SwizzlePlace { writable, .. }
-            | Value::MatrixPlace { writable, .. } => *writable,
+            | Value::MatrixPlace { writable, .. }
+            | Value::Texel { writable, .. } => *writable,
             _ => false,
         };
         if !writable {
@@ -1092,6 +1103,12 @@ impl<'a> Lowerer<'a> {
                 ty,
                 ..
             } => self.store_matrix_place(cx, *pointer, elements, *ty, value, span),
+            Value::Texel {
+                image,
+                coordinate,
+                array_index,
+                ..
+            } => self.write_texel(cx, *image, *coordinate, *array_index, value, span),
             _ => None,
         }
     }
@@ -1671,6 +1688,14 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         let value = self.lower_expr(cx, base)?;
+        if let Value::Resource { global, ty } = value {
+            if matches!(
+                ty.kind,
+                oneshader_ir::ResourceKind::Texture | oneshader_ir::ResourceKind::RWTexture
+            ) {
+                return self.lower_texel_index(cx, global, ty, index, span);
+            }
+        }
         let index_operand = self.lower_rvalue(cx, index)?;
         let index_expr = self.index_value(cx, index_operand, index.span)?;
         match value {

@@ -159,6 +159,10 @@ impl<'a> Lowerer<'a> {
             Some(t) => t,
             None => return,
         };
+        if stage != ShaderStage::Compute && self.needs_entry_wrapper(decl, result_ty) {
+            self.lower_wrapped_entry_point(decl, stage, span);
+            return;
+        }
         let mut function = Function {
             name: name.clone(),
             ..Function::default()
@@ -315,7 +319,7 @@ impl<'a> Lowerer<'a> {
         Some(size)
     }
 
-    fn input_binding(
+    pub(crate) fn input_binding(
         &mut self,
         stage: ShaderStage,
         semantic: &ast::Ident,
@@ -366,7 +370,11 @@ impl<'a> Lowerer<'a> {
         Some(Binding::BuiltIn(builtin))
     }
 
-    fn output_binding(&mut self, stage: ShaderStage, semantic: &ast::Ident) -> Option<Binding> {
+    pub(crate) fn output_binding(
+        &mut self,
+        stage: ShaderStage,
+        semantic: &ast::Ident,
+    ) -> Option<Binding> {
         let upper = semantic.name.to_ascii_uppercase();
         match (stage, upper.as_str()) {
             (ShaderStage::Vertex, "SV_POSITION") => Some(Binding::BuiltIn(BuiltIn::Position)),

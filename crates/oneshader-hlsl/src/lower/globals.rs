@@ -68,6 +68,9 @@ impl<'a> Lowerer<'a> {
                     .map(Ty::Value);
             }
         }
+        if let Some(image) = self.resolve_image_type(text, args, ty.span) {
+            return image;
+        }
         match text {
             "vector" => {
                 let (scalar, n) = match args {
@@ -120,7 +123,7 @@ impl<'a> Lowerer<'a> {
                 self.error(
                     codes::UNSUPPORTED_CONSTRUCT,
                     ty.span,
-                    format!("the resource type '{text}' is not supported yet; buffers (StructuredBuffer, ByteAddressBuffer, ConstantBuffer, cbuffer) are"),
+                    format!("the resource type '{text}' is not supported yet; buffers (StructuredBuffer, ByteAddressBuffer, ConstantBuffer, cbuffer), textures and samplers are"),
                 );
                 None
             }
@@ -435,6 +438,7 @@ impl<'a> Lowerer<'a> {
         if let Some(name) = name {
             self.structs.insert(name, handle);
         }
+        self.struct_decls.insert(handle, decl);
         Some(handle)
     }
 
@@ -626,9 +630,9 @@ impl<'a> Lowerer<'a> {
         resource: ResourceTy,
     ) {
         let expected = match resource.kind {
-            ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => {
-                RegisterClass::U
-            }
+            ResourceKind::RWStructuredBuffer
+            | ResourceKind::RWByteAddressBuffer
+            | ResourceKind::RWTexture => RegisterClass::U,
             ResourceKind::ConstantBuffer => RegisterClass::B,
             ResourceKind::Sampler => RegisterClass::S,
             _ => RegisterClass::T,
@@ -639,8 +643,16 @@ impl<'a> Lowerer<'a> {
             expected,
             declarator.span,
         );
+        let mut resource = resource;
         let (space, ty) = match resource.kind {
             ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
+            ResourceKind::Texture | ResourceKind::Sampler => {
+                (AddressSpace::Handle, resource.element)
+            }
+            ResourceKind::RWTexture => {
+                resource.element = self.declared_image_type(decl, resource.element);
+                (AddressSpace::Handle, resource.element)
+            }
             _ => {
                 let (size, align) =
                     types::size_align(&self.module, resource.element, LayoutRules::Std430);

@@ -584,6 +584,33 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             n if n.starts_with("Interlocked") => self.lower_interlocked(cx, n, args, span),
+            "ddx" | "ddy" | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth" => {
+                use oneshader_ir::{DerivativeAxis, DerivativeControl};
+                let [arg] = self.expect_args::<1>(args, name, span)?;
+                let operand = self.float_operand(cx, arg)?;
+                let axis = match name {
+                    "fwidth" => DerivativeAxis::Width,
+                    n if n.starts_with("ddx") => DerivativeAxis::X,
+                    _ => DerivativeAxis::Y,
+                };
+                let control = if name.ends_with("_coarse") {
+                    DerivativeControl::Coarse
+                } else if name.ends_with("_fine") {
+                    DerivativeControl::Fine
+                } else {
+                    DerivativeControl::None
+                };
+                let expr = cx.expr(
+                    Expression::Derivative {
+                        axis,
+                        control,
+                        expr: operand.expr,
+                    },
+                    operand.ty,
+                    span,
+                );
+                Some(rvalue(expr, operand.ty))
+            }
             "clip" => {
                 let [arg] = self.expect_args::<1>(args, name, span)?;
                 let x = self.float_operand(cx, arg)?;
@@ -1271,6 +1298,12 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        if matches!(
+            ty.kind,
+            ResourceKind::Texture | ResourceKind::RWTexture | ResourceKind::Sampler
+        ) {
+            return self.lower_image_method(cx, global, ty, method, args, span);
+        }
         let name = method.name.as_str();
         let gv = &self.module.global_variables[global];
         let (global_ty, space) = (gv.ty, gv.space);

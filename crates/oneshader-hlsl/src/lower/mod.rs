@@ -10,8 +10,10 @@ mod derived;
 mod expr;
 mod function;
 mod globals;
+mod image;
 mod intrinsics;
 mod matrix;
+mod stage_io;
 mod stmt;
 pub(crate) mod types;
 
@@ -90,6 +92,8 @@ pub(crate) struct Lowerer<'a> {
     pub diagnostics: Diagnostics,
     pub globals: HashMap<String, GlobalSymbol<'a>>,
     pub structs: HashMap<String, Handle<Type>>,
+    /// The declaration of each named struct type, for the semantics of its fields.
+    pub struct_decls: HashMap<Handle<Type>, &'a ast::StructDecl>,
     pub typedefs: HashMap<String, Ty>,
     pub functions: HashMap<String, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, to detect recursion: (name, overload index).
@@ -112,6 +116,7 @@ pub fn lower(
         diagnostics: Diagnostics::new(),
         globals: HashMap::new(),
         structs: HashMap::new(),
+        struct_decls: HashMap::new(),
         typedefs: HashMap::new(),
         functions: HashMap::new(),
         in_progress: HashSet::new(),

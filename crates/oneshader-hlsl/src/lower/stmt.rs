@@ -453,7 +453,8 @@ impl Value {
             Value::Rvalue { ty, .. }
             | Value::Place { ty, .. }
             | Value::SwizzlePlace { ty, .. }
-            | Value::MatrixPlace { ty, .. } => Some(*ty),
+            | Value::MatrixPlace { ty, .. }
+            | Value::Texel { ty, .. } => Some(*ty),
             Value::Resource { .. } => None,
         }
     }

@@ -274,7 +274,7 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
         .expect_err("the backend refuses it");
     assert_eq!(errors[0].code, codes::SPIRV_UNSUPPORTED);
 
-    // A texture global.
+    // A texture global without a binding.
     let mut module = oneshader_ir::samples::compact();
     let texture = module.type_handle(TypeInner::Image {
         dim: oneshader_ir::ImageDimension::D2,
@@ -282,6 +282,7 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
         class: oneshader_ir::ImageClass::Sampled {
             kind: oneshader_ir::ScalarKind::Float,
             multisampled: false,
+            components: 4,
         },
     });
     let texture_ptr = module.type_handle(TypeInner::Pointer {

@@ -222,7 +222,7 @@ mod tests {
         let entries: Vec<(u32, &str, WebGpuBindingType)> = layout.bind_group_layouts[0]
             .entries
             .iter()
-            .map(|e| (e.binding, e.name.as_str(), e.ty))
+            .map(|e| (e.binding, e.name.as_str(), e.ty.clone()))
             .collect();
         use WebGpuBufferBindingType::*;
         assert_eq!(

@@ -69,10 +69,32 @@ impl WebGpuShaderStages {
 }
 
 /// The resource member of a `GPUBindGroupLayoutEntry`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WebGpuBindingType {
     /// `buffer: { type }`.
     Buffer(WebGpuBufferBindingType),
+    /// `texture: { sampleType, viewDimension, multisampled }`. Float textures are
+    /// `float` (filterable); bind an unfilterable format (`rgba32float`) through a
+    /// layout of your own with `unfilterable-float` and a `non-filtering` sampler.
+    Texture {
+        /// `float`, `sint`, `uint` or `depth`.
+        sample_type: String,
+        /// `2d`, `2d-array`, `3d`, `cube`, …
+        view_dimension: String,
+        /// `Texture2DMS`.
+        multisampled: bool,
+    },
+    /// `storageTexture: { access, format, viewDimension }`.
+    StorageTexture {
+        /// `read-only`, `write-only` or `read-write`, from what the code does.
+        access: String,
+        /// The texel format (`rgba8unorm`, `r32float`, …).
+        format: String,
+        /// `2d`, `2d-array`, `3d`, …
+        view_dimension: String,
+    },
+    /// `sampler: { type }`: `filtering`, or `comparison` for `SamplerComparisonState`.
+    Sampler(String),
 }
 
 /// `GPUBufferBindingType`.
@@ -139,6 +161,56 @@ impl PipelineLayout {
     }
 }
 
+/// The entry of a texture or sampler.
+fn handle_entry(merged: &PipelineResource<'_>) -> Result<WebGpuBindGroupLayoutEntry, LayoutError> {
+    let resource = merged.resource;
+    let unsupported = || LayoutError::UnsupportedResource {
+        name: resource.name.clone(),
+        kind: resource.kind.hlsl_name(),
+    };
+    let ty = match (&resource.kind, &resource.texture) {
+        (ResourceKind::Sampler, _) => WebGpuBindingType::Sampler(
+            if resource.comparison_sampler {
+                "comparison"
+            } else {
+                "filtering"
+            }
+            .into(),
+        ),
+        (ResourceKind::Texture, Some(texture)) => WebGpuBindingType::Texture {
+            sample_type: texture.sample_type.clone().ok_or_else(unsupported)?,
+            view_dimension: texture.view_dimension.clone(),
+            multisampled: texture.multisampled,
+        },
+        (ResourceKind::RWTexture, Some(texture)) => {
+            let (read, write) = merged.users.iter().fold((false, false), |(r, w), (_, u)| {
+                (r || u.access.read, w || u.access.write)
+            });
+            WebGpuBindingType::StorageTexture {
+                access: match (read, write) {
+                    (true, true) => "read-write",
+                    (false, true) => "write-only",
+                    _ => "read-only",
+                }
+                .into(),
+                format: texture.storage_format.clone().ok_or_else(unsupported)?,
+                view_dimension: texture.view_dimension.clone(),
+            }
+        }
+        _ => return Err(unsupported()),
+    };
+    let mut visibility = WebGpuShaderStages::default();
+    for (entry, _) in &merged.users {
+        visibility.add(entry.stage);
+    }
+    Ok(WebGpuBindGroupLayoutEntry {
+        binding: resource.binding,
+        name: resource.name.clone(),
+        visibility,
+        ty,
+    })
+}
+
 fn bind_group_entry(
     merged: &PipelineResource<'_>,
     options: &WebGpuLayoutOptions,
@@ -167,10 +239,7 @@ fn bind_group_entry(
             }
         }
         ResourceKind::Texture | ResourceKind::RWTexture | ResourceKind::Sampler => {
-            return Err(LayoutError::UnsupportedResource {
-                name: resource.name.clone(),
-                kind: resource.kind.hlsl_name(),
-            });
+            return handle_entry(merged);
         }
     };
     let mut visibility = WebGpuShaderStages::default();

@@ -1,0 +1,256 @@
+//! Textures and derivatives as MSL member functions: `.sample`, `.sample_compare`,
+//! `.gather`, `.read`, `.write`, `.get_width` …, `dfdx`/`dfdy`/`fwidth`.
+
+use oneshader_ir::{
+    DerivativeAxis, Diagnostic, Expression, Handle, ImageClass, ImageDimension, ImageQuery,
+    SampleLevel, ShaderStage, SwizzleComponent, TypeInner,
+};
+
+use crate::function::FunctionWriter;
+use crate::writer::unsupported;
+
+type Written = Result<String, Diagnostic>;
+
+impl FunctionWriter<'_, '_> {
+    fn image_shape(
+        &self,
+        image: Handle<Expression>,
+    ) -> Result<(ImageDimension, bool, ImageClass, bool), Diagnostic> {
+        let compared = match self.function.expressions.try_get(image) {
+            Some(Expression::GlobalVariable(g)) => self
+                .w
+                .global_uses
+                .get(g.index())
+                .is_some_and(|u| u.compared),
+            _ => false,
+        };
+        match *self.inner_of(image)? {
+            TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            } => Ok((dim, arrayed, class, compared)),
+            _ => Err(unsupported(
+                None,
+                "a texture operation on a value that is not a texture",
+            )),
+        }
+    }
+
+    /// `Sample*` and `Gather*`.
+    pub(crate) fn image_sample(&mut self, h: Handle<Expression>) -> Written {
+        let span = self.function.expressions.span(h);
+        let Some(Expression::ImageSample {
+            image,
+            sampler,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            gather,
+        }) = self.function.expressions.try_get(h)
+        else {
+            return Err(unsupported(span, "malformed sample"));
+        };
+        let (dim, _, _, compared) = self.image_shape(*image)?;
+        if compared && depth_ref.is_none() {
+            return Err(unsupported(span, "a texture sampled both with and without comparison (MSL compares only on depth textures, which have one component)"));
+        }
+        if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_))
+            && self.w.entry.stage != ShaderStage::Fragment
+        {
+            return Err(unsupported(span, format!("Sample, SampleBias and SampleCmp need implicit derivatives, which only pixel shaders have (this is a {} shader): use SampleLevel, SampleGrad or SampleCmpLevelZero", self.w.entry.stage.name())));
+        }
+        let texture = self.expr(*image)?;
+        let mut args = vec![self.expr(*sampler)?, self.expr(*coordinate)?];
+        if let Some(layer) = array_index {
+            args.push(format!("uint({})", self.expr(*layer)?));
+        }
+        if let Some(dref) = depth_ref {
+            args.push(self.expr(*dref)?);
+        }
+        let gradient = match dim {
+            ImageDimension::D1 => "gradient2d",
+            ImageDimension::D2 => "gradient2d",
+            ImageDimension::D3 => "gradient3d",
+            ImageDimension::Cube => "gradientcube",
+        };
+        if gather.is_none() && dim != ImageDimension::D1 {
+            match level {
+                SampleLevel::Auto => {}
+                SampleLevel::Zero => args.push("level(0.0)".into()),
+                SampleLevel::Exact(lod) => args.push(format!("level({})", self.expr(*lod)?)),
+                SampleLevel::Bias(bias) => args.push(format!("bias({})", self.expr(*bias)?)),
+                SampleLevel::Gradient { x, y } => args.push(format!(
+                    "{gradient}({}, {})",
+                    self.expr(*x)?,
+                    self.expr(*y)?
+                )),
+            }
+        }
+        let offset_text = offset.as_ref().map(|o| {
+            let parts: Vec<String> = o.iter().map(|v| v.to_string()).collect();
+            match parts.len() {
+                1 => parts[0].clone(),
+                n => format!("int{n}({})", parts.join(", ")),
+            }
+        });
+        let method = match (gather, depth_ref) {
+            (Some(component), None) => {
+                if dim != ImageDimension::Cube {
+                    args.push(offset_text.unwrap_or_else(|| "int2(0)".into()));
+                }
+                let c = match component {
+                    SwizzleComponent::X => "x",
+                    SwizzleComponent::Y => "y",
+                    SwizzleComponent::Z => "z",
+                    SwizzleComponent::W => "w",
+                };
+                args.push(format!("component::{c}"));
+                "gather"
+            }
+            (Some(_), Some(_)) => {
+                args.extend(offset_text);
+                "gather_compare"
+            }
+            (None, Some(_)) => {
+                args.extend(offset_text);
+                "sample_compare"
+            }
+            (None, None) => {
+                args.extend(offset_text);
+                "sample"
+            }
+        };
+        Ok(format!("{texture}.{method}({})", args.join(", ")))
+    }
+
+    /// `Load` and `operator[]` reads.
+    pub(crate) fn image_load(&mut self, h: Handle<Expression>) -> Written {
+        let span = self.function.expressions.span(h);
+        let Some(Expression::ImageLoad {
+            image,
+            coordinate,
+            array_index,
+            sample,
+            level,
+        }) = self.function.expressions.try_get(h)
+        else {
+            return Err(unsupported(span, "malformed load"));
+        };
+        let (dim, _, class, compared) = self.image_shape(*image)?;
+        if compared {
+            return Err(unsupported(
+                span,
+                "a texture both compared and read with Load (MSL compares only on depth textures)",
+            ));
+        }
+        let texture = self.expr(*image)?;
+        let count = match dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 => 2,
+            _ => 3,
+        };
+        let coords = self.expr(*coordinate)?;
+        let mut args = vec![if count == 1 {
+            format!("uint({coords})")
+        } else {
+            format!("uint{count}({coords})")
+        }];
+        if let Some(layer) = array_index {
+            args.push(format!("uint({})", self.expr(*layer)?));
+        }
+        if let Some(sample) = sample {
+            args.push(format!("uint({})", self.expr(*sample)?));
+        } else if let (Some(level), ImageClass::Sampled { .. }, false) =
+            (level, class, dim == ImageDimension::D1)
+        {
+            args.push(format!("uint({})", self.expr(*level)?));
+        }
+        Ok(format!("{texture}.read({})", args.join(", ")))
+    }
+
+    /// `GetDimensions` parts.
+    pub(crate) fn image_query(&mut self, image: Handle<Expression>, query: ImageQuery) -> Written {
+        let (dim, _, class, _) = self.image_shape(image)?;
+        let texture = self.expr(image)?;
+        Ok(match query {
+            ImageQuery::Size { level } => {
+                let lod = match (level, class) {
+                    (Some(level), _) => format!("uint({})", self.expr(level)?),
+                    _ => String::new(),
+                };
+                let lod = if dim == ImageDimension::D1 {
+                    String::new()
+                } else {
+                    lod
+                };
+                match dim {
+                    ImageDimension::D1 => format!("{texture}.get_width()"),
+                    ImageDimension::D2 | ImageDimension::Cube => {
+                        format!("uint2({texture}.get_width({lod}), {texture}.get_height({lod}))")
+                    }
+                    ImageDimension::D3 => format!(
+                        "uint3({texture}.get_width({lod}), {texture}.get_height({lod}), {texture}.get_depth({lod}))"
+                    ),
+                }
+            }
+            ImageQuery::NumLevels => format!("{texture}.get_num_mip_levels()"),
+            ImageQuery::NumLayers => format!("{texture}.get_array_size()"),
+            ImageQuery::NumSamples => format!("{texture}.get_num_samples()"),
+        })
+    }
+
+    /// `texture[location] = value`.
+    pub(crate) fn image_store(
+        &mut self,
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        array_index: Option<Handle<Expression>>,
+        value: Handle<Expression>,
+    ) -> Written {
+        let (dim, ..) = self.image_shape(image)?;
+        let texture = self.expr(image)?;
+        let coords = self.expr(coordinate)?;
+        let count = match dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 => 2,
+            _ => 3,
+        };
+        let mut args = vec![
+            self.expr(value)?,
+            if count == 1 {
+                format!("uint({coords})")
+            } else {
+                format!("uint{count}({coords})")
+            },
+        ];
+        if let Some(layer) = array_index {
+            args.push(format!("uint({})", self.expr(layer)?));
+        }
+        Ok(format!("{texture}.write({});", args.join(", ")))
+    }
+
+    /// `ddx`, `ddy`, `fwidth` (MSL has no coarse/fine control: its derivatives are fine
+    /// or coarse as the GPU does them).
+    pub(crate) fn derivative(
+        &mut self,
+        h: Handle<Expression>,
+        axis: DerivativeAxis,
+        expr: Handle<Expression>,
+    ) -> Written {
+        if self.w.entry.stage != ShaderStage::Fragment {
+            return Err(unsupported(
+                self.function.expressions.span(h),
+                format!("ddx, ddy and fwidth need derivatives, which only pixel shaders have (this is a {} shader)", self.w.entry.stage.name()),
+            ));
+        }
+        let f = match axis {
+            DerivativeAxis::X => "dfdx",
+            DerivativeAxis::Y => "dfdy",
+            DerivativeAxis::Width => "fwidth",
+        };
+        Ok(format!("{f}({})", self.expr(expr)?))
+    }
+}

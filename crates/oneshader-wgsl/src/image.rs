@@ -1,0 +1,317 @@
+//! Textures and derivatives as WGSL built-ins: `textureSample*`, `textureGather*`,
+//! `textureLoad`, `textureStore`, `textureDimensions`, `dpdx`/`dpdy`/`fwidth`.
+//!
+//! WGSL restrictions become `OSH5201`: implicit-derivative sampling outside fragment
+//! shaders, storage texture formats outside WebGPU's list, 1D arrays, level-of-detail
+//! sampling of 1D textures, comparison textures also read without comparison.
+
+use oneshader_ir::{
+    DerivativeAxis, DerivativeControl, Expression, GlobalVariable, Handle, ImageClass,
+    ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, TypeInner,
+};
+
+use crate::writer::{unsupported, FunctionContext, Res, Writer};
+
+fn sample_type(kind: ScalarKind) -> Result<&'static str, String> {
+    Ok(match kind {
+        ScalarKind::Float => "f32",
+        ScalarKind::Sint => "i32",
+        ScalarKind::Uint => "u32",
+        ScalarKind::Bool => return Err("textures of bool".into()),
+    })
+}
+
+impl Writer<'_> {
+    /// The WGSL type of texture global `handle`: storage access from how the code uses
+    /// it, a depth texture when it is sampled with a comparison.
+    pub(crate) fn texture_type(
+        &self,
+        handle: Handle<GlobalVariable>,
+        global: &GlobalVariable,
+    ) -> Res<Option<String>> {
+        let TypeInner::Image {
+            dim,
+            arrayed,
+            class,
+        } = self.module.types[global.ty].inner
+        else {
+            return Ok(None);
+        };
+        let usage = self.uses.get(handle.index()).copied().unwrap_or_default();
+        let err =
+            |what: String| unsupported(global.span, format!("{what} (texture '{}')", global.name));
+        if dim == ImageDimension::D1 && arrayed {
+            return Err(err("WGSL has no 1D array textures".into()));
+        }
+        let shape = match (dim, arrayed) {
+            (ImageDimension::D1, _) => "1d",
+            (ImageDimension::D2, false) => "2d",
+            (ImageDimension::D2, true) => "2d_array",
+            (ImageDimension::D3, false) => "3d",
+            (ImageDimension::Cube, false) => "cube",
+            (ImageDimension::Cube, true) => "cube_array",
+            (ImageDimension::D3, true) => return Err(err("3D array textures".into())),
+        };
+        Ok(Some(match class {
+            ImageClass::Sampled {
+                kind, multisampled, ..
+            } => {
+                if usage.compared {
+                    if multisampled
+                        || kind != ScalarKind::Float
+                        || dim == ImageDimension::D1
+                        || dim == ImageDimension::D3
+                    {
+                        return Err(err(
+                            "comparison sampling needs a float 2D or cube texture".into()
+                        ));
+                    }
+                    format!("texture_depth_{shape}")
+                } else if multisampled {
+                    if arrayed {
+                        return Err(err("WGSL has no multisampled array textures".into()));
+                    }
+                    format!(
+                        "texture_multisampled_2d<{}>",
+                        sample_type(kind).map_err(err)?
+                    )
+                } else {
+                    format!("texture_{shape}<{}>", sample_type(kind).map_err(err)?)
+                }
+            }
+            ImageClass::Storage { format, .. } => {
+                if dim == ImageDimension::Cube {
+                    return Err(err("storage cube textures".into()));
+                }
+                let Some(name) = format.wgsl_name() else {
+                    return Err(err(format!("the storage texture format {format:?} is not one of WebGPU's storage formats (rgba8unorm, rgba8snorm, rgba8uint, rgba8sint, rgba16float/uint/sint, r32float/uint/sint, rg32float/uint/sint, rgba32float/uint/sint): choose one with [[vk::image_format]] or the element type")));
+                };
+                let access = match (usage.read, usage.write) {
+                    (true, true) => "read_write",
+                    (false, true) => "write",
+                    _ => "read",
+                };
+                format!("texture_storage_{shape}<{name}, {access}>")
+            }
+        }))
+    }
+
+    fn image_shape(
+        &self,
+        context: &FunctionContext,
+        image: Handle<Expression>,
+    ) -> Res<(ImageDimension, ImageClass, bool)> {
+        let compared = match context.function.expressions.try_get(image) {
+            Some(Expression::GlobalVariable(g)) => {
+                self.uses.get(g.index()).is_some_and(|u| u.compared)
+            }
+            _ => false,
+        };
+        match *self.type_of(context, image)? {
+            TypeInner::Image { dim, class, .. } => Ok((dim, class, compared)),
+            _ => Err(unsupported(
+                None,
+                "a texture operation on a value that is not a texture",
+            )),
+        }
+    }
+
+    fn offset_text(offset: &[i32]) -> String {
+        let parts: Vec<String> = offset.iter().map(|v| format!("{v}i")).collect();
+        match parts.len() {
+            1 => parts[0].clone(),
+            n => format!("vec{n}<i32>({})", parts.join(", ")),
+        }
+    }
+
+    /// `Sample*` and `Gather*`.
+    pub(crate) fn image_sample(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+    ) -> Res<String> {
+        let span = context.function.expressions.span(handle);
+        let Some(Expression::ImageSample {
+            image,
+            sampler,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            gather,
+        }) = context.function.expressions.try_get(handle)
+        else {
+            return Err(unsupported(span, "malformed sample"));
+        };
+        let (dim, _, compared) = self.image_shape(context, *image)?;
+        if compared && depth_ref.is_none() {
+            return Err(unsupported(span, "a texture sampled both with and without comparison: WGSL compares only on depth textures, which read one component"));
+        }
+        if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_))
+            && self.entry.stage != ShaderStage::Fragment
+        {
+            return Err(unsupported(span, format!("Sample, SampleBias and SampleCmp need implicit derivatives, which WGSL allows only in fragment shaders (this is a {} shader): use SampleLevel, SampleGrad or SampleCmpLevelZero", self.entry.stage.name())));
+        }
+        if dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
+            return Err(unsupported(span, "WGSL samples 1D textures only with textureSample (no level, bias, gradient or gather): use a 2D texture of height 1"));
+        }
+        let mut args = vec![
+            self.expression(context, *image)?,
+            self.expression(context, *sampler)?,
+            self.expression(context, *coordinate)?,
+        ];
+        if let Some(layer) = array_index {
+            args.push(self.expression(context, *layer)?);
+        }
+        if let Some(dref) = depth_ref {
+            args.push(self.expression(context, *dref)?);
+        }
+        let function = match (gather, depth_ref) {
+            (Some(component), None) => {
+                args.insert(0, format!("{}", *component as u32));
+                "textureGather"
+            }
+            (Some(_), Some(_)) => "textureGatherCompare",
+            (None, Some(_)) => match level {
+                SampleLevel::Auto => "textureSampleCompare",
+                SampleLevel::Zero => "textureSampleCompareLevel",
+                _ => {
+                    return Err(unsupported(span, "WGSL compares only at level 0 or with implicit derivatives: use SampleCmpLevelZero or SampleCmp"))
+                }
+            },
+            (None, None) => match level {
+                SampleLevel::Auto => "textureSample",
+                SampleLevel::Zero => {
+                    args.push("0.0".into());
+                    "textureSampleLevel"
+                }
+                SampleLevel::Exact(lod) => {
+                    args.push(self.expression(context, *lod)?);
+                    "textureSampleLevel"
+                }
+                SampleLevel::Bias(bias) => {
+                    args.push(self.expression(context, *bias)?);
+                    "textureSampleBias"
+                }
+                SampleLevel::Gradient { x, y } => {
+                    args.push(self.expression(context, *x)?);
+                    args.push(self.expression(context, *y)?);
+                    "textureSampleGrad"
+                }
+            },
+        };
+        if let Some(offset) = offset {
+            args.push(Self::offset_text(offset));
+        }
+        Ok(format!("{function}({})", args.join(", ")))
+    }
+
+    /// `Load` and `operator[]` reads.
+    pub(crate) fn image_load(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+    ) -> Res<String> {
+        let span = context.function.expressions.span(handle);
+        let Some(Expression::ImageLoad {
+            image,
+            coordinate,
+            array_index,
+            sample,
+            level,
+        }) = context.function.expressions.try_get(handle)
+        else {
+            return Err(unsupported(span, "malformed load"));
+        };
+        let (_, class, compared) = self.image_shape(context, *image)?;
+        let mut args = vec![
+            self.expression(context, *image)?,
+            self.expression(context, *coordinate)?,
+        ];
+        if let Some(layer) = array_index {
+            args.push(self.expression(context, *layer)?);
+        }
+        if let Some(sample) = sample {
+            args.push(self.expression(context, *sample)?);
+        } else if let (Some(level), ImageClass::Sampled { .. }) = (level, class) {
+            args.push(self.expression(context, *level)?);
+        }
+        let load = format!("textureLoad({})", args.join(", "));
+        Ok(if compared {
+            format!("vec4<f32>({load}, 0.0, 0.0, 1.0)")
+        } else {
+            load
+        })
+    }
+
+    /// `GetDimensions` parts.
+    pub(crate) fn image_query(
+        &self,
+        context: &FunctionContext,
+        image: Handle<Expression>,
+        query: ImageQuery,
+    ) -> Res<String> {
+        let texture = self.expression(context, image)?;
+        Ok(match query {
+            ImageQuery::Size { level: Some(level) } => {
+                format!(
+                    "textureDimensions({texture}, {})",
+                    self.expression(context, level)?
+                )
+            }
+            ImageQuery::Size { level: None } => format!("textureDimensions({texture})"),
+            ImageQuery::NumLevels => format!("textureNumLevels({texture})"),
+            ImageQuery::NumLayers => format!("textureNumLayers({texture})"),
+            ImageQuery::NumSamples => format!("textureNumSamples({texture})"),
+        })
+    }
+
+    /// `texture[location] = value`.
+    pub(crate) fn image_store(
+        &self,
+        context: &FunctionContext,
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        array_index: Option<Handle<Expression>>,
+        value: Handle<Expression>,
+    ) -> Res<String> {
+        let mut args = vec![
+            self.expression(context, image)?,
+            self.expression(context, coordinate)?,
+        ];
+        if let Some(layer) = array_index {
+            args.push(self.expression(context, layer)?);
+        }
+        args.push(self.expression(context, value)?);
+        Ok(format!("textureStore({});", args.join(", ")))
+    }
+
+    /// `ddx`, `ddy`, `fwidth` and their coarse and fine forms.
+    pub(crate) fn derivative(
+        &self,
+        context: &FunctionContext,
+        span: Option<Span>,
+        axis: DerivativeAxis,
+        control: DerivativeControl,
+        expr: Handle<Expression>,
+    ) -> Res<String> {
+        if self.entry.stage != ShaderStage::Fragment {
+            return Err(unsupported(span, format!("ddx, ddy and fwidth need derivatives, which WGSL allows only in fragment shaders (this is a {} shader)", self.entry.stage.name())));
+        }
+        let base = match axis {
+            DerivativeAxis::X => "dpdx",
+            DerivativeAxis::Y => "dpdy",
+            DerivativeAxis::Width => "fwidth",
+        };
+        let suffix = match control {
+            DerivativeControl::None => "",
+            DerivativeControl::Coarse => "Coarse",
+            DerivativeControl::Fine => "Fine",
+        };
+        Ok(format!(
+            "{base}{suffix}({})",
+            self.expression(context, expr)?
+        ))
+    }
+}
