@@ -9,6 +9,8 @@
 #   libvulkan1           the Vulkan loader
 #   vulkan-tools         vulkaninfo, for looking at the drivers by hand
 #   nodejs, npm          only where `node` is missing: runs Dawn (npm package `webgpu`)
+#   Mesa 25's lavapipe   from bookworm-backports into /opt/oneshader/mesa25, beside the system's
+#                        Mesa: Dawn's second driver (subgroup size 8), see install-mesa25-lavapipe.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,6 +61,12 @@ else
     cp "$NODE_DIR/package-lock.json" "$stamp"
 fi
 
+[[ $(id -u) -eq 0 || -f /opt/oneshader/mesa25/lvp_icd.json ]] ||
+    fail "Mesa 25's lavapipe is missing and installing it needs root"
+if [[ $(id -u) -eq 0 ]]; then
+    "$ROOT/scripts/install-mesa25-lavapipe.sh"
+fi
+
 # The SARIF 2.1.0 schema (npm @microsoft/jest-sarif) and ajv, for the SARIF output's tests.
 [[ -f "$ROOT/crates/oneshader/tests/sarif/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json" ]] || (cd "$ROOT/crates/oneshader/tests/sarif" && npm ci --no-audit --no-fund --ignore-scripts)
 
@@ -73,22 +81,27 @@ lavapipe_lib="$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$LAVAPIPE_ICD"
 [[ -f "$SWIFTSHADER_LIB" ]] || fail "SwiftShader's library $SWIFTSHADER_LIB is missing (package chromium)"
 command -v node >/dev/null 2>&1 || fail "node is missing (package nodejs)"
 
-# Dawn must load and find SwiftShader: the WebGPU tests run exactly this way.
+# Dawn must load and find SwiftShader and Mesa 25's lavapipe: the WebGPU tests run exactly so.
 dawn_log="$(mktemp)"
 trap 'rm -f "$dawn_log"' EXIT
-if ! (
-    cd "$NODE_DIR"
-    VK_ICD_FILENAMES="$SWIFTSHADER_ICD" timeout 60 node --input-type=module -e "
-        import { create, globals } from 'webgpu';
-        Object.assign(globalThis, globals);
-        const gpu = create(['backend=vulkan']);
-        const adapter = await gpu.requestAdapter();
-        if (!adapter) { console.error('Dawn found no adapter on SwiftShader'); process.exit(1); }
-        process.exit(0);
-    " >"$dawn_log" 2>&1
-); then
-    cat "$dawn_log" >&2
-    fail "node could not load the npm package webgpu (Dawn) or found no SwiftShader adapter"
-fi
+check_dawn() { # <driver name> <ICD manifest> <LD_LIBRARY_PATH>
+    if ! (
+        cd "$NODE_DIR"
+        DRIVER="$1" VK_ICD_FILENAMES="$2" VK_DRIVER_FILES="$2" LD_LIBRARY_PATH="$3" timeout 60 node \
+            --input-type=module -e "
+            import { create, globals } from 'webgpu';
+            Object.assign(globalThis, globals);
+            const gpu = create(['backend=vulkan']);
+            const adapter = await gpu.requestAdapter();
+            if (!adapter) { console.error('Dawn found no adapter on ' + process.env.DRIVER); process.exit(1); }
+            process.exit(0);
+        " >"$dawn_log" 2>&1
+    ); then
+        cat "$dawn_log" >&2
+        fail "node could not load the npm package webgpu (Dawn) or found no $1 adapter"
+    fi
+}
+check_dawn SwiftShader "$SWIFTSHADER_ICD" "${LD_LIBRARY_PATH:-}"
+check_dawn "Mesa 25's lavapipe" /opt/oneshader/mesa25/lvp_icd.json /opt/oneshader/mesa25/lib
 
 log "all test dependencies are in place"

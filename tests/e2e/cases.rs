@@ -1,7 +1,7 @@
 //! The data-driven cases of `tests/cases/`: each shader is compiled to SPIR-V,
 //! MSL and WGSL, every output is validated (spirv-val, Tint, the MSL check), and
-//! the compute shader runs on lavapipe, SwiftShader and Dawn with its expected
-//! buffers checked.
+//! the compute shader runs on lavapipe, SwiftShader and Dawn (on SwiftShader and on Mesa 25's
+//! lavapipe) with its expected buffers checked.
 
 use oneshader_e2e::{run_case, Case};
 

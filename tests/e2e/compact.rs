@@ -15,7 +15,7 @@ fn compact_keeps_exactly_the_values_above_one_half_on_every_runtime() {
         &shaders_dir().join("Compact.hlsl"),
         &CompileOptions::default(),
     );
-    for (seed, runtime) in [11u32, 12, 13].into_iter().zip(Runtime::selected()) {
+    for (seed, runtime) in [11u32, 12, 13, 14].into_iter().zip(Runtime::selected()) {
         let mut rng = Rng::new(seed);
         let values: Vec<f32> = (0..THREADS).map(|_| rng.next_f32()).collect();
         let buffers = vec![

@@ -45,7 +45,7 @@ fn cbuffer_matrices_multiply_as_on_d3d() {
         &cases_dir().join("matrix_cbuffer.hlsl"),
         &CompileOptions::default(),
     );
-    for (seed, runtime) in [5u32, 6, 7].into_iter().zip(Runtime::selected()) {
+    for (seed, runtime) in [5u32, 6, 7, 8].into_iter().zip(Runtime::selected()) {
         let mut rng = Rng::new(seed);
         let words: Vec<f32> = (0..52).map(|_| (rng.next_u32() % 7) as f32 - 3.0).collect();
         let row = (seed % 4) as usize;

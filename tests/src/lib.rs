@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use oneshader::{CompileOptions, CompileResult, Reflection, Target};
 use oneshader_harness::{
     f32_bytes, i32_bytes, msl, run_compute, run_wgsl_compute, spirv_val, u32_bytes, validate_wgsl,
-    BufferBinding, BufferKind, ComputeJob, ComputeOutput, Filter, TexelFormat, VulkanDriver,
-    WgslJob,
+    BufferBinding, BufferKind, ComputeJob, ComputeOutput, DawnDriver, Filter, TexelFormat,
+    VulkanDriver, WgslJob,
 };
 use serde::Deserialize;
 
@@ -35,16 +35,18 @@ pub fn shaders_dir() -> PathBuf {
 pub enum Runtime {
     /// SPIR-V on Vulkan through a driver.
     Vulkan(VulkanDriver),
-    /// WGSL on WebGPU through Dawn (on SwiftShader).
-    Dawn,
+    /// WGSL on WebGPU through Dawn, on a Vulkan driver.
+    Dawn(DawnDriver),
 }
 
 impl Runtime {
-    /// Every runtime the CI machine has: lavapipe, SwiftShader, Dawn.
-    pub const ALL: [Runtime; 3] = [
+    /// Every runtime the CI machine has: lavapipe (subgroup size 8), SwiftShader (4), Dawn on
+    /// SwiftShader (4) and Dawn on Mesa 25's lavapipe (8).
+    pub const ALL: [Runtime; 4] = [
         Runtime::Vulkan(VulkanDriver::Lavapipe),
         Runtime::Vulkan(VulkanDriver::SwiftShader),
-        Runtime::Dawn,
+        Runtime::Dawn(DawnDriver::SwiftShader),
+        Runtime::Dawn(DawnDriver::Mesa25Lavapipe),
     ];
 
     /// The runtimes to use: all of them, or the system's Vulkan driver alone when
@@ -398,7 +400,7 @@ pub fn run_bindings(
                 buffers: bindings,
             },
         ),
-        Runtime::Dawn => {
+        Runtime::Dawn(driver) => {
             let wgsl = compiled.text(Target::Wgsl).to_string();
             let features = if wgsl.contains("enable subgroups;") {
                 vec!["subgroups".to_string()]
@@ -411,6 +413,7 @@ pub fn run_bindings(
                 workgroups: dispatch,
                 buffers: bindings,
                 features,
+                driver,
             })
         }
     }

@@ -57,7 +57,7 @@ async function openDevice(wanted) {
   keepAlive.gpu = create(['backend=vulkan']);
   const adapter = await keepAlive.gpu.requestAdapter();
   if (!adapter) {
-    throw new Error('no WebGPU adapter: is SwiftShader installed (scripts/install-test-deps.sh)?');
+    throw new Error('no WebGPU adapter on the Vulkan driver given: run scripts/install-test-deps.sh');
   }
   keepAlive.adapter = adapter;
   const features = wanted === 'all' ? [...adapter.features] : wanted;

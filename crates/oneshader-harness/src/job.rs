@@ -181,6 +181,20 @@ pub struct WgslJob {
     pub buffers: Vec<BufferBinding>,
     /// WebGPU features the device is created with, e.g. `"subgroups"` for `enable subgroups;`.
     pub features: Vec<String>,
+    /// The Vulkan driver Dawn runs on.
+    pub driver: DawnDriver,
+}
+
+/// The Vulkan driver under Dawn: which CPU device a WGSL job runs on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DawnDriver {
+    /// Google's SwiftShader, shipped with Debian's `chromium`: subgroup size 4.
+    #[default]
+    SwiftShader,
+    /// Mesa 25's lavapipe from bookworm-backports, unpacked beside the system's Mesa by
+    /// `scripts/install-mesa25-lavapipe.sh`: subgroup size 8. (Debian 12's own lavapipe, Mesa
+    /// 22.3, lacks a Vulkan feature Dawn requires.)
+    Mesa25Lavapipe,
 }
 
 /// The subgroup operation flags of Vulkan (`VkSubgroupFeatureFlags`).

@@ -5,7 +5,8 @@
 //! - [`run_compute`] runs a SPIR-V compute shader on Vulkan ([`VulkanDriver::Lavapipe`],
 //!   [`VulkanDriver::SwiftShader`], or the system's driver) and returns its buffers;
 //! - [`run_wgsl_compute`] and [`validate_wgsl`] do the same for WGSL on WebGPU, with Dawn
-//!   (the npm `webgpu` package) running on SwiftShader in a node child process.
+//!   (the npm `webgpu` package) in a node child process, running on SwiftShader or on Mesa 25's
+//!   lavapipe ([`DawnDriver`]).
 //! - [`msl::check_msl`] type-checks MSL with clang against a declaration header of the Metal
 //!   Standard Library (see `docs/msl-check.md`).
 //!
@@ -25,10 +26,12 @@ mod test_shaders;
 
 pub use job::{
     f32_bytes, f32s_of, i32_bytes, i32s_of, u32_bytes, u32s_of, BufferBinding, BufferKind,
-    ComputeJob, ComputeOutput, DeviceInfo, Filter, ShaderStages, SubgroupOperations, TexelFormat,
-    WgslJob,
+    ComputeJob, ComputeOutput, DawnDriver, DeviceInfo, Filter, ShaderStages, SubgroupOperations,
+    TexelFormat, WgslJob,
 };
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;
 pub use vulkan::{run_compute, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
-pub use webgpu::{run_wgsl_compute, validate_wgsl, NODE_ENV, NODE_TIMEOUT};
+pub use webgpu::{
+    run_wgsl_compute, validate_wgsl, MESA25_LAVAPIPE_ICD_ENV, NODE_ENV, NODE_TIMEOUT,
+};

@@ -1,5 +1,6 @@
 //! Running and validating WGSL on WebGPU: Dawn (the npm `webgpu` package) in a node child
-//! process, on SwiftShader's Vulkan driver.
+//! process, on a CPU Vulkan driver ([`DawnDriver`]): SwiftShader, or Mesa 25's lavapipe unpacked
+//! beside the system's Mesa. The driver is chosen through the child's environment only.
 //!
 //! The child gets the job as JSON on stdin and answers with one `ONESHADER_RESULT <json>` line
 //! on stdout (see `node/runner.mjs`). Each call starts its own node process, so calls share
@@ -14,7 +15,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use crate::job::{
-    check_buffers, BufferKind, ComputeOutput, DeviceInfo, ShaderStages, SubgroupOperations, WgslJob,
+    check_buffers, BufferKind, ComputeOutput, DawnDriver, DeviceInfo, ShaderStages,
+    SubgroupOperations, WgslJob,
 };
 use crate::process::{run_with_limit, INSTALL_HINT};
 use crate::vulkan::VulkanDriver;
@@ -25,7 +27,47 @@ pub const NODE_TIMEOUT: Duration = Duration::from_secs(120);
 /// Overrides the `node` executable the harness runs.
 pub const NODE_ENV: &str = "ONESHADER_NODE";
 
+/// Overrides the ICD manifest of Mesa 25's lavapipe ([`DawnDriver::Mesa25Lavapipe`]).
+pub const MESA25_LAVAPIPE_ICD_ENV: &str = "ONESHADER_MESA25_LAVAPIPE_ICD";
+
+/// Where `scripts/install-mesa25-lavapipe.sh` writes the ICD manifest of Mesa 25's lavapipe; the
+/// libraries it needs beyond the system's lie in `lib/` beside it.
+const MESA25_LAVAPIPE_ICD_JSON: &str = "/opt/oneshader/mesa25/lvp_icd.json";
+
 const RESULT_MARKER: &str = "ONESHADER_RESULT ";
+
+impl DawnDriver {
+    /// The driver's ICD manifest (JSON). SwiftShader's is [`VulkanDriver::SwiftShader`]'s;
+    /// Mesa 25's lavapipe's is `/opt/oneshader/mesa25/lvp_icd.json`, or
+    /// [`MESA25_LAVAPIPE_ICD_ENV`]'s value.
+    pub fn icd_manifest(self) -> Result<PathBuf, String> {
+        let manifest = match self {
+            DawnDriver::SwiftShader => VulkanDriver::SwiftShader
+                .icd_manifest()
+                .ok_or("SwiftShader has no ICD manifest")?,
+            DawnDriver::Mesa25Lavapipe => std::env::var_os(MESA25_LAVAPIPE_ICD_ENV)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(MESA25_LAVAPIPE_ICD_JSON)),
+        };
+        if manifest.exists() {
+            Ok(manifest)
+        } else {
+            Err(format!(
+                "the ICD manifest {} of {self:?} is missing: {INSTALL_HINT}",
+                manifest.display()
+            ))
+        }
+    }
+
+    /// The folder of libraries the driver needs ahead of the system's, if any: Mesa 25's
+    /// lavapipe links a newer libdrm than Debian 12 has, unpacked into `lib/` beside its manifest.
+    fn library_dir(self, manifest: &Path) -> Option<PathBuf> {
+        match self {
+            DawnDriver::SwiftShader => None,
+            DawnDriver::Mesa25Lavapipe => manifest.parent().map(|dir| dir.join("lib")),
+        }
+    }
+}
 
 /// Runs a WGSL compute job on Dawn and returns every buffer's bytes afterwards.
 ///
@@ -42,7 +84,7 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
         features: &job.features,
         buffers: job.buffers.iter().map(request_buffer).collect(),
     };
-    let response = run_node(&request)?;
+    let response = run_node(&request, job.driver)?;
     let device = response
         .device
         .ok_or("the node runner returned no device description")?;
@@ -69,8 +111,8 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
 }
 
 /// Checks that Dawn compiles `wgsl` (`createShaderModule` and `getCompilationInfo`) on a device
-/// with every feature the adapter offers; the error lists each message as `line:column: error:
-/// text`.
+/// with every feature the adapter offers (on SwiftShader); the error lists each message as
+/// `line:column: error: text`.
 pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
     let request = Request {
         mode: "validate",
@@ -80,7 +122,7 @@ pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
         features: &[],
         buffers: Vec::new(),
     };
-    run_node(&request).map(|_| ())
+    run_node(&request, DawnDriver::SwiftShader).map(|_| ())
 }
 
 #[derive(Serialize)]
@@ -213,7 +255,7 @@ fn node_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("node")
 }
 
-fn run_node(request: &Request<'_>) -> Result<Response, String> {
+fn run_node(request: &Request<'_>, driver: DawnDriver) -> Result<Response, String> {
     let dir = node_dir();
     if !dir.join("node_modules/webgpu/package.json").exists() {
         return Err(format!(
@@ -221,15 +263,7 @@ fn run_node(request: &Request<'_>) -> Result<Response, String> {
             dir.display()
         ));
     }
-    let swiftshader = VulkanDriver::SwiftShader
-        .icd_manifest()
-        .ok_or("SwiftShader has no ICD manifest")?;
-    if !swiftshader.exists() {
-        return Err(format!(
-            "SwiftShader's ICD manifest {} is missing: {INSTALL_HINT}",
-            swiftshader.display()
-        ));
-    }
+    let manifest = driver.icd_manifest()?;
     let input = serde_json::to_vec(request).map_err(|e| format!("encoding the job: {e}"))?;
 
     let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
@@ -237,9 +271,18 @@ fn run_node(request: &Request<'_>) -> Result<Response, String> {
     command
         .arg(dir.join("runner.mjs"))
         .current_dir(&dir)
-        // Only the child's environment changes: Dawn's Vulkan loader sees SwiftShader alone.
-        .env("VK_ICD_FILENAMES", &swiftshader)
-        .env("VK_DRIVER_FILES", &swiftshader);
+        // Only the child's environment changes: Dawn's Vulkan loader sees this driver alone.
+        .env("VK_ICD_FILENAMES", &manifest)
+        .env("VK_DRIVER_FILES", &manifest);
+    if let Some(dir) = driver.library_dir(&manifest) {
+        let mut paths = vec![dir];
+        if let Some(inherited) = std::env::var_os("LD_LIBRARY_PATH") {
+            paths.extend(std::env::split_paths(&inherited));
+        }
+        let joined = std::env::join_paths(paths)
+            .map_err(|e| format!("{driver:?}'s library folder cannot join LD_LIBRARY_PATH: {e}"))?;
+        command.env("LD_LIBRARY_PATH", joined);
+    }
     let finished = run_with_limit(command, &input, NODE_TIMEOUT)?;
     let line = finished
         .stdout
@@ -281,8 +324,15 @@ mod tests {
             workgroups: [workgroups, 1, 1],
             buffers,
             features: Vec::new(),
+            driver: DawnDriver::SwiftShader,
         }
     }
+
+    /// Every driver Dawn runs on, with its subgroup size.
+    const DRIVERS: [(DawnDriver, u32); 2] = [
+        (DawnDriver::SwiftShader, 4),
+        (DawnDriver::Mesa25Lavapipe, 8),
+    ];
 
     #[test]
     fn double_plus_index_runs_exactly_on_dawn() {
@@ -292,14 +342,18 @@ mod tests {
             .enumerate()
             .map(|(i, x)| x * 2.0 + i as f32)
             .collect();
-        let buffers = vec![
-            BufferBinding::read_only_f32(0, 0, &input),
-            BufferBinding::storage_f32(0, 1, &[-1.0; 100]),
-        ];
-        let output = run_wgsl_compute(&job(DOUBLE_PLUS_INDEX, 2, buffers));
-        let output = output.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(output.f32s(1), Ok(expected));
-        assert_eq!(output.f32s(0), Ok(input));
+        for (driver, _) in DRIVERS {
+            let buffers = vec![
+                BufferBinding::read_only_f32(0, 0, &input),
+                BufferBinding::storage_f32(0, 1, &[-1.0; 100]),
+            ];
+            let mut double_job = job(DOUBLE_PLUS_INDEX, 2, buffers);
+            double_job.driver = driver;
+            let output = run_wgsl_compute(&double_job);
+            let output = output.unwrap_or_else(|e| panic!("{driver:?}: {e}"));
+            assert_eq!(output.f32s(1), Ok(expected.clone()), "{driver:?}");
+            assert_eq!(output.f32s(0), Ok(input.clone()), "{driver:?}");
+        }
     }
 
     #[test]
@@ -322,30 +376,45 @@ mod tests {
     #[test]
     fn subgroup_add_equals_the_reported_subgroup_size() {
         let invocations = 128;
-        let mut subgroup_job = job(
-            &subgroup_add_one(),
-            2,
-            vec![
-                BufferBinding::zeroed_storage(0, 0, 4 * invocations),
-                BufferBinding::zeroed_storage(0, 1, 4 * invocations),
-            ],
-        );
-        subgroup_job.features = vec!["subgroups".into()];
-        let output = run_wgsl_compute(&subgroup_job).unwrap_or_else(|e| panic!("{e}"));
-        let device = &output.device;
-        assert!(device.subgroup_size >= 1, "{device:?}");
-        assert_eq!(
-            device.subgroup_min_size, device.subgroup_max_size,
-            "{device:?}"
-        );
-        // Dawn runs on SwiftShader, whose Vulkan subgroups have 4 invocations.
-        assert_eq!(device.subgroup_size, 4, "{device:?}");
-        let expected = vec![device.subgroup_size; invocations];
-        assert_eq!(output.u32s(0), Ok(expected.clone()));
-        assert_eq!(output.u32s(1), Ok(expected));
-        assert!(device
-            .subgroup_operations
-            .contains(SubgroupOperations::ARITHMETIC));
+        for (driver, size) in DRIVERS {
+            let mut subgroup_job = job(
+                &subgroup_add_one(),
+                2,
+                vec![
+                    BufferBinding::zeroed_storage(0, 0, 4 * invocations),
+                    BufferBinding::zeroed_storage(0, 1, 4 * invocations),
+                ],
+            );
+            subgroup_job.features = vec!["subgroups".into()];
+            subgroup_job.driver = driver;
+            let output = run_wgsl_compute(&subgroup_job).unwrap_or_else(|e| panic!("{e}"));
+            let device = &output.device;
+            assert_eq!(
+                device.subgroup_min_size, device.subgroup_max_size,
+                "{device:?}"
+            );
+            assert_eq!(device.subgroup_size, size, "{driver:?}: {device:?}");
+            // The shader's `subgroup_size` builtin and `subgroupAdd(1)` agree with the adapter.
+            let expected = vec![size; invocations];
+            assert_eq!(output.u32s(0), Ok(expected.clone()), "{driver:?}");
+            assert_eq!(output.u32s(1), Ok(expected), "{driver:?}");
+            assert!(device
+                .subgroup_operations
+                .contains(SubgroupOperations::ARITHMETIC));
+        }
+    }
+
+    #[test]
+    fn mesa25_lavapipe_is_the_device_dawn_runs_on() {
+        let buffers = vec![
+            BufferBinding::read_only_f32(0, 0, &[1.0; 4]),
+            BufferBinding::storage_f32(0, 1, &[0.0; 4]),
+        ];
+        let mut lavapipe_job = job(DOUBLE_PLUS_INDEX, 1, buffers);
+        lavapipe_job.driver = DawnDriver::Mesa25Lavapipe;
+        let output = run_wgsl_compute(&lavapipe_job).unwrap_or_else(|e| panic!("{e}"));
+        let name = &output.device.name;
+        assert!(name.contains("Mesa 25"), "{name}");
     }
 
     #[test]

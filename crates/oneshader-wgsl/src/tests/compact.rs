@@ -1,6 +1,6 @@
 //! Shaders/Compact.hlsl, the spec's example.
 
-use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
+use oneshader_harness::{run_wgsl_compute, BufferBinding, DawnDriver, WgslJob};
 
 use super::*;
 
@@ -41,6 +41,7 @@ fn compact_keeps_the_values_above_one_half_on_dawn() {
         wgsl: text.clone(),
         entry_point: "CSMain".into(),
         workgroups: [4, 1, 1],
+        driver: DawnDriver::SwiftShader,
         features: vec!["subgroups".into()],
         buffers: vec![
             BufferBinding::read_only_f32(0, 0, &values),

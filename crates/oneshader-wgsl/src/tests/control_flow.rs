@@ -1,7 +1,7 @@
 //! Loops, switches with fallthrough, helper calls, groupshared memory, barriers, atomics
 //! and bit functions.
 
-use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
+use oneshader_harness::{run_wgsl_compute, BufferBinding, DawnDriver, WgslJob};
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator as B, Binding, BuiltIn,
     Expression, FunctionResult, GlobalVariable, Handle, MathFunction, Module, Scalar, ShaderStage,
@@ -35,6 +35,7 @@ fn run(
         wgsl: text.to_owned(),
         entry_point: "main".into(),
         workgroups: [1, 1, 1],
+        driver: DawnDriver::SwiftShader,
         features,
         buffers,
     };

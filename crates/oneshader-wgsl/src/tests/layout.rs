@@ -1,7 +1,7 @@
 //! Struct layouts in buffers: `@size` padding so WGSL's offsets equal the IR's, and
 //! OSH5201 for layouts WGSL cannot express.
 
-use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
+use oneshader_harness::{run_wgsl_compute, BufferBinding, DawnDriver, WgslJob};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Expression, GlobalVariable, Handle, Module, Resource,
     ResourceBinding, ResourceKind, Scalar, ShaderStage, StructMember, Type, TypeInner,
@@ -118,6 +118,7 @@ fn uniform_struct_padding_reproduces_the_ir_offsets_on_dawn() {
         wgsl: text.clone(),
         entry_point: "main".into(),
         workgroups: [1, 1, 1],
+        driver: DawnDriver::SwiftShader,
         features: vec![],
         buffers: vec![
             BufferBinding::uniform_f32(0, 0, &[1.0, -1.0, 2.0, -1.0, 3.0, 4.0, -1.0, -1.0]),

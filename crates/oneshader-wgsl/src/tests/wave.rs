@@ -1,6 +1,6 @@
 //! Every wave and quad operation on 32-bit int, uint and float scalars and vectors.
 
-use oneshader_harness::{run_wgsl_compute, BufferBinding, WgslJob};
+use oneshader_harness::{run_wgsl_compute, BufferBinding, DawnDriver, WgslJob};
 use oneshader_ir::{
     codes, Binding, BuiltIn, Expression, FileId, Literal, Module, Scalar, ScalarKind, ShaderStage,
     Span, Statement, TypeInner, WaveOp,
@@ -425,6 +425,7 @@ fn wave_results_match_hlsl_semantics_on_dawn() {
         wgsl: text.clone(),
         entry_point: "main".into(),
         workgroups: [1, 1, 1],
+        driver: DawnDriver::SwiftShader,
         features: vec!["subgroups".into()],
         buffers: vec![
             BufferBinding::read_only_u32(0, 0, &values),
