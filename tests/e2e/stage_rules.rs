@@ -99,6 +99,21 @@ fn a_quad_op_outside_fragment_and_compute_is_reported_in_reflection() {
     assert_eq!(entry.stage, ShaderStage::Vertex);
     assert!(entry.subgroup_operations.contains(SubgroupOperations::QUAD));
     assert_eq!(entry.subgroup_operations.bits(), 0x81);
+    assert!(entry.quad_operations_in_all_stages);
+
+    let pixel = "[shader(\"pixel\")] float4 main(float4 p : SV_Position) : SV_Target { return QuadReadAcrossX(p); }\n";
+    let result = oneshader::compile_source("psq.hlsl", pixel, &only(Target::SpirV));
+    assert!(result.success(), "{:?}", result.short_diagnostics());
+    let entry = result
+        .reflection
+        .as_ref()
+        .and_then(|r| r.entry_point("main"))
+        .expect("main");
+    assert!(entry.subgroup_operations.contains(SubgroupOperations::QUAD));
+    assert!(
+        !entry.quad_operations_in_all_stages,
+        "pixel shaders have quads everywhere"
+    );
 }
 
 #[test]

@@ -71,6 +71,9 @@ pub struct EntryPointReflection {
     /// output takes `constant uint* _buffer_sizes` at this `[[buffer(n)]]` index: bind
     /// there the byte size of each buffer, at the buffer's own index.
     pub msl_buffer_sizes_index: Option<u32>,
+    /// The entry point uses quad operations in a stage other than pixel and compute, so
+    /// a Vulkan device needs `VkPhysicalDeviceSubgroupProperties::quadOperationsInAllStages`.
+    pub quad_operations_in_all_stages: bool,
 }
 
 impl EntryPointReflection {
@@ -112,12 +115,16 @@ impl EntryPointReflection {
             })
             .collect();
         let asks_length = uses.iter().any(|u| u.length);
+        let subgroup_operations = analysis::subgroup_operations(module, entry);
+        let quad_elsewhere = subgroup_operations.contains(SubgroupOperations::QUAD)
+            && !matches!(entry.stage, ShaderStage::Fragment | ShaderStage::Compute);
         EntryPointReflection {
             name: entry.name.clone(),
             stage: entry.stage,
             workgroup_size: entry.workgroup_size,
             resources,
-            subgroup_operations: analysis::subgroup_operations(module, entry),
+            subgroup_operations,
+            quad_operations_in_all_stages: quad_elsewhere,
             msl_buffer_sizes_index: asks_length
                 .then(|| crate::stages::msl_buffer_sizes_index(module)),
         }
