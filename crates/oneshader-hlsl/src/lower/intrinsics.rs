@@ -1382,13 +1382,7 @@ impl<'a> Lowerer<'a> {
                         );
                         return None;
                     }
-                    None => {
-                        let words = method_width(name);
-                        self.shaped(
-                            Scalar::U32,
-                            VectorSize::from_count(words).map_or(Shape::Scalar, Shape::Vector),
-                        )
-                    }
+                    None => self.words_type(name),
                 };
                 let Some((scalar, shape)) = self.numeric(result_ty) else {
                     self.error(
@@ -1458,13 +1452,7 @@ impl<'a> Lowerer<'a> {
                     {
                         operand.ty
                     }
-                    _ => {
-                        let words = method_width(name);
-                        self.shaped(
-                            Scalar::U32,
-                            VectorSize::from_count(words).map_or(Shape::Scalar, Shape::Vector),
-                        )
-                    }
+                    _ => self.words_type(name),
                 };
                 let Some((scalar, shape)) = self.numeric(value_ty) else {
                     self.error(
@@ -1603,6 +1591,13 @@ impl<'a> Lowerer<'a> {
             pointers.push(cx.expr(Expression::Access { base, index }, pointer_ty, span));
         }
         Some(pointers)
+    }
+
+    /// The uint scalar or vector that `Load2`, `Store3`, … move (by the name's digit).
+    fn words_type(&mut self, method: &str) -> Handle<Type> {
+        let shape =
+            VectorSize::from_count(method_width(method)).map_or(Shape::Scalar, Shape::Vector);
+        self.shaped(Scalar::U32, shape)
     }
 
     /// `address >> 2` as a uint word index.
