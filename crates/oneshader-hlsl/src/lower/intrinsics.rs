@@ -1020,15 +1020,7 @@ impl<'a> Lowerer<'a> {
                 ))
             }
             ActiveAllEqual => {
-                let value = self.lower_rvalue(cx, &args[0])?;
-                let Some((scalar, shape)) = self.numeric(value.ty) else {
-                    self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        args[0].span,
-                        "WaveActiveAllEqual needs a scalar or vector",
-                    );
-                    return None;
-                };
+                let (value, scalar, shape) = self.wave_value(cx, op, &args[0])?;
                 let value = self.wave_data(cx, value, scalar, shape, span)?;
                 let result = self.shaped(Scalar::BOOL, shape);
                 Some(rvalue(
@@ -1044,15 +1036,7 @@ impl<'a> Lowerer<'a> {
                 ))
             }
             _ => {
-                let value = self.lower_rvalue(cx, &args[0])?;
-                let Some((scalar, shape)) = self.numeric(value.ty) else {
-                    self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        args[0].span,
-                        format!("{} needs a scalar or vector", op.hlsl_name()),
-                    );
-                    return None;
-                };
+                let (value, scalar, shape) = self.wave_value(cx, op, &args[0])?;
                 let bitwise = matches!(op, ActiveBitAnd | ActiveBitOr | ActiveBitXor);
                 if bitwise && scalar.kind == ScalarKind::Float {
                     self.error(
@@ -1105,6 +1089,25 @@ impl<'a> Lowerer<'a> {
                 Some(rvalue(expr, data_ty))
             }
         }
+    }
+
+    /// The value operand of a wave intrinsic, which must be a scalar or vector.
+    fn wave_value(
+        &mut self,
+        cx: &mut FnCtx,
+        op: WaveOp,
+        arg: &'a ast::Expr,
+    ) -> Option<(Operand, Scalar, Shape)> {
+        let value = self.lower_rvalue(cx, arg)?;
+        let Some((scalar, shape)) = self.numeric(value.ty) else {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                arg.span,
+                format!("{} needs a scalar or vector", op.hlsl_name()),
+            );
+            return None;
+        };
+        Some((value, scalar, shape))
     }
 
     /// A wave operand: 32-bit int, uint or float; bools travel as uint.
