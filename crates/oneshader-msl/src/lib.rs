@@ -51,3 +51,13 @@ pub fn write_entry_point(
 ) -> Result<String, Vec<Diagnostic>> {
     writer::write(module, entry, options)
 }
+
+/// The name the MSL function of entry point `entry` of `module` gets: its HLSL name
+/// unless that is reserved in MSL (`main` becomes `main_`). `None` when there is no such
+/// entry point.
+pub fn entry_point_name(module: &Module, entry: usize) -> Option<String> {
+    module
+        .entry_points
+        .get(entry)
+        .map(|entry_point| names::sanitize(&entry_point.name))
+}

@@ -58,3 +58,12 @@ pub fn write_entry_point(
     };
     writer::Writer::new(module, entry_point, options).write()
 }
+
+/// The name the WGSL entry function of entry point `entry` of `module` gets: its HLSL
+/// name unless that is reserved in WGSL. `None` when there is no such entry point.
+pub fn entry_point_name(module: &Module, entry: usize) -> Option<String> {
+    module
+        .entry_points
+        .get(entry)
+        .map(|entry_point| writer::entry_function_name(&entry_point.name))
+}

@@ -243,11 +243,7 @@ impl<'a> Writer<'a> {
 
     /// The WGSL name of the entry function.
     pub fn entry_name(&self) -> String {
-        // Named first with a fresh namer, so this reproduces it.
-        let mut namer = Namer::default();
-        namer.reserve(LANE_INDEX);
-        namer.reserve(LANE_COUNT);
-        namer.name(&self.entry.name, "main")
+        entry_function_name(&self.entry.name)
     }
 
     /// Finds every struct the output declares, members before the structs holding them.
@@ -924,4 +920,13 @@ fn describe_inner(inner: &TypeInner) -> String {
         TypeInner::Vector { size, scalar } => format!("{:?}x{}", scalar.kind, size.count()),
         other => format!("{other:?}"),
     }
+}
+
+/// The WGSL name of an entry function whose HLSL name is `name`. The writer names the
+/// entry point first with a fresh namer, so this reproduces it.
+pub(crate) fn entry_function_name(name: &str) -> String {
+    let mut namer = Namer::default();
+    namer.reserve(LANE_INDEX);
+    namer.reserve(LANE_COUNT);
+    namer.name(name, "main")
 }

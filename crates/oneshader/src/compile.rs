@@ -14,6 +14,9 @@ use crate::target::Target;
 pub struct ShaderBlob {
     /// The entry point's HLSL name.
     pub entry_point: String,
+    /// The entry function's name in `data`: the HLSL name unless the target reserves it
+    /// (MSL's `main` is `main_`). The name to give the API that creates the pipeline.
+    pub target_entry_point: String,
     /// Its stage.
     pub stage: ShaderStage,
     /// The language of `data`.
@@ -156,6 +159,7 @@ pub fn compile_module(
             match stages::run_backend(&module, index, target) {
                 Ok(data) => result.blobs.push(ShaderBlob {
                     entry_point: entry.name.clone(),
+                    target_entry_point: stages::target_entry_point_name(&module, index, target),
                     stage: entry.stage,
                     target,
                     data,
@@ -446,6 +450,7 @@ mod tests {
     fn blob_views_follow_the_target() {
         let blob = ShaderBlob {
             entry_point: "main".into(),
+            target_entry_point: "main".into(),
             stage: ShaderStage::Compute,
             target: Target::SpirV,
             data: vec![0x03, 0x02, 0x23, 0x07, 1, 0, 0, 0],
@@ -464,5 +469,29 @@ mod tests {
         };
         assert_eq!(wgsl.as_text(), Some("enable subgroups;"));
         assert_eq!(wgsl.words(), None);
+    }
+
+    #[test]
+    fn blobs_name_the_entry_function_each_target_declares() {
+        let source = "RWStructuredBuffer<uint> Out : register(u0);\n\
+                      [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { Out[id.x] = 1; }";
+        let options = CompileOptions {
+            profile: Some("cs_6_0".parse().expect("a valid profile")),
+            ..CompileOptions::default()
+        };
+        let result = compile_source("main.hlsl", source, &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let msl = result.find("main", Target::Msl).expect("an MSL blob");
+        assert_eq!(msl.target_entry_point, "main_");
+        let text = msl.as_text().unwrap_or_default();
+        assert!(text.contains("kernel void main_("), "{text}");
+        for target in [Target::SpirV, Target::Wgsl] {
+            let blob = result.find("main", target).expect("a blob");
+            assert_eq!(blob.target_entry_point, "main", "{target}");
+        }
+        let wgsl = result
+            .find("main", Target::Wgsl)
+            .and_then(ShaderBlob::as_text);
+        assert!(wgsl.unwrap_or_default().contains("fn main("));
     }
 }

@@ -76,6 +76,22 @@ pub(crate) fn run_backend(
     }
 }
 
+/// The name of entry point `entry_index`'s function in `target`'s output.
+pub(crate) fn target_entry_point_name(
+    module: &Module,
+    entry_index: usize,
+    target: Target,
+) -> String {
+    let renamed = match target {
+        Target::SpirV => None,
+        Target::Msl => oneshader_msl::entry_point_name(module, entry_index),
+        Target::Wgsl => oneshader_wgsl::entry_point_name(module, entry_index),
+    };
+    renamed
+        .or_else(|| module.entry_points.get(entry_index).map(|e| e.name.clone()))
+        .unwrap_or_default()
+}
+
 /// The `[[buffer(n)]]` index of MSL's buffer-sizes argument (`GetDimensions` on
 /// buffers): the first buffer index after the module's own buffers.
 pub(crate) fn msl_buffer_sizes_index(module: &Module) -> u32 {
