@@ -18,7 +18,9 @@ step() {
 }
 
 step cargo fmt --all --check
+step cargo fmt --manifest-path examples/compact-wgpu/Cargo.toml --check
 step cargo clippy --workspace --all-targets -- -D warnings
+step cargo clippy --manifest-path examples/compact-wgpu/Cargo.toml --locked -- -D warnings
 # Last, so that its summary closes the output.
 step cargo test --workspace
 
