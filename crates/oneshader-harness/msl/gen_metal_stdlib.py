@@ -422,6 +422,11 @@ template<class T, size_t N> struct array {
   T& operator[](size_t);
   const T& operator[](size_t) const;
   const __constant T& operator[](size_t) const __constant;
+  // Elements of a threadgroup or device array keep its address space (atomics need it).
+  __local T& operator[](size_t) __local;
+  const __local T& operator[](size_t) const __local;
+  __global T& operator[](size_t) __global;
+  const __global T& operator[](size_t) const __global;
   constexpr size_t size() const { return N; }
   constexpr size_t size() const __constant { return N; }
   constexpr bool empty() const { return N == 0; }
