@@ -204,6 +204,22 @@ impl<'a> Lowerer<'a> {
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
+        // A swizzle of a swizzle (`(a + b).zyx.xy`) is one swizzle of the inner vector.
+        let composed: Vec<u32>;
+        let (vector, components) = match cx.function.expressions[vector] {
+            Expression::Swizzle {
+                size,
+                vector: inner,
+                pattern,
+            } if components.iter().all(|&c| c < size as u32) => {
+                composed = components
+                    .iter()
+                    .map(|&c| pattern[c as usize] as u32)
+                    .collect();
+                (inner, composed.as_slice())
+            }
+            _ => (vector, components),
+        };
         if components.len() == 1 {
             return cx.expr(
                 Expression::AccessIndex {
@@ -1554,6 +1570,39 @@ impl<'a> Lowerer<'a> {
                 if let Value::MatrixPlace { .. } = value {
                     return self.matrix_place_swizzle(cx, &value, &components, ty, member.span);
                 }
+                // A swizzle of a swizzle in memory (`v.zyx.yz`) selects components of the
+                // same vector: compose the two, so it stays a place and every target
+                // sees one swizzle.
+                let value = match value {
+                    Value::SwizzlePlace {
+                        pointer,
+                        vector_ty,
+                        components: inner,
+                        writable,
+                        ..
+                    } => {
+                        let composed: Vec<u32> = components
+                            .iter()
+                            .map(|&c| inner.get(c as usize).copied().unwrap_or(c))
+                            .collect();
+                        if let [single] = composed[..] {
+                            let vector = Value::Place {
+                                pointer,
+                                ty: vector_ty,
+                                writable,
+                            };
+                            return self.access_index(cx, vector, single, ty, member.span);
+                        }
+                        return Some(Value::SwizzlePlace {
+                            pointer,
+                            vector_ty,
+                            components: composed,
+                            ty,
+                            writable,
+                        });
+                    }
+                    other => other,
+                };
                 if components.len() == 1 {
                     return self.access_index(cx, value, components[0], ty, member.span);
                 }
