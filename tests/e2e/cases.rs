@@ -34,6 +34,7 @@ cases!(
     integer_semantics,
     rwtexture_write,
     scatter_multiples,
+    swizzle_compose,
     texture_load,
     texture_sample,
 );

@@ -238,7 +238,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
             Statement::Store { pointer, value } => {
                 let target = self.expr(*pointer)?;
-                let value = self.expr(*value)?;
+                let value_expr = *value;
+                let mut value = self.expr(*value)?;
+                if self.points_to_packed_member(*pointer)? {
+                    // A packed vector is assigned from a vector, not from a swizzle.
+                    value = format!("{}({value})", self.type_name_of(value_expr)?);
+                }
                 if self.is_atomic(*pointer) {
                     self.line(&format!(
                         "atomic_store_explicit(&{target}, {value}, memory_order_relaxed);"
@@ -517,6 +522,20 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .map_err(|what| unsupported(self.span(h), what))
     }
 
+    /// Whether pointer `h` is a struct member declared as a packed vector.
+    fn points_to_packed_member(&self, h: Handle<Expression>) -> Result<bool, Diagnostic> {
+        let Expression::AccessIndex { base, index } = self.function.expressions[h] else {
+            return Ok(false);
+        };
+        let base_ty = self.type_of(base)?;
+        Ok(match self.w.types.inner(base_ty) {
+            Some(&TypeInner::Pointer { base: pointee, .. }) => {
+                self.w.types.member_is_packed(pointee, index)
+            }
+            _ => false,
+        })
+    }
+
     /// Whether pointer `h` points into a global used atomically.
     fn is_atomic(&self, h: Handle<Expression>) -> bool {
         match pointer_root(self.function, h) {
@@ -604,16 +623,20 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     Some(&TypeInner::Pointer { base, .. }) => base,
                     _ => base_ty,
                 };
+                let through_pointer = base_ty != self.type_of(*base)?;
                 Ok(match self.w.types.inner(base_ty) {
                     Some(TypeInner::Struct { .. }) => {
                         let member = self
                             .w
                             .types
                             .member_name(base_ty, *index as usize)
-                            .ok_or_else(|| {
-                                unsupported(span, "a struct member that doesn't exist")
-                            })?;
-                        format!("{base_text}.{member}")
+                            .ok_or_else(|| unsupported(span, "a struct member that doesn't exist"))?
+                            .to_string();
+                        if !through_pointer && self.w.types.member_is_packed(base_ty, *index) {
+                            format!("{}({base_text}.{member})", self.type_name_of(h)?)
+                        } else {
+                            format!("{base_text}.{member}")
+                        }
                     }
                     Some(TypeInner::Vector { .. }) if *index < 4 => {
                         format!("{base_text}.{}", ['x', 'y', 'z', 'w'][*index as usize])
@@ -643,6 +666,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     Ok(format!(
                         "atomic_load_explicit(&{target}, memory_order_relaxed)"
                     ))
+                } else if self.points_to_packed_member(*pointer)? {
+                    Ok(format!("{}({target})", self.type_name_of(h)?))
                 } else {
                     Ok(target)
                 }

@@ -138,6 +138,17 @@ impl<'a> Types<'a> {
         self.layouts.get(ty.index()).and_then(Option::as_ref)
     }
 
+    /// Whether member `index` of struct `ty` is declared as a packed vector
+    /// (`packed_float3`): a value read from it is unpacked, since MSL's packed and
+    /// unpacked vectors mix ambiguously in arithmetic.
+    pub fn member_is_packed(&self, ty: Handle<Type>, index: u32) -> bool {
+        self.layout(ty).is_some_and(|layout| {
+            layout.slots.iter().any(|slot| {
+                matches!(slot, Slot::Member { index: i, packed: true } if *i == index as usize)
+            })
+        })
+    }
+
     /// The MSL name of value type `ty`, recording the structs it names.
     pub fn name(&mut self, ty: Handle<Type>) -> Result<String, String> {
         self.name_with(ty, false)

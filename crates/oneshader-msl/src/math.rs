@@ -55,12 +55,13 @@ pub fn write(
         let a = fw.operand(args[0])?;
         let b = fw.operand(args[1])?;
         let c = fw.operand(args[2])?;
-        return Ok(format!("{a} * {b} + {c}"));
+        // Parenthesized: the text may be the operand of a swizzle or another operator.
+        return Ok(format!("({a} * {b} + {c})"));
     }
     if fun == MatrixMultiply {
         let a = fw.operand(args[0])?;
         let b = fw.operand(args[1])?;
-        return Ok(format!("{a} * {b}"));
+        return Ok(format!("({a} * {b})"));
     }
     let mut texts = Vec::new();
     for &arg in args {
