@@ -253,43 +253,76 @@ pub fn compile_source_and_validate(name: &str, text: &str, options: &CompileOpti
 /// Checks that `result` succeeded and validates every output; panics with the
 /// reasons (and the rejected text) on any failure.
 fn validate(name: &str, result: CompileResult, options: &CompileOptions) -> Compiled {
-    assert!(
-        result.success(),
-        "{name} failed to compile:\n{}",
-        result.short_diagnostics().join("\n")
-    );
-    let reflection = result.reflection.as_ref().expect("reflection");
+    try_validate(name, result, options).unwrap_or_else(|reason| panic!("{reason}"))
+}
+
+/// Like [`compile_and_validate`], but returns the reasons of a failure (naming `path`)
+/// instead of panicking, so a caller can check many shaders and report every failure.
+pub fn try_compile_and_validate(path: &Path, options: &CompileOptions) -> Result<Compiled, String> {
+    let result = oneshader::compile_file(path, options);
+    try_validate(&path.display().to_string(), result, options)
+}
+
+/// Checks that `result` succeeded and validates every output: spirv-val, Tint (through
+/// Dawn) and the MSL check. The error names `name` and the validator, and holds the
+/// rejected text.
+fn try_validate(
+    name: &str,
+    result: CompileResult,
+    options: &CompileOptions,
+) -> Result<Compiled, String> {
+    if !result.success() {
+        return Err(format!(
+            "{name} failed to compile:\n{}",
+            result.short_diagnostics().join("\n")
+        ));
+    }
+    let reflection = result
+        .reflection
+        .as_ref()
+        .ok_or_else(|| format!("{name}: a successful compile has no reflection"))?;
     let entry = match &options.entry_point {
         Some(e) => e.clone(),
-        None => {
-            assert_eq!(
-                reflection.entry_points.len(),
-                1,
-                "{name}: name the entry point"
-            );
-            reflection.entry_points[0].name.clone()
-        }
+        None => match reflection.entry_points.as_slice() {
+            [only] => only.name.clone(),
+            _ => return Err(format!("{name}: name the entry point")),
+        },
     };
     let compiled = Compiled { result, entry };
-    let words = compiled.spirv();
+    let words = compiled
+        .result
+        .find(&compiled.entry, Target::SpirV)
+        .and_then(|b| b.words())
+        .ok_or_else(|| format!("{name}: no SPIR-V output for {}", compiled.entry))?;
     if let Err(e) = spirv_val(&words) {
-        panic!("{name}: spirv-val rejects the SPIR-V:\n{e}");
+        return Err(format!("{name}: spirv-val rejects the SPIR-V:\n{e}"));
     }
     if Runtime::selected() == [Runtime::Vulkan(VulkanDriver::System)] {
         // The run on a real GPU's machine executes SPIR-V only: Tint and the MSL
         // check need node and clang, which CI provides and validates every time.
         eprintln!("ONESHADER_TEST_DEVICE=system: WGSL and MSL validation left to CI");
-        return compiled;
+        return Ok(compiled);
     }
-    let wgsl = compiled.text(Target::Wgsl);
+    let text = |target: Target| {
+        compiled
+            .result
+            .find(&compiled.entry, target)
+            .and_then(|b| b.as_text())
+            .ok_or_else(|| format!("{name}: no {target:?} output for {}", compiled.entry))
+    };
+    let wgsl = text(Target::Wgsl)?;
     if let Err(e) = validate_wgsl(wgsl) {
-        panic!("{name}: Tint rejects the WGSL:\n{e}\n--- WGSL ---\n{wgsl}");
+        return Err(format!(
+            "{name}: Tint rejects the WGSL:\n{e}\n--- WGSL ---\n{wgsl}"
+        ));
     }
-    let metal = compiled.text(Target::Msl);
+    let metal = text(Target::Msl)?;
     if let Err(e) = msl::check_msl(metal) {
-        panic!("{name}: the MSL check rejects the MSL:\n{e}\n--- MSL ---\n{metal}");
+        return Err(format!(
+            "{name}: the MSL check rejects the MSL:\n{e}\n--- MSL ---\n{metal}"
+        ));
     }
-    compiled
+    Ok(compiled)
 }
 
 /// What a named binding of a case is, besides a buffer (whose kind reflection gives).
