@@ -32,6 +32,7 @@ cases!(
     groupshared_reduction,
     half_and_fmod,
     integer_semantics,
+    matrix_componentwise,
     rwtexture_write,
     scatter_multiples,
     swizzle_compose,

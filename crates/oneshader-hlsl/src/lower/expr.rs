@@ -626,6 +626,9 @@ impl<'a> Lowerer<'a> {
         right: Operand,
         span: Span,
     ) -> Option<Operand> {
+        if let Some(result) = self.matrix_componentwise(cx, op, left, right, span) {
+            return result;
+        }
         let (Some((ls, lshape)), Some((rs, rshape))) =
             (self.numeric(left.ty), self.numeric(right.ty))
         else {
@@ -1129,6 +1132,199 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The (columns, rows, scalar) of a matrix type.
+    fn matrix_shape(&self, ty: Handle<Type>) -> Option<(VectorSize, VectorSize, Scalar)> {
+        match *self.module.inner(ty) {
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => Some((columns, rows, scalar)),
+            _ => None,
+        }
+    }
+
+    /// Column `index` of matrix `operand` (an HLSL column: a vector of its rows).
+    fn matrix_column(
+        &mut self,
+        cx: &mut FnCtx,
+        operand: Operand,
+        index: u32,
+        span: Span,
+    ) -> Operand {
+        let (_, rows, scalar) = self.matrix_shape(operand.ty).unwrap_or((
+            VectorSize::Quad,
+            VectorSize::Quad,
+            Scalar::F32,
+        ));
+        let ty = self.shaped(scalar, Shape::Vector(rows));
+        Operand {
+            expr: cx.expr(
+                Expression::AccessIndex {
+                    base: operand.expr,
+                    index,
+                },
+                ty,
+                span,
+            ),
+            ty,
+            literal: false,
+        }
+    }
+
+    /// Arithmetic with a matrix operand (`m * 0.5`, `a + b`): HLSL applies `+ - * / %`
+    /// per component, so the result is built column by column with the vector
+    /// operators. `None` when neither operand is a matrix.
+    fn matrix_componentwise(
+        &mut self,
+        cx: &mut FnCtx,
+        op: ast::BinaryOp,
+        left: Operand,
+        right: Operand,
+        span: Span,
+    ) -> Option<Option<Operand>> {
+        use ast::BinaryOp as B;
+        let lm = self.matrix_shape(left.ty);
+        let rm = self.matrix_shape(right.ty);
+        let (columns, rows, _) = lm.or(rm)?;
+        let l = types::type_name(&self.module, left.ty);
+        let r = types::type_name(&self.module, right.ty);
+        if !matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem) {
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                span,
+                format!("this operator on '{l}' and '{r}' is not supported: matrices take + - * / % (per component), and mul() for the matrix product"),
+            );
+            return Some(None);
+        }
+        let same_shape = match (lm, rm) {
+            (Some((lc, lr, _)), Some((rc, rr, _))) => lc == rc && lr == rr,
+            (Some(_), None) => matches!(self.module.inner(right.ty), TypeInner::Scalar(_)),
+            _ => matches!(self.module.inner(left.ty), TypeInner::Scalar(_)),
+        };
+        if !same_shape {
+            self.error(
+                codes::TYPE_MISMATCH,
+                span,
+                format!("'{l}' and '{r}' cannot be combined per component: a matrix goes with a matrix of the same shape or a scalar"),
+            );
+            return Some(None);
+        }
+        // Each operand is evaluated once, then split into columns.
+        let once = |cx: &mut FnCtx, operand: Operand| Operand {
+            expr: if operand.literal {
+                operand.expr
+            } else {
+                cx.bind(operand.expr)
+            },
+            ..operand
+        };
+        let (left, right) = (once(cx, left), once(cx, right));
+        let mut components = Vec::new();
+        let mut column_scalar = None;
+        for index in 0..columns as u32 {
+            let l = match lm {
+                Some(_) => self.matrix_column(cx, left, index, span),
+                None => left,
+            };
+            let r = match rm {
+                Some(_) => self.matrix_column(cx, right, index, span),
+                None => right,
+            };
+            let Some(column) = self.binary_operands(cx, op, l, r, span) else {
+                return Some(None);
+            };
+            column_scalar = self.numeric(column.ty).map(|(scalar, _)| scalar);
+            components.push(column.expr);
+        }
+        let scalar = column_scalar?;
+        let ty = self.module.type_handle(TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        });
+        Some(Some(Operand {
+            expr: cx.expr(Expression::Compose { ty, components }, ty, span),
+            ty,
+            literal: false,
+        }))
+    }
+
+    /// Converts to or between matrix types: a matrix to a smaller one keeps the upper-left
+    /// rows and columns (`(float3x3)world`), a scalar fills every element. `None` when
+    /// neither side is a matrix.
+    fn convert_matrix(
+        &mut self,
+        cx: &mut FnCtx,
+        operand: Operand,
+        to: Handle<Type>,
+        span: Span,
+        warn: bool,
+    ) -> Option<Option<Handle<Expression>>> {
+        let (to_columns, to_rows, to_scalar) = self.matrix_shape(to)?;
+        let column_ty = self.shaped(to_scalar, Shape::Vector(to_rows));
+        let f = types::type_name(&self.module, operand.ty);
+        let t = types::type_name(&self.module, to);
+        let mut components = Vec::new();
+        if let Some((columns, rows, scalar)) = self.matrix_shape(operand.ty) {
+            if columns < to_columns || rows < to_rows {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    span,
+                    format!("cannot convert from '{f}' to '{t}': it has fewer rows or columns"),
+                );
+                return Some(None);
+            }
+            if warn && (columns > to_columns || rows > to_rows) {
+                self.report(
+                    Diagnostic::warning(
+                        codes::IMPLICIT_TRUNCATION,
+                        span,
+                        format!("implicit truncation of matrix type: '{f}' to '{t}' keeps the upper-left rows and columns"),
+                    )
+                    .with_help(format!("cast explicitly ('({t})') when that is what you mean")),
+                );
+            }
+            let matrix = Operand {
+                expr: cx.bind(operand.expr),
+                ..operand
+            };
+            let rows_kept: Vec<u32> = (0..to_rows as u32).collect();
+            let from_column_ty = self.shaped(scalar, Shape::Vector(to_rows));
+            for index in 0..to_columns as u32 {
+                let column = self.matrix_column(cx, matrix, index, span);
+                let column = if rows == to_rows {
+                    column.expr
+                } else {
+                    self.swizzle(cx, column.expr, &rows_kept, from_column_ty, span)
+                };
+                components
+                    .push(self.convert_scalar(cx, column, scalar, to_scalar, column_ty, span));
+            }
+        } else if let Some((scalar, Shape::Scalar)) = self.numeric(operand.ty) {
+            let scalar_ty = self.scalar_type(to_scalar);
+            let value = self.convert_scalar(cx, operand.expr, scalar, to_scalar, scalar_ty, span);
+            let value = cx.bind(value);
+            for _ in 0..to_columns as u32 {
+                components.push(cx.expr(
+                    Expression::Splat {
+                        size: to_rows,
+                        value,
+                    },
+                    column_ty,
+                    span,
+                ));
+            }
+        } else {
+            return None;
+        }
+        Some(Some(cx.expr(
+            Expression::Compose { ty: to, components },
+            to,
+            span,
+        )))
+    }
+
     /// Converts implicitly, warning on truncation when `warn` is set.
     pub(crate) fn convert_value(
         &mut self,
@@ -1164,6 +1360,9 @@ impl<'a> Lowerer<'a> {
         let operand = self.rvalue(cx, value, span)?;
         if operand.ty == to {
             return Some(operand.expr);
+        }
+        if let Some(converted) = self.convert_matrix(cx, operand, to, span, warn && !explicit) {
+            return converted;
         }
         let from = self.numeric(operand.ty);
         let target = self.numeric(to);

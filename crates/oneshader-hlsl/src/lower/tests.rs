@@ -439,3 +439,41 @@ fn narrowing_conversions_warn_as_dxc_does() {
     );
     assert!(first.help[0].contains("(float)"), "{:?}", first.help);
 }
+
+#[test]
+fn matrix_operators_outside_arithmetic_and_mismatched_shapes_are_errors() {
+    let errors = errors(
+        "RWStructuredBuffer<float> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() {\n\
+         float2x2 a = 1; float3x3 b = 2;\n\
+         O[0] = (a < a)._m00;\n\
+         O[1] = (a + b)._m00;\n\
+         O[2] = (a * float2(1, 2))._m00;\n\
+         O[3] = ((float4x4)a)._m00; }",
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("(4,")
+            && e.contains("matrices take + - * / % (per component), and mul()")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("(5,")
+                && e.contains("a matrix goes with a matrix of the same shape")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("(6,")
+                && e.contains("a matrix goes with a matrix of the same shape")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("(7,") && e.contains("it has fewer rows or columns")),
+        "{errors:?}"
+    );
+}
