@@ -17,7 +17,7 @@ void main(uint3 id : SV_DispatchThreadID)
     m[1] = float4(0, 1, 0, 0);
     m[2][id.x % 4] = 5;
     m[0].zw = m[2].xy;
-    float4x4 t = float4x4(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    float4x4 t = 0;
     t._m30_m31_m32 = float3(1, 2, 3);
     t._44 = 1;
     row_major float2x3 rm = float2x3(1, 2, 3, 4, 5, 6);

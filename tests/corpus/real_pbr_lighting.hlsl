@@ -28,8 +28,8 @@ PSIn VSMain(VSIn v)
     float4 w = mul(World, float4(v.pos, 1));
     o.world = w.xyz;
     o.pos = mul(ViewProj, w);
-    o.normal = mul(World, float4(v.normal, 0)).xyz;
-    o.tangent = float4(mul(World, float4(v.tangent.xyz, 0)).xyz, v.tangent.w);
+    o.normal = mul((float3x3)World, v.normal);
+    o.tangent = float4(mul((float3x3)World, v.tangent.xyz), v.tangent.w);
     o.uv = v.uv;
     return o;
 }

@@ -10,11 +10,8 @@ RWByteAddressBuffer SkinnedVertices : register(u3);
 
 float4x4 BlendBones(uint4 indices, float4 weights)
 {
-    float4x4 a = Bones[indices.x], b = Bones[indices.y], c = Bones[indices.z], d = Bones[indices.w];
-    return float4x4(a[0] * weights.x + b[0] * weights.y + c[0] * weights.z + d[0] * weights.w,
-                    a[1] * weights.x + b[1] * weights.y + c[1] * weights.z + d[1] * weights.w,
-                    a[2] * weights.x + b[2] * weights.y + c[2] * weights.z + d[2] * weights.w,
-                    a[3] * weights.x + b[3] * weights.y + c[3] * weights.z + d[3] * weights.w);
+    return Bones[indices.x] * weights.x + Bones[indices.y] * weights.y
+         + Bones[indices.z] * weights.z + Bones[indices.w] * weights.w;
 }
 
 struct VSIn { float3 pos : POSITION; float3 normal : NORMAL; uint4 joints : BLENDINDICES; float4 weights : BLENDWEIGHT; };
@@ -26,7 +23,7 @@ VSOut SkinVS(VSIn v)
     VSOut o;
     float4 world = mul(skin, float4(v.pos, 1));
     o.pos = mul(ViewProj, world);
-    o.normal = normalize(mul(skin, float4(v.normal, 0)).xyz);
+    o.normal = normalize(mul((float3x3)skin, v.normal));
     return o;
 }
 

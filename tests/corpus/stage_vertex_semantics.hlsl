@@ -28,7 +28,7 @@ VSOut main(VSIn v, float4 color : COLOR0, uint vid : SV_VertexID, uint iid : SV_
     VSOut o;
     float4 world = mul(World, float4(v.position, 1));
     o.position = mul(WorldViewProj, float4(v.position + float3(0, iid * 2.0, 0), 1));
-    o.normal = normalize(mul(World, float4(v.normal, 0)).xyz) * v.tangent.w;
+    o.normal = normalize(mul((float3x3)World, v.normal)) * v.tangent.w;
     o.uvs = float4(v.uv0, v.uv1) + dot(v.weights, float4(v.joints));
     o.instance = iid + vid;
     outColor = color * world.y;
