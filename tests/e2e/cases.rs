@@ -35,6 +35,7 @@ cases!(
     matrix_componentwise,
     rwtexture_write,
     scatter_multiples,
+    select_and_or,
     swizzle_compose,
     texture_load,
     texture_sample,

@@ -957,8 +957,28 @@ impl<'a> Lowerer<'a> {
         let c = self.lower_rvalue(cx, condition)?;
         let a = self.lower_rvalue(cx, accept)?;
         let r = self.lower_rvalue(cx, reject)?;
-        let (cs, cshape) = self.numeric(c.ty)?;
-        let _ = cs;
+        self.select_operands(cx, c, a, r, span)
+    }
+
+    /// `c ? a : r` per component with both sides evaluated (`?:` without effects, and
+    /// HLSL 2021's `select`): a vector condition picks each component.
+    pub(crate) fn select_operands(
+        &mut self,
+        cx: &mut FnCtx,
+        c: Operand,
+        a: Operand,
+        r: Operand,
+        span: Span,
+    ) -> Option<Value> {
+        let Some((_, cshape)) = self.numeric(c.ty) else {
+            let name = types::type_name(&self.module, c.ty);
+            self.error(
+                codes::TYPE_MISMATCH,
+                span,
+                format!("the condition must be a scalar or vector, not '{name}'"),
+            );
+            return None;
+        };
         let ty = if a.ty == r.ty
             && !matches!(
                 self.module.inner(a.ty),

@@ -506,6 +506,49 @@ impl<'a> Lowerer<'a> {
                     ty,
                 ))
             }
+            "and" | "or" => {
+                // HLSL 2021's per-component logical operators (`&&`/`||` take scalars).
+                let [a, b] = self.expect_args::<2>(args, name, span)?;
+                let operands = self.lower_arguments(cx, [a, b])?;
+                let shapes: Option<Vec<Shape>> = operands
+                    .iter()
+                    .map(|o| self.numeric(o.ty).map(|(_, shape)| shape))
+                    .collect();
+                let Some(shapes) = shapes else {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        span,
+                        format!("{name} needs scalars or vectors"),
+                    );
+                    return None;
+                };
+                let shape = self.common_shape(shapes[0], shapes[1], span);
+                let ty = self.shaped(Scalar::BOOL, shape);
+                let l = self.convert_value(cx, operands[0].into_value(), ty, span, true)?;
+                let r = self.convert_value(cx, operands[1].into_value(), ty, span, true)?;
+                let op = if name == "and" {
+                    BinaryOperator::LogicalAnd
+                } else {
+                    BinaryOperator::LogicalOr
+                };
+                Some(rvalue(
+                    cx.expr(
+                        Expression::Binary {
+                            op,
+                            left: l,
+                            right: r,
+                        },
+                        ty,
+                        span,
+                    ),
+                    ty,
+                ))
+            }
+            "select" => {
+                let [c, a, r] = self.expect_args::<3>(args, name, span)?;
+                let operands = self.lower_arguments(cx, [c, a, r])?;
+                self.select_operands(cx, operands[0], operands[1], operands[2], span)
+            }
             "any" | "all" => {
                 let [arg] = self.expect_args::<1>(args, name, span)?;
                 let operand = self.lower_rvalue(cx, arg)?;
