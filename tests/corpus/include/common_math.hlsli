@@ -14,7 +14,7 @@ float3 SrgbToLinear(float3 c)
 {
     float3 lo = c / 12.92;
     float3 hi = pow((c + 0.055) / 1.055, 2.4);
-    return c <= 0.04045 ? lo : hi;
+    return select(c <= 0.04045, lo, hi);
 }
 
 #endif // COMMON_MATH_HLSLI
