@@ -4,8 +4,6 @@
 // GPU particles: a simulation pass over a RWStructuredBuffer of structs with a
 // curl-like force field, and billboard rendering that expands quads from
 // SV_VertexID/SV_InstanceID reading the same buffer as a StructuredBuffer.
-static const float2 corners[4] = { float2(-1, -1), float2(1, -1), float2(-1, 1), float2(1, 1) };
-
 struct Particle { float3 position; float age; float3 velocity; float size; float4 color; };
 
 cbuffer Frame : register(b0) { float4x4 ViewProj; float3 CameraRight; float DeltaTime; float3 CameraUp; uint Count; };
@@ -40,6 +38,7 @@ struct VSOut { float4 pos : SV_Position; float2 uv : TEXCOORD0; float4 color : C
 
 VSOut ParticleVS(uint vid : SV_VertexID, uint iid : SV_InstanceID)
 {
+    static const float2 corners[4] = { float2(-1, -1), float2(1, -1), float2(-1, 1), float2(1, 1) };
     Particle p = Particles[iid];
     float2 c = corners[vid & 3];
     float3 world = p.position + (CameraRight * c.x + CameraUp * c.y) * p.size;

@@ -289,16 +289,23 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_local_declaration(&mut self, cx: &mut FnCtx, decl: &'a ast::VariableDecl) {
-        if decl.modifiers.iter().any(|m| {
-            matches!(
-                m.modifier,
-                ast::Modifier::Static | ast::Modifier::Groupshared
-            )
-        }) {
+        let has = |modifier: ast::Modifier| decl.modifiers.iter().any(|m| m.modifier == modifier);
+        // A `static const` local never changes, so a constant local initialized on each
+        // call is the same value; a mutable static local would keep its value between
+        // calls, which a local cannot.
+        if has(ast::Modifier::Groupshared) {
             self.error(
                 codes::UNSUPPORTED_CONSTRUCT,
                 decl.span,
-                "static and groupshared variables inside functions are not supported yet; declare them at file scope",
+                "groupshared variables inside functions are not supported; declare them at file scope",
+            );
+            return;
+        }
+        if has(ast::Modifier::Static) && !has(ast::Modifier::Const) {
+            self.error(
+                codes::UNSUPPORTED_CONSTRUCT,
+                decl.span,
+                "static variables inside functions (which keep their value between calls) are not supported yet; declare them at file scope, or make them 'static const'",
             );
             return;
         }

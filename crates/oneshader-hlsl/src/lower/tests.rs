@@ -477,3 +477,31 @@ fn matrix_operators_outside_arithmetic_and_mismatched_shapes_are_errors() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn static_const_locals_are_constants_and_mutable_static_locals_are_errors() {
+    module(
+        "RWStructuredBuffer<float2> O : register(u0);\n\
+         float2 Corner(uint i) {\n\
+         static const float2 corners[4] = { float2(-1, -1), float2(1, -1), float2(-1, 1), float2(1, 1) };\n\
+         return corners[i & 3]; }\n\
+         [numthreads(4, 1, 1)] void main(uint i : SV_GroupIndex) { O[i] = Corner(i); }",
+    );
+    let errors = errors(
+        "RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() { static uint calls = 0; calls++; O[0] = calls;\n\
+         groupshared uint g[4]; }",
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("OSH0310") && e.contains("make them 'static const'")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("groupshared variables inside functions")),
+        "{errors:?}"
+    );
+}
