@@ -1,5 +1,5 @@
 // oneshader: -E main -T cs_6_0
-// switch on int and uint with several labels on one body,
+// switch on int and uint with fallthrough between cases, several labels on one body,
 // default in the middle, nested switch, break out of a loop inside a case, return
 // from a case, and an empty case list ending in default.
 RWStructuredBuffer<int> Out : register(u0);
@@ -23,12 +23,12 @@ void main(uint3 id : SV_DispatchThreadID)
     int r = 0;
     switch (id.x % 6) {
     case 0:
+        r += 1;
     case 1:
         r += 10;
         break;
     default:
         r -= 5;
-        break;
     case 3:
         r *= 2;
         break;

@@ -37,6 +37,7 @@ cases!(
     scatter_multiples,
     select_and_or,
     swizzle_compose,
+    switch_fallthrough,
     texture_load,
     texture_sample,
 );

@@ -229,14 +229,29 @@ impl<'a> Lowerer<'a> {
                 self.lower_statement(cx, s);
             }
             cx.pop_scope();
-            let body = cx.pop_block();
+            let mut body = cx.pop_block();
             let ends = body.last().is_some_and(is_terminator);
             if !ends && !body.is_empty() && !last_group {
-                self.error(
-                    codes::UNSUPPORTED_CONSTRUCT,
-                    group.span,
-                    "falling through from a case with statements into the next case is not supported yet; end the case with 'break'",
-                );
+                // Control falls into the next case. WGSL has no fallthrough, so the cases
+                // it reaches are lowered again at the end of this one, up to the first
+                // that ends in break, continue, return or discard. Their diagnostics were
+                // reported when they were lowered in their own place.
+                let reported = std::mem::take(&mut self.diagnostics);
+                for next in &groups[group_index + 1..] {
+                    cx.push_block();
+                    cx.push_scope();
+                    for s in &next.body {
+                        self.lower_statement(cx, s);
+                    }
+                    cx.pop_scope();
+                    let mut reached = cx.pop_block();
+                    let reached_ends = reached.last().is_some_and(is_terminator);
+                    body.append(&mut reached);
+                    if reached_ends {
+                        break;
+                    }
+                }
+                self.diagnostics = reported;
             }
             let count = values.len();
             for (i, value) in values.into_iter().enumerate() {

@@ -505,3 +505,46 @@ fn static_const_locals_are_constants_and_mutable_static_locals_are_errors() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_case_falling_through_carries_the_cases_it_reaches_and_reports_once() {
+    let module = module(
+        "RWStructuredBuffer<int> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main(uint i : SV_GroupIndex) {\n\
+         int r = 0;\n\
+         switch (i) { case 0: r += 1; case 1: r += 2; break; default: r = 7; }\n\
+         O[0] = r; }",
+    );
+    let entry = &module.entry_points[0].function;
+    let switch = entry
+        .body
+        .iter()
+        .find_map(|s| match s {
+            Statement::Switch { cases, .. } => Some(cases),
+            _ => None,
+        })
+        .expect("a switch");
+    // case 0 holds its own store and case 1's, then case 1's break; nothing falls through.
+    let stores = |body: &[Statement]| {
+        body.iter()
+            .filter(|s| matches!(s, Statement::Store { .. }))
+            .count()
+    };
+    assert_eq!(stores(&switch[0].body), 2);
+    assert!(matches!(switch[0].body.last(), Some(Statement::Break)));
+    assert!(switch.iter().all(|case| !case.fall_through));
+    // An error in a case reached by fallthrough is reported once.
+    let errors = errors(
+        "RWStructuredBuffer<int> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main(uint i : SV_GroupIndex) {\n\
+         switch (i) { case 0: O[0] = 1; case 1: O[1] = undefined_name; break; } }",
+    );
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|e| e.contains("undefined_name"))
+            .count(),
+        1,
+        "{errors:?}"
+    );
+}
