@@ -1,6 +1,7 @@
 // oneshader: -E main -T cs_6_0
-// typedef of scalars, vectors, arrays and structs; static const scalars and vectors;
-// static (private) globals written by one function and read by another.
+// typedef of scalars, vectors, arrays and structs, a typedef as a constructor;
+// static const scalars and vectors; static (private) globals written by one function
+// and read by another.
 typedef float real;
 typedef float3 color3;
 typedef uint Index;
@@ -9,7 +10,7 @@ struct LightDesc { color3 color; real intensity; };
 typedef LightDesc Light;
 
 static const real kGamma = 2.2;
-static const color3 kTint = float3(1.0, 0.95, 0.9);
+static const color3 kTint = color3(1.0, 0.95, 0.9);
 static const Index kMask = 0xF;
 static Index gVisited;
 static real gScale = 2.0;

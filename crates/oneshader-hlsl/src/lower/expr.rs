@@ -1676,7 +1676,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn lower_constructor(
+    pub(crate) fn lower_constructor(
         &mut self,
         cx: &mut FnCtx,
         ty: Handle<Type>,

@@ -363,6 +363,16 @@ impl<'a> Lowerer<'a> {
         if self.functions.contains_key(name) {
             return self.lower_user_call(cx, name, args, span);
         }
+        // A typedef of a scalar, vector or matrix constructs like the type it names:
+        // `typedef float3 color3; color3(1, 0, 0)`.
+        if let Some(&Ty::Value(ty)) = self.typedefs.get(name) {
+            if matches!(
+                self.module.inner(ty),
+                TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. }
+            ) {
+                return self.lower_constructor(cx, ty, args, span);
+            }
+        }
         if let Some(message) = unsupported_wave_message(name) {
             self.report(Diagnostic::error(
                 codes::INTRINSIC_NOT_SUPPORTED,

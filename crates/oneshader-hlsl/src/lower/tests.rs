@@ -548,3 +548,20 @@ fn a_case_falling_through_carries_the_cases_it_reaches_and_reports_once() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_typedef_of_a_vector_or_matrix_constructs_like_its_type() {
+    module(
+        "typedef float3 color3;\ntypedef float2x2 rot2;\ntypedef uint index;\n\
+         RWStructuredBuffer<float4> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() {\n\
+         color3 c = color3(1, 0.5, 0);\n\
+         rot2 r = rot2(0, 1, -1, 0);\n\
+         O[0] = float4(c, index(2.5)) + float4(r[0], r[1]); }",
+    );
+    let errors = errors(
+        "struct S { float a; };\ntypedef S T;\nRWStructuredBuffer<float> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() { O[0] = T(1).a; }",
+    );
+    assert!(!errors.is_empty());
+}
