@@ -1,5 +1,5 @@
 // oneshader: -E main -T cs_6_0
-// Vector geometry: dot, cross, length, distance, normalize, reflect,
+// Vector geometry: dot (float and int), cross, length, distance, normalize, reflect,
 // refract, faceforward, lit, dst-free forms on float2/3/4.
 RWStructuredBuffer<float4> Out : register(u0);
 
@@ -14,7 +14,7 @@ void main(uint3 id : SV_DispatchThreadID)
     float3 c = cross(n, i);
     float2 p = float2(id.x, 1);
     float4 q = float4(p, p.yx);
-    float d = dot(float3(id), float3(1, 2, 3));
+    int d = dot(int3(id), int3(1, 2, 3));
     float4 l = lit(dot(n, -i), dot(r, n), 16);
     Out[id.x] = float4(r + t + f + c, d) + l + length(q) + distance(p, p.yx) + dot(q, q) + length(n.x);
 }

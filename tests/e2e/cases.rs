@@ -31,6 +31,7 @@ cases!(
     compact_odd,
     groupshared_reduction,
     half_and_fmod,
+    integer_dot,
     integer_semantics,
     matrix_componentwise,
     rwtexture_write,

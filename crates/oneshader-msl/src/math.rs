@@ -63,6 +63,22 @@ pub fn write(
         let b = fw.operand(args[1])?;
         return Ok(format!("({a} * {b})"));
     }
+    if fun == Dot && !is_float {
+        // Metal's dot takes floats: an integer dot is the sum of the products.
+        let count = match first {
+            TypeInner::Vector { size, .. } => size.count(),
+            _ => 1,
+        };
+        // As vectors, so that a swizzle operand can be indexed.
+        let a = format!("{argument_type}({})", fw.expr(args[0])?);
+        let b = format!("{argument_type}({})", fw.expr(args[1])?);
+        let terms: Vec<String> = ['x', 'y', 'z', 'w']
+            .iter()
+            .take(count as usize)
+            .map(|c| format!("{a}.{c} * {b}.{c}"))
+            .collect();
+        return Ok(format!("({})", terms.join(" + ")));
+    }
     let mut texts = Vec::new();
     for &arg in args {
         texts.push(fw.expr(arg)?);
