@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
 // The common intrinsics on float, int and uint: abs sign min max clamp saturate lerp
-// step smoothstep frac fmod (sign of x) floor ceil round trunc modf ldexp mad
+// step smoothstep frac fmod (sign of x) floor ceil round trunc modf frexp ldexp mad
 // fma-free forms, on scalars and vectors.
 RWStructuredBuffer<float4> Floats : register(u0);
 RWStructuredBuffer<int4> Ints : register(u1);
@@ -14,6 +14,8 @@ void main(uint3 id : SV_DispatchThreadID)
     r += frac(v) + fmod(v, 2) + fmod(-v, 1.5) + floor(v) + ceil(v) + round(v) + trunc(v);
     float4 whole;
     r += modf(v, whole) + whole;
+    float4 e;
+    r += frexp(v, e) + e;
     r += ldexp(v, float4(1, 2, -1, 0));
     r += mad(v, 2, 1);
     Floats[id.x] = r;

@@ -29,6 +29,7 @@ cases!(
     atomic_histogram,
     byte_address_words,
     compact_odd,
+    frexp_split,
     groupshared_reduction,
     half_and_fmod,
     integer_dot,

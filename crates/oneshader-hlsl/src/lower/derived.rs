@@ -23,6 +23,7 @@ pub(crate) const DERIVED_INTRINSICS: &[&str] = &[
     "ldexp",
     "sincos",
     "modf",
+    "frexp",
     "dst",
     "lit",
     "faceforward",
@@ -35,7 +36,6 @@ pub(crate) const DERIVED_INTRINSICS: &[&str] = &[
 /// SM 6.0 intrinsics not lowered, with what to do instead.
 pub(crate) fn unsupported_intrinsic_message(name: &str) -> Option<String> {
     let advice = match name {
-        "frexp" => "split the float with asuint: the exponent is ((asuint(x) >> 23) & 0xff) - 126 and the mantissa asfloat((asuint(x) & 0x807fffff) | 0x3f000000), for x != 0",
         "msad4" => "compute the masked sums of absolute byte differences with shifts and abs",
         "noise" => "it is only defined for the legacy tx_1_0 profile",
         _ => return None,
@@ -104,6 +104,76 @@ impl<'a> Lowerer<'a> {
                     let result = self.binary_keep(cx, BinaryOperator::Subtract, value, whole, span);
                     Some(typed(cx, result))
                 }
+            }
+            "frexp" => {
+                // As DXC: from the bits, the exponent ((bits >> 23) & 0xff) - 126 and the
+                // mantissa with the exponent of 0.5; both 0 for a zero.
+                let [x, exponent_out] = self.expect_args::<2>(args, name, span)?;
+                let x = self.float_operand(cx, x)?;
+                let (_, shape) = self.numeric(x.ty)?;
+                let uint_ty = self.shaped(Scalar::U32, shape);
+                let bits = cx.expr(
+                    Expression::Bitcast {
+                        expr: x.expr,
+                        to: Scalar::U32,
+                    },
+                    uint_ty,
+                    span,
+                );
+                let bits = cx.bind(bits);
+                let mut u = UintOps {
+                    ty: uint_ty,
+                    shape,
+                    span,
+                };
+                let magnitude = u.and(self, cx, bits, 0x7fff_ffff)?;
+                let is_zero = u.compare(self, cx, BinaryOperator::Equal, magnitude, 0)?;
+                let is_zero = cx.bind(is_zero);
+                let shifted = u.shr(self, cx, bits, 23)?;
+                let biased = u.and(self, cx, shifted, 0xff)?;
+                let biased = cx.expr(
+                    Expression::Convert {
+                        expr: biased,
+                        to: Scalar::F32,
+                    },
+                    x.ty,
+                    span,
+                );
+                let bias = self.float_like(cx, biased, 126.0, span)?;
+                let exponent = self.binary_keep(cx, BinaryOperator::Subtract, biased, bias, span);
+                let zero = self.float_like(cx, exponent, 0.0, span)?;
+                let exponent = cx.expr(
+                    Expression::Select {
+                        condition: is_zero,
+                        accept: zero,
+                        reject: exponent,
+                    },
+                    x.ty,
+                    span,
+                );
+                let exponent = cx.bind(exponent);
+                self.store_out(cx, exponent_out, exponent, x.ty)?;
+                let kept = u.and(self, cx, bits, 0x807f_ffff)?;
+                let mantissa_bits = u.or(self, cx, kept, 0x3f00_0000)?;
+                let mantissa = cx.expr(
+                    Expression::Bitcast {
+                        expr: mantissa_bits,
+                        to: Scalar::F32,
+                    },
+                    x.ty,
+                    span,
+                );
+                let zero = self.float_like(cx, mantissa, 0.0, span)?;
+                let result = cx.expr(
+                    Expression::Select {
+                        condition: is_zero,
+                        accept: zero,
+                        reject: mantissa,
+                    },
+                    x.ty,
+                    span,
+                );
+                Some(typed(cx, result))
             }
             "dst" => {
                 let [a, b] = self.expect_args::<2>(args, name, span)?;

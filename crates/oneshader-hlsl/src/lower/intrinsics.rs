@@ -337,7 +337,7 @@ pub(crate) fn is_pure_intrinsic(name: &str) -> bool {
                 | "determinant"
         )
         || (super::derived::DERIVED_INTRINSICS.contains(&name)
-            && !matches!(name, "sincos" | "modf"))
+            && !matches!(name, "sincos" | "modf" | "frexp"))
 }
 
 /// The spec's message for wave intrinsics that no target offers portably.
