@@ -37,7 +37,7 @@
 
 #undef UNUSED_MACRO
 #ifdef UNUSED_MACRO
-this line is skipped and never parsed as HLSL
+this line is skipped: not HLSL, and @ or ` are no errors here
 #endif
 
 RWStructuredBuffer<float> Out : register(u0);

@@ -251,6 +251,9 @@ struct Frame {
     conditionals: Vec<Conditional>,
     line_delta: i64,
     name_override: Option<String>,
+    /// The lexer's invalid-character errors (OSH0010), in source order: reported when
+    /// their line is read in an active region, dropped in a skipped one (as clang does).
+    invalid_characters: std::collections::VecDeque<Diagnostic>,
 }
 
 impl Frame {
@@ -421,8 +424,18 @@ impl Preprocessor<'_> {
     }
 
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
-        let tokens = lex(file, text, self.diagnostics);
+        let mut lexed = Diagnostics::new();
+        let tokens = lex(file, text, &mut lexed);
+        let mut invalid_characters = std::collections::VecDeque::new();
+        for diagnostic in lexed.into_vec() {
+            if diagnostic.code == codes::INVALID_CHARACTER {
+                invalid_characters.push_back(diagnostic);
+            } else {
+                self.diagnostics.push(diagnostic);
+            }
+        }
         self.frames.push(Frame {
+            invalid_characters,
             file,
             path,
             tokens,
@@ -474,6 +487,21 @@ impl Preprocessor<'_> {
             } else {
                 end
             };
+            // Invalid characters before the end of this line belong to it (or to lines
+            // without tokens before it, which are in the same region).
+            let line_end = frame.tokens.get(end).map_or(u32::MAX, |t| t.span.start);
+            let active = frame.active();
+            while frame
+                .invalid_characters
+                .front()
+                .is_some_and(|d| d.span.is_none_or(|span| span.start < line_end))
+            {
+                if let Some(diagnostic) = frame.invalid_characters.pop_front() {
+                    if active {
+                        self.diagnostics.push(diagnostic);
+                    }
+                }
+            }
             if start == end {
                 continue;
             }
@@ -492,6 +520,9 @@ impl Preprocessor<'_> {
 
     fn finish_file(&mut self) {
         if let Some(frame) = self.frames.pop() {
+            if frame.active() {
+                self.diagnostics.extend(frame.invalid_characters);
+            }
             for c in frame.conditionals {
                 self.error(
                     codes::UNBALANCED_CONDITIONAL,
@@ -1525,6 +1556,19 @@ mod tests {
         let mut loader = MemoryLoader::new();
         loader.add("main.hlsl", src);
         run_with(&loader, &PreprocessOptions::default())
+    }
+
+    #[test]
+    fn invalid_characters_count_in_active_lines_only() {
+        let (out, diags) = run("#if 0\nskipped @ text ` here\n#endif\nint a;\n");
+        assert_eq!(out, "int a ;");
+        assert!(diags.is_empty(), "{diags:?}");
+        let (_, diags) = run("#ifdef X\n@\n#else\nint a; @\n@\n#endif\n$");
+        let invalid: Vec<&String> = diags.iter().filter(|d| d.contains("OSH0010")).collect();
+        assert_eq!(invalid.len(), 3, "{diags:?}");
+        assert!(invalid[0].contains("(4,"), "{diags:?}");
+        assert!(invalid[1].contains("(5,"), "{diags:?}");
+        assert!(invalid[2].contains("(7,"), "{diags:?}");
     }
 
     fn expand(src: &str) -> String {
