@@ -256,12 +256,14 @@ impl Builder {
             })?),
             None => None,
         };
-        let mut options = CompileOptions::default();
-        options.targets = self.targets.clone();
-        options.entry_point = spec.entry_point.clone();
-        options.profile = profile;
-        options.defines = self.defines.clone();
-        options.include_dirs = self.include_dirs.clone();
+        let options = CompileOptions {
+            targets: self.targets.clone(),
+            entry_point: spec.entry_point.clone(),
+            profile,
+            defines: self.defines.clone(),
+            include_dirs: self.include_dirs.clone(),
+            ..CompileOptions::default()
+        };
         Ok(compile_file(&spec.path, &options))
     }
 
