@@ -35,6 +35,7 @@ cases!(
     integer_dot,
     integer_semantics,
     matrix_componentwise,
+    radix_digit_scan,
     rwtexture_write,
     scatter_multiples,
     select_and_or,

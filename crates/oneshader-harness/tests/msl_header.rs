@@ -281,3 +281,36 @@ fn double_is_rejected() {
     );
     assert_mentions(&err, &["error"]);
 }
+
+/// Metal's `array` has an `operator[]` per address space: an element of a
+/// `threadgroup` (or `device`) array passed by reference is itself `threadgroup`, so
+/// the atomic functions accept it.
+const ARRAY_ATOMICS: &str = r#"#include <metal_stdlib>
+using namespace metal;
+
+void count(threadgroup array<atomic_uint, 16>& bins, device array<atomic_uint, 4>& totals, uint key) {
+    uint before = atomic_fetch_add_explicit(&bins[key & 15u], 1u, memory_order_relaxed);
+    atomic_fetch_add_explicit(&totals[key & 3u], before, memory_order_relaxed);
+}
+
+kernel void count_keys(device array<atomic_uint, 4>* totals [[buffer(0)]],
+                       uint tid [[thread_position_in_threadgroup]]) {
+    threadgroup array<atomic_uint, 16> bins;
+    count(bins, *totals, tid);
+}
+"#;
+
+#[test]
+fn atomics_on_elements_of_threadgroup_and_device_arrays_are_accepted() {
+    expect_accepted("ARRAY_ATOMICS", ARRAY_ATOMICS);
+}
+
+#[test]
+fn atomics_on_elements_of_thread_arrays_are_rejected() {
+    let err = rejection(
+        ARRAY_ATOMICS,
+        "threadgroup array<atomic_uint, 16> bins;\n    count(bins",
+        "array<atomic_uint, 16> bins;\n    count(bins",
+    );
+    assert_mentions(&err, &["count"]);
+}

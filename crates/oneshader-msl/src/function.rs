@@ -8,8 +8,9 @@
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::{
-    AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic, Expression, Function, Handle,
-    Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type, TypeInner, UnaryOperator,
+    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic,
+    Expression, Function, Handle, Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type,
+    TypeInner, UnaryOperator,
 };
 
 use crate::names::Namer;
@@ -536,6 +537,70 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         })
     }
 
+    /// `text`, a value of type `ty` in `constant` memory, as a `thread` value.
+    ///
+    /// A struct or array is rebuilt member by member (designated initializers, so
+    /// padding fields stay out of it): a struct's implicit copy constructor binds a
+    /// generic reference, which a `constant` object does not convert to. Scalars,
+    /// vectors and matrices copy as they are.
+    fn constant_aggregate_copy(
+        &mut self,
+        text: String,
+        ty: Handle<Type>,
+        depth: u32,
+    ) -> Result<String, String> {
+        /// Deeper nesting is not expanded (no HLSL type nests this deep in practice).
+        const DEPTH_LIMIT: u32 = 16;
+        /// Longer arrays would make the expansion unreasonably long.
+        const ELEMENT_LIMIT: u32 = 256;
+        if depth > DEPTH_LIMIT {
+            return Err("a constant-buffer value nested more than 16 levels deep".into());
+        }
+        match self.w.types.inner(ty) {
+            Some(TypeInner::Struct { members, .. }) => {
+                let name = self.w.types.name(ty)?;
+                let mut fields = Vec::with_capacity(members.len());
+                for (index, member_ty) in members.iter().map(|m| m.ty).enumerate() {
+                    let member = self
+                        .w
+                        .types
+                        .member_name(ty, index)
+                        .ok_or("a struct member that doesn't exist")?
+                        .to_string();
+                    let value = self.constant_aggregate_copy(
+                        format!("{text}.{member}"),
+                        member_ty,
+                        depth + 1,
+                    )?;
+                    fields.push(format!(".{member} = {value}"));
+                }
+                Ok(format!("{name}{{{}}}", fields.join(", ")))
+            }
+            Some(&TypeInner::Array {
+                base,
+                size: ArraySize::Constant(n),
+                ..
+            }) => {
+                if n > ELEMENT_LIMIT {
+                    return Err(format!(
+                        "copying a constant-buffer array of {n} elements as a whole (at most {ELEMENT_LIMIT}); read the elements you need instead"
+                    ));
+                }
+                let name = self.w.types.name(ty)?;
+                let mut elements = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    elements.push(self.constant_aggregate_copy(
+                        format!("{text}[{i}]"),
+                        base,
+                        depth + 1,
+                    )?);
+                }
+                Ok(format!("{name}{{{}}}", elements.join(", ")))
+            }
+            _ => Ok(text),
+        }
+    }
+
     /// Whether pointer `h` points into a global used atomically.
     fn is_atomic(&self, h: Handle<Expression>) -> bool {
         match pointer_root(self.function, h) {
@@ -663,13 +728,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::Load { pointer } => {
                 let target = self.expr(*pointer)?;
                 if self.is_atomic(*pointer) {
-                    Ok(format!(
+                    return Ok(format!(
                         "atomic_load_explicit(&{target}, memory_order_relaxed)"
-                    ))
-                } else if self.points_to_packed_member(*pointer)? {
-                    Ok(format!("{}({target})", self.type_name_of(h)?))
-                } else {
-                    Ok(target)
+                    ));
+                }
+                if self.points_to_packed_member(*pointer)? {
+                    return Ok(format!("{}({target})", self.type_name_of(h)?));
+                }
+                match self.w.types.inner(self.type_of(*pointer)?) {
+                    Some(&TypeInner::Pointer {
+                        base,
+                        space: AddressSpace::Uniform,
+                    }) => self
+                        .constant_aggregate_copy(target, base, 0)
+                        .map_err(|what| unsupported(span, what)),
+                    _ => Ok(target),
                 }
             }
             Expression::Unary { op, expr } => {

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
-    TypeInner,
+    AddressSpace, ArraySize, Block, Expression, Function, Handle, LocalVariable, Span, Statement,
+    Type, TypeInner,
 };
 use rspirv::dr::{self, InsertPoint, Operand};
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
@@ -15,6 +15,10 @@ use crate::error::{Error, Result};
 use crate::interface::EntryInterface;
 use crate::types::Layout;
 use crate::writer::{FunctionSignature, Writer};
+
+/// The longest array converted between layouts element by element; longer ones are
+/// converted with one `OpCopyLogical`.
+const MEMBERWISE_ARRAY_LIMIT: u32 = 64;
 
 /// The storage class of IR address space `space`.
 pub(crate) fn storage_class(space: AddressSpace, span: Option<Span>) -> Result<StorageClass> {
@@ -459,12 +463,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// Loads through `pointer`, converting a laid-out aggregate to its plain type.
     pub fn load(&mut self, pointer: Pointer) -> Result<Word> {
         let loaded = self.emit_ids(Op::Load, pointer.pointee_id, &[pointer.id])?;
-        let plain = self.w.value_type(pointer.pointee)?;
-        if plain == pointer.pointee_id {
-            Ok(loaded)
-        } else {
-            self.emit_ids(Op::CopyLogical, plain, &[loaded])
-        }
+        self.convert_layout(loaded, pointer.pointee, Layout::Explicit, Layout::Plain)
     }
 
     /// Stores `value` through `pointer`, converting to a laid-out aggregate if needed.
@@ -473,10 +472,50 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let value = if plain == pointer.pointee_id {
             value
         } else {
-            self.emit_ids(Op::CopyLogical, pointer.pointee_id, &[value])?
+            self.convert_layout(value, pointer.pointee, Layout::Plain, Layout::Explicit)?
         };
         self.w.b.store(pointer.id, value, None, [])?;
         Ok(())
+    }
+
+    /// `value`, of IR type `ty` in layout `from`, as the same value in layout `to`.
+    ///
+    /// Structs and small arrays are rebuilt member by member (`OpCompositeExtract`,
+    /// `OpCompositeConstruct`), as DXC does: Mesa's lavapipe 22.3 fails to create a
+    /// pipeline that applies `OpCopyLogical` to a uniform block's struct. Arrays longer
+    /// than [`MEMBERWISE_ARRAY_LIMIT`] keep one `OpCopyLogical`.
+    fn convert_layout(
+        &mut self,
+        value: Word,
+        ty: Handle<Type>,
+        from: Layout,
+        to: Layout,
+    ) -> Result<Word> {
+        let from_id = self.w.type_id(ty, from)?;
+        let to_id = self.w.type_id(ty, to)?;
+        if from_id == to_id {
+            return Ok(value);
+        }
+        let parts: Vec<Handle<Type>> = match *self.w.inner(ty, None)? {
+            TypeInner::Struct { ref members, .. } => members.iter().map(|m| m.ty).collect(),
+            TypeInner::Array {
+                base,
+                size: ArraySize::Constant(length),
+                ..
+            } if length <= MEMBERWISE_ARRAY_LIMIT => vec![base; length as usize],
+            _ => return self.emit_ids(Op::CopyLogical, to_id, &[value]),
+        };
+        let mut converted = Vec::with_capacity(parts.len());
+        for (index, part) in parts.into_iter().enumerate() {
+            let part_id = self.w.type_id(part, from)?;
+            let extracted = self.emit(
+                Op::CompositeExtract,
+                part_id,
+                vec![Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
+            )?;
+            converted.push(self.convert_layout(extracted, part, from, to)?);
+        }
+        self.emit_ids(Op::CompositeConstruct, to_id, &converted)
     }
 
     /// Keeps `value` in a new Function variable of IR type `ty` and returns its pointer.

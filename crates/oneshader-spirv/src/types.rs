@@ -2,7 +2,8 @@
 //!
 //! Values and Function/Private/Workgroup memory use plain types; Uniform and
 //! StorageBuffer memory use copies of aggregates with `Offset`/`ArrayStride`
-//! decorations. Loads and stores between the two go through `OpCopyLogical`.
+//! decorations. Loads and stores between the two rebuild the aggregate member by member
+//! (`OpCopyLogical` only for long arrays).
 
 use oneshader_ir::{ArraySize, Handle, Scalar, ScalarKind, Span, Type, TypeInner, VectorSize};
 use rspirv::dr::Operand;

@@ -22,6 +22,11 @@ pub(crate) enum LocalSymbol {
     },
     /// An `out`/`inout` parameter: a pointer argument.
     PointerParam { index: u32, ty: Handle<Type> },
+    /// A resource parameter: the global resource this specialization was passed.
+    Resource {
+        global: Handle<oneshader_ir::GlobalVariable>,
+        ty: super::types::ResourceTy,
+    },
     /// A local whose declaration failed (an unknown type): uses of it report nothing
     /// more, since the declaration's error already did.
     Poisoned,

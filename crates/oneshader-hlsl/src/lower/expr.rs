@@ -326,6 +326,9 @@ impl<'a> Lowerer<'a> {
                             writable: true,
                         }
                     }
+                    LocalSymbol::Resource { global, ty } => {
+                        self.resource_value(cx, global, ty, span)
+                    }
                 });
             }
         }
@@ -380,16 +383,7 @@ impl<'a> Lowerer<'a> {
                 })
             }
             Some(GlobalSymbol::Resource { global, ty }) => {
-                if ty.kind == oneshader_ir::ResourceKind::ConstantBuffer {
-                    let space = AddressSpace::Uniform;
-                    let pointer_ty = self.pointer_type(ty.element, space);
-                    return Some(Value::Place {
-                        pointer: cx.expr(Expression::GlobalVariable(global), pointer_ty, span),
-                        ty: ty.element,
-                        writable: false,
-                    });
-                }
-                Some(Value::Resource { global, ty })
+                Some(self.resource_value(cx, global, ty, span))
             }
             Some(GlobalSymbol::Constant { init, ty }) => {
                 let expr = self.lower_initializer(cx, init, ty)?;
@@ -414,6 +408,26 @@ impl<'a> Lowerer<'a> {
                 None
             }
         }
+    }
+
+    /// The value a resource's name stands for: a `ConstantBuffer<T>` is its `T` in
+    /// uniform memory, any other resource is itself.
+    fn resource_value(
+        &mut self,
+        cx: &mut FnCtx,
+        global: Handle<oneshader_ir::GlobalVariable>,
+        ty: super::types::ResourceTy,
+        span: Span,
+    ) -> Value {
+        if ty.kind == oneshader_ir::ResourceKind::ConstantBuffer {
+            let pointer_ty = self.pointer_type(ty.element, AddressSpace::Uniform);
+            return Value::Place {
+                pointer: cx.expr(Expression::GlobalVariable(global), pointer_ty, span),
+                ty: ty.element,
+                writable: false,
+            };
+        }
+        Value::Resource { global, ty }
     }
 
     /// A declared name close to `name`, for "did you mean" suggestions.

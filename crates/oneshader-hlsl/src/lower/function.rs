@@ -4,7 +4,8 @@ use std::collections::HashSet;
 
 use oneshader_ir::{
     codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    FunctionArgument, FunctionResult, Handle, ShaderStage, Span, Statement, TypeInner,
+    FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span, Statement,
+    TypeInner,
 };
 
 use super::context::{FnCtx, LocalSymbol, Value};
@@ -14,15 +15,40 @@ use crate::ast;
 
 impl<'a> Lowerer<'a> {
     /// The IR function of overload `index` of `name`, lowering it on first use.
+    ///
+    /// `resources` are the global resources passed to its resource parameters, in
+    /// order; each distinct list gets its own IR function.
     pub(crate) fn function_handle(
         &mut self,
         name: &str,
         index: usize,
         call_span: Option<Span>,
+        resources: &[Handle<GlobalVariable>],
     ) -> Option<Handle<Function>> {
         let symbol = self.functions.get(name)?.get(index)?.clone();
-        if let Some(handle) = symbol.handle {
-            return Some(handle);
+        let resource_params = symbol
+            .params
+            .iter()
+            .filter(|p| p.resource.is_some())
+            .count();
+        if resource_params != resources.len() {
+            self.error(
+                codes::ENTRY_POINT_INVALID,
+                call_span.unwrap_or(symbol.decl.name.span),
+                format!("'{name}' has resource parameters: it can only be called with global resources as arguments, not used as an entry point"),
+            );
+            return None;
+        }
+        if resources.is_empty() {
+            if let Some(handle) = symbol.handle {
+                return Some(handle);
+            }
+        } else if let Some((_, handle)) = symbol
+            .specializations
+            .iter()
+            .find(|(globals, _)| globals.as_slice() == resources)
+        {
+            return Some(*handle);
         }
         let key = (name.to_string(), index);
         if self.in_progress.contains(&key) {
@@ -46,7 +72,7 @@ impl<'a> Lowerer<'a> {
         };
         self.in_progress.insert(key.clone());
         let mut arguments = Vec::new();
-        for param in &symbol.params {
+        for param in symbol.params.iter().filter(|p| p.resource.is_none()) {
             let ty = if param.by_pointer {
                 self.module.type_handle(TypeInner::Pointer {
                     base: param.ty,
@@ -65,11 +91,16 @@ impl<'a> Lowerer<'a> {
             Ty::Value(ty) => Some(FunctionResult { ty, binding: None }),
             _ => None,
         };
-        let overload_name = if index == 0 {
+        let mut overload_name = if index == 0 {
             name.to_string()
         } else {
             format!("{name}_{index}")
         };
+        // A specialization is named after the resources it uses.
+        for &global in resources {
+            overload_name.push('_');
+            overload_name.push_str(&self.module.global_variables[global].name);
+        }
         let function = Function {
             name: overload_name,
             arguments,
@@ -78,18 +109,28 @@ impl<'a> Lowerer<'a> {
         };
         let mut cx = FnCtx::new(function, symbol.result);
         let assigned = assigned_names(body);
+        let mut resource_arguments = resources.iter();
+        let mut argument_index = 0u32;
         for (i, param) in symbol.params.iter().enumerate() {
             let span = symbol.decl.params[i].span;
+            if let Some(ty) = param.resource {
+                if let Some(&global) = resource_arguments.next() {
+                    cx.declare(&param.name, LocalSymbol::Resource { global, ty });
+                }
+                continue;
+            }
+            let index = argument_index;
+            argument_index += 1;
             if param.by_pointer {
                 cx.declare(
                     &param.name,
                     LocalSymbol::PointerParam {
-                        index: i as u32,
+                        index,
                         ty: param.ty,
                     },
                 );
             } else {
-                let value = cx.expr(Expression::FunctionArgument(i as u32), param.ty, span);
+                let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
                 self.declare_parameter(&mut cx, &param.name, param.ty, value, &assigned, span);
             }
         }
@@ -100,7 +141,11 @@ impl<'a> Lowerer<'a> {
             .functions
             .append(function, Some(symbol.decl.span));
         if let Some(f) = self.functions.get_mut(name).and_then(|o| o.get_mut(index)) {
-            f.handle = Some(handle);
+            if resources.is_empty() {
+                f.handle = Some(handle);
+            } else {
+                f.specializations.push((resources.to_vec(), handle));
+            }
         }
         self.in_progress.remove(&key);
         Some(handle)
@@ -247,7 +292,9 @@ impl<'a> Lowerer<'a> {
                 ty: arg_ty,
                 literal: false,
             };
-            let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, true) else {
+            // A system value may be declared with fewer components than it has
+            // (`uint id : SV_DispatchThreadID`): DXC takes the first ones silently.
+            let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
             self.declare_parameter(&mut cx, &param_name, ty, converted, &assigned, param_span);

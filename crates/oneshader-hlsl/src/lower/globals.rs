@@ -878,16 +878,35 @@ impl<'a> Lowerer<'a> {
         let mut params = Vec::new();
         for param in &decl.params {
             let has = |m: ast::Modifier| param.modifiers.iter().any(|x| x.modifier == m);
+            let mut resource = None;
             let ty = match self.resolve_type(&param.ty) {
                 Some(Ty::Value(t)) => match self.apply_array_dims(t, &param.array_dims) {
                     Some(t) => t,
                     None => return,
                 },
-                Some(_) => {
+                // A `ConstantBuffer<T>` parameter is a read-only `T`, as in DXC.
+                Some(Ty::Resource(r))
+                    if r.kind == ResourceKind::ConstantBuffer && param.array_dims.is_empty() =>
+                {
+                    r.element
+                }
+                Some(Ty::Resource(r)) if param.array_dims.is_empty() => {
+                    resource = Some(r);
+                    r.element
+                }
+                Some(Ty::Resource(_)) => {
                     self.error(
                         codes::UNSUPPORTED_CONSTRUCT,
                         param.ty.span,
-                        "resource and void parameters are not supported yet; use the global resource directly",
+                        "arrays of resources as parameters are not supported; pass each resource as its own parameter",
+                    );
+                    return;
+                }
+                Some(Ty::Void) => {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        param.ty.span,
+                        "a parameter cannot have type 'void'",
                     );
                     return;
                 }
@@ -905,6 +924,7 @@ impl<'a> Lowerer<'a> {
                 copy_in: has(ast::Modifier::InOut)
                     || (has(ast::Modifier::In) && has(ast::Modifier::Out)),
                 default: param.default.as_ref(),
+                resource,
             });
         }
         let overloads = self
@@ -914,7 +934,10 @@ impl<'a> Lowerer<'a> {
         // A definition after a prototype with the same parameter types replaces it.
         if let Some(existing) = overloads.iter_mut().find(|f| {
             f.params.len() == params.len()
-                && f.params.iter().zip(&params).all(|(a, b)| a.ty == b.ty)
+                && f.params
+                    .iter()
+                    .zip(&params)
+                    .all(|(a, b)| a.ty == b.ty && a.resource == b.resource)
         }) {
             if existing.decl.body.is_none() || decl.body.is_none() {
                 if decl.body.is_some() {
@@ -937,6 +960,7 @@ impl<'a> Lowerer<'a> {
             params,
             result,
             handle: None,
+            specializations: Vec::new(),
         });
     }
 }

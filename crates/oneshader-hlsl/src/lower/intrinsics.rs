@@ -1740,7 +1740,12 @@ impl<'a> Lowerer<'a> {
             let mut cost = 0;
             let mut viable = true;
             for (value, param) in operands.iter().zip(&candidate.params) {
-                match self.conversion_cost(value, param.ty) {
+                let param_cost = match (param.resource, value) {
+                    (Some(want), Value::Resource { ty, .. }) => (want == *ty).then_some(0),
+                    (Some(_), _) | (None, Value::Resource { .. }) => None,
+                    (None, _) => self.conversion_cost(value, param.ty),
+                };
+                match param_cost {
                     Some(c) => cost += c,
                     None => viable = false,
                 }
@@ -1801,6 +1806,7 @@ impl<'a> Lowerer<'a> {
         }
         let symbol = overloads[index].clone();
         let mut arguments = Vec::new();
+        let mut resources = Vec::new();
         let mut copy_back = Vec::new();
         for (i, param) in symbol.params.iter().enumerate() {
             let (value, arg_span) = match (operands.get(i), args.get(i)) {
@@ -1811,7 +1817,13 @@ impl<'a> Lowerer<'a> {
                     (v, default.span)
                 }
             };
-            if param.by_pointer {
+            if param.resource.is_some() {
+                // Overload resolution admitted only a resource of the parameter's type.
+                let Value::Resource { global, .. } = value else {
+                    return None;
+                };
+                resources.push(global);
+            } else if param.by_pointer {
                 let place = places.get(i).cloned();
                 let place = place?;
                 self.check_writable(&place, arg_span)?;
@@ -1832,7 +1844,7 @@ impl<'a> Lowerer<'a> {
                 arguments.push(converted);
             }
         }
-        let handle = self.function_handle(name, index, Some(span))?;
+        let handle = self.function_handle(name, index, Some(span), &resources)?;
         let result = match symbol.result {
             Ty::Value(ty) => Some((cx.expr(Expression::CallResult(handle), ty, span), ty)),
             _ => None,

@@ -68,12 +68,17 @@ pub(crate) enum GlobalSymbol<'a> {
 #[derive(Clone, Debug)]
 pub(crate) struct ParamSig<'a> {
     pub name: String,
+    /// The value type; for a resource parameter, the resource's element type.
     pub ty: Handle<Type>,
     /// `out` or `inout`: passed by pointer.
     pub by_pointer: bool,
     /// `inout` (or `in`+`out`): copied in before the call.
     pub copy_in: bool,
     pub default: Option<&'a ast::Expr>,
+    /// A buffer, texture or sampler parameter. It has no IR argument: the global
+    /// resource a call passes is substituted into the body, one IR function per
+    /// distinct set of resource arguments (as DXC's inlining resolves them).
+    pub resource: Option<types::ResourceTy>,
 }
 
 /// A user function: its declaration and resolved signature.
@@ -82,8 +87,18 @@ pub(crate) struct FunctionSymbol<'a> {
     pub decl: &'a ast::FunctionDecl,
     pub params: Vec<ParamSig<'a>>,
     pub result: Ty,
-    /// The IR function once lowered.
+    /// The IR function once lowered (a function without resource parameters).
     pub handle: Option<Handle<Function>>,
+    /// The IR functions of a function with resource parameters, one per distinct
+    /// list of global resources passed to them.
+    pub specializations: Vec<(Vec<Handle<oneshader_ir::GlobalVariable>>, Handle<Function>)>,
+}
+
+impl FunctionSymbol<'_> {
+    /// Whether any parameter is a resource (so the function is specialized per call).
+    pub(crate) fn has_resource_params(&self) -> bool {
+        self.params.iter().any(|p| p.resource.is_some())
+    }
 }
 
 /// The state of one lowering: the module being built and every symbol table.
@@ -232,7 +247,11 @@ impl<'a> Lowerer<'a> {
                 overloads
                     .iter()
                     .enumerate()
-                    .filter(|(_, f)| f.handle.is_none() && f.decl.body.is_some())
+                    // A function with resource parameters is lowered at its calls
+                    // only: its body means nothing without the resources passed.
+                    .filter(|(_, f)| {
+                        f.handle.is_none() && f.decl.body.is_some() && !f.has_resource_params()
+                    })
                     .map(move |(i, _)| (name.clone(), i))
             })
             .collect();
@@ -243,7 +262,7 @@ impl<'a> Lowerer<'a> {
                 .and_then(|o| o.get(index))
                 .is_some_and(|f| entry_stage_from_attributes(f.decl).is_some());
             if !is_entry {
-                self.function_handle(&name, index, None);
+                self.function_handle(&name, index, None, &[]);
             }
         }
     }

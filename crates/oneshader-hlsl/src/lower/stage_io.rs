@@ -243,7 +243,7 @@ impl<'a> Lowerer<'a> {
             return;
         };
         let symbol = self.functions[&name][index].clone();
-        let Some(callee) = self.function_handle(&name, index, Some(span)) else {
+        let Some(callee) = self.function_handle(&name, index, Some(span), &[]) else {
             return;
         };
         // Inputs: every parameter that is not `out`.

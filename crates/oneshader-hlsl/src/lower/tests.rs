@@ -565,3 +565,109 @@ fn a_typedef_of_a_vector_or_matrix_constructs_like_its_type() {
     );
     assert!(!errors.is_empty());
 }
+
+/// The IR function named `name`.
+fn function_named<'m>(m: &'m Module, name: &str) -> &'m oneshader_ir::Function {
+    m.functions
+        .iter()
+        .map(|(_, f)| f)
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function '{name}'"))
+}
+
+/// The names of the globals function `f` refers to.
+fn globals_used(m: &Module, f: &oneshader_ir::Function) -> Vec<String> {
+    let mut names: Vec<String> = f
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Expression::GlobalVariable(g) => Some(m.global_variables[*g].name.clone()),
+            _ => None,
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn resource_parameters_are_specialized_per_global_resource() {
+    // As in FidelityFX ParallelSort: helpers take the buffers they work on. DXC
+    // inlines them; here each distinct list of resources gets its own IR function.
+    let m = module(
+        "RWStructuredBuffer<uint> A : register(u0);\n\
+         RWStructuredBuffer<uint> B : register(u1);\n\
+         void bump(RWStructuredBuffer<uint> buf, uint i, out uint old) { InterlockedAdd(buf[i], 1, old); }\n\
+         uint twice(uint i, RWStructuredBuffer<uint> buf) { uint o; bump(buf, i, o); bump(buf, i + 1, o); return o; }\n\
+         [numthreads(1,1,1)] void main(uint i : SV_DispatchThreadID) {\n\
+           uint o;\n\
+           bump(A, 0, o);\n\
+           A[1] = twice(i, A) + twice(i, B);\n\
+         }",
+    );
+    let mut names: Vec<&str> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["bump_A", "bump_B", "twice_A", "twice_B"]);
+    let bump_b = function_named(&m, "bump_B");
+    assert_eq!(bump_b.arguments.len(), 2, "only i and old are IR arguments");
+    assert_eq!(globals_used(&m, bump_b), ["B"]);
+    assert_eq!(
+        globals_used(&m, function_named(&m, "twice_A")),
+        Vec::<String>::new()
+    );
+    // twice_A calls bump_A, never bump_B.
+    let calls: Vec<String> = function_named(&m, "twice_A")
+        .body
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Call { function, .. } => Some(m.functions[*function].name.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["bump_A", "bump_A"]);
+}
+
+#[test]
+fn a_resource_parameter_takes_only_a_global_resource_of_its_type() {
+    let e = errors(
+        "RWStructuredBuffer<uint> A : register(u0);\n\
+         StructuredBuffer<float> F : register(t1);\n\
+         void put(RWStructuredBuffer<uint> buf) { buf[0] = 1; }\n\
+         [numthreads(1,1,1)] void main() { put(F); put(3); put(A); }",
+    );
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e[0].starts_with("test.hlsl(4,35): error OSH0304"), "{e:?}");
+    assert!(e[1].starts_with("test.hlsl(4,43): error OSH0304"), "{e:?}");
+}
+
+#[test]
+fn a_constant_buffer_parameter_is_its_struct_by_value() {
+    let m = module(
+        "struct P { uint a; int b; };\n\
+         ConstantBuffer<P> C : register(b0);\n\
+         RWStructuredBuffer<int> O : register(u1);\n\
+         int sum(ConstantBuffer<P> p) { return p.a + p.b; }\n\
+         int first(P p) { return p.b; }\n\
+         [numthreads(1,1,1)] void main() { O[0] = sum(C) + first(C); }",
+    );
+    let sum = function_named(&m, "sum");
+    assert_eq!(sum.arguments.len(), 1);
+    assert!(matches!(
+        m.inner(sum.arguments[0].ty),
+        oneshader_ir::TypeInner::Struct { .. }
+    ));
+}
+
+#[test]
+fn system_values_declared_with_fewer_components_do_not_warn() {
+    // DXC accepts `uint id : SV_GroupThreadID` (the x component) without a warning.
+    let (module, diagnostics, sources) = lower(
+        "RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(8,1,1)] void main(uint l : SV_GroupThreadID, uint2 g : SV_GroupID) { O[l] = g.y; }",
+    );
+    let messages: Vec<String> = diagnostics
+        .iter()
+        .map(|d| d.to_short_string(&sources))
+        .collect();
+    assert!(module.is_some() && messages.is_empty(), "{messages:?}");
+}
