@@ -98,3 +98,87 @@ fn storage_formats_webgpu_lacks_are_osh5201() {
         "{errors:?}"
     );
 }
+
+/// Sampling under a condition that depends on the pixel, as the D3D12 wave intrinsics
+/// sample's magnify.hlsl does: legal HLSL, and WGSL's uniformity analysis would reject
+/// it, so the WGSL turns `derivative_uniformity` off (Tint validates the output). Its
+/// registers b0, t0, t1, s0 share bindings 0 and 1 until shifted with DXC's
+/// `-fvk-t-shift 1 0 -fvk-s-shift 3 0`.
+const MAGNIFY_STYLE: &str = r#"
+cbuffer View : register(b0) { float2 focus; float radius; float zoom; };
+Texture2D scene : register(t0);
+Texture2D overlay : register(t1);
+SamplerState linearClamp : register(s0);
+float4 main(float4 position : SV_Position, float2 uv : TEXCOORD) : SV_Target
+{
+    float4 color = scene.Sample(linearClamp, uv);
+    float4 ui = overlay.Sample(linearClamp, uv);
+    color = lerp(color, ui, ui.a);
+    float2 d = abs(uv - focus);
+    if (d.x < radius && d.y < radius)
+        color = scene.Sample(linearClamp, focus + (uv - focus) / zoom) + ddx(uv).x;
+    return color;
+}
+"#;
+
+#[test]
+fn sampling_in_divergent_control_flow_validates_with_shifted_bindings() {
+    use oneshader::{BindingShift, Profile, RegisterClass};
+    let profile = Some(Profile::parse("ps_6_0").expect("a valid profile"));
+    let unshifted = compile_source(
+        "magnify_style.hlsl",
+        MAGNIFY_STYLE,
+        &CompileOptions {
+            profile,
+            entry_point: Some("main".into()),
+            ..CompileOptions::default()
+        },
+    );
+    let errors = unshifted.short_diagnostics();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().all(|e| e.contains("OSH0322")), "{errors:?}");
+
+    let options = CompileOptions {
+        profile,
+        entry_point: Some("main".into()),
+        binding_shifts: vec![
+            BindingShift {
+                class: RegisterClass::T,
+                shift: 1,
+                space: Some(0),
+            },
+            BindingShift {
+                class: RegisterClass::S,
+                shift: 3,
+                space: None,
+            },
+        ],
+        ..CompileOptions::default()
+    };
+    let compiled =
+        oneshader_e2e::compile_source_and_validate("magnify_style.hlsl", MAGNIFY_STYLE, &options);
+    let wgsl = compiled.text(Target::Wgsl);
+    assert!(
+        wgsl.starts_with("diagnostic(off, derivative_uniformity);\n"),
+        "{wgsl}"
+    );
+    let entry = compiled
+        .reflection()
+        .entry_point("main")
+        .expect("the entry point's reflection");
+    let mut bindings: Vec<(String, u32, u32)> = entry
+        .resources
+        .iter()
+        .map(|r| (r.name.clone(), r.set, r.binding))
+        .collect();
+    bindings.sort();
+    assert_eq!(
+        bindings,
+        [
+            ("View".to_string(), 0, 0),
+            ("linearClamp".to_string(), 0, 3),
+            ("overlay".to_string(), 0, 2),
+            ("scene".to_string(), 0, 1),
+        ]
+    );
+}

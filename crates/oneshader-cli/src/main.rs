@@ -13,8 +13,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use oneshader::check::{CheckJob, Manifest, WarningOptions};
 use oneshader::report::Report;
 use oneshader::{
-    compile_file, CompileOptions, CompileResult, EntryLayout, EntryPointReflection, PipelineLayout,
-    Profile, ResourceKind, Severity, SourceMap, Target, WebGpuLayoutOptions,
+    compile_file, BindingShift, CompileOptions, CompileResult, EntryLayout, EntryPointReflection,
+    PipelineLayout, Profile, RegisterClass, ResourceKind, Severity, SourceMap, Target,
+    WebGpuLayoutOptions,
 };
 
 /// Compile HLSL to SPIR-V, MSL and WGSL.
@@ -63,11 +64,67 @@ struct CheckArgs {
     include: Vec<PathBuf>,
 
     #[command(flatten)]
+    bindings: BindingArgs,
+
+    #[command(flatten)]
     diagnostics: DiagnosticArgs,
 
     /// Write a Makefile depfile: FILE depends on every file read.
     #[arg(long, value_name = "FILE")]
     depfile: Option<PathBuf>,
+}
+
+/// DXC's `-fvk-<class>-shift SHIFT SPACE` options (SPACE a number or `all`).
+#[derive(Args)]
+struct BindingArgs {
+    /// Vulkan binding = SHIFT + register number for b registers in SPACE (or all).
+    #[arg(long = "fvk-b-shift", num_args = 2, value_names = ["SHIFT", "SPACE"])]
+    b_shift: Vec<String>,
+    /// Vulkan binding = SHIFT + register number for t registers in SPACE (or all).
+    #[arg(long = "fvk-t-shift", num_args = 2, value_names = ["SHIFT", "SPACE"])]
+    t_shift: Vec<String>,
+    /// Vulkan binding = SHIFT + register number for u registers in SPACE (or all).
+    #[arg(long = "fvk-u-shift", num_args = 2, value_names = ["SHIFT", "SPACE"])]
+    u_shift: Vec<String>,
+    /// Vulkan binding = SHIFT + register number for s registers in SPACE (or all).
+    #[arg(long = "fvk-s-shift", num_args = 2, value_names = ["SHIFT", "SPACE"])]
+    s_shift: Vec<String>,
+}
+
+impl BindingArgs {
+    /// The shifts, in the order given per class; an error names a malformed one.
+    fn shifts(&self) -> Result<Vec<BindingShift>, String> {
+        let mut shifts = Vec::new();
+        for (class, letter, values) in [
+            (RegisterClass::B, 'b', &self.b_shift),
+            (RegisterClass::T, 't', &self.t_shift),
+            (RegisterClass::U, 'u', &self.u_shift),
+            (RegisterClass::S, 's', &self.s_shift),
+        ] {
+            for pair in values.chunks(2) {
+                let [shift, space] = pair else {
+                    return Err(format!("-fvk-{letter}-shift needs SHIFT and SPACE"));
+                };
+                let shift = shift.parse::<u32>().map_err(|_| {
+                    format!(
+                        "-fvk-{letter}-shift: the shift '{shift}' is not a non-negative integer"
+                    )
+                })?;
+                let space = match space.as_str() {
+                    "all" => None,
+                    s => Some(s.parse::<u32>().map_err(|_| {
+                        format!("-fvk-{letter}-shift: the space '{s}' is not a non-negative integer or 'all'")
+                    })?),
+                };
+                shifts.push(BindingShift {
+                    class,
+                    shift,
+                    space,
+                });
+            }
+        }
+        Ok(shifts)
+    }
 }
 
 /// How diagnostics are printed and what warnings do.
@@ -131,6 +188,9 @@ struct CompileArgs {
     include: Vec<PathBuf>,
 
     #[command(flatten)]
+    bindings: BindingArgs,
+
+    #[command(flatten)]
     diagnostics: DiagnosticArgs,
 
     /// Write a Makefile depfile (with -MF; as DXC): the outputs depend on every file read.
@@ -180,10 +240,13 @@ fn parse_define(text: &str) -> Result<(String, String), String> {
     oneshader::check::parse_define(text)
 }
 
-/// DXC spells some long options with one dash (`-Werror`, `-MD`, `-MF`).
+/// DXC spells some long options with one dash (`-Werror`, `-MD`, `-MF`, `-fvk-t-shift`).
 fn dxc_spellings(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     args.map(|arg| match arg.to_str() {
-        Some("-Werror" | "-MD" | "-MF") => format!("-{}", arg.to_string_lossy()).into(),
+        Some(
+            "-Werror" | "-MD" | "-MF" | "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-u-shift"
+            | "-fvk-s-shift",
+        ) => format!("-{}", arg.to_string_lossy()).into(),
         _ => arg,
     })
     .collect()
@@ -242,12 +305,20 @@ fn compile(args: CompileArgs) -> ExitCode {
             targets.push(target);
         }
     }
+    let binding_shifts = match args.bindings.shifts() {
+        Ok(shifts) => shifts,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let options = CompileOptions {
         targets,
         entry_point: args.entry,
         profile,
         defines: args.define,
         include_dirs: args.include,
+        binding_shifts,
     };
 
     let mut result = compile_file(&args.file, &options);
@@ -475,6 +546,7 @@ fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
         profile,
         defines: args.define.clone(),
         include_dirs: args.include.clone(),
+        binding_shifts: args.bindings.shifts()?,
     };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]

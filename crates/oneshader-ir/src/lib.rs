@@ -27,9 +27,9 @@ pub use expression::{
 };
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
-    Binding, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult, GlobalVariable,
-    Interpolation, LocalVariable, Module, RegisterClass, Resource, ResourceBinding, ResourceKind,
-    Sampling, ShaderStage,
+    Binding, BindingShift, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult,
+    GlobalVariable, Interpolation, LocalVariable, Module, RegisterClass, Resource, ResourceBinding,
+    ResourceKind, Sampling, ShaderStage,
 };
 pub use source::{FileId, SourceFile, SourceMap, Span};
 pub use statement::{Barrier, Block, Statement, SwitchCase, SwitchValue};

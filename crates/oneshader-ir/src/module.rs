@@ -131,6 +131,30 @@ pub enum RegisterClass {
     S,
 }
 
+/// DXC's `-fvk-<class>-shift SHIFT SPACE`: resources declared with a `register` of
+/// `class` in `space` (every space when `None`) get binding `SHIFT` + register number.
+/// `[[vk::binding]]` is not shifted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BindingShift {
+    /// The register class shifted.
+    pub class: RegisterClass,
+    /// Added to the register number.
+    pub shift: u32,
+    /// The register space (= descriptor set) it applies to; `None` for all (`all`).
+    pub space: Option<u32>,
+}
+
+impl BindingShift {
+    /// The binding of register `index` of `class` in `space` after the first matching
+    /// shift of `shifts` (DXC applies one shift per class and space).
+    pub fn apply(shifts: &[BindingShift], class: RegisterClass, index: u32, space: u32) -> u32 {
+        shifts
+            .iter()
+            .find(|s| s.class == class && s.space.is_none_or(|wanted| wanted == space))
+            .map_or(index, |s| index.saturating_add(s.shift))
+    }
+}
+
 /// Where a resource is bound: the Vulkan/WebGPU (set, binding) pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ResourceBinding {

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module, Sampling, Scalar,
-    ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module, SampleLevel,
+    Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use crate::layout;
@@ -160,6 +160,10 @@ impl<'a> Writer<'a> {
             out.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
             directives = true;
         }
+        if self.uses_implicit_derivatives() {
+            out.push_str("diagnostic(off, derivative_uniformity);\n");
+            directives = true;
+        }
         if directives {
             out.push('\n');
         }
@@ -172,6 +176,27 @@ impl<'a> Writer<'a> {
         analysis::entry_functions(self.module, self.entry)
             .into_iter()
             .any(|f| !analysis::wave_uses(f).is_empty())
+    }
+
+    /// Whether the entry point takes implicit derivatives (`Sample`, `SampleBias`,
+    /// `SampleCmp`, `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow
+    /// (as in the D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis
+    /// rejects them there unless `derivative_uniformity` is off.
+    fn uses_implicit_derivatives(&self) -> bool {
+        analysis::entry_functions(self.module, self.entry)
+            .into_iter()
+            .any(|f| {
+                f.expressions.iter().any(|(_, e)| {
+                    matches!(
+                        e,
+                        Expression::Derivative { .. }
+                            | Expression::ImageSample {
+                                level: SampleLevel::Auto | SampleLevel::Bias(_),
+                                ..
+                            }
+                    )
+                })
+            })
     }
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside

@@ -156,6 +156,7 @@ impl Manifest {
                     profile,
                     defines,
                     include_dirs,
+                    binding_shifts: Vec::new(),
                 },
             });
         }

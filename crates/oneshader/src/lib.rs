@@ -44,6 +44,6 @@ pub use target::{Target, UnknownTarget};
 
 pub use oneshader_ir::catalog;
 pub use oneshader_ir::{
-    Code, Diagnostic, Label, ResourceKind, Severity, ShaderStage, SourceMap, Span,
-    SubgroupOperations,
+    BindingShift, Code, Diagnostic, Label, RegisterClass, ResourceKind, Severity, ShaderStage,
+    SourceMap, Span, SubgroupOperations,
 };

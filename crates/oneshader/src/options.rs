@@ -21,6 +21,8 @@ pub struct CompileOptions {
     pub defines: Vec<(String, String)>,
     /// Directories searched by `#include`, after the including file's own directory.
     pub include_dirs: Vec<PathBuf>,
+    /// DXC's `-fvk-<class>-shift SHIFT SPACE`: register numbers to Vulkan/WebGPU bindings.
+    pub binding_shifts: Vec<oneshader_ir::BindingShift>,
 }
 
 impl Default for CompileOptions {
@@ -31,6 +33,7 @@ impl Default for CompileOptions {
             profile: None,
             defines: Vec::new(),
             include_dirs: Vec::new(),
+            binding_shifts: Vec::new(),
         }
     }
 }

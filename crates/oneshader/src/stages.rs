@@ -33,6 +33,7 @@ pub(crate) fn run_front_end(
         lower: LowerOptions {
             entry_point: options.entry_point.clone(),
             stage: options.profile.and_then(|p| p.kind.stage()),
+            binding_shifts: options.binding_shifts.clone(),
         },
     };
     let (module, diagnostics) = oneshader_hlsl::compile(sources, main, &frontend, &FsLoader);

@@ -519,6 +519,19 @@ impl<'a> Lowerer<'a> {
                         }
                         self.globals
                             .insert(name, GlobalSymbol::Variable { global, ty });
+                    } else if decl.attributes.iter().any(|a| {
+                        a.name.segments.len() == 2
+                            && a.name.segments[0].name == "vk"
+                            && a.name.segments[1].name == "push_constant"
+                    }) {
+                        self.report(
+                            Diagnostic::error(
+                                codes::UNSUPPORTED_CONSTRUCT,
+                                declarator.span,
+                                format!("[[vk::push_constant]] ('{name}') is not supported: MSL and WGSL have no push constants, so oneshader has none"),
+                            )
+                            .with_help("declare it as a ConstantBuffer<T> or cbuffer with a register (FidelityFX ParallelSort's DX12 path, without VK_Const, does)"),
+                        );
                     } else {
                         self.error(
                             codes::UNSUPPORTED_CONSTRUCT,
@@ -579,9 +592,9 @@ impl<'a> Lowerer<'a> {
                 ),
             }
         }
-        let mut binding = register.map(|(_, index, space)| ResourceBinding {
+        let mut binding = register.map(|(class, index, space)| ResourceBinding {
             set: space,
-            binding: index,
+            binding: oneshader_ir::BindingShift::apply(&self.binding_shifts, class, index, space),
         });
         for attribute in attributes {
             let is_vk_binding = attribute.name.segments.len() == 2

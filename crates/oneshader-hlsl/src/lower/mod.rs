@@ -34,6 +34,8 @@ pub struct LowerOptions {
     pub entry_point: Option<String>,
     /// The stage of the `-T` profile, when one was given.
     pub stage: Option<ShaderStage>,
+    /// `-fvk-<class>-shift` options: register numbers to Vulkan bindings.
+    pub binding_shifts: Vec<oneshader_ir::BindingShift>,
 }
 
 /// A name declared at file scope.
@@ -104,6 +106,8 @@ impl FunctionSymbol<'_> {
 /// The state of one lowering: the module being built and every symbol table.
 pub(crate) struct Lowerer<'a> {
     pub module: Module,
+    /// `-fvk-<class>-shift` options.
+    pub binding_shifts: Vec<oneshader_ir::BindingShift>,
     pub diagnostics: Diagnostics,
     pub globals: HashMap<String, GlobalSymbol<'a>>,
     pub structs: HashMap<String, Handle<Type>>,
@@ -128,6 +132,7 @@ pub fn lower(
 ) -> Option<Module> {
     let mut lowerer = Lowerer {
         module: Module::default(),
+        binding_shifts: options.binding_shifts.clone(),
         diagnostics: Diagnostics::new(),
         globals: HashMap::new(),
         structs: HashMap::new(),

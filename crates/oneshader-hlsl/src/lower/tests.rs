@@ -127,7 +127,7 @@ fn entry_points_are_found_by_attribute_or_name() {
     let options = FrontendOptions {
         lower: LowerOptions {
             entry_point: Some("B".into()),
-            stage: None,
+            ..LowerOptions::default()
         },
         ..FrontendOptions::default()
     };
@@ -670,4 +670,21 @@ fn system_values_declared_with_fewer_components_do_not_warn() {
         .map(|d| d.to_short_string(&sources))
         .collect();
     assert!(module.is_some() && messages.is_empty(), "{messages:?}");
+}
+
+#[test]
+fn vk_push_constant_is_a_specific_error() {
+    let e = errors(
+        "struct Root { uint shift; };\n\
+         [[vk::push_constant]] Root root;\n\
+         RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1,1,1)] void main() { O[0] = 1; }",
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with(
+            "test.hlsl(2,28): error OSH0310: [[vk::push_constant]] ('root') is not supported"
+        ),
+        "{e:?}"
+    );
 }
