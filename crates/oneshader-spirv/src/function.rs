@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, ArraySize, Block, Expression, Function, Handle, LocalVariable, Span, Statement,
-    Type, TypeInner,
+    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
+    TypeInner,
 };
 use rspirv::dr::{self, InsertPoint, Operand};
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
@@ -463,59 +463,70 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// Loads through `pointer`, converting a laid-out aggregate to its plain type.
     pub fn load(&mut self, pointer: Pointer) -> Result<Word> {
         let loaded = self.emit_ids(Op::Load, pointer.pointee_id, &[pointer.id])?;
-        self.convert_layout(loaded, pointer.pointee, Layout::Explicit, Layout::Plain)
+        let plain = self.w.value_type(pointer.pointee)?;
+        self.convert_layout(loaded, pointer.pointee_id, plain)
     }
 
     /// Stores `value` through `pointer`, converting to a laid-out aggregate if needed.
     pub fn store(&mut self, pointer: Pointer, value: Word) -> Result<()> {
         let plain = self.w.value_type(pointer.pointee)?;
-        let value = if plain == pointer.pointee_id {
-            value
-        } else {
-            self.convert_layout(value, pointer.pointee, Layout::Plain, Layout::Explicit)?
-        };
+        let value = self.convert_layout(value, plain, pointer.pointee_id)?;
         self.w.b.store(pointer.id, value, None, [])?;
         Ok(())
     }
 
-    /// `value`, of IR type `ty` in layout `from`, as the same value in layout `to`.
+    /// `value`, of SPIR-V type `from`, as the same value of the logically matching type
+    /// `to` (an aggregate in another layout).
     ///
     /// Structs and small arrays are rebuilt member by member (`OpCompositeExtract`,
     /// `OpCompositeConstruct`), as DXC does: Mesa's lavapipe 22.3 fails to create a
     /// pipeline that applies `OpCopyLogical` to a uniform block's struct. Arrays longer
     /// than [`MEMBERWISE_ARRAY_LIMIT`] keep one `OpCopyLogical`.
-    fn convert_layout(
-        &mut self,
-        value: Word,
-        ty: Handle<Type>,
-        from: Layout,
-        to: Layout,
-    ) -> Result<Word> {
-        let from_id = self.w.type_id(ty, from)?;
-        let to_id = self.w.type_id(ty, to)?;
-        if from_id == to_id {
+    fn convert_layout(&mut self, value: Word, from: Word, to: Word) -> Result<Word> {
+        if from == to {
             return Ok(value);
         }
-        let parts: Vec<Handle<Type>> = match *self.w.inner(ty, None)? {
-            TypeInner::Struct { ref members, .. } => members.iter().map(|m| m.ty).collect(),
-            TypeInner::Array {
-                base,
-                size: ArraySize::Constant(length),
-                ..
-            } if length <= MEMBERWISE_ARRAY_LIMIT => vec![base; length as usize],
-            _ => return self.emit_ids(Op::CopyLogical, to_id, &[value]),
+        let (from_parts, to_parts) = match (self.composite_parts(from), self.composite_parts(to)) {
+            (Some(f), Some(t)) if f.len() == t.len() => (f, t),
+            _ => return self.emit_ids(Op::CopyLogical, to, &[value]),
         };
-        let mut converted = Vec::with_capacity(parts.len());
-        for (index, part) in parts.into_iter().enumerate() {
-            let part_id = self.w.type_id(part, from)?;
+        let mut converted = Vec::with_capacity(to_parts.len());
+        for (index, (part_from, part_to)) in from_parts.into_iter().zip(to_parts).enumerate() {
             let extracted = self.emit(
                 Op::CompositeExtract,
-                part_id,
+                part_from,
                 vec![Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
             )?;
-            converted.push(self.convert_layout(extracted, part, from, to)?);
+            converted.push(self.convert_layout(extracted, part_from, part_to)?);
         }
-        self.emit_ids(Op::CompositeConstruct, to_id, &converted)
+        self.emit_ids(Op::CompositeConstruct, to, &converted)
+    }
+
+    /// The member types of struct type `id`, or the element type repeated for an array
+    /// type of at most [`MEMBERWISE_ARRAY_LIMIT`] elements; `None` for anything else.
+    fn composite_parts(&self, id: Word) -> Option<Vec<Word>> {
+        let declarations = &self.w.b.module_ref().types_global_values;
+        let declaration = declarations.iter().find(|i| i.result_id == Some(id))?;
+        let id_of = |operand: &Operand| match operand {
+            Operand::IdRef(id) => Some(*id),
+            _ => None,
+        };
+        match declaration.class.opcode {
+            Op::TypeStruct => declaration.operands.iter().map(id_of).collect(),
+            Op::TypeArray => {
+                let element = id_of(declaration.operands.first()?)?;
+                let length_id = id_of(declaration.operands.get(1)?)?;
+                let length = declarations
+                    .iter()
+                    .find(|i| i.result_id == Some(length_id))
+                    .and_then(|i| match i.operands.first() {
+                        Some(Operand::LiteralBit32(n)) => Some(*n),
+                        _ => None,
+                    })?;
+                (length <= MEMBERWISE_ARRAY_LIMIT).then(|| vec![element; length as usize])
+            }
+            _ => None,
+        }
     }
 
     /// Keeps `value` in a new Function variable of IR type `ty` and returns its pointer.
