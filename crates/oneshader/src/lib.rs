@@ -31,14 +31,17 @@ mod target;
 
 pub use compile::{compile_file, compile_module, compile_source, CompileResult, ShaderBlob};
 pub use layout::{
-    EntryLayout, LayoutError, PipelineLayout, WebGpuBindGroupLayout, WebGpuBindGroupLayoutEntry,
-    WebGpuBindingType, WebGpuBufferBindingType, WebGpuLayoutOptions, WebGpuPipelineLayout,
-    WebGpuShaderStages,
+    EntryLayout, LayoutError, PipelineLayout, VulkanDescriptorSetLayout,
+    VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout, WebGpuBindGroupLayout,
+    WebGpuBindGroupLayoutEntry, WebGpuBindingType, WebGpuBufferBindingType, WebGpuLayoutOptions,
+    WebGpuPipelineLayout, WebGpuShaderStages,
 };
 pub use options::CompileOptions;
 pub use profile::{Profile, ProfileKind};
 pub use reflection::{
-    EntryPointReflection, Reflection, RegisterReflection, ResourceAccess, ResourceReflection,
+    BufferLayout, EntryPointReflection, MemberLayout, Reflection, RegisterReflection,
+    ResourceAccess, ResourceReflection, SourceLocation, StageVariable, TypeNeeds,
+    REFLECTION_SCHEMA_VERSION,
 };
 pub use target::{Target, UnknownTarget};
 

@@ -2,18 +2,33 @@
 //! they use them, and the subgroup operations the device has to support.
 //!
 //! A [`Reflection`] is plain data: it serializes to JSON and back unchanged, with the
-//! subgroup operations as the `VkSubgroupFeatureFlags` number.
+//! subgroup operations as the `VkSubgroupFeatureFlags` number. `docs/reflection.md`
+//! documents the JSON schema; [`REFLECTION_SCHEMA_VERSION`] changes when it does.
+
+mod io;
+mod memory;
+mod needs;
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     EntryPoint, ImageClass, ImageDimension, Module, RegisterClass, ResourceKind, ScalarKind,
-    ShaderStage, SubgroupOperations, TypeInner,
+    ShaderStage, SourceMap, Span, SubgroupOperations, TypeInner,
 };
 use serde::{Deserialize, Serialize};
+
+pub use io::StageVariable;
+pub use memory::{BufferLayout, MemberLayout};
+pub use needs::TypeNeeds;
+
+/// The version of the reflection JSON schema (`docs/reflection.md`). Adding a field
+/// keeps it; renaming, removing or changing the meaning of one raises it.
+pub const REFLECTION_SCHEMA_VERSION: u32 = 1;
 
 /// The reflection of one compilation: every entry point compiled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reflection {
+    /// [`REFLECTION_SCHEMA_VERSION`] of the writer.
+    pub version: u32,
     /// The entry points, in source order.
     pub entry_points: Vec<EntryPointReflection>,
 }
@@ -23,12 +38,20 @@ impl Reflection {
     ///
     /// `msl_indices` gives, per global variable (indexed by handle), the Metal
     /// argument index the MSL backend binds it at; missing entries mean none.
-    pub(crate) fn of_module(module: &Module, msl_indices: &[Option<u32>]) -> Reflection {
+    /// `sources` turns declaration spans into file and line.
+    pub(crate) fn of_module(
+        module: &Module,
+        msl_indices: &[Option<u32>],
+        sources: &SourceMap,
+    ) -> Reflection {
         Reflection {
+            version: REFLECTION_SCHEMA_VERSION,
             entry_points: module
                 .entry_points
                 .iter()
-                .map(|entry| EntryPointReflection::of_entry_point(module, entry, msl_indices))
+                .map(|entry| {
+                    EntryPointReflection::of_entry_point(module, entry, msl_indices, sources)
+                })
                 .collect(),
         }
     }
@@ -60,6 +83,10 @@ pub struct EntryPointReflection {
     pub stage: ShaderStage,
     /// `[numthreads(x, y, z)]` for compute; `[1, 1, 1]` for other stages.
     pub workgroup_size: [u32; 3],
+    /// The values it receives: vertex attributes, pixel varyings, system values.
+    pub inputs: Vec<StageVariable>,
+    /// The values it produces: vertex varyings, render targets, depth.
+    pub outputs: Vec<StageVariable>,
     /// The resources the entry point uses (directly or through the functions it
     /// calls), in declaration order. Declared but unused resources are left out.
     pub resources: Vec<ResourceReflection>,
@@ -67,6 +94,12 @@ pub struct EntryPointReflection {
     /// `VkSubgroupFeatureFlags` number; its `Display` prints the names (`Basic, Ballot`).
     #[serde(with = "subgroup_operation_bits")]
     pub subgroup_operations: SubgroupOperations,
+    /// The `VkShaderStageFlags` of the stages that need `subgroup_operations` (this
+    /// entry point's stage, or 0 when it uses none): compare with
+    /// `VkPhysicalDeviceSubgroupProperties::supportedStages`.
+    pub subgroup_stages: u32,
+    /// Arithmetic types beyond 32 bits that the device must support.
+    pub type_needs: TypeNeeds,
     /// When the entry point asks a buffer for its length (`GetDimensions`), the MSL
     /// output takes `constant uint* _buffer_sizes` at this `[[buffer(n)]]` index: bind
     /// there the byte size of each buffer, at the buffer's own index.
@@ -81,6 +114,7 @@ impl EntryPointReflection {
         module: &Module,
         entry: &EntryPoint,
         msl_indices: &[Option<u32>],
+        sources: &SourceMap,
     ) -> EntryPointReflection {
         let uses = analysis::global_uses(module, entry);
         let resources = module
@@ -97,6 +131,8 @@ impl EntryPointReflection {
                     kind: resource.kind,
                     set: resource.binding.set,
                     binding: resource.binding.binding,
+                    wgsl_group: resource.binding.set,
+                    wgsl_binding: resource.binding.binding,
                     register: resource
                         .register
                         .map(|(class, index, space)| RegisterReflection {
@@ -111,6 +147,8 @@ impl EntryPointReflection {
                         module.inner(global.ty),
                         TypeInner::Sampler { comparison: true }
                     ),
+                    buffer: BufferLayout::of(module, resource.kind, global.ty),
+                    declared_at: global.span.and_then(|s| SourceLocation::of(s, sources)),
                 })
             })
             .collect();
@@ -118,12 +156,21 @@ impl EntryPointReflection {
         let subgroup_operations = analysis::subgroup_operations(module, entry);
         let quad_elsewhere = subgroup_operations.contains(SubgroupOperations::QUAD)
             && !matches!(entry.stage, ShaderStage::Fragment | ShaderStage::Compute);
+        let (inputs, outputs) = io::stage_io(module, entry);
         EntryPointReflection {
             name: entry.name.clone(),
             stage: entry.stage,
             workgroup_size: entry.workgroup_size,
+            inputs,
+            outputs,
             resources,
             subgroup_operations,
+            subgroup_stages: if subgroup_operations.is_empty() {
+                0
+            } else {
+                vk_shader_stage_bit(entry.stage)
+            },
+            type_needs: TypeNeeds::of_entry_point(module, entry, &uses),
             quad_operations_in_all_stages: quad_elsewhere,
             msl_buffer_sizes_index: asks_length
                 .then(|| crate::stages::msl_buffer_sizes_index(module)),
@@ -157,6 +204,10 @@ pub struct ResourceReflection {
     pub set: u32,
     /// Binding within the set or group.
     pub binding: u32,
+    /// The WGSL `@group(n)` (the same number as `set`).
+    pub wgsl_group: u32,
+    /// The WGSL `@binding(n)` (the same number as `binding`).
+    pub wgsl_binding: u32,
     /// The `register(...)` it was declared with, if any.
     pub register: Option<RegisterReflection>,
     /// How the entry point's code really uses it.
@@ -170,6 +221,51 @@ pub struct ResourceReflection {
     /// For samplers: a `SamplerComparisonState`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub comparison_sampler: bool,
+    /// For buffers: the element type, stride and struct layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<BufferLayout>,
+    /// Where the resource is declared, when it came from source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_at: Option<SourceLocation>,
+}
+
+/// A place in the source: file name, 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLocation {
+    /// The file as the compiler was given it (or as `#include` found it).
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl SourceLocation {
+    /// The start of `span` in `sources`.
+    pub fn of(span: Span, sources: &SourceMap) -> Option<SourceLocation> {
+        let (file, line, column) = sources.location(span)?;
+        Some(SourceLocation {
+            file: file.to_string(),
+            line,
+            column,
+        })
+    }
+}
+
+/// Prints `file(line,col)`, as diagnostics do.
+impl std::fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({},{})", self.file, self.line, self.column)
+    }
+}
+
+/// The `VkShaderStageFlagBits` value of `stage`.
+pub fn vk_shader_stage_bit(stage: ShaderStage) -> u32 {
+    match stage {
+        ShaderStage::Vertex => 0x1,
+        ShaderStage::Fragment => 0x10,
+        ShaderStage::Compute => 0x20,
+    }
 }
 
 /// What a texture is, in WebGPU terms.
@@ -270,7 +366,7 @@ impl From<GlobalUse> for ResourceAccess {
 /// Serde's view of [`ShaderStage`]: the names of [`ShaderStage::name`].
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "ShaderStage")]
-enum ShaderStageDef {
+pub(crate) enum ShaderStageDef {
     #[serde(rename = "vertex")]
     Vertex,
     #[serde(rename = "pixel")]
@@ -305,7 +401,7 @@ enum RegisterClassDef {
 }
 
 /// [`SubgroupOperations`] as its `VkSubgroupFeatureFlags` number.
-mod subgroup_operation_bits {
+pub(crate) mod subgroup_operation_bits {
     use oneshader_ir::SubgroupOperations;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -329,7 +425,11 @@ mod tests {
     use oneshader_ir::samples;
 
     fn compact() -> Reflection {
-        Reflection::of_module(&samples::compact(), &[Some(0), Some(1), Some(2)])
+        Reflection::of_module(
+            &samples::compact(),
+            &[Some(0), Some(1), Some(2)],
+            &SourceMap::new(),
+        )
     }
 
     #[test]
@@ -411,7 +511,7 @@ mod tests {
             })
             .expect("Compact declares Values");
         module.global_variables.append(unused, None);
-        let reflection = Reflection::of_module(&module, &[]);
+        let reflection = Reflection::of_module(&module, &[], &SourceMap::new());
         let names: Vec<&str> = reflection.entry_points[0]
             .resources
             .iter()
@@ -431,6 +531,141 @@ mod tests {
         assert_eq!(entry["resources"][2]["kind"], "RWByteAddressBuffer");
         assert_eq!(entry["resources"][2]["register"]["class"], "u");
         assert_eq!(entry["resources"][2]["access"]["atomic"], true);
+        assert_eq!(Reflection::from_json(&json).ok(), Some(reflection));
+    }
+
+    fn reflect(name: &str, source: &str) -> Reflection {
+        reflect_for(name, source, &crate::CompileOptions::default())
+    }
+
+    fn reflect_for(name: &str, source: &str, options: &crate::CompileOptions) -> Reflection {
+        let result = crate::compile_source(name, source, options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        result
+            .reflection
+            .expect("a successful compile has reflection")
+    }
+
+    #[test]
+    fn stage_inputs_and_outputs_have_semantics_locations_and_types() {
+        let reflection = reflect(
+            "io.hlsl",
+            r#"
+struct VSOut { float4 pos : SV_Position; nointerpolation uint id : BLENDINDICES; float2 uv : TEXCOORD3; };
+[shader("vertex")]
+VSOut VSMain(float3 p : POSITION, float2 uv : TEXCOORD0, uint v : SV_VertexID) {
+    VSOut o; o.pos = float4(p, 1); o.id = v; o.uv = uv; return o;
+}
+[shader("pixel")]
+float4 PSMain(VSOut i) : SV_Target1 { return float4(i.uv, 0, i.id); }
+"#,
+        );
+        let vs = reflection.entry_point("VSMain").expect("VSMain");
+        let summary = |vars: &[StageVariable]| -> Vec<(String, String, Option<u32>, String)> {
+            vars.iter()
+                .map(|v| (v.name.clone(), v.semantic.clone(), v.location, v.ty.clone()))
+                .collect()
+        };
+        let row = |n: &str, s: &str, l: Option<u32>, t: &str| {
+            (n.to_string(), s.to_string(), l, t.to_string())
+        };
+        assert_eq!(
+            summary(&vs.inputs),
+            [
+                row("p", "POSITION", Some(0), "float3"),
+                row("uv", "TEXCOORD0", Some(1), "float2"),
+                row("v", "SV_VertexID", None, "uint"),
+            ]
+        );
+        // Outputs are known by semantic: the entry wrapper's struct names its members.
+        let outputs: Vec<_> = summary(&vs.outputs)
+            .into_iter()
+            .map(|(_, s, l, t)| (s, l, t))
+            .collect();
+        let out = |s: &str, l: Option<u32>, t: &str| (s.to_string(), l, t.to_string());
+        assert_eq!(
+            outputs,
+            [
+                out("SV_Position", None, "float4"),
+                out("BLENDINDICES", Some(0), "uint"),
+                out("TEXCOORD3", Some(1), "float2"),
+            ]
+        );
+        assert_eq!(vs.outputs[1].interpolation.as_deref(), Some("flat"));
+        let ps = reflection.entry_point("PSMain").expect("PSMain");
+        assert_eq!(ps.inputs[2].location, Some(1));
+        assert_eq!(
+            (ps.outputs[0].semantic.as_str(), ps.outputs[0].location),
+            ("SV_Target1", Some(1))
+        );
+        assert_eq!(ps.subgroup_stages, 0);
+        let json = reflection.to_json();
+        assert_eq!(Reflection::from_json(&json).ok(), Some(reflection));
+    }
+
+    #[test]
+    fn buffers_have_element_type_stride_and_member_offsets() {
+        // MSL and WGSL have no `double`; SPIR-V does.
+        let spirv_only = crate::CompileOptions {
+            targets: vec![crate::Target::SpirV],
+            ..crate::CompileOptions::default()
+        };
+        let reflection = reflect_for(
+            "layout.hlsl",
+            r#"
+struct Particle { float3 position; uint flags; double mass; float2 uv[2]; };
+cbuffer Frame : register(b0, space1) { float4x4 viewProj; float time; };
+RWStructuredBuffer<Particle> Particles : register(u0);
+[shader("compute")] [numthreads(8, 1, 1)]
+void CSMain(uint3 id : SV_DispatchThreadID) {
+    Particles[id.x].mass += 1.0;
+    Particles[id.x].position.x += time * viewProj[0][0];
+}
+"#,
+            &spirv_only,
+        );
+        let entry = &reflection.entry_points[0];
+        let particles = entry.resource("Particles").expect("Particles");
+        let layout = particles.buffer.as_ref().expect("a buffer layout");
+        assert_eq!(layout.element_type, "Particle");
+        let members: Vec<(&str, &str, u32)> = layout
+            .members
+            .iter()
+            .map(|m| (m.name.as_str(), m.ty.as_str(), m.offset))
+            .collect();
+        assert_eq!(
+            members,
+            [
+                ("position", "float3", 0),
+                ("flags", "uint", 12),
+                ("mass", "double", 16),
+                ("uv", "float2[2]", 24)
+            ]
+        );
+        assert_eq!(layout.members[3].array_stride, Some(8));
+        assert_eq!(layout.stride, Some(layout.size));
+        // A float3 member aligns the struct to 16 bytes (std430, as DXC lays it out).
+        assert_eq!(layout.size, 48);
+        let frame = entry.resource("Frame").expect("Frame");
+        assert_eq!((frame.wgsl_group, frame.wgsl_binding), (1, 0));
+        let frame = frame.buffer.as_ref().expect("a cbuffer layout");
+        assert_eq!(frame.stride, None);
+        assert_eq!(frame.members[1].name, "time");
+        assert_eq!(frame.members[1].offset, 64);
+        assert_eq!(
+            entry.type_needs,
+            TypeNeeds {
+                float64: true,
+                ..TypeNeeds::default()
+            }
+        );
+        let json = reflection.to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(value["version"], REFLECTION_SCHEMA_VERSION);
+        assert_eq!(
+            value["entry_points"][0]["resources"][1]["buffer"]["members"][2]["type"],
+            "double"
+        );
         assert_eq!(Reflection::from_json(&json).ok(), Some(reflection));
     }
 

@@ -4,11 +4,17 @@
 //! Build an [`EntryLayout`] per entry point from a [`Reflection`], combine them into
 //! a [`PipelineLayout`], and convert that with [`PipelineLayout::try_to_webgpu`].
 
+pub mod vulkan;
 pub mod webgpu;
 
 use oneshader_ir::{ResourceKind, ShaderStage, SubgroupOperations};
+use serde::{Deserialize, Serialize};
 
-use crate::reflection::{Reflection, ResourceReflection};
+use crate::reflection::{Reflection, ResourceReflection, SourceLocation, TypeNeeds};
+
+pub use vulkan::{
+    VulkanDescriptorSetLayout, VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout,
+};
 
 pub use webgpu::{
     WebGpuBindGroupLayout, WebGpuBindGroupLayoutEntry, WebGpuBindingType, WebGpuBufferBindingType,
@@ -26,8 +32,13 @@ pub enum LayoutError {
         /// The entry points the reflection does have.
         available: Vec<String>,
     },
-    /// Two different resources are bound at one (set, binding).
-    #[error("'{first}' and '{second}' are both bound at set {set}, binding {binding}")]
+    /// Two different resources, or one name with two kinds, are bound at one
+    /// (set, binding).
+    #[error(
+        "{} and {} are both bound at set {set}, binding {binding}",
+        declaration(first, first_kind, first_declared_at.as_ref()),
+        declaration(second, second_kind, second_declared_at.as_ref())
+    )]
     BindingConflict {
         /// The set (bind group).
         set: u32,
@@ -35,8 +46,24 @@ pub enum LayoutError {
         binding: u32,
         /// The resource seen first.
         first: String,
+        /// Its HLSL kind.
+        first_kind: &'static str,
+        /// Where it is declared.
+        first_declared_at: Option<SourceLocation>,
         /// The resource that collides with it.
         second: String,
+        /// Its HLSL kind.
+        second_kind: &'static str,
+        /// Where it is declared.
+        second_declared_at: Option<SourceLocation>,
+    },
+    /// An entry point needs an arithmetic type WebGPU has no feature for.
+    #[error("entry point '{entry_point}' uses {what}, which WebGPU does not support")]
+    TypeNotInWebGpu {
+        /// The entry point.
+        entry_point: String,
+        /// `64-bit integers`, `64-bit floats` or `16-bit integers`.
+        what: &'static str,
     },
     /// A buffer listed as read-only is written by an entry point.
     #[error(
@@ -72,17 +99,30 @@ pub enum LayoutError {
     },
 }
 
+/// `'Name' (Kind, declared at file(line,col))`, for conflict messages.
+fn declaration(name: &str, kind: &str, at: Option<&SourceLocation>) -> String {
+    match at {
+        Some(at) => format!("'{name}' ({kind}, declared at {at})"),
+        None => format!("'{name}' ({kind})"),
+    }
+}
+
 /// What one entry point binds, and what the device must support to run it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryLayout {
     /// The entry point's name.
     pub entry_point: String,
     /// Its stage.
+    #[serde(with = "crate::reflection::ShaderStageDef")]
     pub stage: ShaderStage,
     /// The resources it uses, with their access.
     pub resources: Vec<ResourceReflection>,
     /// The Vulkan subgroup operations it needs.
+    #[serde(with = "crate::reflection::subgroup_operation_bits")]
     pub subgroup_operations: SubgroupOperations,
+    /// The arithmetic types beyond 32 bits it uses.
+    #[serde(default)]
+    pub type_needs: TypeNeeds,
 }
 
 impl EntryLayout {
@@ -107,12 +147,13 @@ impl EntryLayout {
             stage: found.stage,
             resources: found.resources.clone(),
             subgroup_operations: found.subgroup_operations,
+            type_needs: found.type_needs,
         })
     }
 }
 
 /// The entry points of one pipeline (a compute shader, or a vertex and a pixel shader).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PipelineLayout {
     /// The entry points' layouts, in the order given.
     pub entries: Vec<EntryLayout>,
@@ -135,6 +176,24 @@ impl PipelineLayout {
             })
     }
 
+    /// The `VkShaderStageFlags` of the stages whose entry points use subgroup operations:
+    /// compare with `VkPhysicalDeviceSubgroupProperties::supportedStages`.
+    pub fn subgroup_stages(&self) -> u32 {
+        self.entries
+            .iter()
+            .filter(|e| !e.subgroup_operations.is_empty())
+            .fold(0, |stages, e| {
+                stages | crate::reflection::vk_shader_stage_bit(e.stage)
+            })
+    }
+
+    /// The arithmetic types beyond 32 bits any of the entry points uses.
+    pub fn type_needs(&self) -> TypeNeeds {
+        self.entries
+            .iter()
+            .fold(TypeNeeds::default(), |needs, e| needs.union(e.type_needs))
+    }
+
     /// Every resource of the pipeline, once per (set, binding), with the entry points
     /// that use it; two different resources at one binding are an error.
     pub(crate) fn merged_resources(&self) -> Result<Vec<PipelineResource<'_>>, LayoutError> {
@@ -152,7 +211,11 @@ impl PipelineLayout {
                             set: resource.set,
                             binding: resource.binding,
                             first: m.resource.name.clone(),
+                            first_kind: m.resource.kind.hlsl_name(),
+                            first_declared_at: m.resource.declared_at.clone(),
                             second: resource.name.clone(),
+                            second_kind: resource.kind.hlsl_name(),
+                            second_declared_at: resource.declared_at.clone(),
                         });
                     }
                     Some(m) => m.users.push((entry, resource)),
@@ -204,7 +267,8 @@ mod tests {
     use oneshader_ir::samples;
 
     fn compact_pipeline() -> PipelineLayout {
-        let reflection = Reflection::of_module(&samples::compact(), &[]);
+        let reflection =
+            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         PipelineLayout::new(&[cs])
     }
@@ -293,7 +357,8 @@ mod tests {
 
     #[test]
     fn missing_entry_point_is_an_error() {
-        let reflection = Reflection::of_module(&samples::compact(), &[]);
+        let reflection =
+            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let error = EntryLayout::from_reflection(&reflection, "VSMain").expect_err("no VSMain");
         assert_eq!(
             error.to_string(),
@@ -303,7 +368,8 @@ mod tests {
 
     #[test]
     fn two_resources_at_one_binding_conflict() {
-        let reflection = Reflection::of_module(&samples::compact(), &[]);
+        let reflection =
+            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         let mut other = cs.clone();
         other.entry_point = "Other".into();
@@ -316,14 +382,19 @@ mod tests {
                 set: 0,
                 binding: 0,
                 first: "Values".into(),
-                second: "Elsewhere".into()
+                first_kind: "StructuredBuffer",
+                first_declared_at: None,
+                second: "Elsewhere".into(),
+                second_kind: "StructuredBuffer",
+                second_declared_at: None,
             })
         );
     }
 
     #[test]
     fn no_subgroup_operations_no_feature_and_groups_are_contiguous() {
-        let reflection = Reflection::of_module(&samples::compact(), &[]);
+        let reflection =
+            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let mut cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         cs.subgroup_operations = SubgroupOperations::empty();
         cs.resources.retain(|r| r.name == "Kept");

@@ -3,11 +3,12 @@
 use std::fmt;
 
 use oneshader_ir::{ResourceKind, ShaderStage};
+use serde::{Deserialize, Serialize};
 
 use super::{is_storage_buffer, LayoutError, PipelineLayout, PipelineResource};
 
 /// Choices the WebGPU layout cannot take from the shader alone.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WebGpuLayoutOptions {
     /// Storage buffers to bind as `read-only-storage`. Shader-resource buffers
     /// (`StructuredBuffer`, `ByteAddressBuffer`) always are; list a `RW` buffer here
@@ -17,7 +18,8 @@ pub struct WebGpuLayoutOptions {
 }
 
 /// A `GPUPipelineLayout` description plus the device features it needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WebGpuPipelineLayout {
     /// One layout per bind group, group 0 first; groups no resource uses are empty.
     pub bind_group_layouts: Vec<WebGpuBindGroupLayout>,
@@ -26,7 +28,8 @@ pub struct WebGpuPipelineLayout {
 }
 
 /// A `GPUBindGroupLayout` description.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WebGpuBindGroupLayout {
     /// The bind group index (`@group`, the HLSL register space).
     pub group: u32,
@@ -35,7 +38,8 @@ pub struct WebGpuBindGroupLayout {
 }
 
 /// A `GPUBindGroupLayoutEntry`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WebGpuBindGroupLayoutEntry {
     /// The `@binding` number.
     pub binding: u32,
@@ -43,12 +47,13 @@ pub struct WebGpuBindGroupLayoutEntry {
     pub name: String,
     /// The stages that use it.
     pub visibility: WebGpuShaderStages,
-    /// What is bound.
+    /// What is bound: `{"buffer": "storage"}`, `{"texture": {...}}`, … in JSON.
+    #[serde(rename = "type")]
     pub ty: WebGpuBindingType,
 }
 
 /// `GPUShaderStageFlags`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WebGpuShaderStages {
     /// `GPUShaderStage.VERTEX`.
     pub vertex: bool,
@@ -69,7 +74,8 @@ impl WebGpuShaderStages {
 }
 
 /// The resource member of a `GPUBindGroupLayoutEntry`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum WebGpuBindingType {
     /// `buffer: { type }`.
     Buffer(WebGpuBufferBindingType),
@@ -98,7 +104,8 @@ pub enum WebGpuBindingType {
 }
 
 /// `GPUBufferBindingType`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum WebGpuBufferBindingType {
     /// `uniform`: constant buffers.
     Uniform,
@@ -150,7 +157,19 @@ impl PipelineLayout {
             }
         }
 
+        for entry in &self.entries {
+            if let Some(what) = entry.type_needs.missing_in_webgpu() {
+                return Err(LayoutError::TypeNotInWebGpu {
+                    entry_point: entry.entry_point.clone(),
+                    what,
+                });
+            }
+        }
+        let needs = self.type_needs();
         let mut required_features = Vec::new();
+        if needs.float16 {
+            required_features.push("shader-f16".to_string());
+        }
         if !self.subgroup_operations().is_empty() {
             required_features.push("subgroups".to_string());
         }

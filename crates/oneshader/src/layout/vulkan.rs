@@ -1,0 +1,254 @@
+//! The Vulkan form of a pipeline layout: descriptor set layouts, and what the device's
+//! `VkPhysicalDeviceSubgroupProperties` must report.
+
+use oneshader_ir::{ResourceKind, ShaderStage};
+use serde::{Deserialize, Serialize};
+
+use super::{LayoutError, PipelineLayout, PipelineResource};
+use crate::reflection::vk_shader_stage_bit;
+
+/// The descriptor set layouts of a pipeline and its subgroup needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VulkanPipelineLayout {
+    /// One layout per descriptor set, set 0 first; sets no resource uses are empty
+    /// (`vkCreatePipelineLayout` takes them all, in order).
+    pub set_layouts: Vec<VulkanDescriptorSetLayout>,
+    /// `VkSubgroupFeatureFlags` the device must have in
+    /// `VkPhysicalDeviceSubgroupProperties::supportedOperations`.
+    pub subgroup_operations: u32,
+    /// `VkShaderStageFlags` the device must have in
+    /// `VkPhysicalDeviceSubgroupProperties::supportedStages`.
+    pub subgroup_stages: u32,
+    /// Whether `quadOperationsInAllStages` must be true.
+    pub quad_operations_in_all_stages: bool,
+}
+
+/// A `VkDescriptorSetLayoutCreateInfo`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VulkanDescriptorSetLayout {
+    /// The set number.
+    pub set: u32,
+    /// Its bindings, by binding number.
+    pub bindings: Vec<VulkanDescriptorSetLayoutBinding>,
+}
+
+/// A `VkDescriptorSetLayoutBinding`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VulkanDescriptorSetLayoutBinding {
+    /// `binding`.
+    pub binding: u32,
+    /// The HLSL name of the resource.
+    pub name: String,
+    /// `descriptorType`, by its `VkDescriptorType` name
+    /// (`VK_DESCRIPTOR_TYPE_STORAGE_BUFFER`).
+    pub descriptor_type: String,
+    /// `descriptorCount`.
+    pub descriptor_count: u32,
+    /// `stageFlags`: the `VkShaderStageFlags` of the entry points that use it.
+    pub stage_flags: u32,
+}
+
+impl VulkanDescriptorSetLayoutBinding {
+    /// The `VkDescriptorType` number of `descriptor_type`.
+    pub fn descriptor_type_value(&self) -> Option<u32> {
+        DESCRIPTOR_TYPES
+            .iter()
+            .find(|(name, _)| *name == self.descriptor_type)
+            .map(|&(_, value)| value)
+    }
+}
+
+/// The `VkDescriptorType`s the SPIR-V output uses, with their values.
+const DESCRIPTOR_TYPES: [(&str, u32); 5] = [
+    ("VK_DESCRIPTOR_TYPE_SAMPLER", 0),
+    ("VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE", 2),
+    ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", 3),
+    ("VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", 6),
+    ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", 7),
+];
+
+/// The `VkDescriptorType` the SPIR-V output declares a resource of `kind` as: separate
+/// images and samplers, as DXC emits them.
+pub fn descriptor_type_name(kind: ResourceKind) -> &'static str {
+    match kind {
+        ResourceKind::ConstantBuffer => "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER",
+        ResourceKind::StructuredBuffer
+        | ResourceKind::RWStructuredBuffer
+        | ResourceKind::ByteAddressBuffer
+        | ResourceKind::RWByteAddressBuffer => "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+        ResourceKind::Texture => "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
+        ResourceKind::RWTexture => "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+        ResourceKind::Sampler => "VK_DESCRIPTOR_TYPE_SAMPLER",
+    }
+}
+
+impl PipelineLayout {
+    /// The Vulkan descriptor set layouts, or why there are none (two resources at one
+    /// binding).
+    pub fn try_to_vulkan(&self) -> Result<VulkanPipelineLayout, LayoutError> {
+        let resources = self.merged_resources()?;
+        let mut set_layouts: Vec<VulkanDescriptorSetLayout> = Vec::new();
+        for merged in &resources {
+            let set = merged.resource.set;
+            while set_layouts.len() as u32 <= set {
+                set_layouts.push(VulkanDescriptorSetLayout {
+                    set: set_layouts.len() as u32,
+                    bindings: Vec::new(),
+                });
+            }
+            if let Some(layout) = set_layouts.get_mut(set as usize) {
+                layout.bindings.push(binding(merged));
+            }
+        }
+        Ok(VulkanPipelineLayout {
+            set_layouts,
+            subgroup_operations: self.subgroup_operations().bits(),
+            subgroup_stages: self.subgroup_stages(),
+            quad_operations_in_all_stages: self.entries.iter().any(|e| {
+                e.subgroup_operations
+                    .contains(oneshader_ir::SubgroupOperations::QUAD)
+                    && !matches!(e.stage, ShaderStage::Fragment | ShaderStage::Compute)
+            }),
+        })
+    }
+}
+
+fn binding(merged: &PipelineResource<'_>) -> VulkanDescriptorSetLayoutBinding {
+    VulkanDescriptorSetLayoutBinding {
+        binding: merged.resource.binding,
+        name: merged.resource.name.clone(),
+        descriptor_type: descriptor_type_name(merged.resource.kind).to_string(),
+        descriptor_count: 1,
+        stage_flags: merged.users.iter().fold(0, |flags, (entry, _)| {
+            flags | vk_shader_stage_bit(entry.stage)
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::EntryLayout;
+    use crate::{compile_source, CompileOptions};
+
+    const GRAPHICS: &str = r#"
+cbuffer Frame : register(b0) { float4x4 viewProj; float4 tint; };
+Texture2D<float4> Albedo : register(t1);
+SamplerState Linear : register(s2);
+struct VSOut { float4 pos : SV_Position; float2 uv : TEXCOORD0; };
+[shader("vertex")]
+VSOut VSMain(float3 p : POSITION, float2 uv : TEXCOORD0) {
+    VSOut o; o.pos = mul(viewProj, float4(p, 1)); o.uv = uv; return o;
+}
+[shader("pixel")]
+float4 PSMain(VSOut i) : SV_Target {
+    return Albedo.Sample(Linear, i.uv) * tint + WaveActiveSum(i.uv.x);
+}
+"#;
+
+    fn graphics_pipeline() -> PipelineLayout {
+        let result = compile_source("graphics.hlsl", GRAPHICS, &CompileOptions::default());
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let reflection = result.reflection.expect("reflection");
+        let vs = EntryLayout::from_reflection(&reflection, "VSMain").expect("VSMain");
+        let ps = EntryLayout::from_reflection(&reflection, "PSMain").expect("PSMain");
+        PipelineLayout::new(&[vs, ps])
+    }
+
+    #[test]
+    fn vertex_and_pixel_merge_with_stage_flags() {
+        let layout = graphics_pipeline().try_to_vulkan().expect("a layout");
+        let bindings: Vec<(u32, &str, &str, u32)> = layout.set_layouts[0]
+            .bindings
+            .iter()
+            .map(|b| {
+                (
+                    b.binding,
+                    b.name.as_str(),
+                    b.descriptor_type.as_str(),
+                    b.stage_flags,
+                )
+            })
+            .collect();
+        assert_eq!(
+            bindings,
+            [
+                (0, "Frame", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", 0x1 | 0x10),
+                (1, "Albedo", "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE", 0x10),
+                (2, "Linear", "VK_DESCRIPTOR_TYPE_SAMPLER", 0x10),
+            ]
+        );
+        assert_eq!(
+            layout.set_layouts[0].bindings[1].descriptor_type_value(),
+            Some(2)
+        );
+        // Only the pixel shader uses a wave operation: Basic | Arithmetic in the fragment stage.
+        assert_eq!(layout.subgroup_operations, 0x5);
+        assert_eq!(layout.subgroup_stages, 0x10);
+        assert!(!layout.quad_operations_in_all_stages);
+    }
+
+    #[test]
+    fn vertex_and_pixel_merge_for_webgpu_with_visibility() {
+        let layout = graphics_pipeline()
+            .try_to_webgpu(&crate::WebGpuLayoutOptions::default())
+            .expect("a layout");
+        let frame = &layout.bind_group_layouts[0].entries[0];
+        assert_eq!(frame.name, "Frame");
+        assert!(frame.visibility.vertex && frame.visibility.fragment && !frame.visibility.compute);
+        let albedo = &layout.bind_group_layouts[0].entries[1];
+        assert!(!albedo.visibility.vertex && albedo.visibility.fragment);
+        let json = serde_json::to_value(&layout).expect("serializes");
+        assert_eq!(
+            json["bindGroupLayouts"][0]["entries"][0]["type"]["buffer"],
+            "uniform"
+        );
+        assert_eq!(
+            json["bindGroupLayouts"][0]["entries"][1]["type"]["texture"]["sampleType"],
+            "float"
+        );
+        assert_eq!(json["requiredFeatures"][0], "subgroups");
+        let back: crate::WebGpuPipelineLayout = serde_json::from_value(json).expect("round trips");
+        assert_eq!(back, layout);
+    }
+
+    #[test]
+    fn one_binding_with_two_kinds_names_both_declarations() {
+        let source = r#"
+StructuredBuffer<float> A : register(t0);
+[shader("compute")] [numthreads(1,1,1)] void First(uint3 id : SV_DispatchThreadID) { float x = A[id.x]; }
+"#;
+        let other = r#"
+cbuffer B : register(b0) { float scale; };
+RWStructuredBuffer<float> Out : register(u1);
+[shader("compute")] [numthreads(1,1,1)] void Second() { Out[0] = scale; }
+"#;
+        let first = compile_source("first.hlsl", source, &CompileOptions::default());
+        let second = compile_source("second.hlsl", other, &CompileOptions::default());
+        let first = EntryLayout::from_reflection(first.reflection.as_ref().expect("ok"), "First")
+            .expect("First");
+        let second =
+            EntryLayout::from_reflection(second.reflection.as_ref().expect("ok"), "Second")
+                .expect("Second");
+        let error = PipelineLayout::new(&[first, second])
+            .try_to_vulkan()
+            .expect_err("A and B share set 0, binding 0");
+        assert_eq!(
+            error.to_string(),
+            "'A' (StructuredBuffer, declared at first.hlsl(2,25)) and 'B' (ConstantBuffer, \
+             declared at second.hlsl(2,1)) are both bound at set 0, binding 0"
+        );
+    }
+
+    #[test]
+    fn pipeline_layout_and_vulkan_layout_round_trip_through_json() {
+        let pipeline = graphics_pipeline();
+        let json = serde_json::to_string(&pipeline).expect("serializes");
+        let back: PipelineLayout = serde_json::from_str(&json).expect("deserializes");
+        assert_eq!(back, pipeline);
+        let vulkan = pipeline.try_to_vulkan().expect("a layout");
+        let json = serde_json::to_string(&vulkan).expect("serializes");
+        let back: VulkanPipelineLayout = serde_json::from_str(&json).expect("deserializes");
+        assert_eq!(back, vulkan);
+    }
+}
