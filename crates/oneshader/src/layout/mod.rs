@@ -34,28 +34,16 @@ pub enum LayoutError {
     },
     /// Two different resources, or one name with two kinds, are bound at one
     /// (set, binding).
-    #[error(
-        "{} and {} are both bound at set {set}, binding {binding}",
-        declaration(first, first_kind, first_declared_at.as_ref()),
-        declaration(second, second_kind, second_declared_at.as_ref())
-    )]
+    #[error("{first} and {second} are both bound at set {set}, binding {binding}")]
     BindingConflict {
         /// The set (bind group).
         set: u32,
         /// The binding.
         binding: u32,
         /// The resource seen first.
-        first: String,
-        /// Its HLSL kind.
-        first_kind: &'static str,
-        /// Where it is declared.
-        first_declared_at: Option<SourceLocation>,
+        first: Box<Declaration>,
         /// The resource that collides with it.
-        second: String,
-        /// Its HLSL kind.
-        second_kind: &'static str,
-        /// Where it is declared.
-        second_declared_at: Option<SourceLocation>,
+        second: Box<Declaration>,
     },
     /// An entry point needs an arithmetic type WebGPU has no feature for.
     #[error("entry point '{entry_point}' uses {what}, which WebGPU does not support")]
@@ -99,11 +87,34 @@ pub enum LayoutError {
     },
 }
 
-/// `'Name' (Kind, declared at file(line,col))`, for conflict messages.
-fn declaration(name: &str, kind: &str, at: Option<&SourceLocation>) -> String {
-    match at {
-        Some(at) => format!("'{name}' ({kind}, declared at {at})"),
-        None => format!("'{name}' ({kind})"),
+/// One side of a binding conflict: a resource, its kind and where it is declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The HLSL name.
+    pub name: String,
+    /// The HLSL kind (`StructuredBuffer`).
+    pub kind: &'static str,
+    /// Where it is declared, when known.
+    pub declared_at: Option<SourceLocation>,
+}
+
+impl Declaration {
+    fn of(resource: &ResourceReflection) -> Box<Declaration> {
+        Box::new(Declaration {
+            name: resource.name.clone(),
+            kind: resource.kind.hlsl_name(),
+            declared_at: resource.declared_at.clone(),
+        })
+    }
+}
+
+/// `'Name' (Kind, declared at file(line,col))`.
+impl std::fmt::Display for Declaration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.declared_at {
+            Some(at) => write!(f, "'{}' ({}, declared at {at})", self.name, self.kind),
+            None => write!(f, "'{}' ({})", self.name, self.kind),
+        }
     }
 }
 
@@ -210,12 +221,8 @@ impl PipelineLayout {
                         return Err(LayoutError::BindingConflict {
                             set: resource.set,
                             binding: resource.binding,
-                            first: m.resource.name.clone(),
-                            first_kind: m.resource.kind.hlsl_name(),
-                            first_declared_at: m.resource.declared_at.clone(),
-                            second: resource.name.clone(),
-                            second_kind: resource.kind.hlsl_name(),
-                            second_declared_at: resource.declared_at.clone(),
+                            first: Declaration::of(m.resource),
+                            second: Declaration::of(resource),
                         });
                     }
                     Some(m) => m.users.push((entry, resource)),
@@ -381,12 +388,16 @@ mod tests {
             Err(LayoutError::BindingConflict {
                 set: 0,
                 binding: 0,
-                first: "Values".into(),
-                first_kind: "StructuredBuffer",
-                first_declared_at: None,
-                second: "Elsewhere".into(),
-                second_kind: "StructuredBuffer",
-                second_declared_at: None,
+                first: Box::new(Declaration {
+                    name: "Values".into(),
+                    kind: "StructuredBuffer",
+                    declared_at: None
+                }),
+                second: Box::new(Declaration {
+                    name: "Elsewhere".into(),
+                    kind: "StructuredBuffer",
+                    declared_at: None
+                }),
             })
         );
     }
