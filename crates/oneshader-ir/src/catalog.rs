@@ -486,6 +486,24 @@ pub const CATALOG: &[CodeInfo] = &[
         "Move the wave operation to a compute or pixel shader, or compile the vertex shader \
          without the WGSL target.",
     ),
+    entry(
+        codes::DEVICE_UNSUPPORTED,
+        "device-unsupported",
+        Error,
+        "The device profile given with `--device` cannot run the shader.",
+        "With `--device PROFILE.json` the compiler checks each entry point against what that \
+         device reports: its supported subgroup operations and the stages that have them, \
+         its features (`subgroups`, `shader-f16`, `int64`, `float64`, `int16`) and limits \
+         (workgroup size and invocations, storage buffers per stage). The message says what \
+         the device lacks, and the span is the first line that needs it. Profiles for common \
+         devices are in `profiles/`.",
+        "// oneshader compile big.hlsl --device profiles/webgpu.json -o out\n\
+         [numthreads(512, 1, 1)]   // WebGPU's default limit is 256 invocations\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) {}",
+        "Rewrite the line without what the device lacks (for example a ballot or a shuffle \
+         through groupshared memory instead of a wave operation), lower the workgroup size, \
+         or target a device that has it.",
+    ),
 ];
 
 /// The catalog entry of `code`.

@@ -130,6 +130,8 @@ pub mod codes {
     pub const WGSL_UNSUPPORTED: Code = Code(5201);
     /// WebGPU's subgroup functions exist only in compute and fragment shaders.
     pub const WGSL_WAVE_STAGE: Code = Code(5202);
+    /// The device named by `--device` lacks a feature, operation or limit the shader needs.
+    pub const DEVICE_UNSUPPORTED: Code = Code(5300);
 }
 
 /// How serious a diagnostic is.

@@ -157,6 +157,7 @@ impl Manifest {
                     defines,
                     include_dirs,
                     binding_shifts: Vec::new(),
+                    device: None,
                 },
             });
         }

@@ -154,6 +154,13 @@ pub fn compile_module(
             return result;
         }
     };
+    if let Some(device) = &options.device {
+        for entry in &module.entry_points {
+            result
+                .diagnostics
+                .extend(device.check_entry_point(&module, entry));
+        }
+    }
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
             match stages::run_backend(&module, index, target) {

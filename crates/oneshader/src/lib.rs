@@ -21,6 +21,7 @@
 
 pub mod check;
 mod compile;
+pub mod device;
 pub mod layout;
 mod options;
 mod profile;
@@ -30,6 +31,7 @@ mod stages;
 mod target;
 
 pub use compile::{compile_file, compile_module, compile_source, CompileResult, ShaderBlob};
+pub use device::DeviceProfile;
 pub use layout::{
     EntryLayout, LayoutError, PipelineLayout, VulkanDescriptorSetLayout,
     VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout, WebGpuBindGroupLayout,

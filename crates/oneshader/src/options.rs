@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::device::DeviceProfile;
 use crate::profile::Profile;
 use crate::target::Target;
 
@@ -23,6 +24,9 @@ pub struct CompileOptions {
     pub include_dirs: Vec<PathBuf>,
     /// DXC's `-fvk-<class>-shift SHIFT SPACE`: register numbers to Vulkan/WebGPU bindings.
     pub binding_shifts: Vec<oneshader_ir::BindingShift>,
+    /// When set, each entry point is checked against this device and what it lacks is
+    /// an `OSH5300` error.
+    pub device: Option<DeviceProfile>,
 }
 
 impl Default for CompileOptions {
@@ -34,6 +38,7 @@ impl Default for CompileOptions {
             defines: Vec::new(),
             include_dirs: Vec::new(),
             binding_shifts: Vec::new(),
+            device: None,
         }
     }
 }

@@ -4,8 +4,9 @@
 //! `OSHnnnn-name.short` and `OSHnnnn-name.json` beside it. `ONESHADER_BLESS=1` rewrites
 //! the expected files from the actual output.
 //!
-//! An input may start with `// options: ARGS`, where ARGS are `-E NAME`, `-T PROFILE` and
-//! `-D NAME[=VALUE]` as on the command line. Files under `tests/diagnostics/include/`
+//! An input may start with `// options: ARGS`, where ARGS are `-E NAME`, `-T PROFILE`,
+//! `-D NAME[=VALUE]` and `--device PROFILE.json` (relative to the repository root) as on
+//! the command line. Files under `tests/diagnostics/include/`
 //! are only `#include`d.
 //!
 //! Every code of the catalog needs at least one golden input whose output contains it,
@@ -72,6 +73,12 @@ fn options_of(text: &str) -> CompileOptions {
             "-D" => {
                 let (name, value) = value.split_once('=').unwrap_or((value, "1"));
                 options.defines.push((name.to_string(), value.to_string()));
+            }
+            "--device" => {
+                let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(value);
+                options.device = Some(
+                    oneshader::DeviceProfile::load(&path).unwrap_or_else(|e| panic!("{e}")),
+                )
             }
             _ => panic!("unknown option {flag} in a golden input"),
         }
