@@ -13,9 +13,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use oneshader::check::{CheckJob, Manifest, WarningOptions};
 use oneshader::report::Report;
 use oneshader::{
-    compile_file, BindingShift, CompileOptions, CompileResult, EntryLayout, EntryPointReflection,
-    PipelineLayout, Profile, RegisterClass, ResourceKind, Severity, SourceMap, Target,
-    WebGpuLayoutOptions,
+    compile_file, BindingShift, CompileOptions, CompileResult, DeviceProfile, EntryLayout,
+    EntryPointReflection, PipelineLayout, Profile, RegisterClass, ResourceKind, Severity,
+    SourceMap, Target, WebGpuLayoutOptions,
 };
 
 /// Compile HLSL to SPIR-V, MSL and WGSL.
@@ -35,6 +35,44 @@ enum Command {
     Check(CheckArgs),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(ExplainArgs),
+    /// Print the reflection of an HLSL file as JSON (schema: docs/reflection.md).
+    Reflect(ReflectArgs),
+}
+
+#[derive(Args)]
+struct ReflectArgs {
+    /// The HLSL file.
+    file: PathBuf,
+
+    /// The targets compiled for it (the MSL indices need msl), comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
+    target: Vec<Target>,
+
+    /// Reflect only this entry point.
+    #[arg(short = 'E', long = "entry", value_name = "ENTRY")]
+    entry: Option<String>,
+
+    /// The profile, such as cs_6_0.
+    #[arg(short = 'T', long = "profile", value_name = "PROFILE")]
+    profile: Option<String>,
+
+    /// Define a preprocessor macro (NAME alone defines it as 1).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    define: Vec<(String, String)>,
+
+    /// Add a directory to the #include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+
+    /// Check the entry points against a device profile (profiles/*.json).
+    #[arg(long, value_name = "PROFILE.json")]
+    device: Option<PathBuf>,
+
+    #[command(flatten)]
+    bindings: BindingArgs,
+
+    #[command(flatten)]
+    diagnostics: DiagnosticArgs,
 }
 
 #[derive(Args)]
@@ -72,6 +110,11 @@ struct CheckArgs {
     /// Write a Makefile depfile: FILE depends on every file read.
     #[arg(long, value_name = "FILE")]
     depfile: Option<PathBuf>,
+
+    /// Check every entry point against a device profile (profiles/*.json): what the
+    /// device lacks is an OSH5300 error.
+    #[arg(long, value_name = "PROFILE.json")]
+    device: Option<PathBuf>,
 }
 
 /// DXC's `-fvk-<class>-shift SHIFT SPACE` options (SPACE a number or `all`).
@@ -200,6 +243,15 @@ struct CompileArgs {
     /// The depfile's path (implies -MD).
     #[arg(long = "MF", alias = "depfile", value_name = "FILE")]
     depfile: Option<PathBuf>,
+
+    /// Also write the reflection, `DIR/<stem>.reflect.json` (schema: docs/reflection.md).
+    #[arg(long)]
+    reflect: bool,
+
+    /// Check every entry point against a device profile (profiles/*.json): what the
+    /// device lacks is an OSH5300 error, and nothing is written.
+    #[arg(long, value_name = "PROFILE.json")]
+    device: Option<PathBuf>,
 }
 
 /// How diagnostics are printed.
@@ -258,7 +310,77 @@ fn main() -> ExitCode {
         Command::Compile(args) => compile(args),
         Command::Check(args) => check(args),
         Command::Explain(args) => explain(&args.code),
+        Command::Reflect(args) => reflect(args),
     }
+}
+
+/// Loads `--device`; a bad profile is a usage error (exit 2).
+fn load_device(path: Option<&Path>) -> Result<Option<DeviceProfile>, ExitCode> {
+    match path.map(DeviceProfile::load).transpose() {
+        Ok(device) => Ok(device),
+        Err(message) => {
+            report::emit_plain_error(&message);
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// `oneshader reflect`: the reflection JSON on stdout; exit 1 when compilation fails.
+fn reflect(args: ReflectArgs) -> ExitCode {
+    let format = args.diagnostics.message_format;
+    let profile = match args.profile.as_deref().map(Profile::parse).transpose() {
+        Ok(profile) => profile,
+        Err(diagnostic) => {
+            let sources = SourceMap::new();
+            let report = Report {
+                diagnostics: std::slice::from_ref(&diagnostic),
+                sources: &sources,
+            };
+            report::emit(&[report], format);
+            return ExitCode::from(1);
+        }
+    };
+    let binding_shifts = match args.bindings.shifts() {
+        Ok(shifts) => shifts,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let device = match load_device(args.device.as_deref()) {
+        Ok(device) => device,
+        Err(code) => return code,
+    };
+    let options = CompileOptions {
+        targets: dedup(&args.target),
+        entry_point: args.entry,
+        profile,
+        defines: args.define,
+        include_dirs: args.include,
+        binding_shifts,
+        device,
+    };
+    let mut result = compile_file(&args.file, &options);
+    args.diagnostics.warnings().apply(&mut result.diagnostics);
+    report::emit(&[Report::of(&result)], format);
+    match result.reflection.as_ref().filter(|_| result.success()) {
+        Some(reflection) => {
+            let _ = writeln!(std::io::stdout().lock(), "{}", reflection.to_json());
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::from(1),
+    }
+}
+
+/// The targets in order, each once.
+fn dedup(targets: &[Target]) -> Vec<Target> {
+    let mut unique: Vec<Target> = Vec::new();
+    for target in targets {
+        if !unique.contains(target) {
+            unique.push(*target);
+        }
+    }
+    unique
 }
 
 /// Prints the catalog entry of `code`; exit 2 when there is none.
@@ -299,12 +421,6 @@ fn compile(args: CompileArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut targets: Vec<Target> = Vec::new();
-    for target in args.target {
-        if !targets.contains(&target) {
-            targets.push(target);
-        }
-    }
     let binding_shifts = match args.bindings.shifts() {
         Ok(shifts) => shifts,
         Err(message) => {
@@ -312,13 +428,18 @@ fn compile(args: CompileArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let device = match load_device(args.device.as_deref()) {
+        Ok(device) => device,
+        Err(code) => return code,
+    };
     let options = CompileOptions {
-        targets,
+        targets: dedup(&args.target),
         entry_point: args.entry,
         profile,
         defines: args.define,
         include_dirs: args.include,
         binding_shifts,
+        device,
     };
 
     let mut result = compile_file(&args.file, &options);
@@ -328,13 +449,22 @@ fn compile(args: CompileArgs) -> ExitCode {
         return ExitCode::from(1);
     };
 
-    let written = match write_outputs(&result, &args.file, &args.output) {
+    let mut written = match write_outputs(&result, &args.file, &args.output) {
         Ok(written) => written,
         Err(message) => {
             report::emit_plain_error(&message);
             return ExitCode::from(1);
         }
     };
+    if args.reflect {
+        let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+        let path = args.output.join(format!("{stem}.reflect.json"));
+        if let Err(error) = std::fs::write(&path, reflection.to_json() + "\n") {
+            report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
+            return ExitCode::from(1);
+        }
+        written.push(path);
+    }
     if args.write_depfile || args.depfile.is_some() {
         let path = args.depfile.clone().unwrap_or_else(|| {
             let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
@@ -515,6 +645,11 @@ fn plural(count: usize) -> &'static str {
 /// The files to check: a manifest's shaders, or every .hlsl under the paths with the
 /// command line's options.
 fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
+    let device = args
+        .device
+        .as_deref()
+        .map(DeviceProfile::load)
+        .transpose()?;
     let manifest = match args.paths.as_slice() {
         [] if Path::new("oneshader.toml").is_file() => Some(PathBuf::from("oneshader.toml")),
         [one] if one.extension().is_some_and(|e| e == "toml") => Some(one.clone()),
@@ -522,9 +657,14 @@ fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
     };
     if let Some(path) = manifest {
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        let jobs = Manifest::load(&path)?.jobs(&base)?;
+        let mut jobs = Manifest::load(&path)?.jobs(&base)?;
         if jobs.is_empty() {
             return Err(format!("'{}' lists no [[shader]]", path.display()));
+        }
+        if let Some(device) = &device {
+            for job in &mut jobs {
+                job.options.device = Some(device.clone());
+            }
         }
         return Ok(jobs);
     }
@@ -534,19 +674,14 @@ fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
         .map(Profile::parse)
         .transpose()
         .map_err(|d| format!("{}: {}", d.code, d.message))?;
-    let mut targets: Vec<Target> = Vec::new();
-    for target in &args.target {
-        if !targets.contains(target) {
-            targets.push(*target);
-        }
-    }
     let options = CompileOptions {
-        targets,
+        targets: dedup(&args.target),
         entry_point: args.entry.clone(),
         profile,
         defines: args.define.clone(),
         include_dirs: args.include.clone(),
         binding_shifts: args.bindings.shifts()?,
+        device,
     };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
