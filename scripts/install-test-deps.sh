@@ -8,6 +8,8 @@
 #   clang                type-checks the MSL output
 #   libvulkan1           the Vulkan loader
 #   vulkan-tools         vulkaninfo, for looking at the drivers by hand
+#   vulkan-validationlayers  the Khronos validation layer: rejects a pipeline whose descriptor
+#                        set layouts do not match the SPIR-V (check_compute_pipeline_layout)
 #   nodejs, npm          only where `node` is missing: runs Dawn (npm package `webgpu`)
 #   Mesa 25's lavapipe   from bookworm-backports into /opt/oneshader/mesa25, beside the system's
 #                        Mesa: Dawn's second driver (subgroup size 8), see install-mesa25-lavapipe.sh
@@ -25,7 +27,7 @@ fail() {
     exit 1
 }
 
-packages=(spirv-tools mesa-vulkan-drivers chromium clang libvulkan1 vulkan-tools)
+packages=(spirv-tools mesa-vulkan-drivers chromium clang libvulkan1 vulkan-tools vulkan-validationlayers)
 if ! command -v node >/dev/null 2>&1; then
     packages+=(nodejs npm)
 fi
@@ -74,6 +76,7 @@ fi
 command -v spirv-val >/dev/null 2>&1 || fail "spirv-val is missing (package spirv-tools)"
 command -v clang++ >/dev/null 2>&1 || fail "clang++ is missing (package clang)"
 command -v vulkaninfo >/dev/null 2>&1 || fail "vulkaninfo is missing (package vulkan-tools)"
+[[ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]] || fail "the Vulkan validation layer is missing (package vulkan-validationlayers)"
 [[ -f "$LAVAPIPE_ICD" ]] || fail "lavapipe's ICD $LAVAPIPE_ICD is missing (package mesa-vulkan-drivers)"
 lavapipe_lib="$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$LAVAPIPE_ICD")"
 [[ -f "$lavapipe_lib" ]] || fail "lavapipe's library '$lavapipe_lib' is missing"

@@ -31,7 +31,10 @@ pub use job::{
 };
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;
-pub use vulkan::{run_compute, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
+pub use vulkan::{
+    check_compute_pipeline_layout, run_compute, SetLayoutBindingDesc, SetLayoutDesc, VulkanDriver,
+    FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV,
+};
 pub use webgpu::{
     run_wgsl_compute, validate_wgsl, MESA25_LAVAPIPE_ICD_ENV, NODE_ENV, NODE_TIMEOUT,
 };

@@ -2,9 +2,11 @@
 
 mod dispatch;
 mod driver;
+mod layout_check;
 
 pub use dispatch::FENCE_TIMEOUT;
 pub use driver::{VulkanDriver, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
+pub use layout_check::{check_compute_pipeline_layout, SetLayoutBindingDesc, SetLayoutDesc};
 
 use crate::job::{ComputeJob, ComputeOutput};
 use crate::spirv_scan::{scan, EXECUTION_MODEL_GL_COMPUTE};
