@@ -8,11 +8,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use oneshader::{CompileOptions, CompileResult, Reflection, Target};
+use oneshader::{
+    CompileOptions, CompileResult, EntryLayout, PipelineLayout, Reflection, Target,
+    WebGpuBindingType, WebGpuBufferBindingType, WebGpuLayoutOptions,
+};
 use oneshader_harness::{
     f32_bytes, i32_bytes, msl, run_compute, run_wgsl_compute, spirv_val, u32_bytes, validate_wgsl,
-    BufferBinding, BufferKind, ComputeJob, ComputeOutput, DawnDriver, Filter, TexelFormat,
-    VulkanDriver, WgslJob,
+    BufferBinding, BufferKind, ComputeJob, ComputeOutput, DawnDriver, Filter, SetLayoutBindingDesc,
+    SetLayoutDesc, TexelFormat, VulkanDriver, WgslJob,
 };
 use serde::Deserialize;
 
@@ -184,6 +187,46 @@ impl Case {
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// The compile options the case asks for.
+    pub fn options(&self) -> CompileOptions {
+        CompileOptions {
+            entry_point: self.entry.clone(),
+            defines: self.defines.clone().into_iter().collect(),
+            ..CompileOptions::default()
+        }
+    }
+
+    /// Its buffers, textures and samplers by HLSL name, with their shapes and data.
+    pub fn resources(&self) -> Result<Vec<(String, BindingShape, Vec<u8>)>, String> {
+        let mut resources: Vec<(String, BindingShape, Vec<u8>)> = self
+            .buffers
+            .iter()
+            .map(|(n, d)| (n.clone(), BindingShape::Buffer, d.bytes()))
+            .collect();
+        for (name, texture) in &self.textures {
+            let format = texture.texel_format().map_err(|e| format!("{name}: {e}"))?;
+            let shape = BindingShape::Texture {
+                width: texture.width,
+                height: texture.height,
+                format,
+            };
+            resources.push((name.clone(), shape, texture.bytes()));
+        }
+        for (name, filter) in &self.samplers {
+            let filter = match filter.as_str() {
+                "point" => Filter::Point,
+                "linear" => Filter::Linear,
+                other => {
+                    return Err(format!(
+                        "{name}: unknown filter '{other}' (point or linear)"
+                    ))
+                }
+            };
+            resources.push((name.clone(), BindingShape::Sampler(filter), Vec::new()));
+        }
+        Ok(resources)
+    }
+
     /// The names of every case in `tests/cases/`.
     pub fn all_names() -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(cases_dir())
@@ -352,11 +395,24 @@ pub fn bind_buffers(compiled: &Compiled, buffers: &[(String, Vec<u8>)]) -> Vec<B
     bind_resources(compiled, &shaped)
 }
 
-/// Binds buffers, textures and samplers (by HLSL name) where reflection puts them.
+/// The pipeline layout of the compiled entry point alone, as an application builds it
+/// from reflection.
+pub fn pipeline_layout(compiled: &Compiled) -> PipelineLayout {
+    let entry = EntryLayout::from_reflection(compiled.reflection(), &compiled.entry)
+        .unwrap_or_else(|e| panic!("{e}"));
+    PipelineLayout::new(&[entry])
+}
+
+/// Binds buffers, textures and samplers (by HLSL name) where reflection puts them, each
+/// with the binding type of oneshader's WebGPU layout of the entry point (which both the
+/// Dawn and the Vulkan runner build their layouts from).
 pub fn bind_resources(
     compiled: &Compiled,
     resources: &[(String, BindingShape, Vec<u8>)],
 ) -> Vec<BufferBinding> {
+    let layout = pipeline_layout(compiled)
+        .try_to_webgpu(&WebGpuLayoutOptions::default())
+        .unwrap_or_else(|e| panic!("no WebGPU layout: {e}"));
     let entry = compiled
         .reflection()
         .entry_point(&compiled.entry)
@@ -367,41 +423,82 @@ pub fn bind_resources(
             let resource = entry
                 .resource(name)
                 .unwrap_or_else(|| panic!("the shader does not use a resource named '{name}'"));
-            let kind = match *shape {
-                BindingShape::Buffer
-                    if resource.kind == oneshader::ResourceKind::ConstantBuffer =>
-                {
+            let ty = layout
+                .bind_group_layouts
+                .get(resource.set as usize)
+                .and_then(|group| group.entries.iter().find(|e| &e.name == name))
+                .map(|e| e.ty.clone())
+                .unwrap_or_else(|| panic!("'{name}' has no entry in the WebGPU layout"));
+            let kind = match (ty, *shape) {
+                (WebGpuBindingType::Buffer(WebGpuBufferBindingType::Uniform), _) => {
                     BufferKind::Uniform
                 }
-                BindingShape::Buffer if resource.access.write || resource.access.atomic => {
+                (WebGpuBindingType::Buffer(WebGpuBufferBindingType::Storage), _) => {
                     BufferKind::Storage
                 }
-                BindingShape::Buffer => BufferKind::ReadOnlyStorage,
-                BindingShape::Texture {
-                    width,
-                    height,
-                    format,
-                } if resource.kind == oneshader::ResourceKind::RWTexture => {
-                    BufferKind::StorageTexture {
+                (WebGpuBindingType::Buffer(WebGpuBufferBindingType::ReadOnlyStorage), _) => {
+                    BufferKind::ReadOnlyStorage
+                }
+                (
+                    WebGpuBindingType::StorageTexture { access, .. },
+                    BindingShape::Texture {
                         width,
                         height,
                         format,
-                        read: resource.access.read,
-                        write: resource.access.write,
-                    }
-                }
-                BindingShape::Texture {
+                    },
+                ) => BufferKind::StorageTexture {
                     width,
                     height,
                     format,
-                } => BufferKind::SampledTexture {
+                    read: access.contains("read"),
+                    write: access.contains("write"),
+                },
+                (
+                    WebGpuBindingType::Texture { .. },
+                    BindingShape::Texture {
+                        width,
+                        height,
+                        format,
+                    },
+                ) => BufferKind::SampledTexture {
                     width,
                     height,
                     format,
                 },
-                BindingShape::Sampler(filter) => BufferKind::Sampler { filter },
+                (WebGpuBindingType::Sampler(_), BindingShape::Sampler(filter)) => {
+                    BufferKind::Sampler { filter }
+                }
+                (ty, shape) => panic!("'{name}' is {ty:?} in the layout but given as {shape:?}"),
             };
             BufferBinding::new(resource.set, resource.binding, kind, data.clone())
+        })
+        .collect()
+}
+
+/// The Vulkan descriptor set layouts of oneshader's layout of the compiled entry point,
+/// in the harness's terms.
+pub fn vulkan_set_layouts(compiled: &Compiled) -> Vec<SetLayoutDesc> {
+    let layout = pipeline_layout(compiled)
+        .try_to_vulkan()
+        .unwrap_or_else(|e| panic!("no Vulkan layout: {e}"));
+    layout
+        .set_layouts
+        .iter()
+        .map(|set| SetLayoutDesc {
+            set: set.set,
+            bindings: set
+                .bindings
+                .iter()
+                .map(|b| SetLayoutBindingDesc {
+                    binding: b.binding,
+                    descriptor_type: b
+                        .descriptor_type_value()
+                        .and_then(|v| i32::try_from(v).ok())
+                        .unwrap_or_else(|| panic!("unknown {}", b.descriptor_type)),
+                    descriptor_count: b.descriptor_count,
+                    stage_flags: b.stage_flags,
+                })
+                .collect(),
         })
         .collect()
 }
@@ -435,11 +532,10 @@ pub fn run_bindings(
         ),
         Runtime::Dawn(driver) => {
             let wgsl = compiled.text(Target::Wgsl).to_string();
-            let features = if wgsl.contains("enable subgroups;") {
-                vec!["subgroups".to_string()]
-            } else {
-                Vec::new()
-            };
+            let features = pipeline_layout(compiled)
+                .try_to_webgpu(&WebGpuLayoutOptions::default())
+                .map_err(|e| format!("no WebGPU layout: {e}"))?
+                .required_features;
             run_wgsl_compute(&WgslJob {
                 wgsl,
                 entry_point: compiled.entry.clone(),
@@ -549,41 +645,11 @@ pub fn run_case(name: &str) -> Vec<String> {
         Ok(c) => c,
         Err(e) => return vec![e],
     };
-    let options = CompileOptions {
-        entry_point: case.entry.clone(),
-        defines: case.defines.clone().into_iter().collect(),
-        ..CompileOptions::default()
+    let compiled = compile_and_validate(&cases_dir().join(&case.shader), &case.options());
+    let resources = match case.resources() {
+        Ok(resources) => resources,
+        Err(e) => return vec![e],
     };
-    let compiled = compile_and_validate(&cases_dir().join(&case.shader), &options);
-    let mut resources: Vec<(String, BindingShape, Vec<u8>)> = case
-        .buffers
-        .iter()
-        .map(|(n, d)| (n.clone(), BindingShape::Buffer, d.bytes()))
-        .collect();
-    for (name, texture) in &case.textures {
-        let format = match texture.texel_format() {
-            Ok(f) => f,
-            Err(e) => return vec![format!("{name}: {e}")],
-        };
-        let shape = BindingShape::Texture {
-            width: texture.width,
-            height: texture.height,
-            format,
-        };
-        resources.push((name.clone(), shape, texture.bytes()));
-    }
-    for (name, filter) in &case.samplers {
-        let filter = match filter.as_str() {
-            "point" => Filter::Point,
-            "linear" => Filter::Linear,
-            other => {
-                return vec![format!(
-                    "{name}: unknown filter '{other}' (point or linear)"
-                )]
-            }
-        };
-        resources.push((name.clone(), BindingShape::Sampler(filter), Vec::new()));
-    }
     let index_of = |wanted: &str| resources.iter().position(|(n, _, _)| n == wanted);
     let bindings = bind_resources(&compiled, &resources);
     let mut failures = Vec::new();
