@@ -75,10 +75,11 @@ fn options_of(text: &str) -> CompileOptions {
                 options.defines.push((name.to_string(), value.to_string()));
             }
             "--device" => {
-                let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(value);
-                options.device = Some(
-                    oneshader::DeviceProfile::load(&path).unwrap_or_else(|e| panic!("{e}")),
-                )
+                let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../..")
+                    .join(value);
+                options.device =
+                    Some(oneshader::DeviceProfile::load(&path).unwrap_or_else(|e| panic!("{e}")))
             }
             _ => panic!("unknown option {flag} in a golden input"),
         }
