@@ -9,6 +9,7 @@ use oneshader_ir::{
 
 use super::context::{FnCtx, Value};
 use super::expr::{Operand, Shape};
+use super::raw_buffer::RawPlace;
 use super::types::{self, Ty};
 use super::Lowerer;
 use crate::ast;
@@ -1440,55 +1441,18 @@ impl<'a> Lowerer<'a> {
                     }
                     None => self.words_type(name),
                 };
-                let Some((scalar, shape)) = self.numeric(result_ty) else {
+                if let Err(what) = self.raw_word_count(result_ty) {
                     self.error(
                         codes::UNSUPPORTED_CONSTRUCT,
                         span,
-                        "Load<T> supports scalars and vectors of 32-bit types for now",
-                    );
-                    return None;
-                };
-                if scalar.width != 4 || scalar.kind == ScalarKind::Bool {
-                    self.error(
-                        codes::UNSUPPORTED_CONSTRUCT,
-                        span,
-                        "Load<T> supports 32-bit int, uint and float for now",
+                        format!("Load<{}> is not supported: {what} are not supported in byte-address buffers yet; load 32-bit words and convert them", types::type_name(&self.module, result_ty)),
                     );
                     return None;
                 }
-                let words = match shape {
-                    Shape::Scalar => 1,
-                    Shape::Vector(s) => s.count(),
-                };
-                let mut parts = Vec::new();
-                for pointer in self.word_pointers(cx, global, address, words, span)? {
-                    parts.push(cx.expr(Expression::Load { pointer }, uint, span));
-                }
-                let words_ty = self.shaped(Scalar::U32, shape);
-                let loaded = if words == 1 {
-                    parts[0]
-                } else {
-                    cx.expr(
-                        Expression::Compose {
-                            ty: words_ty,
-                            components: parts,
-                        },
-                        words_ty,
-                        span,
-                    )
-                };
-                let value = if scalar == Scalar::U32 {
-                    loaded
-                } else {
-                    cx.expr(
-                        Expression::Bitcast {
-                            expr: loaded,
-                            to: scalar,
-                        },
-                        result_ty,
-                        span,
-                    )
-                };
+                let first_word = self.word_index(cx, address, span)?;
+                let first_word = cx.bind(first_word);
+                let place = RawPlace { global, first_word };
+                let value = self.load_raw(cx, place, 0, result_ty, span);
                 Some(rvalue(value, result_ty))
             }
             (ResourceKind::RWByteAddressBuffer, "Store" | "Store2" | "Store3" | "Store4") => {
@@ -1502,65 +1466,29 @@ impl<'a> Lowerer<'a> {
                     // Like DXC's templated Store, a typed value stores its own bits.
                     None if name == "Store"
                         && !operand.literal
+                        && self.raw_word_count(operand.ty).is_ok()
                         && self
                             .numeric(operand.ty)
-                            .is_some_and(|(s, _)| s.width == 4 && s.kind != ScalarKind::Bool) =>
+                            .is_none_or(|(s, _)| s.kind != ScalarKind::Bool) =>
                     {
                         operand.ty
                     }
                     _ => self.words_type(name),
                 };
-                let Some((scalar, shape)) = self.numeric(value_ty) else {
+                if let Err(what) = self.raw_word_count(value_ty) {
                     self.error(
                         codes::UNSUPPORTED_CONSTRUCT,
                         span,
-                        "Store<T> supports scalars and vectors of 32-bit types for now",
+                        format!("Store<{}> is not supported: {what} are not supported in byte-address buffers yet; store 32-bit words", types::type_name(&self.module, value_ty)),
                     );
                     return None;
-                };
+                }
                 let converted =
                     self.convert_value(cx, operand.into_value(), value_ty, value.span, true)?;
-                let words_ty = self.shaped(Scalar::U32, shape);
-                let as_words = if scalar == Scalar::U32 {
-                    converted
-                } else {
-                    cx.expr(
-                        Expression::Bitcast {
-                            expr: converted,
-                            to: Scalar::U32,
-                        },
-                        words_ty,
-                        span,
-                    )
-                };
-                let words = match shape {
-                    Shape::Scalar => 1,
-                    Shape::Vector(s) => s.count(),
-                };
-                let as_words = if words > 1 {
-                    cx.bind(as_words)
-                } else {
-                    as_words
-                };
-                let pointers = self.word_pointers(cx, global, address, words, span)?;
-                for (i, pointer) in (0..).zip(pointers) {
-                    let word = if words == 1 {
-                        as_words
-                    } else {
-                        cx.expr(
-                            Expression::AccessIndex {
-                                base: as_words,
-                                index: i,
-                            },
-                            uint,
-                            span,
-                        )
-                    };
-                    cx.emit(Statement::Store {
-                        pointer,
-                        value: word,
-                    });
-                }
+                let first_word = self.word_index(cx, address, span)?;
+                let first_word = cx.bind(first_word);
+                let place = RawPlace { global, first_word };
+                self.store_raw(cx, place, 0, converted, value_ty, span);
                 Some(rvalue(
                     self.void_marker(cx, span),
                     self.scalar_type(Scalar::BOOL),
@@ -1608,45 +1536,6 @@ impl<'a> Lowerer<'a> {
                 None
             }
         }
-    }
-
-    /// Pointers to the `words` consecutive 32-bit words of a byte-address buffer
-    /// starting at byte `address`.
-    fn word_pointers(
-        &mut self,
-        cx: &mut FnCtx,
-        global: Handle<oneshader_ir::GlobalVariable>,
-        address: &'a ast::Expr,
-        words: u32,
-        span: Span,
-    ) -> Option<Vec<Handle<Expression>>> {
-        let uint = self.scalar_type(Scalar::U32);
-        let gv = &self.module.global_variables[global];
-        let (global_ty, space) = (gv.ty, gv.space);
-        let global_ptr_ty = self.pointer_type(global_ty, space);
-        let pointer_ty = self.pointer_type(uint, space);
-        let first = self.word_index(cx, address, span)?;
-        let first = if words > 1 { cx.bind(first) } else { first };
-        let mut pointers = Vec::new();
-        for i in 0..words {
-            let index = if i == 0 {
-                first
-            } else {
-                let offset = self.literal(cx, Scalar::U32, i64::from(i), span);
-                cx.expr(
-                    Expression::Binary {
-                        op: BinaryOperator::Add,
-                        left: first,
-                        right: offset,
-                    },
-                    uint,
-                    span,
-                )
-            };
-            let base = cx.expr(Expression::GlobalVariable(global), global_ptr_ty, span);
-            pointers.push(cx.expr(Expression::Access { base, index }, pointer_ty, span));
-        }
-        Some(pointers)
     }
 
     /// The uint scalar or vector that `Load2`, `Store3`, … move (by the name's digit).

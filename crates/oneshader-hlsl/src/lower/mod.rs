@@ -13,6 +13,7 @@ mod globals;
 mod image;
 mod intrinsics;
 mod matrix;
+mod raw_buffer;
 mod stage_io;
 mod stmt;
 pub(crate) mod types;

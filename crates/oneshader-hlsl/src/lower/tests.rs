@@ -688,3 +688,40 @@ fn vk_push_constant_is_a_specific_error() {
         "{e:?}"
     );
 }
+
+#[test]
+fn raw_buffer_struct_loads_are_tightly_packed_and_64_bit_members_are_diagnosed() {
+    // A float3 right after a float starts at word 1 (std430 would put it at word 4).
+    let m = module(
+        "struct S { float a; float3 b; };\n\
+         ByteAddressBuffer In : register(t0);\n\
+         RWStructuredBuffer<float> Out : register(u1);\n\
+         [numthreads(1,1,1)] void main() { S s = In.Load<S>(0); Out[0] = s.b.x; }",
+    );
+    let entry = &m.entry_points[0];
+    let word_offsets: Vec<u32> = entry
+        .function
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Expression::Literal(oneshader_ir::Literal::U32(v)) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    for word in 1..=3 {
+        assert!(word_offsets.contains(&word), "{word_offsets:?}");
+    }
+    assert!(!word_offsets.contains(&4), "{word_offsets:?}");
+
+    let e = errors(
+        "struct D { double d; };\n\
+         ByteAddressBuffer In : register(t0);\n\
+         RWStructuredBuffer<float> Out : register(u1);\n\
+         [numthreads(1,1,1)] void main() { D d = In.Load<D>(0); Out[0] = (float)d.d; }",
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("OSH") && e.contains("Load<D>") && e.contains("64-bit")),
+        "{e:?}"
+    );
+}
