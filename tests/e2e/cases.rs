@@ -28,6 +28,7 @@ macro_rules! cases {
 cases!(
     atomic_histogram,
     byte_address_words,
+    cbuffer_structs,
     raw_buffer_structs,
     compact_odd,
     frexp_split,

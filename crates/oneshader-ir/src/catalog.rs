@@ -468,10 +468,11 @@ pub const CATALOG: &[CodeInfo] = &[
         Error,
         "The WGSL backend cannot express this construct.",
         "The program is valid HLSL, but WGSL has no equivalent for a construct in it. The \
-         message names the construct. For example, WGSL has no 64-bit integers, and its \
-         uniform buffers align a `float3` to 16 bytes, where HLSL's `cbuffer` packing puts \
-         one right after a `float`, at offset 4.",
-        "cbuffer Params : register(b0) {\n    float scale;\n    float3 offset;  // at offset 4\n};\nRWStructuredBuffer<float3> Out : register(u1);\n[numthreads(64, 1, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID) {\n    Out[id.x] = offset * scale;\n}",
+         message names the construct. For example, WGSL has no 64-bit integers. (A \
+         `cbuffer` whose HLSL packing WGSL's uniform rules cannot express, such as a \
+         `float3` right after a `float`, is declared as rows of `vec4<u32>` instead, so it \
+         compiles.)",
+        "RWStructuredBuffer<uint64_t> Timestamps : register(u0);\n[numthreads(64, 1, 1)]\nvoid CSMain(uint3 id : SV_DispatchThreadID) {\n    Timestamps[id.x] = (uint64_t)id.x << 32;\n}",
         "Compile for the other targets only (`--target spirv,msl`), or rewrite the construct.",
     ),
     entry(

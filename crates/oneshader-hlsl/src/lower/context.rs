@@ -84,6 +84,8 @@ pub(crate) enum Value {
         /// A RWTexture texel.
         writable: bool,
     },
+    /// A value in a row-packed constant buffer (see `lower::cbuffer`), read-only.
+    Cbuffer(super::cbuffer::CbufferPlace),
     /// A buffer, texture or sampler resource.
     Resource {
         global: Handle<oneshader_ir::GlobalVariable>,

@@ -148,6 +148,11 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn rvalue(&mut self, cx: &mut FnCtx, value: Value, span: Span) -> Option<Operand> {
         match value {
             Value::Rvalue { expr, ty, literal } => Some(Operand { expr, ty, literal }),
+            Value::Cbuffer(place) => Some(Operand {
+                expr: self.load_cbuffer(cx, &place, span),
+                ty: place.ty,
+                literal: false,
+            }),
             Value::Place { pointer, ty, .. } => Some(Operand {
                 expr: cx.expr(Expression::Load { pointer }, ty, span),
                 ty,
@@ -382,6 +387,7 @@ impl<'a> Lowerer<'a> {
                     writable: false,
                 })
             }
+            Some(GlobalSymbol::CbufferRows(place)) => Some(Value::Cbuffer(place)),
             Some(GlobalSymbol::Resource { global, ty }) => {
                 Some(self.resource_value(cx, global, ty, span))
             }
@@ -1742,7 +1748,13 @@ impl<'a> Lowerer<'a> {
         base: &'a ast::Expr,
         member: &ast::Ident,
     ) -> Option<Value> {
-        let value = self.lower_expr(cx, base)?;
+        let value = match self.lower_expr(cx, base)? {
+            Value::Cbuffer(place) => match self.cbuffer_member(&place, &member.name) {
+                Some(member_place) => return Some(Value::Cbuffer(member_place)),
+                None => self.cbuffer_rvalue(cx, &place, member.span),
+            },
+            other => other,
+        };
         let Some(base_ty) = value.value_type() else {
             self.error(
                 codes::UNKNOWN_MEMBER,
@@ -1980,6 +1992,13 @@ impl<'a> Lowerer<'a> {
         }
         let index_operand = self.lower_rvalue(cx, index)?;
         let index_expr = self.index_value(cx, index_operand, index.span)?;
+        let value = match value {
+            Value::Cbuffer(place) => match self.cbuffer_element(cx, &place, index_expr, span) {
+                Some(element) => return Some(Value::Cbuffer(element)),
+                None => self.cbuffer_rvalue(cx, &place, span),
+            },
+            other => other,
+        };
         match value {
             Value::Resource { global, ty } => {
                 use oneshader_ir::ResourceKind as K;

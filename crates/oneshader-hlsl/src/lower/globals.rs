@@ -6,6 +6,7 @@ use oneshader_ir::{
     ResourceBinding, ResourceKind, Scalar, StructMember, Type, TypeInner, VectorSize,
 };
 
+use super::cbuffer::CbufferPlace;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
 use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig};
 use crate::ast;
@@ -656,6 +657,42 @@ impl<'a> Lowerer<'a> {
             expected,
             declarator.span,
         );
+        if resource.kind == ResourceKind::ConstantBuffer {
+            let row_major = self.row_major_default;
+            if !self.check_cbuffer_components(resource.element, declarator.span) {
+                return;
+            }
+            let layout = self.cbuffer_layout(resource.element, row_major);
+            let (size, _) = types::size_align(&self.module, layout, LayoutRules::ConstantBuffer);
+            let name = declarator.name.name.clone();
+            let ty = self.cbuffer_rows_type(&name, size);
+            let global = self.module.global_variables.append(
+                GlobalVariable {
+                    name: name.clone(),
+                    space: AddressSpace::Uniform,
+                    ty,
+                    resource: Some(Resource {
+                        kind: ResourceKind::ConstantBuffer,
+                        binding,
+                        register,
+                    }),
+                    span: Some(declarator.span),
+                },
+                Some(declarator.span),
+            );
+            self.globals.insert(
+                name,
+                GlobalSymbol::CbufferRows(CbufferPlace {
+                    global,
+                    row: None,
+                    offset: 0,
+                    ty: resource.element,
+                    layout,
+                    row_major,
+                }),
+            );
+            return;
+        }
         let mut resource = resource;
         let (space, ty) = match resource.kind {
             ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
@@ -716,6 +753,10 @@ impl<'a> Lowerer<'a> {
             );
             return;
         }
+        if self.cbuffer_needs_rows(decl) {
+            self.declare_row_packed_cbuffer(decl);
+            return;
+        }
         let mut members = Vec::new();
         let mut offset = 0;
         let mut fields = Vec::new();
@@ -732,20 +773,8 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             for declarator in &field.declarators {
-                let Some(ty) = self.cbuffer_type(base, &declarator.array_dims) else {
-                    continue;
-                };
-                if declarator
-                    .annotations
-                    .iter()
-                    .any(|a| matches!(a, ast::Annotation::PackOffset(_)))
-                {
-                    self.error(
-                        codes::UNSUPPORTED_CONSTRUCT,
-                        declarator.span,
-                        "packoffset is not supported yet; order the members to get the layout",
-                    );
-                }
+                // Arrays, structs and packoffset went to the row-packed form.
+                let ty = base;
                 let row_major = self.is_row_major(&field.modifiers);
                 let stored = match *self.module.inner(ty) {
                     TypeInner::Matrix {
@@ -757,17 +786,6 @@ impl<'a> Lowerer<'a> {
                         rows: columns,
                         scalar,
                     }),
-                    TypeInner::Array { base, .. }
-                        if row_major
-                            && matches!(self.module.inner(base), TypeInner::Matrix { .. }) =>
-                    {
-                        self.error(
-                            codes::UNSUPPORTED_CONSTRUCT,
-                            declarator.span,
-                            "arrays of row_major matrices in cbuffers are not supported yet; declare them column_major (the default) and transpose on the host, or declare the matrices one by one",
-                        );
-                        continue;
-                    }
                     _ => ty,
                 };
                 let (size, align) =
@@ -834,45 +852,187 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Whether a cbuffer has a struct or array member or a `packoffset`, which only the
+    /// row-packed form expresses on every target (see `lower::cbuffer`).
+    fn cbuffer_needs_rows(&mut self, decl: &'a ast::BufferDecl) -> bool {
+        self.cbuffer_has_misaligned_vector(decl) || decl.members.iter().any(|item| {
+            let ast::Item::Variable(field) = item else {
+                return false;
+            };
+            let is_struct = matches!(
+                self.resolve_type(&field.ty),
+                Some(Ty::Value(t)) if matches!(self.module.inner(t), TypeInner::Struct { .. } | TypeInner::Array { .. })
+            );
+            is_struct
+                || field.declarators.iter().any(|d| {
+                    !d.array_dims.is_empty()
+                        || d.annotations
+                            .iter()
+                            .any(|a| matches!(a, ast::Annotation::PackOffset(_)))
+                })
+        })
+    }
+
+    /// Whether HLSL's packing puts a vector of a cbuffer made of scalars, vectors and
+    /// matrices where std140-style rules (WGSL's uniform layout) cannot: a `float2` at
+    /// an odd word, a `float3` or `float4` inside a row (`float a; float3 b;` puts `b` at 4).
+    fn cbuffer_has_misaligned_vector(&mut self, decl: &'a ast::BufferDecl) -> bool {
+        let mut offset = 0;
+        for item in &decl.members {
+            let ast::Item::Variable(field) = item else {
+                continue;
+            };
+            let Some(Ty::Value(ty)) = self.resolve_type(&field.ty) else {
+                return false;
+            };
+            for _ in &field.declarators {
+                let (size, align) =
+                    types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
+                offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
+                if let TypeInner::Vector { size: n, scalar } = *self.module.inner(ty) {
+                    let natural = u32::from(scalar.width) * if n.count() == 2 { 2 } else { 4 };
+                    if offset % natural != 0 {
+                        return true;
+                    }
+                }
+                offset += size;
+            }
+        }
+        false
+    }
+
+    /// Declares a cbuffer as a block of 16-byte rows with its members at HLSL's
+    /// offsets (or their `packoffset`).
+    fn declare_row_packed_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
+        let mut offset = 0;
+        let mut fields = Vec::new();
+        for item in &decl.members {
+            let ast::Item::Variable(field) = item else {
+                continue;
+            };
+            let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    field.ty.span,
+                    "cbuffer members must have value types",
+                );
+                continue;
+            };
+            let row_major = self.is_row_major(&field.modifiers);
+            for declarator in &field.declarators {
+                if declarator.array_dims.iter().any(Option::is_none) {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        declarator.span,
+                        "cbuffer arrays need a size",
+                    );
+                    continue;
+                }
+                let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                    continue;
+                };
+                if !self.check_cbuffer_components(ty, declarator.span) {
+                    continue;
+                }
+                let layout = self.cbuffer_layout(ty, row_major);
+                let (size, align) =
+                    types::size_align(&self.module, layout, LayoutRules::ConstantBuffer);
+                let packed = declarator.annotations.iter().find_map(|a| match a {
+                    ast::Annotation::PackOffset(p) => Some(p),
+                    _ => None,
+                });
+                offset = match packed {
+                    Some(p) => {
+                        let Some(at) = super::cbuffer::packoffset_bytes(
+                            &p.register.name,
+                            p.component.as_ref().map(|c| c.name.as_str()),
+                        ) else {
+                            self.error(
+                                codes::BAD_BINDING,
+                                p.span,
+                                "malformed packoffset: write it as packoffset(c3) or packoffset(c3.y)",
+                            );
+                            continue;
+                        };
+                        let aggregate = align >= 16;
+                        if (aggregate && at % 16 != 0) || (!aggregate && at % 16 + size > 16) {
+                            self.error(
+                                codes::BAD_BINDING,
+                                p.span,
+                                format!("packoffset puts '{}' across a 16-byte register boundary: structs, arrays and matrices start at a register (c3), and a vector must fit in the rest of its register", declarator.name.name),
+                            );
+                            continue;
+                        }
+                        at
+                    }
+                    None => types::place_member(offset, size, align, LayoutRules::ConstantBuffer),
+                };
+                fields.push((
+                    declarator.name.name.clone(),
+                    declarator.name.span,
+                    offset,
+                    ty,
+                    layout,
+                    row_major,
+                ));
+                offset += size;
+            }
+        }
+        let end = fields
+            .iter()
+            .map(|(_, _, at, _, layout, _)| {
+                at + types::size_align(&self.module, *layout, LayoutRules::ConstantBuffer).0
+            })
+            .max()
+            .unwrap_or(0);
+        let ty = self.cbuffer_rows_type(&decl.name.name, end);
+        let (binding, register) = self.resource_binding(
+            &decl.attributes,
+            &decl.annotations,
+            RegisterClass::B,
+            decl.name.span,
+        );
+        let global = self.module.global_variables.append(
+            GlobalVariable {
+                name: decl.name.name.clone(),
+                space: AddressSpace::Uniform,
+                ty,
+                resource: Some(Resource {
+                    kind: ResourceKind::ConstantBuffer,
+                    binding,
+                    register,
+                }),
+                span: Some(decl.span),
+            },
+            Some(decl.span),
+        );
+        for (name, span, offset, ty, layout, row_major) in fields {
+            if self.globals.contains_key(&name) {
+                self.error(
+                    codes::REDEFINITION,
+                    span,
+                    format!("'{name}' is already declared at file scope; rename one of them"),
+                );
+                continue;
+            }
+            self.globals.insert(
+                name,
+                GlobalSymbol::CbufferRows(CbufferPlace {
+                    global,
+                    row: None,
+                    offset,
+                    ty,
+                    layout,
+                    row_major,
+                }),
+            );
+        }
+    }
+
     /// Whether a matrix declared with `modifiers` is stored row by row.
     fn is_row_major(&self, modifiers: &[ast::SpannedModifier]) -> bool {
         let has = |m| modifiers.iter().any(|s| s.modifier == m);
         has(ast::Modifier::RowMajor) || (self.row_major_default && !has(ast::Modifier::ColumnMajor))
-    }
-
-    /// A cbuffer member type: arrays get HLSL's 16-byte element stride.
-    fn cbuffer_type(
-        &mut self,
-        base: Handle<Type>,
-        dims: &[Option<ast::Expr>],
-    ) -> Option<Handle<Type>> {
-        let mut ty = base;
-        for dim in dims.iter().rev() {
-            let Some(e) = dim else {
-                self.error(
-                    codes::TYPE_MISMATCH,
-                    base_span(dims),
-                    "cbuffer arrays need a size",
-                );
-                return None;
-            };
-            let n = self.const_u32(e)?;
-            let (size, _) = types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
-            ty = self.module.type_handle(TypeInner::Array {
-                base: ty,
-                size: ArraySize::Constant(n.max(1)),
-                stride: types::round_up(size, 16),
-            });
-        }
-        if let TypeInner::Struct { .. } = self.module.inner(base) {
-            self.error(
-                codes::UNSUPPORTED_CONSTRUCT,
-                base_span(dims),
-                "structs inside cbuffers are not supported yet; declare their fields directly",
-            );
-            return None;
-        }
-        Some(ty)
     }
 
     fn declare_function(&mut self, decl: &'a ast::FunctionDecl) {
@@ -976,14 +1136,6 @@ impl<'a> Lowerer<'a> {
             specializations: Vec::new(),
         });
     }
-}
-
-fn base_span(dims: &[Option<ast::Expr>]) -> oneshader_ir::Span {
-    dims.iter()
-        .flatten()
-        .map(|e| e.span)
-        .next()
-        .unwrap_or(oneshader_ir::Span::new(oneshader_ir::FileId(0), 0, 0))
 }
 
 /// Splits `u12` into (U, 12).

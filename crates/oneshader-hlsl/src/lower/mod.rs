@@ -5,6 +5,7 @@
 //! every entry point is lowered, pulling in the functions it calls, and finally the
 //! remaining function definitions are checked so their errors are reported too.
 
+mod cbuffer;
 mod context;
 mod derived;
 mod expr;
@@ -55,6 +56,9 @@ pub(crate) enum GlobalSymbol<'a> {
         /// A `row_major` matrix: the block stores its transpose (see `lower::matrix`).
         transposed: bool,
     },
+    /// A member of a row-packed constant buffer (see `lower::cbuffer`), or the whole
+    /// value of a `ConstantBuffer<T>`.
+    CbufferRows(cbuffer::CbufferPlace),
     /// A buffer resource.
     Resource {
         global: Handle<oneshader_ir::GlobalVariable>,

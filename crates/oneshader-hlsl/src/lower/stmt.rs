@@ -477,6 +477,7 @@ impl Value {
             | Value::SwizzlePlace { ty, .. }
             | Value::MatrixPlace { ty, .. }
             | Value::Texel { ty, .. } => Some(*ty),
+            Value::Cbuffer(place) => Some(place.ty),
             Value::Resource { .. } => None,
         }
     }

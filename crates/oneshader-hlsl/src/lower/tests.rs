@@ -725,3 +725,58 @@ fn raw_buffer_struct_loads_are_tightly_packed_and_64_bit_members_are_diagnosed()
         "{e:?}"
     );
 }
+
+/// The block of a row-packed constant buffer: its size in bytes.
+fn cbuffer_block_size(m: &Module, name: &str) -> u32 {
+    let global = m
+        .global_variables
+        .iter()
+        .find(|(_, g)| g.name == name)
+        .map(|(_, g)| g.ty)
+        .expect("the cbuffer is declared");
+    match &m.types[global].inner {
+        oneshader_ir::TypeInner::Struct { size, .. } => *size,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cbuffers_with_structs_arrays_and_packoffset_are_row_packed_at_d3d_offsets() {
+    // A struct is 24 bytes unpadded (float3, float, float2); an array of two is 32 + 24;
+    // the float after it shares its last row: 16 + 56 = 72 → 76 bytes → 5 rows.
+    let m = module(
+        "struct L { float3 d; float i; float2 uv; };\n\
+         cbuffer C : register(b0) { float a; L lights[2]; float after; };\n\
+         cbuffer K : register(b1) { float k : packoffset(c7.w); };\n\
+         ConstantBuffer<L> P : register(b2);\n\
+         RWStructuredBuffer<float> Out : register(u3);\n\
+         [numthreads(1,1,1)] void main() { Out[0] = a + lights[1].uv.y + after + k + P.i; }",
+    );
+    assert_eq!(cbuffer_block_size(&m, "C"), 80);
+    assert_eq!(cbuffer_block_size(&m, "K"), 128);
+    assert_eq!(cbuffer_block_size(&m, "P"), 32);
+}
+
+#[test]
+fn packoffset_across_a_register_and_16_bit_members_are_diagnosed() {
+    let e = errors(
+        "cbuffer C : register(b0) { float2 v : packoffset(c0.w); };\n\
+         RWStructuredBuffer<float> Out : register(u0);\n\
+         [numthreads(1,1,1)] void main() { Out[0] = v.x; }",
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("OSH0322") && e.contains("register boundary")),
+        "{e:?}"
+    );
+    let e = errors(
+        "cbuffer C : register(b0) { float a[2]; double d; };\n\
+         RWStructuredBuffer<float> Out : register(u0);\n\
+         [numthreads(1,1,1)] void main() { Out[0] = a[0] + (float)d; }",
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("'double'") && e.contains("32-bit")),
+        "{e:?}"
+    );
+}
