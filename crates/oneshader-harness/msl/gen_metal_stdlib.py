@@ -777,6 +777,10 @@ def texture(name, coord, icoord, arrayed, ms, depth, dims, offset, gather=True, 
         emit("  uint get_num_samples() const;")
     else:
         emit("  uint get_num_mip_levels() const;")
+        if coord != "float":
+            # MSL 2.2+, fragment functions: the level a sample at coord would use.
+            emit(f"  float calculate_clamped_lod(sampler s, {coord} coord) const;")
+            emit(f"  float calculate_unclamped_lod(sampler s, {coord} coord) const;")
     emit("};")
 
 

@@ -194,6 +194,10 @@ fn record_global_uses(function: &Function, uses: &mut [GlobalUse]) {
             }
             Expression::ImageLoad { image, .. } => mark(*image, &|u| u.read = true),
             Expression::ImageQuery { image, .. } => mark(*image, &|u| u.length = true),
+            Expression::ImageLevelOfDetail { image, sampler, .. } => {
+                mark(*image, &|u| u.length = true);
+                mark(*sampler, &|u| u.read = true);
+            }
             _ => {}
         }
     }

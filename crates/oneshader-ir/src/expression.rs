@@ -445,6 +445,19 @@ pub enum Expression {
         /// For sampled, non-multisampled textures, the mip level, an integer.
         level: Option<Handle<Expression>>,
     },
+    /// The mip level a `Sample` at `coordinate` would use, from the implicit derivatives
+    /// (pixel shaders): `CalculateLevelOfDetail` (`clamped`: to the texture's levels and
+    /// the sampler's LOD range) or `CalculateLevelOfDetailUnclamped`. A `float`.
+    ImageLevelOfDetail {
+        /// The texture: an [`Expression::GlobalVariable`] of image type.
+        image: Handle<Expression>,
+        /// The sampler: an [`Expression::GlobalVariable`] of sampler type.
+        sampler: Handle<Expression>,
+        /// Float coordinates, one per dimension (cubes: a direction), no layer.
+        coordinate: Handle<Expression>,
+        /// Clamped (`CalculateLevelOfDetail`) or not.
+        clamped: bool,
+    },
     /// A query of a texture's size, levels, layers or samples.
     ImageQuery {
         /// The texture.

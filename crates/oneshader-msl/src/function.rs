@@ -786,6 +786,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             )),
             Expression::ArrayLength(pointer) => self.array_length(h, *pointer),
             Expression::ImageSample { .. } => self.image_sample(h),
+            Expression::ImageLevelOfDetail { .. } => self.image_level_of_detail(h),
             Expression::ImageLoad { .. } => self.image_load(h),
             Expression::ImageQuery { image, query } => self.image_query(*image, *query),
             Expression::Derivative { axis, expr, .. } => self.derivative(h, *axis, *expr),

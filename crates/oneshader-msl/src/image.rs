@@ -171,6 +171,42 @@ impl FunctionWriter<'_, '_> {
         Ok(format!("{texture}.read({})", args.join(", ")))
     }
 
+    /// `CalculateLevelOfDetail[Unclamped]`: `calculate_clamped_lod` /
+    /// `calculate_unclamped_lod` (fragment functions only, as the implicit derivatives).
+    pub(crate) fn image_level_of_detail(&mut self, h: Handle<Expression>) -> Written {
+        let span = self.function.expressions.span(h);
+        let Some(&Expression::ImageLevelOfDetail {
+            image,
+            sampler,
+            coordinate,
+            clamped,
+        }) = self.function.expressions.try_get(h)
+        else {
+            return Err(unsupported(span, "malformed level-of-detail query"));
+        };
+        let name = if clamped {
+            "CalculateLevelOfDetail"
+        } else {
+            "CalculateLevelOfDetailUnclamped"
+        };
+        if self.w.entry.stage != ShaderStage::Fragment {
+            return Err(unsupported(span, format!("'{name}' needs implicit derivatives, which only pixel shaders have in MSL (this is a {} shader): compute the level from the coordinate's rate of change and the texture size, and use SampleLevel", self.w.entry.stage.name())));
+        }
+        let (dim, _, _, _) = self.image_shape(image)?;
+        if dim == ImageDimension::D1 {
+            return Err(unsupported(span, format!("'{name}' on a Texture1D: MSL's texture1d has no mipmaps and no level-of-detail query; use a Texture2D of height 1")));
+        }
+        let texture = self.expr(image)?;
+        let sampler = self.expr(sampler)?;
+        let coordinate = self.expr(coordinate)?;
+        let function = if clamped {
+            "calculate_clamped_lod"
+        } else {
+            "calculate_unclamped_lod"
+        };
+        Ok(format!("{texture}.{function}({sampler}, {coordinate})"))
+    }
+
     /// `GetDimensions` parts.
     pub(crate) fn image_query(&mut self, image: Handle<Expression>, query: ImageQuery) -> Written {
         let (dim, _, class, _) = self.image_shape(image)?;

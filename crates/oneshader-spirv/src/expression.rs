@@ -180,6 +180,9 @@ impl FunctionWriter<'_, '_> {
             )),
             Expression::ArrayLength(pointer) => self.array_length(*pointer, result_type, span),
             Expression::ImageSample { .. } => self.image_sample(handle, result_type),
+            Expression::ImageLevelOfDetail { .. } => {
+                self.image_level_of_detail(handle, result_type)
+            }
             Expression::ImageLoad { .. } => self.image_load(handle, result_type),
             Expression::ImageQuery { image, query } => {
                 self.image_query(*image, *query, result_type)

@@ -249,6 +249,60 @@ impl FunctionWriter<'_, '_> {
         Ok(())
     }
 
+    /// `CalculateLevelOfDetail[Unclamped]`: `OpImageQueryLod` gives (clamped, unclamped).
+    pub(crate) fn image_level_of_detail(
+        &mut self,
+        handle: Handle<Expression>,
+        result_type: Word,
+    ) -> Result<Word> {
+        let span = self.span(handle);
+        let Expression::ImageLevelOfDetail {
+            image,
+            sampler,
+            coordinate,
+            clamped,
+        } = *self.expression(handle)?
+        else {
+            return Err(Error::malformed(span, "not a level-of-detail query"));
+        };
+        let name = if clamped {
+            "CalculateLevelOfDetail"
+        } else {
+            "CalculateLevelOfDetailUnclamped"
+        };
+        if self.w.entry.stage != ShaderStage::Fragment {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "'{name}' needs implicit derivatives, which only pixel shaders have in Vulkan (this is a {} shader); compute shaders would need the DerivativeGroupQuadsKHR capability of SPV_KHR_compute_shader_derivatives, which oneshader does not emit: compute the level from the coordinate's rate of change and the texture size, and use SampleLevel",
+                    self.w.entry.stage.name()
+                ),
+            ));
+        }
+        self.w.capability(Capability::ImageQuery);
+        let image_value = self.value(image)?;
+        let sampler_value = self.value(sampler)?;
+        let image_type = self.value_type_of(image)?;
+        let sampled_image_type = self.w.b.type_sampled_image(image_type);
+        let sampled = self.emit_ids(
+            Op::SampledImage,
+            sampled_image_type,
+            &[image_value, sampler_value],
+        )?;
+        let coordinate = self.value(coordinate)?;
+        let float = self.w.b.type_float(32, None);
+        let pair = self.w.b.type_vector(float, 2);
+        let levels = self.emit_ids(Op::ImageQueryLod, pair, &[sampled, coordinate])?;
+        self.emit(
+            Op::CompositeExtract,
+            result_type,
+            vec![
+                Operand::IdRef(levels),
+                Operand::LiteralBit32(u32::from(!clamped)),
+            ],
+        )
+    }
+
     /// `Sample*` and `Gather*`.
     pub(crate) fn image_sample(
         &mut self,

@@ -234,6 +234,17 @@ impl Writer<'_> {
                 format!("arrayLength({})", self.pointer(context, *pointer)?)
             }
             Expression::ImageSample { .. } => self.image_sample(context, handle)?,
+            Expression::ImageLevelOfDetail { clamped, .. } => {
+                let name = if *clamped {
+                    "CalculateLevelOfDetail"
+                } else {
+                    "CalculateLevelOfDetailUnclamped"
+                };
+                return Err(unsupported(
+                    span,
+                    format!("The intrinsic '{name}' is not supported in WGSL: WGSL has no level-of-detail query. Compute the level from the coordinate's derivatives (dpdx/dpdy, i.e. ddx/ddy) scaled by textureDimensions, and sample with SampleLevel; or compile this shader for SPIR-V and MSL only (--target spirv,msl)."),
+                ));
+            }
             Expression::ImageLoad { .. } => self.image_load(context, handle)?,
             Expression::ImageQuery { image, query } => self.image_query(context, *image, *query)?,
             Expression::Derivative {

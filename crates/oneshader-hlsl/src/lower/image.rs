@@ -536,6 +536,60 @@ impl<'a> Lowerer<'a> {
         Some((coordinate, array_index))
     }
 
+    /// `CalculateLevelOfDetail[Unclamped](sampler, location)`: the mip level a `Sample`
+    /// would use (the location has no layer, even for arrays).
+    fn lower_level_of_detail(
+        &mut self,
+        cx: &mut FnCtx,
+        global: Handle<oneshader_ir::GlobalVariable>,
+        info: ImageInfo,
+        name: &str,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Value> {
+        if info.storage() || info.multisampled() {
+            self.error(
+                codes::UNKNOWN_MEMBER,
+                span,
+                format!("'{name}' needs a sampled Texture (not RWTexture or Texture2DMS)"),
+            );
+            return None;
+        }
+        let [sampler_arg, location] = self.expect_args::<2>(args, name, span)?;
+        let sampler = match self.lower_expr(cx, sampler_arg)? {
+            Value::Resource { global, ty } if ty.kind == ResourceKind::Sampler => {
+                self.handle_expr(cx, global, sampler_arg.span)
+            }
+            _ => {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    sampler_arg.span,
+                    format!("the first argument of '{name}' must be a SamplerState"),
+                );
+                return None;
+            }
+        };
+        let coordinate =
+            self.vector_argument(cx, location, Scalar::F32, coordinate_count(info.dim))?;
+        let image = self.handle_expr(cx, global, span);
+        let float = self.scalar_type(Scalar::F32);
+        let expr = cx.expr(
+            Expression::ImageLevelOfDetail {
+                image,
+                sampler,
+                coordinate,
+                clamped: name == "CalculateLevelOfDetail",
+            },
+            float,
+            span,
+        );
+        Some(Value::Rvalue {
+            expr,
+            ty: float,
+            literal: false,
+        })
+    }
+
     /// A constant texel offset argument.
     fn constant_offset(&mut self, info: ImageInfo, arg: &'a ast::Expr) -> Option<Vec<i32>> {
         let n = offset_count(info.dim);
@@ -1125,12 +1179,7 @@ impl<'a> Lowerer<'a> {
             "Load" => self.lower_load(cx, global, info, args, span),
             "GetDimensions" => self.lower_get_dimensions(cx, global, info, args, span),
             "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" => {
-                self.error(
-                    codes::INTRINSIC_NOT_SUPPORTED,
-                    method.span,
-                    format!("'{name}' is not supported yet: WGSL has no level-of-detail query; compute the level from ddx/ddy of the coordinates scaled by the texture size"),
-                );
-                None
+                self.lower_level_of_detail(cx, global, info, name, args, span)
             }
             "GetSamplePosition" | "mips" | "sample" => {
                 self.error(
@@ -1253,9 +1302,14 @@ mod tests {
                      SamplerComparisonState C : register(s2);\nRWTexture2D<float4> R : register(u3);";
         let cases = [
             (
-                "Out[0] = T.CalculateLevelOfDetail(S, float2(0, 0)).xxxx;",
-                "OSH0350",
-                "CalculateLevelOfDetail",
+                "Out[0] = R.CalculateLevelOfDetail(S, float2(0, 0)).xxxx;",
+                "OSH0307",
+                "RWTexture",
+            ),
+            (
+                "Out[0] = T.CalculateLevelOfDetail(S, 0.5).xxxx;",
+                "OSH0302",
+                "needs 2 components",
             ),
             (
                 "Out[0] = T.SampleLevel(C, float2(0, 0), 0);",
