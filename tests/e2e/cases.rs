@@ -41,6 +41,7 @@ cases!(
     rwtexture_write,
     scatter_multiples,
     select_and_or,
+    structured_counters,
     swizzle_compose,
     switch_fallthrough,
     texture_load,

@@ -1982,6 +1982,24 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         let value = self.lower_expr(cx, base)?;
+        if let Value::Resource { global, .. } = value {
+            if let Some(flavor) = self.buffer_flavors.get(&global) {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    span,
+                    format!(
+                        "{} cannot be indexed: use its {} method",
+                        flavor.hlsl_name(),
+                        if *flavor == super::counter::BufferFlavor::Append {
+                            "Append"
+                        } else {
+                            "Consume"
+                        }
+                    ),
+                );
+                return None;
+            }
+        }
         if let Value::Resource { global, ty } = value {
             if matches!(
                 ty.kind,

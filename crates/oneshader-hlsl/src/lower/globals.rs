@@ -7,6 +7,7 @@ use oneshader_ir::{
 };
 
 use super::cbuffer::CbufferPlace;
+use super::counter::BufferFlavor;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
 use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig};
 use crate::ast;
@@ -95,7 +96,10 @@ impl<'a> Lowerer<'a> {
                 self.numeric_type(scalar, rows, Some(columns), ty.span)
                     .map(Ty::Value)
             }
-            "StructuredBuffer" | "RWStructuredBuffer" => {
+            "StructuredBuffer"
+            | "RWStructuredBuffer"
+            | "AppendStructuredBuffer"
+            | "ConsumeStructuredBuffer" => {
                 let kind = if text == "StructuredBuffer" {
                     ResourceKind::StructuredBuffer
                 } else {
@@ -735,6 +739,14 @@ impl<'a> Lowerer<'a> {
             },
             Some(declarator.span),
         );
+        if let ast::TypeKind::Named {
+            name: type_name, ..
+        } = &decl.ty.kind
+        {
+            if let Some(flavor) = BufferFlavor::of_type_name(type_name.name()) {
+                self.buffer_flavors.insert(global, flavor);
+            }
+        }
         self.globals.insert(
             name,
             GlobalSymbol::Resource {
@@ -1169,8 +1181,6 @@ fn is_unsupported_resource(name: &str) -> bool {
             name,
             "Buffer"
                 | "RWBuffer"
-                | "AppendStructuredBuffer"
-                | "ConsumeStructuredBuffer"
                 | "tbuffer"
                 | "TextureBuffer"
                 | "RasterizerOrderedBuffer"

@@ -8,6 +8,7 @@ use oneshader_ir::{
 };
 
 use super::context::{FnCtx, Value};
+use super::counter::BufferFlavor;
 use super::expr::{Operand, Shape};
 use super::raw_buffer::RawPlace;
 use super::types::{self, Ty};
@@ -1362,6 +1363,29 @@ impl<'a> Lowerer<'a> {
             return self.lower_image_method(cx, global, ty, method, args, span);
         }
         let name = method.name.as_str();
+        if let Some(&flavor) = self.buffer_flavors.get(&global) {
+            match (flavor, name) {
+                (BufferFlavor::Append, "Append") | (BufferFlavor::Consume, "Consume") => {
+                    return self.lower_append_consume(cx, global, ty.element, flavor, args, span);
+                }
+                (_, "GetDimensions") => {}
+                _ => {
+                    let only = match flavor {
+                        BufferFlavor::Append => "Append",
+                        BufferFlavor::Consume => "Consume",
+                    };
+                    self.error(
+                        codes::UNKNOWN_MEMBER,
+                        method.span,
+                        format!(
+                            "{} has no method '{name}': it has {only} and GetDimensions",
+                            flavor.hlsl_name()
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
         let gv = &self.module.global_variables[global];
         let (global_ty, space) = (gv.ty, gv.space);
         let global_ptr_ty = self.pointer_type(global_ty, space);
@@ -1524,8 +1548,7 @@ impl<'a> Lowerer<'a> {
                 None
             }
             (ResourceKind::RWStructuredBuffer, "IncrementCounter" | "DecrementCounter") => {
-                self.error(codes::UNSUPPORTED_CONSTRUCT, method.span, format!("'{name}' (structured buffer counters) is not supported yet; keep the counter in a RWByteAddressBuffer and use InterlockedAdd"));
-                None
+                self.lower_counter_method(cx, global, name, args, span)
             }
             _ => {
                 self.error(

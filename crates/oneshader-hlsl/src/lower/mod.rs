@@ -7,6 +7,7 @@
 
 mod cbuffer;
 mod context;
+mod counter;
 mod derived;
 mod expr;
 mod function;
@@ -127,6 +128,11 @@ pub(crate) struct Lowerer<'a> {
     /// Whether matrices in memory are row-major unless declared otherwise: the last
     /// `#pragma pack_matrix` seen (HLSL's default is column-major).
     pub row_major_default: bool,
+    /// The counter resource of each structured buffer whose counter is used.
+    pub counters:
+        HashMap<Handle<oneshader_ir::GlobalVariable>, Handle<oneshader_ir::GlobalVariable>>,
+    /// The append and consume buffers (lowered as `RWStructuredBuffer`s).
+    pub buffer_flavors: HashMap<Handle<oneshader_ir::GlobalVariable>, counter::BufferFlavor>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -147,6 +153,8 @@ pub fn lower(
         in_progress: HashSet::new(),
         static_inits: Vec::new(),
         row_major_default: false,
+        counters: HashMap::new(),
+        buffer_flavors: HashMap::new(),
     };
     let items = flatten_items(&unit.items);
     for item in &items {

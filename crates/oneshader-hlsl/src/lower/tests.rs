@@ -780,3 +780,54 @@ fn packoffset_across_a_register_and_16_bit_members_are_diagnosed() {
         "{e:?}"
     );
 }
+
+#[test]
+fn structured_buffer_counters_are_resources_at_the_lowest_free_binding_of_the_set() {
+    let m = module(
+        "AppendStructuredBuffer<uint> A : register(u0, space1);\n\
+         RWStructuredBuffer<uint> B : register(u2, space1);\n\
+         RWStructuredBuffer<uint> Unused : register(u1);\n\
+         [numthreads(1,1,1)] void main() { A.Append(7); B[B.IncrementCounter()] = 1; }",
+    );
+    let resources: Vec<(String, u32, u32)> = m
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| {
+            let r = g.resource.as_ref()?;
+            Some((g.name.clone(), r.binding.set, r.binding.binding))
+        })
+        .collect();
+    assert!(
+        resources.contains(&("counter.var.A".to_string(), 1, 1)),
+        "{resources:?}"
+    );
+    assert!(
+        resources.contains(&("counter.var.B".to_string(), 1, 3)),
+        "{resources:?}"
+    );
+    // Unused's counter is never used, so it is never declared.
+    assert!(!resources.iter().any(|r| r.0 == "counter.var.Unused"));
+}
+
+#[test]
+fn append_and_consume_buffers_have_only_their_own_methods() {
+    let e = errors(
+        "AppendStructuredBuffer<uint> A : register(u0);\n\
+         [numthreads(1,1,1)] void main() { A[0] = 1; }",
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("AppendStructuredBuffer cannot be indexed")),
+        "{e:?}"
+    );
+    let e = errors(
+        "ConsumeStructuredBuffer<uint> C : register(u0);\n\
+         RWStructuredBuffer<uint> Out : register(u1);\n\
+         [numthreads(1,1,1)] void main() { Out[0] = C.IncrementCounter(); }",
+    );
+    assert!(
+        e.iter().any(|e| e.contains("OSH0307")
+            && e.contains("ConsumeStructuredBuffer has no method 'IncrementCounter'")),
+        "{e:?}"
+    );
+}
