@@ -1223,7 +1223,7 @@ impl Lowerer<'_> {
                 ),
             )
             .with_help(format!(
-                "give '{name}' another register number or space, or an explicit [[vk::binding(binding, set)]]"
+                "give '{name}' another register number or space, an explicit [[vk::binding(binding, set)]], or shift its register class with -fvk-t-shift/-fvk-s-shift/-fvk-b-shift/-fvk-u-shift N SPACE"
             ));
             if let Some(first_span) = first_span {
                 diagnostic =
