@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (engineer `res`): ByteAddressBuffer Load<T> of structs and vectors,
-// IncrementCounter/DecrementCounter, Append/ConsumeStructuredBuffer.
+// ByteAddressBuffer Load<T> of structs and vectors, IncrementCounter/DecrementCounter,
+// Append/ConsumeStructuredBuffer.
 struct Vertex { float3 position; float2 uv; uint color; };
 ByteAddressBuffer Raw : register(t0);
 RWStructuredBuffer<uint> Counted : register(u1);

@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (engineer `res`): structs inside cbuffers, packoffset, ConstantBuffer<T> of
-// structs, arrays of scalars (16-byte stride) and bools in cbuffers.
+// Structs inside cbuffers, packoffset, ConstantBuffer<T> of structs, arrays of scalars
+// (16-byte stride) and bools in cbuffers.
 struct Light { float3 position; float range; float3 color; float intensity; };
 struct Camera { float4x4 viewProj; float3 eye; float nearZ; };
 
