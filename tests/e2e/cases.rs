@@ -31,6 +31,7 @@ cases!(
     cbuffer_structs,
     raw_buffer_structs,
     compact_odd,
+    compute_struct_input,
     frexp_split,
     groupshared_reduction,
     half_and_fmod,

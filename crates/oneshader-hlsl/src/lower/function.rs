@@ -204,8 +204,8 @@ impl<'a> Lowerer<'a> {
             Some(t) => t,
             None => return,
         };
-        if stage != ShaderStage::Compute && self.needs_entry_wrapper(decl, result_ty) {
-            self.lower_wrapped_entry_point(decl, stage, span);
+        if self.needs_entry_wrapper(decl, result_ty) {
+            self.lower_wrapped_entry_point(decl, stage, workgroup_size, span);
             return;
         }
         let mut function = Function {

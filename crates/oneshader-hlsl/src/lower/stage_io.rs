@@ -227,11 +227,14 @@ impl<'a> Lowerer<'a> {
         Some(())
     }
 
-    /// Lowers a vertex or pixel entry point through a generated wrapper.
+    /// Lowers an entry point whose inputs or outputs are structs (or `out` parameters)
+    /// through a generated wrapper that flattens them into one interface value per
+    /// semantic and calls the function as written.
     pub(crate) fn lower_wrapped_entry_point(
         &mut self,
         decl: &'a ast::FunctionDecl,
         stage: ShaderStage,
+        workgroup_size: [u32; 3],
         span: Span,
     ) {
         let name = decl.name.name().to_string();
@@ -508,7 +511,7 @@ impl<'a> Lowerer<'a> {
         self.module.entry_points.push(EntryPoint {
             name,
             stage,
-            workgroup_size: [1, 1, 1],
+            workgroup_size,
             function,
             span: Some(span),
         });

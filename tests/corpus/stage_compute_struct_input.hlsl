@@ -1,5 +1,5 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): compute system values in an input struct.
+// Compute system values in an input struct (DXC: the struct is the flattened inputs).
 RWStructuredBuffer<uint4> Out : register(u0);
 struct ComputeIn
 {
