@@ -42,6 +42,7 @@ cases!(
     rwtexture_write,
     scatter_multiples,
     select_and_or,
+    struct_methods,
     structured_counters,
     swizzle_compose,
     switch_fallthrough,

@@ -27,6 +27,9 @@ pub(crate) enum LocalSymbol {
         global: Handle<oneshader_ir::GlobalVariable>,
         ty: super::types::ResourceTy,
     },
+    /// A field of `this` named without `this.` inside a member function: field
+    /// `member` of the struct that argument 0 points to.
+    ThisMember { member: u32, ty: Handle<Type> },
     /// A local whose declaration failed (an unknown type): uses of it report nothing
     /// more, since the declaration's error already did.
     Poisoned,

@@ -334,6 +334,27 @@ impl<'a> Lowerer<'a> {
                     LocalSymbol::Resource { global, ty } => {
                         self.resource_value(cx, global, ty, span)
                     }
+                    LocalSymbol::ThisMember { member, ty } => {
+                        let LocalSymbol::PointerParam { index, ty: this_ty } = cx.lookup("this")?
+                        else {
+                            return None;
+                        };
+                        let this_ptr = self.pointer_type(this_ty, AddressSpace::Function);
+                        let base = cx.expr(Expression::FunctionArgument(index), this_ptr, span);
+                        let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
+                        Value::Place {
+                            pointer: cx.expr(
+                                Expression::AccessIndex {
+                                    base,
+                                    index: member,
+                                },
+                                pointer_ty,
+                                span,
+                            ),
+                            ty,
+                            writable: true,
+                        }
+                    }
                 });
             }
         }

@@ -91,10 +91,12 @@ impl<'a> Lowerer<'a> {
             Ty::Value(ty) => Some(FunctionResult { ty, binding: None }),
             _ => None,
         };
+        // A method `S::M` becomes the IR function `S_M`.
+        let base_name = name.replace("::", "_");
         let mut overload_name = if index == 0 {
-            name.to_string()
+            base_name.clone()
         } else {
-            format!("{name}_{index}")
+            format!("{base_name}_{index}")
         };
         // A specialization is named after the resources it uses.
         for &global in resources {
@@ -109,10 +111,29 @@ impl<'a> Lowerer<'a> {
         };
         let mut cx = FnCtx::new(function, symbol.result);
         let assigned = assigned_names(body);
+        let implicit = usize::from(symbol.this_ty.is_some());
+        if let Some(this_ty) = symbol.this_ty {
+            // Fields are in scope by name; parameters and locals declared later shadow them.
+            if let TypeInner::Struct { members, .. } = self.module.inner(this_ty) {
+                for (member, field) in members.iter().enumerate() {
+                    cx.declare(
+                        &field.name,
+                        LocalSymbol::ThisMember {
+                            member: member as u32,
+                            ty: field.ty,
+                        },
+                    );
+                }
+            }
+            cx.push_scope();
+        }
         let mut resource_arguments = resources.iter();
         let mut argument_index = 0u32;
         for (i, param) in symbol.params.iter().enumerate() {
-            let span = symbol.decl.params[i].span;
+            let span = match i.checked_sub(implicit) {
+                Some(written) => symbol.decl.params[written].span,
+                None => symbol.decl.name.span,
+            };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
                     cx.declare(&param.name, LocalSymbol::Resource { global, ty });
@@ -593,6 +614,10 @@ fn collect_expr(e: &ast::Expr, names: &mut HashSet<String>, depth: u32) {
             }
         }
         ast::ExprKind::MethodCall { receiver, args, .. } => {
+            // A member function may assign the fields of its receiver.
+            if let Some(n) = root_name(receiver) {
+                names.insert(n.to_string());
+            }
             collect_expr(receiver, names, d);
             for a in args {
                 if let Some(n) = root_name(a) {

@@ -384,6 +384,7 @@ impl<'a> Lowerer<'a> {
             );
         }
         let mut members = Vec::new();
+        let mut methods = Vec::new();
         let mut offset = 0;
         let mut max_align = 4;
         for member in &decl.members {
@@ -424,13 +425,7 @@ impl<'a> Lowerer<'a> {
                         offset += size;
                     }
                 }
-                ast::Item::Function(f) => {
-                    self.error(
-                        codes::UNSUPPORTED_CONSTRUCT,
-                        f.name.span,
-                        "member functions are not supported yet; make it a free function taking the struct",
-                    );
-                }
+                ast::Item::Function(f) => methods.push(f),
                 _ => {}
             }
         }
@@ -440,10 +435,24 @@ impl<'a> Lowerer<'a> {
             name: name.clone(),
             inner: TypeInner::Struct { members, size },
         });
-        if let Some(name) = name {
-            self.structs.insert(name, handle);
+        if let Some(name) = &name {
+            self.structs.insert(name.clone(), handle);
         }
         self.struct_decls.insert(handle, decl);
+        // Methods are declared once the struct exists, so they may take and return it.
+        for method in methods {
+            match &name {
+                Some(struct_name) => {
+                    let key = method_key(struct_name, method.name.name());
+                    self.declare_function_as(method, key, Some(handle));
+                }
+                None => self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    method.name.span,
+                    "an anonymous struct cannot have member functions: give the struct a name",
+                ),
+            }
+        }
         Some(handle)
     }
 
@@ -1048,6 +1057,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declare_function(&mut self, decl: &'a ast::FunctionDecl) {
+        self.declare_function_as(decl, decl.name.name().to_string(), None);
+    }
+
+    /// Declares a function under `key` (its name, or [`method_key`] for a member
+    /// function of struct `this_ty`, which gets `this` as an implicit first `inout`
+    /// parameter).
+    fn declare_function_as(
+        &mut self,
+        decl: &'a ast::FunctionDecl,
+        key: String,
+        this_ty: Option<Handle<Type>>,
+    ) {
         let result = match self.resolve_type(&decl.return_type) {
             Some(Ty::Resource(_)) => {
                 self.error(
@@ -1061,6 +1082,16 @@ impl<'a> Lowerer<'a> {
             None => return,
         };
         let mut params = Vec::new();
+        if let Some(ty) = this_ty {
+            params.push(ParamSig {
+                name: "this".to_string(),
+                ty,
+                by_pointer: true,
+                copy_in: true,
+                default: None,
+                resource: None,
+            });
+        }
         for param in &decl.params {
             let has = |m: ast::Modifier| param.modifiers.iter().any(|x| x.modifier == m);
             let mut resource = None;
@@ -1112,10 +1143,7 @@ impl<'a> Lowerer<'a> {
                 resource,
             });
         }
-        let overloads = self
-            .functions
-            .entry(decl.name.name().to_string())
-            .or_default();
+        let overloads = self.functions.entry(key).or_default();
         // A definition after a prototype with the same parameter types replaces it.
         if let Some(existing) = overloads.iter_mut().find(|f| {
             f.params.len() == params.len()
@@ -1144,10 +1172,16 @@ impl<'a> Lowerer<'a> {
             decl,
             params,
             result,
+            this_ty,
             handle: None,
             specializations: Vec::new(),
         });
     }
+}
+
+/// The key of member function `method` of struct `struct_name` among the functions.
+pub(crate) fn method_key(struct_name: &str, method: &str) -> String {
+    format!("{struct_name}::{method}")
 }
 
 /// Splits `u12` into (U, 12).

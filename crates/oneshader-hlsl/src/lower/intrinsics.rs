@@ -7,7 +7,7 @@ use oneshader_ir::{
     UnaryOperator, VectorSize, WaveOp,
 };
 
-use super::context::{FnCtx, Value};
+use super::context::{FnCtx, LocalSymbol, Value};
 use super::counter::BufferFlavor;
 use super::expr::{Operand, Shape};
 use super::raw_buffer::RawPlace;
@@ -362,8 +362,23 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         let name = function.name();
+        // Inside a member function, a sibling method named alone is called on `this`.
+        if let Some(LocalSymbol::PointerParam { index, ty }) = cx.lookup("this") {
+            if let Some(struct_name) = self.module.types[ty].name.clone() {
+                let key = super::globals::method_key(&struct_name, name);
+                if self.functions.contains_key(&key) {
+                    let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
+                    let this = Value::Place {
+                        pointer: cx.expr(Expression::FunctionArgument(index), pointer_ty, span),
+                        ty,
+                        writable: true,
+                    };
+                    return self.lower_user_call(cx, &key, Some((this, span)), args, span);
+                }
+            }
+        }
         if self.functions.contains_key(name) {
-            return self.lower_user_call(cx, name, args, span);
+            return self.lower_user_call(cx, name, None, args, span);
         }
         // A typedef of a scalar, vector or matrix constructs like the type it names:
         // `typedef float3 color3; color3(1, 0, 0)`.
@@ -1345,12 +1360,15 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         let target = self.lower_expr(cx, receiver)?;
+        if let Some(key) = self.method_of(&target, &method.name) {
+            return self.lower_user_call(cx, &key, Some((target, receiver.span)), args, span);
+        }
         let Value::Resource { global, ty } = target else {
             self.error(
                 codes::UNKNOWN_MEMBER,
                 method.span,
                 format!(
-                    "'{}' is not a method of this value; methods exist on resources",
+                    "'{}' is not a method of this value; methods exist on resources and on structs that declare them",
                     method.name
                 ),
             );
@@ -1614,17 +1632,39 @@ impl<'a> Lowerer<'a> {
         self.store(cx, &place, converted, arg.span)
     }
 
-    /// A call of a user function, with overload resolution and out/inout copies.
+    /// The function key of member function `method` of the struct `value` holds, if
+    /// it declares one.
+    fn method_of(&self, value: &Value, method: &str) -> Option<String> {
+        let ty = value.value_type()?;
+        if !matches!(self.module.inner(ty), TypeInner::Struct { .. }) {
+            return None;
+        }
+        let struct_name = self.module.types[ty].name.as_deref()?;
+        let key = super::globals::method_key(struct_name, method);
+        self.functions.contains_key(&key).then_some(key)
+    }
+
+    /// A call of a user function, with overload resolution and out/inout copies. A
+    /// member function gets its `receiver` as the implicit `this`: copied in, and
+    /// copied back when it is writable.
     fn lower_user_call(
         &mut self,
         cx: &mut FnCtx,
         name: &str,
+        receiver: Option<(Value, Span)>,
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
         let mut operands = Vec::new();
         let mut places = Vec::new();
+        let mut spans = Vec::new();
         let mut failed = false;
+        let implicit = usize::from(receiver.is_some());
+        if let Some((value, receiver_span)) = receiver {
+            places.push(value.clone());
+            operands.push(value);
+            spans.push(receiver_span);
+        }
         for arg in args {
             // Every argument is checked, so each one's errors are reported.
             let Some(value) = self.lower_expr(cx, arg) else {
@@ -1633,10 +1673,12 @@ impl<'a> Lowerer<'a> {
             };
             places.push(value.clone());
             operands.push(value);
+            spans.push(arg.span);
         }
         if failed {
             return None;
         }
+        let given = operands.len();
         let overloads = self.functions.get(name)?.clone();
         let mut best: Option<(usize, u32)> = None;
         let mut ambiguous = false;
@@ -1646,7 +1688,7 @@ impl<'a> Lowerer<'a> {
                 .iter()
                 .filter(|p| p.default.is_none())
                 .count();
-            if args.len() < required || args.len() > candidate.params.len() {
+            if given < required || given > candidate.params.len() {
                 continue;
             }
             let mut cost = 0;
@@ -1676,8 +1718,9 @@ impl<'a> Lowerer<'a> {
         }
         let Some((index, _)) = best else {
             if let [only] = overloads.as_slice() {
-                let count = only.params.len();
-                let required = only.params.iter().filter(|p| p.default.is_none()).count();
+                let count = only.params.len() - implicit;
+                let required =
+                    only.params.iter().filter(|p| p.default.is_none()).count() - implicit;
                 if args.len() < required || args.len() > count {
                     let takes = if required == count {
                         format!("{count}")
@@ -1721,8 +1764,8 @@ impl<'a> Lowerer<'a> {
         let mut resources = Vec::new();
         let mut copy_back = Vec::new();
         for (i, param) in symbol.params.iter().enumerate() {
-            let (value, arg_span) = match (operands.get(i), args.get(i)) {
-                (Some(v), Some(a)) => (v.clone(), a.span),
+            let (value, arg_span) = match (operands.get(i), spans.get(i)) {
+                (Some(v), Some(s)) => (v.clone(), *s),
                 _ => {
                     let default = param.default?;
                     let v = self.lower_expr(cx, default)?;
@@ -1738,7 +1781,12 @@ impl<'a> Lowerer<'a> {
             } else if param.by_pointer {
                 let place = places.get(i).cloned();
                 let place = place?;
-                self.check_writable(&place, arg_span)?;
+                // A method called on a value that cannot be assigned (a constant, a
+                // read-only resource, a temporary) works on a copy, as on a C++ temporary.
+                let receiver_is_read_only = i < implicit && !is_writable(&place);
+                if !receiver_is_read_only {
+                    self.check_writable(&place, arg_span)?;
+                }
                 let temp = cx.temporary(param.ty, arg_span);
                 let pointer_ty = self.pointer_type(param.ty, AddressSpace::Function);
                 if param.copy_in {
@@ -1750,7 +1798,9 @@ impl<'a> Lowerer<'a> {
                     });
                 }
                 arguments.push(cx.expr(Expression::LocalVariable(temp), pointer_ty, arg_span));
-                copy_back.push((place, temp, param.ty, pointer_ty, arg_span));
+                if !receiver_is_read_only {
+                    copy_back.push((place, temp, param.ty, pointer_ty, arg_span));
+                }
             } else {
                 let converted = self.convert_value(cx, value, param.ty, arg_span, true)?;
                 arguments.push(converted);
@@ -1811,6 +1861,17 @@ impl<'a> Lowerer<'a> {
             2
         };
         Some(shape_cost + kind_cost)
+    }
+}
+
+/// Whether `value` is a place that may be assigned.
+fn is_writable(value: &Value) -> bool {
+    match value {
+        Value::Place { writable, .. }
+        | Value::SwizzlePlace { writable, .. }
+        | Value::MatrixPlace { writable, .. }
+        | Value::Texel { writable, .. } => *writable,
+        _ => false,
     }
 }
 

@@ -95,6 +95,8 @@ pub(crate) struct FunctionSymbol<'a> {
     pub decl: &'a ast::FunctionDecl,
     pub params: Vec<ParamSig<'a>>,
     pub result: Ty,
+    /// For a member function, its struct: `this` is the first of `params`.
+    pub this_ty: Option<Handle<Type>>,
     /// The IR function once lowered (a function without resource parameters).
     pub handle: Option<Handle<Function>>,
     /// The IR functions of a function with resource parameters, one per distinct

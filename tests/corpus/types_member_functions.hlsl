@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): structs with member functions that read and write fields, call each
-// other and return structs; nested structs; structs as parameters and return values.
+// Structs with member functions that read and write fields, call each other and
+// return structs; nested structs; structs as parameters and return values.
 struct Ray
 {
     float3 origin;
