@@ -47,5 +47,6 @@ cases!(
     swizzle_compose,
     switch_fallthrough,
     texture_load,
+    typed_buffers,
     texture_sample,
 );

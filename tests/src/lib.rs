@@ -371,7 +371,7 @@ fn try_validate(
 /// What a named binding of a case is, besides a buffer (whose kind reflection gives).
 #[derive(Clone, Copy, Debug)]
 pub enum BindingShape {
-    /// A buffer: storage, read-only storage or uniform as reflection says.
+    /// A buffer: storage, read-only storage, uniform or texel buffer as reflection says.
     Buffer,
     /// A 2D texture: sampled or storage as reflection says.
     Texture {
@@ -423,6 +423,10 @@ pub fn bind_resources(
             let resource = entry
                 .resource(name)
                 .unwrap_or_else(|| panic!("the shader does not use a resource named '{name}'"));
+            let typed_buffer = matches!(
+                resource.kind,
+                oneshader::ResourceKind::Buffer | oneshader::ResourceKind::RWBuffer
+            );
             let ty = layout
                 .bind_group_layouts
                 .get(resource.set as usize)
@@ -430,6 +434,21 @@ pub fn bind_resources(
                 .map(|e| e.ty.clone())
                 .unwrap_or_else(|| panic!("'{name}' has no entry in the WebGPU layout"));
             let kind = match (ty, *shape) {
+                // Texel buffers on Vulkan; the WebGPU layout's storage buffers on Dawn.
+                (WebGpuBindingType::Buffer(buffer), BindingShape::Buffer) if typed_buffer => {
+                    let format = resource
+                        .texture
+                        .as_ref()
+                        .and_then(|t| t.storage_format.as_deref())
+                        .and_then(TexelFormat::from_webgpu_name)
+                        .unwrap_or_else(|| {
+                            panic!("typed buffer '{name}' has no texel format the harness binds")
+                        });
+                    BufferKind::TexelBuffer {
+                        format,
+                        write: buffer == WebGpuBufferBindingType::Storage,
+                    }
+                }
                 (WebGpuBindingType::Buffer(WebGpuBufferBindingType::Uniform), _) => {
                     BufferKind::Uniform
                 }

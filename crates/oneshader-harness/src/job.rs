@@ -14,15 +14,41 @@ pub enum TexelFormat {
     R32Float,
     /// One 32-bit unsigned integer (`VK_FORMAT_R32_UINT`, `r32uint`).
     R32Uint,
+    /// One 32-bit signed integer (`VK_FORMAT_R32_SINT`, `r32sint`).
+    R32Sint,
+    /// Two 32-bit signed integers (`VK_FORMAT_R32G32_SINT`, `rg32sint`).
+    Rg32Sint,
+    /// Four 32-bit unsigned integers (`VK_FORMAT_R32G32B32A32_UINT`, `rgba32uint`).
+    Rgba32Uint,
 }
 
 impl TexelFormat {
     /// Bytes per texel.
     pub fn texel_size(self) -> usize {
         match self {
-            TexelFormat::Rgba32Float => 16,
-            TexelFormat::Rgba8Unorm | TexelFormat::R32Float | TexelFormat::R32Uint => 4,
+            TexelFormat::Rgba32Float | TexelFormat::Rgba32Uint => 16,
+            TexelFormat::Rg32Sint => 8,
+            TexelFormat::Rgba8Unorm
+            | TexelFormat::R32Float
+            | TexelFormat::R32Uint
+            | TexelFormat::R32Sint => 4,
         }
+    }
+
+    /// The format WebGPU calls `name` (`r32uint`…), if the harness has it.
+    pub fn from_webgpu_name(name: &str) -> Option<TexelFormat> {
+        use TexelFormat::*;
+        [
+            Rgba32Float,
+            Rgba8Unorm,
+            R32Float,
+            R32Uint,
+            R32Sint,
+            Rg32Sint,
+            Rgba32Uint,
+        ]
+        .into_iter()
+        .find(|f| f.webgpu_name() == name)
     }
 
     /// The WebGPU format name.
@@ -32,6 +58,9 @@ impl TexelFormat {
             TexelFormat::Rgba8Unorm => "rgba8unorm",
             TexelFormat::R32Float => "r32float",
             TexelFormat::R32Uint => "r32uint",
+            TexelFormat::R32Sint => "r32sint",
+            TexelFormat::Rg32Sint => "rg32sint",
+            TexelFormat::Rgba32Uint => "rgba32uint",
         }
     }
 }
@@ -88,6 +117,17 @@ pub enum BufferKind {
     ReadOnlyStorage,
     /// A uniform buffer (`cbuffer`, WGSL `var<uniform>`).
     Uniform,
+    /// A typed buffer (`Buffer<T>`, `RWBuffer<T>`): on Vulkan a uniform or storage
+    /// texel buffer with a buffer view of `format`; on WebGPU, which has no texel
+    /// buffers, the read-only or read-write storage buffer the WGSL backend emulates it
+    /// with. Its data is tightly packed texels.
+    TexelBuffer {
+        /// The texel format of the Vulkan buffer view.
+        format: TexelFormat,
+        /// `RWBuffer`: a storage texel buffer (WebGPU `storage`); else a uniform texel
+        /// buffer (WebGPU `read-only-storage`).
+        write: bool,
+    },
 }
 
 /// One buffer of a job: where it is bound and what it holds before the dispatch.
@@ -323,6 +363,17 @@ pub(crate) fn check_buffers(buffers: &[BufferBinding]) -> Result<(), String> {
                     "texture {index} (set {}, binding {}) is {width}x{height} {format:?}, so its data needs {expected} bytes, not {}",
                     buffer.set,
                     buffer.binding,
+                    buffer.data.len()
+                ));
+            }
+        }
+        if let BufferKind::TexelBuffer { format, .. } = buffer.kind {
+            if buffer.data.len() % format.texel_size() != 0 {
+                return Err(format!(
+                    "texel buffer {index} (set {}, binding {}) holds {format:?} texels of {} bytes, but its data is {} bytes",
+                    buffer.set,
+                    buffer.binding,
+                    format.texel_size(),
                     buffer.data.len()
                 ));
             }

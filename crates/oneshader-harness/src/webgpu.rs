@@ -150,7 +150,10 @@ fn request_buffer(b: &crate::job::BufferBinding) -> RequestBuffer {
         filter: "",
     };
     match b.kind {
-        BufferKind::Storage => request.kind = "storage",
+        BufferKind::Storage | BufferKind::TexelBuffer { write: true, .. } => {
+            request.kind = "storage"
+        }
+        BufferKind::TexelBuffer { write: false, .. } => request.kind = "read-only-storage",
         BufferKind::ReadOnlyStorage => request.kind = "read-only-storage",
         BufferKind::Uniform => request.kind = "uniform",
         BufferKind::SampledTexture {

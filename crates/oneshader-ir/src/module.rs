@@ -182,6 +182,11 @@ pub enum ResourceKind {
     Texture,
     /// `RWTexture*<T>`.
     RWTexture,
+    /// `Buffer<T>`: a typed (texel) buffer read through a format; its type is an
+    /// [`ImageDimension::Buffer`](crate::ImageDimension::Buffer) image.
+    Buffer,
+    /// `RWBuffer<T>`: a typed (texel) buffer read and written through a format.
+    RWBuffer,
     /// `SamplerState` or `SamplerComparisonState`.
     Sampler,
 }
@@ -197,6 +202,8 @@ impl ResourceKind {
             ResourceKind::RWByteAddressBuffer => "RWByteAddressBuffer",
             ResourceKind::Texture => "Texture",
             ResourceKind::RWTexture => "RWTexture",
+            ResourceKind::Buffer => "Buffer",
+            ResourceKind::RWBuffer => "RWBuffer",
             ResourceKind::Sampler => "SamplerState",
         }
     }
@@ -208,6 +215,7 @@ impl ResourceKind {
             ResourceKind::RWStructuredBuffer
                 | ResourceKind::RWByteAddressBuffer
                 | ResourceKind::RWTexture
+                | ResourceKind::RWBuffer
         )
     }
 }

@@ -163,6 +163,10 @@ pub enum ImageDimension {
     D3,
     /// Cube map.
     Cube,
+    /// A typed buffer (`Buffer<T>`, `RWBuffer<T>`): one integer coordinate, no mip
+    /// levels, no layers. SPIR-V: a texel buffer; MSL: `texture_buffer`; WGSL has none,
+    /// so the WGSL writer emulates it as a storage buffer of the element type.
+    Buffer,
 }
 
 /// What a texture holds and how it is accessed.

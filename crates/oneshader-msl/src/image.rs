@@ -75,6 +75,9 @@ impl FunctionWriter<'_, '_> {
             ImageDimension::D2 => "gradient2d",
             ImageDimension::D3 => "gradient3d",
             ImageDimension::Cube => "gradientcube",
+            ImageDimension::Buffer => {
+                return Err(unsupported(span, "sampling a typed buffer"));
+            }
         };
         if gather.is_none() && dim != ImageDimension::D1 {
             match level {
@@ -148,7 +151,7 @@ impl FunctionWriter<'_, '_> {
         }
         let texture = self.expr(*image)?;
         let count = match dim {
-            ImageDimension::D1 => 1,
+            ImageDimension::D1 | ImageDimension::Buffer => 1,
             ImageDimension::D2 => 2,
             _ => 3,
         };
@@ -217,13 +220,15 @@ impl FunctionWriter<'_, '_> {
                     (Some(level), _) => format!("uint({})", self.expr(level)?),
                     _ => String::new(),
                 };
-                let lod = if dim == ImageDimension::D1 {
+                let lod = if matches!(dim, ImageDimension::D1 | ImageDimension::Buffer) {
                     String::new()
                 } else {
                     lod
                 };
                 match dim {
-                    ImageDimension::D1 => format!("{texture}.get_width()"),
+                    ImageDimension::D1 | ImageDimension::Buffer => {
+                        format!("{texture}.get_width()")
+                    }
                     ImageDimension::D2 | ImageDimension::Cube => {
                         format!("uint2({texture}.get_width({lod}), {texture}.get_height({lod}))")
                     }
@@ -250,7 +255,7 @@ impl FunctionWriter<'_, '_> {
         let texture = self.expr(image)?;
         let coords = self.expr(coordinate)?;
         let count = match dim {
-            ImageDimension::D1 => 1,
+            ImageDimension::D1 | ImageDimension::Buffer => 1,
             ImageDimension::D2 => 2,
             _ => 3,
         };

@@ -458,6 +458,7 @@ pub(crate) fn texture_name(
                 ImageDimension::D2 => "texture2d",
                 ImageDimension::D3 => "texture3d",
                 ImageDimension::Cube => return Err("a read-write cube texture".into()),
+                ImageDimension::Buffer => "texture_buffer",
             };
             let access = match (usage.read, usage.write) {
                 (true, true) => "read_write",
@@ -504,6 +505,7 @@ fn image_name(
         (ImageDimension::D2, true) => "texture2d_ms",
         (ImageDimension::D3, false) => "texture3d",
         (ImageDimension::Cube, false) => "texturecube",
+        (ImageDimension::Buffer, false) => "texture_buffer",
         _ => return Err("a multisampled texture that is not 2D".into()),
     };
     let array = if arrayed { "_array" } else { "" };

@@ -22,7 +22,10 @@ impl ResourceTable {
             | ResourceKind::RWStructuredBuffer
             | ResourceKind::ByteAddressBuffer
             | ResourceKind::RWByteAddressBuffer => ResourceTable::Buffer,
-            ResourceKind::Texture | ResourceKind::RWTexture => ResourceTable::Texture,
+            ResourceKind::Texture
+            | ResourceKind::RWTexture
+            | ResourceKind::Buffer
+            | ResourceKind::RWBuffer => ResourceTable::Texture,
             ResourceKind::Sampler => ResourceTable::Sampler,
         }
     }

@@ -78,6 +78,16 @@ impl Writer<'_> {
         class: ImageClass,
     ) -> Result<Word> {
         let (kind, multisampled, sampled, format) = match class {
+            // DXC gives a read-only typed buffer the format its element type implies.
+            ImageClass::Sampled {
+                kind, components, ..
+            } if dim == ImageDimension::Buffer => {
+                let format = StorageFormat::inferred(kind, components);
+                if needs_extended_formats(format) {
+                    self.capability(Capability::StorageImageExtendedFormats);
+                }
+                (kind, false, 1, image_format(format))
+            }
             ImageClass::Sampled {
                 kind, multisampled, ..
             } => (kind, multisampled, 1, ImageFormat::Unknown),
@@ -99,6 +109,14 @@ impl Writer<'_> {
             }
             ImageDimension::D2 => Dim::Dim2D,
             ImageDimension::D3 => Dim::Dim3D,
+            ImageDimension::Buffer => {
+                self.capability(if sampled == 1 {
+                    Capability::SampledBuffer
+                } else {
+                    Capability::ImageBuffer
+                });
+                Dim::DimBuffer
+            }
             ImageDimension::Cube => {
                 if arrayed {
                     self.capability(Capability::SampledCubeArray);
@@ -459,15 +477,16 @@ impl FunctionWriter<'_, '_> {
         let (dim, arrayed, class) = self.image_of(image)?;
         let image_value = self.value(image)?;
         let uint = self.w.b.type_int(32, 0);
-        let lod_based = matches!(
-            class,
-            ImageClass::Sampled {
-                multisampled: false,
-                ..
-            }
-        );
+        let lod_based = dim != ImageDimension::Buffer
+            && matches!(
+                class,
+                ImageClass::Sampled {
+                    multisampled: false,
+                    ..
+                }
+            );
         let size_count = match dim {
-            ImageDimension::D1 => 1,
+            ImageDimension::D1 | ImageDimension::Buffer => 1,
             ImageDimension::D2 | ImageDimension::Cube => 2,
             ImageDimension::D3 => 3,
         } + u32::from(arrayed);

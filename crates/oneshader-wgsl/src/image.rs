@@ -21,6 +21,28 @@ fn sample_type(kind: ScalarKind) -> Result<&'static str, String> {
     })
 }
 
+/// The component kind and count of a texture's element type.
+fn class_components(class: ImageClass) -> (ScalarKind, u8) {
+    match class {
+        ImageClass::Sampled {
+            kind, components, ..
+        }
+        | ImageClass::Storage {
+            kind, components, ..
+        } => (kind, components),
+    }
+}
+
+/// The WGSL element type of a typed buffer's emulating array: `u32`, `vec2<f32>`…
+fn typed_buffer_element(class: ImageClass) -> Result<String, String> {
+    let (kind, components) = class_components(class);
+    let scalar = sample_type(kind)?;
+    Ok(match components {
+        1 => scalar.to_string(),
+        n => format!("vec{n}<{scalar}>"),
+    })
+}
+
 impl Writer<'_> {
     /// The WGSL type of texture global `handle`: storage access from how the code uses
     /// it, a depth texture when it is sampled with a comparison.
@@ -43,6 +65,11 @@ impl Writer<'_> {
         if dim == ImageDimension::D1 && arrayed {
             return Err(err("WGSL has no 1D array textures".into()));
         }
+        if dim == ImageDimension::Buffer {
+            return Err(err(
+                "a typed buffer is declared as a storage buffer, not a texture".into(),
+            ));
+        }
         let shape = match (dim, arrayed) {
             (ImageDimension::D1, _) => "1d",
             (ImageDimension::D2, false) => "2d",
@@ -51,6 +78,7 @@ impl Writer<'_> {
             (ImageDimension::Cube, false) => "cube",
             (ImageDimension::Cube, true) => "cube_array",
             (ImageDimension::D3, true) => return Err(err("3D array textures".into())),
+            (ImageDimension::Buffer, _) => return Err(err("typed buffers".into())),
         };
         Ok(Some(match class {
             ImageClass::Sampled {
@@ -114,6 +142,35 @@ impl Writer<'_> {
                 "a texture operation on a value that is not a texture",
             )),
         }
+    }
+
+    /// The storage-buffer declaration that stands for typed buffer `global`
+    /// (`Buffer<T>`/`RWBuffer<T>`): WGSL has no texel buffers, so it becomes an array
+    /// of the element type, `read` for a `Buffer` and `read_write` for a `RWBuffer`
+    /// (WebGPU `read-only-storage` and `storage` bindings).
+    pub(crate) fn typed_buffer_declaration(
+        &self,
+        global: &GlobalVariable,
+        name: &str,
+        binding: &str,
+    ) -> Res<Option<String>> {
+        let TypeInner::Image {
+            dim: ImageDimension::Buffer,
+            class,
+            ..
+        } = self.module.types[global.ty].inner
+        else {
+            return Ok(None);
+        };
+        let element = typed_buffer_element(class)
+            .map_err(|e| unsupported(global.span, format!("{e} (typed buffer '{name}')")))?;
+        let access = match class {
+            ImageClass::Storage { .. } => "read_write",
+            ImageClass::Sampled { .. } => "read",
+        };
+        Ok(Some(format!(
+            "{binding}var<storage, {access}> {name}: array<{element}>;\n"
+        )))
     }
 
     fn offset_text(offset: &[i32]) -> String {
@@ -224,7 +281,24 @@ impl Writer<'_> {
         else {
             return Err(unsupported(span, "malformed load"));
         };
-        let (_, class, compared) = self.image_shape(context, *image)?;
+        let (dim, class, compared) = self.image_shape(context, *image)?;
+        if dim == ImageDimension::Buffer {
+            // The IR reads 4 components; the missing ones are 0, 0, 1 as for textures.
+            let element = format!(
+                "{}[{}]",
+                self.expression(context, *image)?,
+                self.expression(context, *coordinate)?
+            );
+            let (kind, components) = class_components(class);
+            let sample = sample_type(kind).map_err(|e| unsupported(span, e))?;
+            let fill = match components {
+                1 => format!(", {sample}(0), {sample}(0), {sample}(1)"),
+                2 => format!(", {sample}(0), {sample}(1)"),
+                3 => format!(", {sample}(1)"),
+                _ => return Ok(element),
+            };
+            return Ok(format!("vec4<{sample}>({element}{fill})"));
+        }
         let mut args = vec![
             self.expression(context, *image)?,
             self.expression(context, *coordinate)?,
@@ -253,6 +327,9 @@ impl Writer<'_> {
         query: ImageQuery,
     ) -> Res<String> {
         let texture = self.expression(context, image)?;
+        if let (ImageDimension::Buffer, _, _) = self.image_shape(context, image)? {
+            return Ok(format!("arrayLength(&{texture})"));
+        }
         Ok(match query {
             ImageQuery::Size { level: Some(level) } => {
                 format!(
@@ -276,6 +353,22 @@ impl Writer<'_> {
         array_index: Option<Handle<Expression>>,
         value: Handle<Expression>,
     ) -> Res<String> {
+        let (dim, class, _) = self.image_shape(context, image)?;
+        if dim == ImageDimension::Buffer {
+            // The IR stores 4 components; the element keeps as many as it has.
+            let swizzle = match class_components(class).1 {
+                1 => ".x",
+                2 => ".xy",
+                3 => ".xyz",
+                _ => "",
+            };
+            return Ok(format!(
+                "{}[{}] = ({}){swizzle};",
+                self.expression(context, image)?,
+                self.expression(context, coordinate)?,
+                self.expression(context, value)?
+            ));
+        }
         let mut args = vec![
             self.expression(context, image)?,
             self.expression(context, coordinate)?,

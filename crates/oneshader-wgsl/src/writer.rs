@@ -620,9 +620,20 @@ impl<'a> Writer<'a> {
             .clone()
             .unwrap_or_else(|| global.name.clone());
         let atomic = self.atomic_globals[handle.index()];
-        let ty = match self.texture_type(handle, global)? {
-            Some(texture) => texture,
-            None => self.type_at(global.ty, atomic, global.span)?,
+        let is_typed_buffer = matches!(
+            self.module.types[global.ty].inner,
+            TypeInner::Image {
+                dim: ImageDimension::Buffer,
+                ..
+            }
+        );
+        let ty = if is_typed_buffer {
+            String::new()
+        } else {
+            match self.texture_type(handle, global)? {
+                Some(texture) => texture,
+                None => self.type_at(global.ty, atomic, global.span)?,
+            }
         };
         let binding = || -> Res<String> {
             let resource = global.resource.as_ref().ok_or_else(|| {
@@ -636,6 +647,11 @@ impl<'a> Writer<'a> {
                 resource.binding.set, resource.binding.binding
             ))
         };
+        if is_typed_buffer {
+            if let Some(declaration) = self.typed_buffer_declaration(global, &name, &binding()?)? {
+                return Ok(declaration);
+            }
+        }
         let written = self.uses.get(handle.index()).is_some_and(|u| u.write);
         Ok(match global.space {
             AddressSpace::Storage { writable } => {

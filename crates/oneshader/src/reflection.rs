@@ -12,7 +12,7 @@ mod needs;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     EntryPoint, ImageClass, ImageDimension, Module, RegisterClass, ResourceKind, ScalarKind,
-    ShaderStage, SourceMap, Span, SubgroupOperations, TypeInner,
+    ShaderStage, SourceMap, Span, StorageFormat, SubgroupOperations, TypeInner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -272,14 +272,18 @@ pub fn vk_shader_stage_bit(stage: ShaderStage) -> u32 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TextureReflection {
-    /// `GPUTextureViewDimension`: `1d`, `2d`, `2d-array`, `3d`, `cube`, `cube-array`.
+    /// `GPUTextureViewDimension`: `1d`, `2d`, `2d-array`, `3d`, `cube`, `cube-array`;
+    /// `buffer` for a typed buffer (`Buffer<T>`/`RWBuffer<T>`), which WebGPU binds as a
+    /// storage buffer.
     pub view_dimension: String,
     /// `GPUTextureSampleType` for sampled textures: `float`, `sint`, `uint`, or `depth`
     /// when the code samples it with a comparison; `None` for storage textures.
     pub sample_type: Option<String>,
     /// `Texture2DMS`.
     pub multisampled: bool,
-    /// For storage textures (`RWTexture*`): the WebGPU texel format, when WebGPU has it.
+    /// For storage textures (`RWTexture*`): the WebGPU texel format, when WebGPU has it;
+    /// for typed buffers, the format of their Vulkan buffer view (`r32uint`…), from the
+    /// element type as DXC infers it.
     pub storage_format: Option<String>,
 }
 
@@ -301,8 +305,31 @@ impl TextureReflection {
             (ImageDimension::D3, _) => "3d",
             (ImageDimension::Cube, false) => "cube",
             (ImageDimension::Cube, true) => "cube-array",
+            (ImageDimension::Buffer, _) => "buffer",
         }
         .to_string();
+        if dim == ImageDimension::Buffer {
+            // A typed buffer: the format of its Vulkan buffer view (WebGPU binds the
+            // emulating storage buffer, which has none).
+            let (kind, components) = match class {
+                ImageClass::Sampled {
+                    kind, components, ..
+                } => (kind, components),
+                ImageClass::Storage {
+                    kind, components, ..
+                } => (kind, components),
+            };
+            let format = match class {
+                ImageClass::Storage { format, .. } => format,
+                ImageClass::Sampled { .. } => StorageFormat::inferred(kind, components),
+            };
+            return Some(TextureReflection {
+                view_dimension,
+                sample_type: None,
+                multisampled: false,
+                storage_format: format.wgsl_name().map(str::to_string),
+            });
+        }
         Some(match class {
             ImageClass::Sampled {
                 kind, multisampled, ..
@@ -386,6 +413,8 @@ enum ResourceKindDef {
     RWByteAddressBuffer,
     Texture,
     RWTexture,
+    Buffer,
+    RWBuffer,
     #[serde(rename = "SamplerState")]
     Sampler,
 }

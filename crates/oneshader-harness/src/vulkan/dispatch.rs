@@ -223,6 +223,7 @@ struct DeviceScope {
     memories: Vec<vk::DeviceMemory>,
     images: Vec<vk::Image>,
     views: Vec<vk::ImageView>,
+    buffer_views: Vec<vk::BufferView>,
     samplers: Vec<vk::Sampler>,
     /// What each of the job's bindings became, in the job's order.
     bound: Vec<Bound>,
@@ -268,6 +269,7 @@ impl DeviceScope {
             memories: Vec::new(),
             images: Vec::new(),
             views: Vec::new(),
+            buffer_views: Vec::new(),
             samplers: Vec::new(),
             bound: Vec::new(),
             shader: vk::ShaderModule::null(),
@@ -306,6 +308,9 @@ impl DeviceScope {
                     ..
                 } => self.create_texture(buffer, width, height, format, &memory_properties)?,
                 BufferKind::Sampler { filter } => self.create_sampler(filter)?,
+                BufferKind::TexelBuffer { format, write } => {
+                    self.create_texel_buffer(&buffer.data, format, write, &memory_properties)?
+                }
                 _ => {
                     let usage = match buffer.kind {
                         BufferKind::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
@@ -342,9 +347,9 @@ impl DeviceScope {
             .iter()
             .zip(&self.bound)
             .map(|(buffer, bound)| match *bound {
-                Bound::Buffer { memory, .. } | Bound::Texture { memory, .. } => {
-                    self.read_memory(memory, buffer.data.len())
-                }
+                Bound::Buffer { memory, .. }
+                | Bound::Texture { memory, .. }
+                | Bound::TexelBuffer { memory, .. } => self.read_memory(memory, buffer.data.len()),
                 Bound::Sampler(_) => Ok(Vec::new()),
             })
             .collect::<Result<_, _>>()
@@ -500,6 +505,32 @@ impl DeviceScope {
         Ok(Bound::Sampler(sampler))
     }
 
+    /// A uniform (`write` false) or storage texel buffer holding `data`, and its view.
+    fn create_texel_buffer(
+        &mut self,
+        data: &[u8],
+        format: TexelFormat,
+        write: bool,
+        memory_properties: &vk::PhysicalDeviceMemoryProperties,
+    ) -> Result<Bound, String> {
+        let usage = if write {
+            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+        } else {
+            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+        };
+        let (buffer, memory) = self.create_buffer(data, usage, memory_properties)?;
+        let info = vk::BufferViewCreateInfo::default()
+            .buffer(buffer)
+            .format(vk_format(format))
+            .offset(0)
+            .range(vk::WHOLE_SIZE);
+        // SAFETY: `info` lives across the call and names a live buffer of this device.
+        let view = unsafe { self.device.create_buffer_view(&info, None) }
+            .map_err(vk_error("vkCreateBufferView"))?;
+        self.buffer_views.push(view);
+        Ok(Bound::TexelBuffer { memory, view })
+    }
+
     fn create_buffer(
         &mut self,
         data: &[u8],
@@ -589,6 +620,8 @@ impl DeviceScope {
             vk::DescriptorType::SAMPLED_IMAGE,
             vk::DescriptorType::STORAGE_IMAGE,
             vk::DescriptorType::SAMPLER,
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            vk::DescriptorType::STORAGE_TEXEL_BUFFER,
         ]
         .into_iter()
         .map(count)
@@ -632,24 +665,36 @@ impl DeviceScope {
                         info.image_view(view).image_layout(vk::ImageLayout::GENERAL)
                     }
                     Bound::Sampler(sampler) => info.sampler(sampler),
-                    Bound::Buffer { .. } => info,
+                    Bound::Buffer { .. } | Bound::TexelBuffer { .. } => info,
                 }]
+            })
+            .collect();
+        let texel_views: Vec<[vk::BufferView; 1]> = self
+            .bound
+            .iter()
+            .map(|bound| match *bound {
+                Bound::TexelBuffer { view, .. } => [view],
+                _ => [vk::BufferView::null()],
             })
             .collect();
         let writes: Vec<_> = job
             .buffers
             .iter()
             .zip(self.bound.iter().zip(buffer_infos.iter().zip(&image_infos)))
-            .map(|(binding, (bound, (buffer_info, image_info)))| {
-                let write = vk::WriteDescriptorSet::default()
-                    .dst_set(sets[binding.set as usize])
-                    .dst_binding(binding.binding)
-                    .descriptor_type(descriptor_type(binding.kind));
-                match bound {
-                    Bound::Buffer { .. } => write.buffer_info(buffer_info),
-                    _ => write.image_info(image_info),
-                }
-            })
+            .zip(&texel_views)
+            .map(
+                |((binding, (bound, (buffer_info, image_info))), texel_view)| {
+                    let write = vk::WriteDescriptorSet::default()
+                        .dst_set(sets[binding.set as usize])
+                        .dst_binding(binding.binding)
+                        .descriptor_type(descriptor_type(binding.kind));
+                    match bound {
+                        Bound::Buffer { .. } => write.buffer_info(buffer_info),
+                        Bound::TexelBuffer { .. } => write.texel_buffer_view(texel_view),
+                        _ => write.image_info(image_info),
+                    }
+                },
+            )
             .collect();
         // SAFETY: every write names a live set, a binding of its layout and a live buffer.
         unsafe { self.device.update_descriptor_sets(&writes, &[]) };
@@ -753,6 +798,9 @@ impl Drop for DeviceScope {
             for &view in &self.views {
                 device.destroy_image_view(view, None);
             }
+            for &view in &self.buffer_views {
+                device.destroy_buffer_view(view, None);
+            }
             for &image in &self.images {
                 device.destroy_image(image, None);
             }
@@ -774,6 +822,8 @@ fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
         BufferKind::SampledTexture { .. } => vk::DescriptorType::SAMPLED_IMAGE,
         BufferKind::StorageTexture { .. } => vk::DescriptorType::STORAGE_IMAGE,
         BufferKind::Sampler { .. } => vk::DescriptorType::SAMPLER,
+        BufferKind::TexelBuffer { write: false, .. } => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        BufferKind::TexelBuffer { write: true, .. } => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
     }
 }
 
@@ -783,6 +833,9 @@ fn vk_format(format: TexelFormat) -> vk::Format {
         TexelFormat::Rgba8Unorm => vk::Format::R8G8B8A8_UNORM,
         TexelFormat::R32Float => vk::Format::R32_SFLOAT,
         TexelFormat::R32Uint => vk::Format::R32_UINT,
+        TexelFormat::R32Sint => vk::Format::R32_SINT,
+        TexelFormat::Rg32Sint => vk::Format::R32G32_SINT,
+        TexelFormat::Rgba32Uint => vk::Format::R32G32B32A32_UINT,
     }
 }
 
@@ -815,6 +868,11 @@ enum Bound {
     },
     /// A sampler.
     Sampler(vk::Sampler),
+    /// A host-visible texel buffer and its view.
+    TexelBuffer {
+        memory: vk::DeviceMemory,
+        view: vk::BufferView,
+    },
 }
 
 impl DeviceScope {

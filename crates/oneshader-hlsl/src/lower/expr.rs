@@ -2024,7 +2024,10 @@ impl<'a> Lowerer<'a> {
         if let Value::Resource { global, ty } = value {
             if matches!(
                 ty.kind,
-                oneshader_ir::ResourceKind::Texture | oneshader_ir::ResourceKind::RWTexture
+                oneshader_ir::ResourceKind::Texture
+                    | oneshader_ir::ResourceKind::RWTexture
+                    | oneshader_ir::ResourceKind::Buffer
+                    | oneshader_ir::ResourceKind::RWBuffer
             ) {
                 return self.lower_texel_index(cx, global, ty, index, span);
             }

@@ -659,7 +659,8 @@ impl<'a> Lowerer<'a> {
         let expected = match resource.kind {
             ResourceKind::RWStructuredBuffer
             | ResourceKind::RWByteAddressBuffer
-            | ResourceKind::RWTexture => RegisterClass::U,
+            | ResourceKind::RWTexture
+            | ResourceKind::RWBuffer => RegisterClass::U,
             ResourceKind::ConstantBuffer => RegisterClass::B,
             ResourceKind::Sampler => RegisterClass::S,
             _ => RegisterClass::T,
@@ -709,10 +710,10 @@ impl<'a> Lowerer<'a> {
         let mut resource = resource;
         let (space, ty) = match resource.kind {
             ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
-            ResourceKind::Texture | ResourceKind::Sampler => {
+            ResourceKind::Texture | ResourceKind::Buffer | ResourceKind::Sampler => {
                 (AddressSpace::Handle, resource.element)
             }
-            ResourceKind::RWTexture => {
+            ResourceKind::RWTexture | ResourceKind::RWBuffer => {
                 resource.element = self.declared_image_type(decl, resource.element);
                 (AddressSpace::Handle, resource.element)
             }
@@ -1213,9 +1214,7 @@ fn is_unsupported_resource(name: &str) -> bool {
         || name.starts_with("Sampler")
         || matches!(
             name,
-            "Buffer"
-                | "RWBuffer"
-                | "tbuffer"
+            "tbuffer"
                 | "TextureBuffer"
                 | "RasterizerOrderedBuffer"
                 | "RasterizerOrderedStructuredBuffer"

@@ -27,12 +27,20 @@ struct TextureName {
     storage: bool,
 }
 
-/// Parses `Texture2DArray`, `RWTexture3D`, `Texture2DMS`…
+/// Parses `Texture2DArray`, `RWTexture3D`, `Texture2DMS`, `Buffer`, `RWBuffer`…
 fn texture_name(text: &str) -> Option<TextureName> {
     let (storage, rest) = match text.strip_prefix("RW") {
         Some(rest) => (true, rest),
         None => (false, text),
     };
+    if rest == "Buffer" {
+        return Some(TextureName {
+            dim: ImageDimension::Buffer,
+            arrayed: false,
+            multisampled: false,
+            storage,
+        });
+    }
     let rest = rest.strip_prefix("Texture")?;
     let (rest, arrayed) = match rest.strip_suffix("Array") {
         Some(r) => (r, true),
@@ -63,7 +71,7 @@ fn texture_name(text: &str) -> Option<TextureName> {
 /// Number of coordinate components of a texture dimension (cubes: a direction).
 fn coordinate_count(dim: ImageDimension) -> u32 {
     match dim {
-        ImageDimension::D1 => 1,
+        ImageDimension::D1 | ImageDimension::Buffer => 1,
         ImageDimension::D2 => 2,
         ImageDimension::D3 | ImageDimension::Cube => 3,
     }
@@ -72,7 +80,7 @@ fn coordinate_count(dim: ImageDimension) -> u32 {
 /// Number of components of a size query (cubes: width and height).
 fn size_count(dim: ImageDimension) -> u32 {
     match dim {
-        ImageDimension::D1 => 1,
+        ImageDimension::D1 | ImageDimension::Buffer => 1,
         ImageDimension::D2 | ImageDimension::Cube => 2,
         ImageDimension::D3 => 3,
     }
@@ -81,7 +89,7 @@ fn size_count(dim: ImageDimension) -> u32 {
 /// Number of offset components (cubes take none).
 fn offset_count(dim: ImageDimension) -> u32 {
     match dim {
-        ImageDimension::Cube => 0,
+        ImageDimension::Cube | ImageDimension::Buffer => 0,
         other => coordinate_count(other),
     }
 }
@@ -121,6 +129,12 @@ impl ImageInfo {
 
     fn storage(self) -> bool {
         matches!(self.class, ImageClass::Storage { .. })
+    }
+
+    /// Whether reads name a mip level: sampled textures other than multisampled ones
+    /// and typed buffers.
+    fn has_mips(self) -> bool {
+        !self.storage() && !self.multisampled() && self.dim != ImageDimension::Buffer
     }
 }
 
@@ -309,10 +323,11 @@ impl<'a> Lowerer<'a> {
             arrayed: shape.arrayed,
             class,
         });
-        let kind = if shape.storage {
-            ResourceKind::RWTexture
-        } else {
-            ResourceKind::Texture
+        let kind = match (shape.dim, shape.storage) {
+            (ImageDimension::Buffer, true) => ResourceKind::RWBuffer,
+            (ImageDimension::Buffer, false) => ResourceKind::Buffer,
+            (_, true) => ResourceKind::RWTexture,
+            (_, false) => ResourceKind::Texture,
         };
         Some(Ty::Resource(ResourceTy { kind, element }))
     }
@@ -857,13 +872,19 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let fixed = 1 + usize::from(info.multisampled());
-        let max = if info.storage() { fixed } else { fixed + 1 };
+        let max = if info.storage() || info.dim == ImageDimension::Buffer {
+            fixed
+        } else {
+            fixed + 1
+        };
         if args.is_empty() || args.len() < fixed || args.len() > max {
             self.error(
                 codes::ARGUMENT_COUNT,
                 span,
                 if info.multisampled() {
                     "Load on a multisampled texture takes the location and the sample index, and an optional offset"
+                } else if info.dim == ImageDimension::Buffer {
+                    "Load on a Buffer or RWBuffer takes the element index only; a status argument is not supported"
                 } else if info.storage() {
                     "Load on a RWTexture takes the location only"
                 } else {
@@ -872,7 +893,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let with_level = !info.storage() && !info.multisampled();
+        let with_level = info.has_mips();
         let mut operands = self.load_operands(cx, info, &args[0], with_level)?;
         let sample = if info.multisampled() {
             let operand = self.lower_rvalue(cx, &args[1])?;
@@ -962,7 +983,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let mut operands = self.load_operands(cx, info, index, false)?;
-        if !info.storage() {
+        if info.has_mips() {
             operands.level = Some(cx.expr(
                 Expression::Literal(Literal::I32(0)),
                 self.scalar_type(Scalar::I32),
@@ -1072,11 +1093,11 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Value> {
         let sizes = size_count(info.dim) as usize;
         let base = sizes + usize::from(info.arrayed) + usize::from(info.multisampled());
-        let mip_form = !info.storage() && !info.multisampled() && args.len() == base + 2;
+        let mip_form = info.has_mips() && args.len() == base + 2;
         if args.len() != base && !mip_form {
             let layers = if info.arrayed { ", elements" } else { "" };
             let names = ["width", "height", "depth"][..sizes].join(", ");
-            let message = if info.storage() || info.multisampled() {
+            let message = if !info.has_mips() {
                 format!(
                     "GetDimensions on this texture takes out arguments ({names}{layers}{})",
                     if info.multisampled() { ", samples" } else { "" }
@@ -1172,6 +1193,14 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        if info.dim == ImageDimension::Buffer && !matches!(name, "Load" | "GetDimensions") {
+            self.error(
+                codes::UNKNOWN_MEMBER,
+                method.span,
+                format!("'{name}' is not a method of Buffer and RWBuffer: they have Load, GetDimensions and operator[]"),
+            );
+            return None;
+        }
         if let Some(sample) = SampleMethod::from_name(name) {
             return self.lower_sample(cx, global, info, sample, name, args, span);
         }

@@ -1376,7 +1376,11 @@ impl<'a> Lowerer<'a> {
         };
         if matches!(
             ty.kind,
-            ResourceKind::Texture | ResourceKind::RWTexture | ResourceKind::Sampler
+            ResourceKind::Texture
+                | ResourceKind::RWTexture
+                | ResourceKind::Buffer
+                | ResourceKind::RWBuffer
+                | ResourceKind::Sampler
         ) {
             return self.lower_image_method(cx, global, ty, method, args, span);
         }

@@ -264,6 +264,8 @@ pub(crate) fn is_storage_buffer(kind: ResourceKind) -> bool {
             | ResourceKind::RWStructuredBuffer
             | ResourceKind::ByteAddressBuffer
             | ResourceKind::RWByteAddressBuffer
+            | ResourceKind::Buffer
+            | ResourceKind::RWBuffer
     )
 }
 

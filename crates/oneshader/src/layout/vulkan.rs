@@ -59,10 +59,12 @@ impl VulkanDescriptorSetLayoutBinding {
 }
 
 /// The `VkDescriptorType`s the SPIR-V output uses, with their values.
-const DESCRIPTOR_TYPES: [(&str, u32); 5] = [
+const DESCRIPTOR_TYPES: [(&str, u32); 7] = [
     ("VK_DESCRIPTOR_TYPE_SAMPLER", 0),
     ("VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE", 2),
     ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", 3),
+    ("VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER", 4),
+    ("VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER", 5),
     ("VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", 6),
     ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", 7),
 ];
@@ -78,6 +80,8 @@ pub fn descriptor_type_name(kind: ResourceKind) -> &'static str {
         | ResourceKind::RWByteAddressBuffer => "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
         ResourceKind::Texture => "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
         ResourceKind::RWTexture => "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+        ResourceKind::Buffer => "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER",
+        ResourceKind::RWBuffer => "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
         ResourceKind::Sampler => "VK_DESCRIPTOR_TYPE_SAMPLER",
     }
 }

@@ -241,10 +241,13 @@ fn bind_group_entry(
         .any(|n| n == &resource.name);
     let buffer_type = match resource.kind {
         ResourceKind::ConstantBuffer => WebGpuBufferBindingType::Uniform,
-        ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer => {
+        // Typed buffers are storage buffers of their element type in WGSL.
+        ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer | ResourceKind::Buffer => {
             WebGpuBufferBindingType::ReadOnlyStorage
         }
-        ResourceKind::RWStructuredBuffer | ResourceKind::RWByteAddressBuffer => {
+        ResourceKind::RWStructuredBuffer
+        | ResourceKind::RWByteAddressBuffer
+        | ResourceKind::RWBuffer => {
             if listed_read_only {
                 if let Some(writer) = merged.first_writer() {
                     return Err(LayoutError::ReadOnlyBufferWritten {
