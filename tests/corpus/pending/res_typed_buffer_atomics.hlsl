@@ -1,0 +1,16 @@
+// oneshader: -E main -T cs_6_0
+// Pending (gap): Interlocked* on RWBuffer<uint>/<int> elements (OSH0350 today: MSL 2.4 has
+// no texture atomics, WGSL would need the emulating array to be atomic).
+RWBuffer<uint> Hist : register(u0);
+RWBuffer<int> Extremes : register(u1);
+Buffer<uint> Keys : register(t2);
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    uint key = Keys[id.x];
+    InterlockedAdd(Hist[key & 15], 1);
+    int previous;
+    InterlockedMax(Extremes[0], int(key), previous);
+    InterlockedMin(Extremes[1], int(key));
+}
