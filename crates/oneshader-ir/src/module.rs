@@ -189,6 +189,13 @@ pub enum ResourceKind {
     RWBuffer,
     /// `SamplerState` or `SamplerComparisonState`.
     Sampler,
+    /// A `[[vk::push_constant]]` block: a struct, `ConstantBuffer<T>` or `cbuffer` in
+    /// Vulkan push-constant memory. Its global is in [`AddressSpace::Uniform`] with the
+    /// constant-buffer layout; its binding is no descriptor but where the targets without
+    /// push constants (WGSL) place the uniform buffer that emulates it.
+    ///
+    /// [`AddressSpace::Uniform`]: crate::AddressSpace::Uniform
+    PushConstant,
 }
 
 impl ResourceKind {
@@ -205,7 +212,17 @@ impl ResourceKind {
             ResourceKind::Buffer => "Buffer",
             ResourceKind::RWBuffer => "RWBuffer",
             ResourceKind::Sampler => "SamplerState",
+            ResourceKind::PushConstant => "[[vk::push_constant]]",
         }
+    }
+
+    /// Whether it is a block of constants read through a pointer in uniform memory: a
+    /// constant buffer or a push-constant block.
+    pub fn is_constant_block(self) -> bool {
+        matches!(
+            self,
+            ResourceKind::ConstantBuffer | ResourceKind::PushConstant
+        )
     }
 
     /// Whether the shader may write it (a UAV).

@@ -18,6 +18,7 @@ impl ResourceTable {
     pub fn of(kind: ResourceKind) -> ResourceTable {
         match kind {
             ResourceKind::ConstantBuffer
+            | ResourceKind::PushConstant
             | ResourceKind::StructuredBuffer
             | ResourceKind::RWStructuredBuffer
             | ResourceKind::ByteAddressBuffer
@@ -55,7 +56,9 @@ pub struct MslResourceIndex {
 /// Within each table, resources are numbered 0, 1, 2, … in order of their
 /// (set, binding), over all resource globals of the module, whether an entry point uses
 /// them or not, so the numbers are the same in every entry point's MSL. Globals with the
-/// same (set, binding) are numbered in declaration order.
+/// same (set, binding) are numbered in declaration order. A `[[vk::push_constant]]` block
+/// is a `constant T&` buffer too; its (set, binding) is in the group after every other
+/// resource's, so it takes the next free `[[buffer(n)]]` index.
 pub fn resource_indices(module: &Module) -> Vec<Option<MslResourceIndex>> {
     let mut resources: Vec<(usize, ResourceTable, (u32, u32))> = module
         .global_variables

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use oneshader_ir::analysis;
 use oneshader_ir::{
-    AddressSpace, Diagnostic, EntryPoint, Function, GlobalVariable, Handle, Module, Scalar,
-    ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
+    AddressSpace, Diagnostic, EntryPoint, Function, GlobalVariable, Handle, Module, ResourceKind,
+    Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
 };
 use rspirv::binary::Assemble;
 use rspirv::dr::{self, Builder, Operand};
@@ -399,6 +399,14 @@ impl<'a> Writer<'a> {
             AddressSpace::Storage { writable } => {
                 self.buffer(global, StorageClass::StorageBuffer, !writable, span)?
             }
+            AddressSpace::Uniform
+                if global
+                    .resource
+                    .as_ref()
+                    .is_some_and(|r| r.kind == ResourceKind::PushConstant) =>
+            {
+                self.buffer(global, StorageClass::PushConstant, true, span)?
+            }
             AddressSpace::Uniform => self.buffer(global, StorageClass::Uniform, true, span)?,
             AddressSpace::Private | AddressSpace::Workgroup => {
                 let class = if global.space == AddressSpace::Private {
@@ -435,7 +443,8 @@ impl<'a> Writer<'a> {
         Ok(info)
     }
 
-    /// A buffer global: a `Block` struct in `class`, with its descriptor binding.
+    /// A buffer global: a `Block` struct in `class`, with its descriptor binding (none for
+    /// a `PushConstant` block, which is no descriptor).
     fn buffer(
         &mut self,
         global: &GlobalVariable,
@@ -452,16 +461,18 @@ impl<'a> Writer<'a> {
         let (pointee, wrapped) = self.block_struct(global.ty, read_only, class, span)?;
         let pointer = self.b.type_pointer(None, class, pointee);
         let variable = self.global_variable(pointer, class, None);
-        self.b.decorate(
-            variable,
-            Decoration::DescriptorSet,
-            [Operand::LiteralBit32(resource.binding.set)],
-        );
-        self.b.decorate(
-            variable,
-            Decoration::Binding,
-            [Operand::LiteralBit32(resource.binding.binding)],
-        );
+        if class != StorageClass::PushConstant {
+            self.b.decorate(
+                variable,
+                Decoration::DescriptorSet,
+                [Operand::LiteralBit32(resource.binding.set)],
+            );
+            self.b.decorate(
+                variable,
+                Decoration::Binding,
+                [Operand::LiteralBit32(resource.binding.binding)],
+            );
+        }
         Ok(GlobalInfo {
             variable,
             class,

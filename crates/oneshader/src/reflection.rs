@@ -417,6 +417,9 @@ enum ResourceKindDef {
     RWBuffer,
     #[serde(rename = "SamplerState")]
     Sampler,
+    /// `[[vk::push_constant]]`: a Vulkan push-constant range, an MSL `constant T&` buffer
+    /// (at its `msl_index`), a WGSL uniform buffer at its (set, binding).
+    PushConstant,
 }
 
 /// Serde's view of [`RegisterClass`]: the register letter.

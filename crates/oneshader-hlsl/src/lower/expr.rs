@@ -446,7 +446,7 @@ impl<'a> Lowerer<'a> {
         ty: super::types::ResourceTy,
         span: Span,
     ) -> Value {
-        if ty.kind == oneshader_ir::ResourceKind::ConstantBuffer {
+        if ty.kind.is_constant_block() {
             let pointer_ty = self.pointer_type(ty.element, AddressSpace::Uniform);
             return Value::Place {
                 pointer: cx.expr(Expression::GlobalVariable(global), pointer_ty, span),

@@ -533,19 +533,22 @@ impl<'a> Lowerer<'a> {
                         }
                         self.globals
                             .insert(name, GlobalSymbol::Variable { global, ty });
-                    } else if decl.attributes.iter().any(|a| {
-                        a.name.segments.len() == 2
-                            && a.name.segments[0].name == "vk"
-                            && a.name.segments[1].name == "push_constant"
-                    }) {
-                        self.report(
-                            Diagnostic::error(
-                                codes::UNSUPPORTED_CONSTRUCT,
+                    } else if is_push_constant(&decl.attributes) {
+                        if !declarator.array_dims.is_empty()
+                            || !matches!(self.module.types[base].inner, TypeInner::Struct { .. })
+                        {
+                            self.error(
+                                codes::TYPE_MISMATCH,
                                 declarator.span,
-                                format!("[[vk::push_constant]] ('{name}') is not supported: MSL and WGSL have no push constants, so oneshader has none"),
-                            )
-                            .with_help("declare it as a ConstantBuffer<T> or cbuffer with a register (FidelityFX ParallelSort's DX12 path, without VK_Const, does)"),
-                        );
+                                format!("[[vk::push_constant]] '{name}' must have a struct type, as in DXC"),
+                            );
+                            continue;
+                        }
+                        let resource = ResourceTy {
+                            kind: ResourceKind::PushConstant,
+                            element: base,
+                        };
+                        self.declare_resource(decl, declarator, resource);
                     } else {
                         self.error(
                             codes::UNSUPPORTED_CONSTRUCT,
@@ -656,12 +659,29 @@ impl<'a> Lowerer<'a> {
         declarator: &ast::Declarator,
         resource: ResourceTy,
     ) {
+        let mut resource = resource;
+        if resource.kind == ResourceKind::ConstantBuffer && is_push_constant(&decl.attributes) {
+            resource.kind = ResourceKind::PushConstant;
+        }
+        if resource.kind == ResourceKind::PushConstant {
+            let name = declarator.name.name.clone();
+            let global =
+                self.declare_push_constant(name.clone(), resource.element, declarator.span);
+            self.globals.insert(
+                name,
+                GlobalSymbol::Resource {
+                    global,
+                    ty: resource,
+                },
+            );
+            return;
+        }
         let expected = match resource.kind {
             ResourceKind::RWStructuredBuffer
             | ResourceKind::RWByteAddressBuffer
             | ResourceKind::RWTexture
             | ResourceKind::RWBuffer => RegisterClass::U,
-            ResourceKind::ConstantBuffer => RegisterClass::B,
+            ResourceKind::ConstantBuffer | ResourceKind::PushConstant => RegisterClass::B,
             ResourceKind::Sampler => RegisterClass::S,
             _ => RegisterClass::T,
         };
@@ -707,9 +727,10 @@ impl<'a> Lowerer<'a> {
             );
             return;
         }
-        let mut resource = resource;
         let (space, ty) = match resource.kind {
-            ResourceKind::ConstantBuffer => (AddressSpace::Uniform, resource.element),
+            ResourceKind::ConstantBuffer | ResourceKind::PushConstant => {
+                (AddressSpace::Uniform, resource.element)
+            }
             ResourceKind::Texture | ResourceKind::Buffer | ResourceKind::Sampler => {
                 (AddressSpace::Handle, resource.element)
             }
@@ -776,6 +797,14 @@ impl<'a> Lowerer<'a> {
             return;
         }
         if self.cbuffer_needs_rows(decl) {
+            if is_push_constant(&decl.attributes) {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    decl.name.span,
+                    format!("the [[vk::push_constant]] cbuffer '{}' has members that need HLSL's 16-byte row packing, which push constants do not support yet: declare the block as a struct with [[vk::push_constant]]", decl.name.name),
+                );
+                return;
+            }
             self.declare_row_packed_cbuffer(decl);
             return;
         }
@@ -833,26 +862,30 @@ impl<'a> Lowerer<'a> {
             name: Some(format!("type_{}", decl.name.name)),
             inner: TypeInner::Struct { members, size },
         });
-        let (binding, register) = self.resource_binding(
-            &decl.attributes,
-            &decl.annotations,
-            RegisterClass::B,
-            decl.name.span,
-        );
-        let global = self.module.global_variables.append(
-            GlobalVariable {
-                name: decl.name.name.clone(),
-                space: AddressSpace::Uniform,
-                ty,
-                resource: Some(Resource {
-                    kind: ResourceKind::ConstantBuffer,
-                    binding,
-                    register,
-                }),
-                span: Some(decl.span),
-            },
-            Some(decl.span),
-        );
+        let global = if is_push_constant(&decl.attributes) {
+            self.declare_push_constant(decl.name.name.clone(), ty, decl.span)
+        } else {
+            let (binding, register) = self.resource_binding(
+                &decl.attributes,
+                &decl.annotations,
+                RegisterClass::B,
+                decl.name.span,
+            );
+            self.module.global_variables.append(
+                GlobalVariable {
+                    name: decl.name.name.clone(),
+                    space: AddressSpace::Uniform,
+                    ty,
+                    resource: Some(Resource {
+                        kind: ResourceKind::ConstantBuffer,
+                        binding,
+                        register,
+                    }),
+                    span: Some(decl.span),
+                },
+                Some(decl.span),
+            )
+        };
         for (index, (name, ty, transposed, span)) in fields.into_iter().enumerate() {
             if self.globals.contains_key(&name) {
                 self.error(
@@ -1103,7 +1136,7 @@ impl<'a> Lowerer<'a> {
                 },
                 // A `ConstantBuffer<T>` parameter is a read-only `T`, as in DXC.
                 Some(Ty::Resource(r))
-                    if r.kind == ResourceKind::ConstantBuffer && param.array_dims.is_empty() =>
+                    if r.kind.is_constant_block() && param.array_dims.is_empty() =>
                 {
                     r.element
                 }
@@ -1230,7 +1263,11 @@ impl Lowerer<'_> {
             std::collections::HashMap::new();
         let mut conflicts = Vec::new();
         for (_, global) in self.module.global_variables.iter() {
-            let Some(resource) = &global.resource else {
+            let Some(resource) = global
+                .resource
+                .as_ref()
+                .filter(|r| r.kind != ResourceKind::PushConstant)
+            else {
                 continue;
             };
             let key = (resource.binding.set, resource.binding.binding);
@@ -1265,4 +1302,91 @@ impl Lowerer<'_> {
             self.report(diagnostic);
         }
     }
+
+    /// Appends the global of a `[[vk::push_constant]]` block of type `ty`. A module has at
+    /// most one (as in DXC, which allows one push-constant block per module): a second is
+    /// an error naming both.
+    fn declare_push_constant(
+        &mut self,
+        name: String,
+        ty: Handle<oneshader_ir::Type>,
+        span: oneshader_ir::Span,
+    ) -> Handle<GlobalVariable> {
+        let first = self.module.global_variables.iter().find_map(|(_, g)| {
+            g.resource
+                .as_ref()
+                .filter(|r| r.kind == ResourceKind::PushConstant)
+                .map(|_| (g.name.clone(), g.span))
+        });
+        if let Some((first, first_span)) = first {
+            let mut diagnostic = Diagnostic::error(
+                codes::BAD_BINDING,
+                span,
+                format!("'{name}' is a second [[vk::push_constant]] block after '{first}': a shader has at most one push-constant block"),
+            )
+            .with_help(format!("merge the members of '{name}' into '{first}'"));
+            if let Some(first_span) = first_span {
+                diagnostic =
+                    diagnostic.with_label(first_span, format!("'{first}' is declared here"));
+            }
+            self.report(diagnostic);
+        }
+        self.module.global_variables.append(
+            GlobalVariable {
+                name,
+                space: AddressSpace::Uniform,
+                ty,
+                resource: Some(Resource {
+                    kind: ResourceKind::PushConstant,
+                    binding: ResourceBinding { set: 0, binding: 0 },
+                    register: None,
+                }),
+                span: Some(span),
+            },
+            Some(span),
+        )
+    }
+
+    /// Places the uniform buffer that emulates the push-constant block on targets without
+    /// push constants (WGSL): binding 0 of the group after the highest one any other
+    /// resource uses, so that it collides with nothing.
+    pub(crate) fn place_push_constants(&mut self) {
+        let next_set = self
+            .module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| g.resource.as_ref())
+            .filter(|r| r.kind != ResourceKind::PushConstant)
+            .map(|r| r.binding.set + 1)
+            .max()
+            .unwrap_or(0);
+        let blocks: Vec<_> = self
+            .module
+            .global_variables
+            .iter()
+            .filter(|(_, g)| {
+                g.resource
+                    .as_ref()
+                    .is_some_and(|r| r.kind == ResourceKind::PushConstant)
+            })
+            .map(|(handle, _)| handle)
+            .collect();
+        for handle in blocks {
+            if let Some(resource) = self.module.global_variables[handle].resource.as_mut() {
+                resource.binding = ResourceBinding {
+                    set: next_set,
+                    binding: 0,
+                };
+            }
+        }
+    }
+}
+
+/// Whether the attributes hold `[[vk::push_constant]]`.
+fn is_push_constant(attributes: &[ast::Attribute]) -> bool {
+    attributes.iter().any(|a| {
+        a.name.segments.len() == 2
+            && a.name.segments[0].name == "vk"
+            && a.name.segments[1].name == "push_constant"
+    })
 }

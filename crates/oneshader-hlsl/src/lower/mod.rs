@@ -163,6 +163,7 @@ pub fn lower(
         lowerer.declare_item(item);
     }
     lowerer.check_binding_conflicts();
+    lowerer.place_push_constants();
     let entries = lowerer.find_entry_points(&items, options);
     for (decl, stage, span) in entries {
         lowerer.lower_entry_point(decl, stage, span);

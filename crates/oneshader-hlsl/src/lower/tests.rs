@@ -673,18 +673,55 @@ fn system_values_declared_with_fewer_components_do_not_warn() {
 }
 
 #[test]
-fn vk_push_constant_is_a_specific_error() {
-    let e = errors(
+fn vk_push_constant_is_a_push_constant_block_placed_after_every_set() {
+    let (module, diagnostics, _) = lower(
         "struct Root { uint shift; };\n\
          [[vk::push_constant]] Root root;\n\
+         [[vk::binding(1, 3)]] RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1,1,1)] void main() { O[0] = root.shift; }",
+    );
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let module = module.expect("lowered");
+    let root = module
+        .global_variables
+        .iter()
+        .map(|(_, g)| g)
+        .find(|g| g.name == "root")
+        .expect("root");
+    let resource = root.resource.as_ref().expect("a resource");
+    assert_eq!(resource.kind, oneshader_ir::ResourceKind::PushConstant);
+    assert_eq!(root.space, oneshader_ir::AddressSpace::Uniform);
+    assert_eq!(
+        resource.binding,
+        oneshader_ir::ResourceBinding { set: 4, binding: 0 }
+    );
+}
+
+#[test]
+fn a_second_push_constant_block_is_an_error_naming_both() {
+    let e = errors(
+        "struct Root { uint shift; };\n\
+         [[vk::push_constant]] Root first;\n\
+         [[vk::push_constant]] cbuffer Second { uint count; };\n\
          RWStructuredBuffer<uint> O : register(u0);\n\
-         [numthreads(1,1,1)] void main() { O[0] = 1; }",
+         [numthreads(1,1,1)] void main() { O[0] = first.shift + count; }",
     );
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].starts_with(
-            "test.hlsl(2,28): error OSH0310: [[vk::push_constant]] ('root') is not supported"
-        ),
+        e[0].contains("'Second' is a second [[vk::push_constant]] block after 'first'"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_push_constant_of_scalar_type_is_an_error() {
+    let e = errors(
+        "[[vk::push_constant]] uint shift;\n\
+         RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1,1,1)] void main() { O[0] = shift; }",
+    );
+    assert!(
+        e.iter().any(|m| m.contains("must have a struct type")),
         "{e:?}"
     );
 }

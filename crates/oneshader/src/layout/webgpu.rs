@@ -240,7 +240,11 @@ fn bind_group_entry(
         .iter()
         .any(|n| n == &resource.name);
     let buffer_type = match resource.kind {
-        ResourceKind::ConstantBuffer => WebGpuBufferBindingType::Uniform,
+        // WebGPU has no push constants: the WGSL output reads the block from a uniform
+        // buffer at the reflected (group, binding).
+        ResourceKind::ConstantBuffer | ResourceKind::PushConstant => {
+            WebGpuBufferBindingType::Uniform
+        }
         // Typed buffers are storage buffers of their element type in WGSL.
         ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer | ResourceKind::Buffer => {
             WebGpuBufferBindingType::ReadOnlyStorage
