@@ -38,6 +38,7 @@ cases!(
     integer_dot,
     integer_semantics,
     matrix_componentwise,
+    push_constant_digits,
     radix_digit_scan,
     rwtexture_write,
     scatter_multiples,

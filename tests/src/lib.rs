@@ -174,6 +174,11 @@ pub struct Case {
     /// Samplers by HLSL name: `point` or `linear` filtering, clamped to the edge.
     #[serde(default)]
     pub samplers: BTreeMap<String, String>,
+    /// The bytes of the entry point's `[[vk::push_constant]]` block (in the constant-buffer
+    /// layout): given with `vkCmdPushConstants` on Vulkan, in the uniform buffer that
+    /// emulates the block on WebGPU.
+    #[serde(default)]
+    pub push_constants: Option<BufferData>,
     /// Expected contents after the dispatch, by HLSL resource name.
     pub expect: BTreeMap<String, Expectation>,
 }
@@ -540,15 +545,39 @@ pub fn run_bindings(
     dispatch: [u32; 3],
 ) -> Result<ComputeOutput, String> {
     match runtime {
-        Runtime::Vulkan(driver) => run_compute(
-            driver,
-            &ComputeJob {
-                spirv: compiled.spirv(),
-                entry_point: compiled.entry.clone(),
-                workgroups: dispatch,
-                buffers: bindings,
-            },
-        ),
+        Runtime::Vulkan(driver) => {
+            // The push-constant block's binding (see `bind_resources`) becomes the bytes
+            // of vkCmdPushConstants; its bytes are put back into the output at its index.
+            let mut bindings = bindings;
+            let push_constant = compiled
+                .reflection()
+                .entry_point(&compiled.entry)
+                .and_then(|e| {
+                    e.resources
+                        .iter()
+                        .find(|r| r.kind == oneshader::ResourceKind::PushConstant)
+                })
+                .and_then(|r| {
+                    bindings
+                        .iter()
+                        .position(|b| (b.set, b.binding) == (r.set, r.binding))
+                });
+            let pushed = push_constant.map(|index| (index, bindings.remove(index).data));
+            let mut output = run_compute(
+                driver,
+                &ComputeJob {
+                    spirv: compiled.spirv(),
+                    entry_point: compiled.entry.clone(),
+                    workgroups: dispatch,
+                    buffers: bindings,
+                    push_constants: pushed.as_ref().map(|(_, d)| d.clone()).unwrap_or_default(),
+                },
+            )?;
+            if let Some((index, data)) = pushed {
+                output.buffers.insert(index, data);
+            }
+            Ok(output)
+        }
         Runtime::Dawn(driver) => {
             let wgsl = compiled.text(Target::Wgsl).to_string();
             let features = pipeline_layout(compiled)
@@ -665,10 +694,28 @@ pub fn run_case(name: &str) -> Vec<String> {
         Err(e) => return vec![e],
     };
     let compiled = compile_and_validate(&cases_dir().join(&case.shader), &case.options());
-    let resources = match case.resources() {
+    let mut resources = match case.resources() {
         Ok(resources) => resources,
         Err(e) => return vec![e],
     };
+    if let Some(data) = &case.push_constants {
+        let block = compiled
+            .reflection()
+            .entry_point(&compiled.entry)
+            .and_then(|e| {
+                e.resources
+                    .iter()
+                    .find(|r| r.kind == oneshader::ResourceKind::PushConstant)
+            });
+        match block {
+            Some(block) => resources.push((block.name.clone(), BindingShape::Buffer, data.bytes())),
+            None => {
+                return vec![format!(
+                    "{name}: the case gives push_constants, but the entry point reads no [[vk::push_constant]] block"
+                )]
+            }
+        }
+    }
     let index_of = |wanted: &str| resources.iter().position(|(n, _, _)| n == wanted);
     let bindings = bind_resources(&compiled, &resources);
     let mut failures = Vec::new();

@@ -206,6 +206,10 @@ pub struct ComputeJob {
     pub workgroups: [u32; 3],
     /// Every buffer the shader binds; `(set, binding)` pairs must be distinct.
     pub buffers: Vec<BufferBinding>,
+    /// The bytes given to `vkCmdPushConstants` at offset 0 before the dispatch; the
+    /// pipeline layout gets a compute push-constant range of their size. Empty for none;
+    /// otherwise a multiple of 4 bytes, at most the device's `maxPushConstantsSize`.
+    pub push_constants: Vec<u8>,
 }
 
 /// A WGSL compute dispatch for the WebGPU (Dawn) runner.

@@ -18,6 +18,24 @@ use crate::job::{
 /// The longest the harness waits for a dispatch to finish.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Checks that `bytes` can be pushed: a multiple of 4, within `maxPushConstantsSize`.
+fn check_push_constants(bytes: &[u8], limits: &vk::PhysicalDeviceLimits) -> Result<(), String> {
+    if bytes.len() % 4 != 0 {
+        return Err(format!(
+            "the push constants are {} bytes; Vulkan needs a multiple of 4",
+            bytes.len()
+        ));
+    }
+    if bytes.len() > limits.max_push_constants_size as usize {
+        return Err(format!(
+            "the push constants are {} bytes; the device allows {} (maxPushConstantsSize)",
+            bytes.len(),
+            limits.max_push_constants_size
+        ));
+    }
+    Ok(())
+}
+
 /// Runs `job` on `driver` and returns every buffer's contents afterwards.
 pub(crate) fn run(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutput, String> {
     check_buffers(&job.buffers)?;
@@ -30,6 +48,7 @@ pub(crate) fn run(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutpu
     let instance = InstanceScope::create(&entry)?;
     let chosen = choose_physical_device(&instance.instance)?;
     check_workgroups(job.workgroups, &chosen.properties.limits)?;
+    check_push_constants(&job.push_constants, &chosen.properties.limits)?;
     let device_info = describe(&chosen);
     let mut device = DeviceScope::create(&instance.instance, &chosen)?;
     let outcome = device.dispatch(&instance.instance, &chosen, job, &entry_point);
@@ -324,7 +343,7 @@ impl DeviceScope {
             self.bound.push(bound);
         }
         self.bind_buffers(job)?;
-        self.record_and_submit(chosen.queue_family, job.workgroups)?;
+        self.record_and_submit(chosen.queue_family, job.workgroups, &job.push_constants)?;
 
         let timeout_ns = u64::try_from(FENCE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
         // SAFETY: the fence belongs to this device.
@@ -387,7 +406,18 @@ impl DeviceScope {
                 .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
             self.set_layouts.push(layout);
         }
-        let layout_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.set_layouts);
+        let push_constant_ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .offset(0)
+            .size(job.push_constants.len() as u32)];
+        let push_constant_ranges: &[vk::PushConstantRange] = if job.push_constants.is_empty() {
+            &[]
+        } else {
+            &push_constant_ranges
+        };
+        let layout_info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&self.set_layouts)
+            .push_constant_ranges(push_constant_ranges);
         // SAFETY: `layout_info` lives across the call.
         self.pipeline_layout = unsafe { self.device.create_pipeline_layout(&layout_info, None) }
             .map_err(vk_error("vkCreatePipelineLayout"))?;
@@ -703,7 +733,12 @@ impl DeviceScope {
         Ok(())
     }
 
-    fn record_and_submit(&mut self, queue_family: u32, workgroups: [u32; 3]) -> Result<(), String> {
+    fn record_and_submit(
+        &mut self,
+        queue_family: u32,
+        workgroups: [u32; 3],
+        push_constants: &[u8],
+    ) -> Result<(), String> {
         let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(queue_family);
         // SAFETY: `pool_info` lives across the call.
         self.command_pool = unsafe { self.device.create_command_pool(&pool_info, None) }
@@ -744,6 +779,15 @@ impl DeviceScope {
                     0,
                     &self.descriptor_sets,
                     &[],
+                );
+            }
+            if !push_constants.is_empty() {
+                self.device.cmd_push_constants(
+                    commands,
+                    self.pipeline_layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    push_constants,
                 );
             }
             self.device.cmd_dispatch(commands, x, y, z);

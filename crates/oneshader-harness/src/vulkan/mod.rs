@@ -74,6 +74,7 @@ mod tests {
             spirv: spirv_of(DOUBLE_PLUS_INDEX),
             entry_point: "main".into(),
             workgroups: [len.div_ceil(64) as u32, 1, 1],
+            push_constants: Vec::new(),
             buffers: vec![
                 BufferBinding::read_only_f32(0, 0, &input),
                 BufferBinding::storage_f32(0, 1, &vec![-1.0; len]),
@@ -105,6 +106,7 @@ mod tests {
             spirv: spirv_of(ATOMIC_SUM),
             entry_point: "main".into(),
             workgroups: [values.len().div_ceil(32) as u32, 1, 1],
+            push_constants: Vec::new(),
             buffers: vec![
                 BufferBinding::uniform_u32(0, 0, &[threshold, 0, 0, 0]),
                 BufferBinding::read_only_u32(0, 1, &values),
@@ -158,6 +160,7 @@ mod tests {
             spirv: spirv_of(SUBGROUP_ADD_ONE),
             entry_point: "main".into(),
             workgroups: [2, 1, 1],
+            push_constants: Vec::new(),
             buffers: vec![
                 BufferBinding::zeroed_storage(0, 0, 4 * invocations),
                 BufferBinding::zeroed_storage(0, 1, 4 * invocations),

@@ -24,6 +24,7 @@ fn compact_keeps_exactly_the_values_above_one_half_on_lavapipe() {
         spirv: compile(&oneshader_ir::samples::compact()),
         entry_point: "CSMain".into(),
         workgroups: [(COUNT / 64) as u32, 1, 1],
+        push_constants: Vec::new(),
         buffers: vec![
             BufferBinding::new(
                 0,
