@@ -5,7 +5,8 @@
 
 use oneshader::WebGpuLayoutOptions;
 use oneshader_e2e::{
-    bind_resources, cases_dir, compile_and_validate, pipeline_layout, vulkan_set_layouts, Case,
+    bind_resources, cases_dir, compile_and_validate, pipeline_layout, vulkan_push_constant_size,
+    vulkan_set_layouts, Case,
 };
 use oneshader_harness::{
     check_compute_pipeline_layout, run_wgsl_compute, BufferKind, DawnDriver, SetLayoutDesc, WgslJob,
@@ -39,10 +40,18 @@ fn every_case_gets_a_vulkan_pipeline_from_our_set_layouts_and_a_wrong_one_is_rej
         let compiled = compile_and_validate(&cases_dir().join(&case.shader), &case.options());
         let layouts = vulkan_set_layouts(&compiled);
         let spirv = compiled.spirv();
-        if let Err(e) = check_compute_pipeline_layout(&spirv, &compiled.entry, &layouts) {
+        let push_constants = vulkan_push_constant_size(&compiled);
+        if let Err(e) =
+            check_compute_pipeline_layout(&spirv, &compiled.entry, &layouts, push_constants)
+        {
             failures.push(format!("{name}: our layout was rejected: {e}"));
         }
-        match check_compute_pipeline_layout(&spirv, &compiled.entry, &with_wrong_type(&layouts)) {
+        match check_compute_pipeline_layout(
+            &spirv,
+            &compiled.entry,
+            &with_wrong_type(&layouts),
+            push_constants,
+        ) {
             Ok(()) => failures.push(format!("{name}: a wrong descriptor type was accepted")),
             Err(e) if !e.contains("VUID") && !e.contains("descriptor") => {
                 failures.push(format!("{name}: rejected for another reason: {e}"))

@@ -175,10 +175,10 @@ pub struct Case {
     #[serde(default)]
     pub samplers: BTreeMap<String, String>,
     /// The bytes of the entry point's `[[vk::push_constant]]` block (in the constant-buffer
-    /// layout): given with `vkCmdPushConstants` on Vulkan, in the uniform buffer that
-    /// emulates the block on WebGPU.
+    /// layout), by its HLSL name: given with `vkCmdPushConstants` on Vulkan, in the
+    /// uniform buffer that emulates the block on WebGPU.
     #[serde(default)]
-    pub push_constants: Option<BufferData>,
+    pub push_constants: BTreeMap<String, BufferData>,
     /// Expected contents after the dispatch, by HLSL resource name.
     pub expect: BTreeMap<String, Expectation>,
 }
@@ -206,6 +206,7 @@ impl Case {
         let mut resources: Vec<(String, BindingShape, Vec<u8>)> = self
             .buffers
             .iter()
+            .chain(&self.push_constants)
             .map(|(n, d)| (n.clone(), BindingShape::Buffer, d.bytes()))
             .collect();
         for (name, texture) in &self.textures {
@@ -527,6 +528,19 @@ pub fn vulkan_set_layouts(compiled: &Compiled) -> Vec<SetLayoutDesc> {
         .collect()
 }
 
+/// The size of the push-constant range in oneshader's Vulkan layout of the compiled entry
+/// point (0 when it reads no `[[vk::push_constant]]` block).
+pub fn vulkan_push_constant_size(compiled: &Compiled) -> u32 {
+    pipeline_layout(compiled)
+        .try_to_vulkan()
+        .unwrap_or_else(|e| panic!("no Vulkan layout: {e}"))
+        .push_constant_ranges
+        .iter()
+        .map(|r| r.offset + r.size)
+        .max()
+        .unwrap_or(0)
+}
+
 /// Runs the compiled compute shader on `runtime` and returns the buffers after it.
 pub fn run(
     compiled: &Compiled,
@@ -694,28 +708,10 @@ pub fn run_case(name: &str) -> Vec<String> {
         Err(e) => return vec![e],
     };
     let compiled = compile_and_validate(&cases_dir().join(&case.shader), &case.options());
-    let mut resources = match case.resources() {
+    let resources = match case.resources() {
         Ok(resources) => resources,
         Err(e) => return vec![e],
     };
-    if let Some(data) = &case.push_constants {
-        let block = compiled
-            .reflection()
-            .entry_point(&compiled.entry)
-            .and_then(|e| {
-                e.resources
-                    .iter()
-                    .find(|r| r.kind == oneshader::ResourceKind::PushConstant)
-            });
-        match block {
-            Some(block) => resources.push((block.name.clone(), BindingShape::Buffer, data.bytes())),
-            None => {
-                return vec![format!(
-                    "{name}: the case gives push_constants, but the entry point reads no [[vk::push_constant]] block"
-                )]
-            }
-        }
-    }
     let index_of = |wanted: &str| resources.iter().position(|(n, _, _)| n == wanted);
     let bindings = bind_resources(&compiled, &resources);
     let mut failures = Vec::new();

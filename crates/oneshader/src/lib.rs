@@ -34,9 +34,9 @@ pub use compile::{compile_file, compile_module, compile_source, CompileResult, S
 pub use device::DeviceProfile;
 pub use layout::{
     EntryLayout, LayoutError, PipelineLayout, VulkanDescriptorSetLayout,
-    VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout, WebGpuBindGroupLayout,
-    WebGpuBindGroupLayoutEntry, WebGpuBindingType, WebGpuBufferBindingType, WebGpuLayoutOptions,
-    WebGpuPipelineLayout, WebGpuShaderStages,
+    VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout, VulkanPushConstantRange,
+    WebGpuBindGroupLayout, WebGpuBindGroupLayoutEntry, WebGpuBindingType, WebGpuBufferBindingType,
+    WebGpuLayoutOptions, WebGpuPipelineLayout, WebGpuShaderStages,
 };
 pub use options::CompileOptions;
 pub use profile::{Profile, ProfileKind};

@@ -38,13 +38,15 @@ pub struct SetLayoutBindingDesc {
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
 /// Creates the compute pipeline of `entry_point` in `spirv` with exactly `set_layouts`
-/// on lavapipe, with the validation layer on. `Err` carries every validation error (or
+/// (and a compute push-constant range of `push_constant_size` bytes at offset 0, none when
+/// 0) on lavapipe, with the validation layer on. `Err` carries every validation error (or
 /// the failing call); `Ok` means the layer and the driver accepted the pipeline. A call
 /// the layer finds invalid is not passed on to the driver.
 pub fn check_compute_pipeline_layout(
     spirv: &[u32],
     entry_point: &str,
     set_layouts: &[SetLayoutDesc],
+    push_constant_size: u32,
 ) -> Result<(), String> {
     let entry = VulkanDriver::System.entry()?;
     // SAFETY: a plain global query.
@@ -89,7 +91,13 @@ pub fn check_compute_pipeline_layout(
     let messenger = unsafe { debug_utils.create_debug_utils_messenger(&messenger_info, None) };
     let outcome = match messenger {
         Ok(messenger) => {
-            let outcome = create_pipeline(&instance, spirv, &entry_point, set_layouts);
+            let outcome = create_pipeline(
+                &instance,
+                spirv,
+                &entry_point,
+                set_layouts,
+                push_constant_size,
+            );
             // SAFETY: created above from this instance.
             unsafe { debug_utils.destroy_debug_utils_messenger(messenger, None) };
             outcome
@@ -139,6 +147,7 @@ fn create_pipeline(
     spirv: &[u32],
     entry_point: &CStr,
     set_layouts: &[SetLayoutDesc],
+    push_constant_size: u32,
 ) -> Result<(), String> {
     let vk_error = |what: &'static str| move |e: vk::Result| format!("{what} failed: {e:?}");
     // SAFETY: plain queries on a live instance.
@@ -199,7 +208,17 @@ fn create_pipeline(
                 .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
             created_layouts.push(layout);
         }
-        let layout_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&created_layouts);
+        let push_constant_ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .size(push_constant_size)];
+        let push_constant_ranges: &[vk::PushConstantRange] = if push_constant_size == 0 {
+            &[]
+        } else {
+            &push_constant_ranges
+        };
+        let layout_info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&created_layouts)
+            .push_constant_ranges(push_constant_ranges);
         // SAFETY: `layout_info` lives across the call.
         let pipeline_layout = unsafe { device.create_pipeline_layout(&layout_info, None) }
             .map_err(vk_error("vkCreatePipelineLayout"))?;
@@ -277,14 +296,17 @@ mod tests {
             set: 0,
             bindings: vec![storage(0), storage(1)],
         }];
-        assert_eq!(check_compute_pipeline_layout(&spirv, "main", &good), Ok(()));
+        assert_eq!(
+            check_compute_pipeline_layout(&spirv, "main", &good, 0),
+            Ok(())
+        );
         let mut uniform = storage(0);
         uniform.descriptor_type = vk::DescriptorType::UNIFORM_BUFFER.as_raw();
         let wrong = [SetLayoutDesc {
             set: 0,
             bindings: vec![uniform, storage(1)],
         }];
-        let error = check_compute_pipeline_layout(&spirv, "main", &wrong)
+        let error = check_compute_pipeline_layout(&spirv, "main", &wrong, 0)
             .expect_err("a uniform buffer where the shader has a storage buffer");
         assert!(
             error.contains("VUID") || error.contains("descriptor"),
@@ -294,6 +316,6 @@ mod tests {
             set: 0,
             bindings: vec![storage(0)],
         }];
-        assert!(check_compute_pipeline_layout(&spirv, "main", &missing).is_err());
+        assert!(check_compute_pipeline_layout(&spirv, "main", &missing, 0).is_err());
     }
 }

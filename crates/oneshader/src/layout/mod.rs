@@ -14,6 +14,7 @@ use crate::reflection::{Reflection, ResourceReflection, SourceLocation, TypeNeed
 
 pub use vulkan::{
     VulkanDescriptorSetLayout, VulkanDescriptorSetLayoutBinding, VulkanPipelineLayout,
+    VulkanPushConstantRange,
 };
 
 pub use webgpu::{

@@ -21,6 +21,23 @@ pub struct VulkanPipelineLayout {
     pub subgroup_stages: u32,
     /// Whether `quadOperationsInAllStages` must be true.
     pub quad_operations_in_all_stages: bool,
+    /// The `VkPushConstantRange`s: one for the `[[vk::push_constant]]` block, when an
+    /// entry point reads one (a push-constant block is no descriptor).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub push_constant_ranges: Vec<VulkanPushConstantRange>,
+}
+
+/// A `VkPushConstantRange`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VulkanPushConstantRange {
+    /// The HLSL name of the push-constant block.
+    pub name: String,
+    /// `stageFlags`: the `VkShaderStageFlags` of the entry points that read it.
+    pub stage_flags: u32,
+    /// `offset`: always 0 (the block's member offsets start at 0, as DXC lays them out).
+    pub offset: u32,
+    /// `size`: the block's size in bytes, padding included.
+    pub size: u32,
 }
 
 /// A `VkDescriptorSetLayoutCreateInfo`.
@@ -70,9 +87,11 @@ const DESCRIPTOR_TYPES: [(&str, u32); 7] = [
 ];
 
 /// The `VkDescriptorType` the SPIR-V output declares a resource of `kind` as: separate
-/// images and samplers, as DXC emits them.
-pub fn descriptor_type_name(kind: ResourceKind) -> &'static str {
-    match kind {
+/// images and samplers, as DXC emits them. A push-constant block is no descriptor: its
+/// data is in a [`VulkanPushConstantRange`], and this gives `None`.
+pub fn descriptor_type_name(kind: ResourceKind) -> Option<&'static str> {
+    Some(match kind {
+        ResourceKind::PushConstant => return None,
         ResourceKind::ConstantBuffer => "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER",
         ResourceKind::StructuredBuffer
         | ResourceKind::RWStructuredBuffer
@@ -83,7 +102,7 @@ pub fn descriptor_type_name(kind: ResourceKind) -> &'static str {
         ResourceKind::Buffer => "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER",
         ResourceKind::RWBuffer => "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
         ResourceKind::Sampler => "VK_DESCRIPTOR_TYPE_SAMPLER",
-    }
+    })
 }
 
 impl PipelineLayout {
@@ -92,7 +111,17 @@ impl PipelineLayout {
     pub fn try_to_vulkan(&self) -> Result<VulkanPipelineLayout, LayoutError> {
         let resources = self.merged_resources()?;
         let mut set_layouts: Vec<VulkanDescriptorSetLayout> = Vec::new();
+        let mut push_constant_ranges = Vec::new();
         for merged in &resources {
+            let Some(descriptor_type) = descriptor_type_name(merged.resource.kind) else {
+                push_constant_ranges.push(VulkanPushConstantRange {
+                    name: merged.resource.name.clone(),
+                    stage_flags: stage_flags(merged),
+                    offset: 0,
+                    size: merged.resource.buffer.as_ref().map_or(0, |b| b.size),
+                });
+                continue;
+            };
             let set = merged.resource.set;
             while set_layouts.len() as u32 <= set {
                 set_layouts.push(VulkanDescriptorSetLayout {
@@ -101,7 +130,7 @@ impl PipelineLayout {
                 });
             }
             if let Some(layout) = set_layouts.get_mut(set as usize) {
-                layout.bindings.push(binding(merged));
+                layout.bindings.push(binding(merged, descriptor_type));
             }
         }
         Ok(VulkanPipelineLayout {
@@ -113,20 +142,29 @@ impl PipelineLayout {
                     .contains(oneshader_ir::SubgroupOperations::QUAD)
                     && !matches!(e.stage, ShaderStage::Fragment | ShaderStage::Compute)
             }),
+            push_constant_ranges,
         })
     }
 }
 
-fn binding(merged: &PipelineResource<'_>) -> VulkanDescriptorSetLayoutBinding {
+fn binding(
+    merged: &PipelineResource<'_>,
+    descriptor_type: &str,
+) -> VulkanDescriptorSetLayoutBinding {
     VulkanDescriptorSetLayoutBinding {
         binding: merged.resource.binding,
         name: merged.resource.name.clone(),
-        descriptor_type: descriptor_type_name(merged.resource.kind).to_string(),
+        descriptor_type: descriptor_type.to_string(),
         descriptor_count: 1,
-        stage_flags: merged.users.iter().fold(0, |flags, (entry, _)| {
-            flags | vk_shader_stage_bit(entry.stage)
-        }),
+        stage_flags: stage_flags(merged),
     }
+}
+
+/// The `VkShaderStageFlags` of the entry points that use `merged`.
+fn stage_flags(merged: &PipelineResource<'_>) -> u32 {
+    merged.users.iter().fold(0, |flags, (entry, _)| {
+        flags | vk_shader_stage_bit(entry.stage)
+    })
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ impl BufferLayout {
                 | ResourceKind::RWByteAddressBuffer,
                 TypeInner::Array { base, stride, .. },
             ) => (*base, Some(*stride)),
-            (ResourceKind::ConstantBuffer, _) => (ty, None),
+            (ResourceKind::ConstantBuffer | ResourceKind::PushConstant, _) => (ty, None),
             _ => return None,
         };
         let (members, size) = match module.inner(element) {
