@@ -293,4 +293,47 @@ RWStructuredBuffer<float> Out : register(u1);
         let back: VulkanPipelineLayout = serde_json::from_str(&json).expect("deserializes");
         assert_eq!(back, vulkan);
     }
+
+    #[test]
+    fn a_push_constant_block_is_a_range_in_vulkan_and_a_uniform_after_every_group_in_webgpu() {
+        let source = r#"
+struct Root { uint shift; float scale; uint2 pad; };
+[[vk::push_constant]] Root root;
+[[vk::binding(1, 2)]] RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)] void main() { Out[0] = root.scale * root.shift; }
+"#;
+        let result = compile_source("push.hlsl", source, &CompileOptions::default());
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let reflection = result.reflection.expect("reflection");
+        let root = reflection.entry_points[0].resource("root").expect("root");
+        assert_eq!(root.kind, ResourceKind::PushConstant);
+        assert_eq!((root.wgsl_group, root.wgsl_binding), (3, 0));
+        let entry = EntryLayout::from_reflection(&reflection, "main").expect("main");
+        let pipeline = PipelineLayout::new(&[entry]);
+        let vulkan = pipeline.try_to_vulkan().expect("a layout");
+        assert_eq!(
+            vulkan.push_constant_ranges,
+            [VulkanPushConstantRange {
+                name: "root".into(),
+                stage_flags: 0x20,
+                offset: 0,
+                size: 16,
+            }]
+        );
+        let descriptors: Vec<_> = vulkan
+            .set_layouts
+            .iter()
+            .flat_map(|s| s.bindings.iter().map(|b| (s.set, b.name.as_str())))
+            .collect();
+        assert_eq!(descriptors, [(2, "Out")]);
+        let webgpu = pipeline
+            .try_to_webgpu(&crate::WebGpuLayoutOptions::default())
+            .expect("a layout");
+        let root = &webgpu.bind_group_layouts[3].entries[0];
+        assert_eq!((root.name.as_str(), root.binding), ("root", 0));
+        assert_eq!(
+            root.ty,
+            crate::WebGpuBindingType::Buffer(crate::WebGpuBufferBindingType::Uniform)
+        );
+    }
 }
