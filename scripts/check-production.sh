@@ -16,7 +16,9 @@
 # What is compiled, with the flags the samples' host code and build files pass:
 # - ParallelSortCS.hlsl, every entry point (FPS_Count, FPS_CountReduce, FPS_Scan,
 #   FPS_ScanAdd, FPS_Scatter, FPS_SetupIndirectParameters), -T cs_6_0, as the DX12 host
-#   compiles them: no defines, and FPS_Scatter again with -D kRS_ValueCopy=1.
+#   compiles them: no defines, and FPS_Scatter again with -D kRS_ValueCopy=1; and every
+#   entry point again with -D VK_Const=1, as the Vulkan host (sample/src/VK/ParallelSort.cpp)
+#   compiles them: the root constants become a [[vk::push_constant]] struct.
 #   The shader includes "FFX-ParallelSort/FFX_ParallelSort.h" while the repository's
 #   folder is ffx-parallelsort (the sample is built on Windows, whose file names ignore
 #   case), so the script makes an include directory with a link of that name.
@@ -77,6 +79,9 @@ compile() {
 compile ParallelSortCS "$ps_shaders/ParallelSortCS.hlsl" -T cs_6_0 -I "$include"
 compile ParallelSortCS-ValueCopy "$ps_shaders/ParallelSortCS.hlsl" -T cs_6_0 -I "$include" \
     -E FPS_Scatter -D kRS_ValueCopy=1
+compile ParallelSortCS-VK "$ps_shaders/ParallelSortCS.hlsl" -T cs_6_0 -I "$include" -D VK_Const=1
+compile ParallelSortCS-VK-ValueCopy "$ps_shaders/ParallelSortCS.hlsl" -T cs_6_0 -I "$include" \
+    -E FPS_Scatter -D VK_Const=1 -D kRS_ValueCopy=1
 compile ParallelSortVerify-VS "$ps_shaders/ParallelSortVerify.hlsl" -T vs_6_0 -E FullscreenVS
 compile ParallelSortVerify-PS "$ps_shaders/ParallelSortVerify.hlsl" -T ps_6_0 \
     -E RenderSortValidationPS

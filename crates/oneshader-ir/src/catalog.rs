@@ -364,10 +364,11 @@ pub const CATALOG: &[CodeInfo] = &[
         "An invalid `register(...)` or `[[vk::binding]]`.",
         "A register whose class does not fit the resource (`t` for shader resources, `u` for \
          read-write ones, `b` for constant buffers, `s` for samplers), a malformed register, \
-         or two resources at one binding.",
+         two resources at one binding, or a second `[[vk::push_constant]]` block (a shader \
+         has at most one).",
         "RWStructuredBuffer<uint> Out : register(t0);",
-        "Use the register class the message names, such as `register(u0)`, and give each \
-         resource its own binding.",
+        "Use the register class the message names, such as `register(u0)`, give each \
+         resource its own binding, and merge push-constant blocks into one.",
     ),
     entry(
         codes::BAD_PROFILE,
