@@ -868,3 +868,17 @@ fn append_and_consume_buffers_have_only_their_own_methods() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_push_constant_cbuffer_that_needs_rows_is_a_specific_error() {
+    let e = errors(
+        "[[vk::push_constant]] cbuffer Root { uint shift; float weights[3]; };\n\
+         RWStructuredBuffer<float> O : register(u0);\n\
+         [numthreads(1,1,1)] void main() { O[0] = weights[shift]; }",
+    );
+    assert!(
+        e.iter()
+            .any(|m| m.contains("OSH0310") && m.contains("declare the block as a struct")),
+        "{e:?}"
+    );
+}
