@@ -1357,7 +1357,8 @@ impl Lowerer<'_> {
             .iter()
             .filter_map(|(_, g)| g.resource.as_ref())
             .filter(|r| r.kind != ResourceKind::PushConstant)
-            .map(|r| r.binding.set + 1)
+            // Saturating: a resource in set u32::MAX leaves no free group after it.
+            .map(|r| r.binding.set.saturating_add(1))
             .max()
             .unwrap_or(0);
         let blocks: Vec<_> = self
