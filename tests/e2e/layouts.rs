@@ -90,7 +90,10 @@ fn every_case_gets_a_dawn_pipeline_from_our_webgpu_layout_and_a_wrong_one_is_rej
         let mut wrong = bindings.clone();
         let swapped = wrong.iter_mut().find_map(|b| {
             b.kind = match b.kind {
-                BufferKind::Storage | BufferKind::ReadOnlyStorage => BufferKind::Uniform,
+                // WebGPU binds a typed buffer as the storage buffer WGSL emulates it with.
+                BufferKind::Storage
+                | BufferKind::ReadOnlyStorage
+                | BufferKind::TexelBuffer { .. } => BufferKind::Uniform,
                 BufferKind::Uniform => BufferKind::Storage,
                 BufferKind::StorageTexture {
                     width,
