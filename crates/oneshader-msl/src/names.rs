@@ -18,6 +18,7 @@
 //!    struct members are unique within their struct.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 /// C++14 keywords and the words MSL adds or reserves.
 const KEYWORDS: &[&str] = &[
@@ -318,6 +319,11 @@ pub fn sanitize(name: &str) -> String {
 /// A scope of taken names (step 4 of the scheme).
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
+    /// The names of the enclosing scope, shared with it and with its other inner scopes:
+    /// opening a function's scope must not copy the program's names (one copy per function
+    /// made compiling quadratic in the number of functions).
+    outer: Rc<HashSet<String>>,
+    /// The names taken in this scope (and not yet shared).
     taken: HashSet<String>,
 }
 
@@ -327,12 +333,37 @@ impl Namer {
         Namer::default()
     }
 
+    /// Moves the names taken here into the part that inner scopes share, so that
+    /// [`Namer::inner`] costs nothing until more names are taken here.
+    pub fn share(&mut self) {
+        if !self.taken.is_empty() {
+            let taken = std::mem::take(&mut self.taken);
+            Rc::make_mut(&mut self.outer).extend(taken);
+        }
+    }
+
+    /// A scope inside this one (a function's, inside the program's): every name taken
+    /// here stays taken there; the names it takes are its own.
+    pub fn inner(&self) -> Namer {
+        let outer = if self.taken.is_empty() {
+            Rc::clone(&self.outer)
+        } else {
+            let mut all = (*self.outer).clone();
+            all.extend(self.taken.iter().cloned());
+            Rc::new(all)
+        };
+        Namer {
+            outer,
+            taken: HashSet::new(),
+        }
+    }
+
     /// The MSL name for `name` in this scope, now taken.
     pub fn name(&mut self, name: &str) -> String {
         let base = sanitize(name);
         let mut candidate = base.clone();
         let mut suffix = 1;
-        while self.taken.contains(&candidate) {
+        while self.taken.contains(&candidate) || self.outer.contains(&candidate) {
             candidate = format!("{base}_{suffix}");
             suffix += 1;
         }
@@ -344,6 +375,21 @@ impl Namer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inner_scopes_avoid_the_program_names_but_not_each_others() {
+        let mut program = Namer::new();
+        assert_eq!(program.name("f"), "f");
+        program.share();
+        assert_eq!(program.name("g"), "g");
+        let mut first = program.inner();
+        assert_eq!(first.name("f"), "f_1");
+        assert_eq!(first.name("g"), "g_1");
+        assert_eq!(first.name("x"), "x");
+        let mut second = program.inner();
+        assert_eq!(second.name("x"), "x");
+        assert_eq!(program.name("x"), "x");
+    }
 
     #[test]
     fn keywords_and_metal_names_get_an_underscore() {

@@ -178,6 +178,7 @@ impl<'a> Writer<'a> {
             })
             .collect();
         let types = Types::new(module, &mut namer);
+        namer.share();
         Writer {
             module,
             options,
@@ -376,7 +377,7 @@ impl<'a> Writer<'a> {
     }
 
     fn write_helper(&mut self, handle: Handle<Function>, function: &'a Function) -> String {
-        let mut namer = self.program_names.clone();
+        let mut namer = self.program_names.inner();
         let mut parameters = Vec::new();
         let mut argument_values = Vec::new();
         for argument in &function.arguments {
@@ -425,7 +426,7 @@ impl<'a> Writer<'a> {
         let entry = self.entry;
         let function = &entry.function;
         let stage = entry.stage;
-        let mut namer = self.program_names.clone();
+        let mut namer = self.program_names.inner();
         let mut parameters: Vec<String> = Vec::new();
         let mut stage_in: Vec<String> = Vec::new();
         let mut prologue: Vec<String> = Vec::new();

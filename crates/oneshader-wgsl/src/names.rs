@@ -13,6 +13,7 @@
 //! Function scopes start from the module's names, so a local never shadows a global.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -490,6 +491,11 @@ fn is_temporary_name(name: &str) -> bool {
 /// Hands out unique WGSL identifiers within one scope.
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
+    /// The names of the enclosing scope, shared with it and with its other inner scopes:
+    /// opening a function's scope must not copy the module's names (one copy per function
+    /// made compiling quadratic in the number of functions).
+    outer: Rc<HashSet<String>>,
+    /// The names taken in this scope (and not yet shared).
     used: HashSet<String>,
     /// Struct members: only keywords and reserved words clash (members are never looked
     /// up as identifiers, so `position` or `f32` are fine member names).
@@ -500,6 +506,7 @@ impl Namer {
     /// A namer for the members of one struct.
     pub fn for_members() -> Self {
         Namer {
+            outer: Rc::default(),
             used: HashSet::new(),
             members: true,
         }
@@ -510,12 +517,42 @@ impl Namer {
         self.used.insert(name.to_owned());
     }
 
+    /// Moves the names taken here into the part that inner scopes share, so that
+    /// [`Namer::inner`] costs nothing until more names are taken here.
+    pub fn share(&mut self) {
+        if !self.used.is_empty() {
+            let used = std::mem::take(&mut self.used);
+            Rc::make_mut(&mut self.outer).extend(used);
+        }
+    }
+
+    /// A scope inside this one (a function's, inside the module's): every name taken here
+    /// stays taken there; the names it takes are its own.
+    pub fn inner(&self) -> Namer {
+        let outer = if self.used.is_empty() {
+            Rc::clone(&self.outer)
+        } else {
+            let mut all = (*self.outer).clone();
+            all.extend(self.used.iter().cloned());
+            Rc::new(all)
+        };
+        Namer {
+            outer,
+            used: HashSet::new(),
+            members: self.members,
+        }
+    }
+
+    fn is_taken(&self, name: &str) -> bool {
+        self.used.contains(name) || self.outer.contains(name)
+    }
+
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
     pub fn name(&mut self, name: &str, fallback: &str) -> String {
         let base = sanitize(name, fallback, self.members);
         let mut candidate = base.clone();
         let mut suffix = 1u32;
-        while self.used.contains(&candidate) {
+        while self.is_taken(&candidate) {
             candidate = format!("{base}_{suffix}");
             suffix += 1;
         }
@@ -581,6 +618,23 @@ mod tests {
         assert_eq!(namer.name("position", "m"), "position");
         assert_eq!(namer.name("f32", "m"), "f32");
         assert_eq!(namer.name("loop", "m"), "loop_");
+    }
+
+    #[test]
+    fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
+        let mut module = Namer::default();
+        assert_eq!(module.name("f", "v"), "f");
+        module.share();
+        assert_eq!(module.name("g", "v"), "g");
+        let mut first = module.inner();
+        assert_eq!(first.name("f", "v"), "f_1");
+        assert_eq!(first.name("g", "v"), "g_1");
+        assert_eq!(first.name("x", "v"), "x");
+        let mut second = module.inner();
+        assert_eq!(second.name("x", "v"), "x");
+        assert_eq!(second.name("g", "v"), "g_1");
+        // The inner scopes took nothing from the module's.
+        assert_eq!(module.name("x", "v"), "x");
     }
 
     #[test]

@@ -120,6 +120,7 @@ impl<'a> Writer<'a> {
         }
         self.assign_names();
         self.collect_structs();
+        self.namer.share();
         self.compute_lane_needs();
         self.check_layouts();
 
@@ -787,7 +788,7 @@ impl<'a> Writer<'a> {
             Some(h) => self.lane_needs.get(&h).copied().unwrap_or_default(),
             None => self.function_lane_needs(function),
         };
-        let mut namer = self.namer.clone();
+        let mut namer = self.namer.inner();
         let mut params = Vec::new();
         let mut arg_names = Vec::new();
         for argument in &function.arguments {
