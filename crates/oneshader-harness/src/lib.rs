@@ -4,15 +4,19 @@
 //! - [`spirv_val`] validates SPIR-V with SPIRV-Tools' `spirv-val` for Vulkan 1.2;
 //! - [`run_compute`] runs a SPIR-V compute shader on Vulkan ([`VulkanDriver::Lavapipe`],
 //!   [`VulkanDriver::SwiftShader`], or the system's driver) and returns its buffers;
+//! - [`time_compute`] measures a compute dispatch's GPU time with timestamp queries;
 //! - [`run_wgsl_compute`] and [`validate_wgsl`] do the same for WGSL on WebGPU, with Dawn
 //!   (the npm `webgpu` package) in a node child process, running on SwiftShader or on Mesa 25's
 //!   lavapipe ([`DawnDriver`]).
 //! - [`msl::check_msl`] type-checks MSL with clang against a declaration header of the Metal
 //!   Standard Library (see `docs/msl-check.md`).
 //!
+//! - [`generated_shader`] writes HLSL compute shaders of any length for the benchmarks.
+//!
 //! Every tool it needs is installed by `scripts/install-test-deps.sh`; a missing one is an error
 //! that says so, never a skipped check.
 
+mod generated;
 mod job;
 pub mod msl;
 mod process;
@@ -24,6 +28,7 @@ mod webgpu;
 #[cfg(test)]
 mod test_shaders;
 
+pub use generated::generated_shader;
 pub use job::{
     f32_bytes, f32s_of, i32_bytes, i32s_of, u32_bytes, u32s_of, BufferBinding, BufferKind,
     ComputeJob, ComputeOutput, DawnDriver, DeviceInfo, Filter, ShaderStages, SubgroupOperations,
@@ -32,8 +37,8 @@ pub use job::{
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;
 pub use vulkan::{
-    check_compute_pipeline_layout, run_compute, SetLayoutBindingDesc, SetLayoutDesc, VulkanDriver,
-    FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV,
+    check_compute_pipeline_layout, run_compute, time_compute, DispatchTiming, SetLayoutBindingDesc,
+    SetLayoutDesc, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV,
 };
 pub use webgpu::{
     run_wgsl_compute, validate_wgsl, MESA25_LAVAPIPE_ICD_ENV, NODE_ENV, NODE_TIMEOUT,

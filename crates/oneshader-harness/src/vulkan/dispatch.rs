@@ -4,6 +4,8 @@
 //! many threads at once. All memory is host-visible and coherent: the buffers are filled and
 //! read back through mappings, with no staging copies.
 
+mod timing;
+
 use std::ffi::CString;
 use std::time::Duration;
 
@@ -14,6 +16,9 @@ use crate::job::{
     check_buffers, BufferBinding, BufferKind, ComputeJob, ComputeOutput, DeviceInfo, Filter,
     TexelFormat,
 };
+
+pub(crate) use timing::time;
+pub use timing::DispatchTiming;
 
 /// The longest the harness waits for a dispatch to finish.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -561,13 +566,29 @@ impl DeviceScope {
         Ok(Bound::TexelBuffer { memory, view })
     }
 
+    /// A buffer holding `data`, in host-visible, coherent memory.
     fn create_buffer(
         &mut self,
         data: &[u8],
         usage: vk::BufferUsageFlags,
         memory_properties: &vk::PhysicalDeviceMemoryProperties,
     ) -> Result<(vk::Buffer, vk::DeviceMemory), String> {
+        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         let size = data.len() as vk::DeviceSize;
+        let (buffer, memory) = self.create_empty_buffer(size, usage, wanted, memory_properties)?;
+        self.write_memory(memory, data)?;
+        Ok((buffer, memory))
+    }
+
+    /// A buffer of `size` bytes with undefined contents, in the first memory type that has
+    /// the `wanted` properties.
+    fn create_empty_buffer(
+        &mut self,
+        size: vk::DeviceSize,
+        usage: vk::BufferUsageFlags,
+        wanted: vk::MemoryPropertyFlags,
+        memory_properties: &vk::PhysicalDeviceMemoryProperties,
+    ) -> Result<(vk::Buffer, vk::DeviceMemory), String> {
         let info = vk::BufferCreateInfo::default()
             .size(size)
             .usage(usage)
@@ -578,7 +599,6 @@ impl DeviceScope {
         self.buffers.push(buffer);
         // SAFETY: the buffer belongs to this device.
         let requirements = unsafe { self.device.get_buffer_memory_requirements(buffer) };
-        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         let memory_type = (0..memory_properties.memory_type_count)
             .find(|&i| {
                 requirements.memory_type_bits & (1 << i) != 0
@@ -586,7 +606,7 @@ impl DeviceScope {
                         .property_flags
                         .contains(wanted)
             })
-            .ok_or("no host-visible, coherent memory type for a buffer")?;
+            .ok_or_else(|| format!("no {wanted:?} memory type for a buffer"))?;
         let allocate = vk::MemoryAllocateInfo::default()
             .allocation_size(requirements.size)
             .memory_type_index(memory_type);
@@ -597,7 +617,6 @@ impl DeviceScope {
         // SAFETY: buffer and memory belong to this device; the memory type fits the buffer.
         unsafe { self.device.bind_buffer_memory(buffer, memory, 0) }
             .map_err(vk_error("vkBindBufferMemory"))?;
-        self.write_memory(memory, data)?;
         Ok((buffer, memory))
     }
 
@@ -733,12 +752,8 @@ impl DeviceScope {
         Ok(())
     }
 
-    fn record_and_submit(
-        &mut self,
-        queue_family: u32,
-        workgroups: [u32; 3],
-        push_constants: &[u8],
-    ) -> Result<(), String> {
+    /// Creates the command pool and one command buffer, and begins recording it.
+    fn begin_commands(&mut self, queue_family: u32) -> Result<vk::CommandBuffer, String> {
         let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(queue_family);
         // SAFETY: `pool_info` lives across the call.
         self.command_pool = unsafe { self.device.create_command_pool(&pool_info, None) }
@@ -754,9 +769,52 @@ impl DeviceScope {
             .first()
             .copied()
             .ok_or("vkAllocateCommandBuffers returned no command buffer")?;
-
         let begin = vk::CommandBufferBeginInfo::default()
             .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: a fresh command buffer of this device.
+        unsafe { self.device.begin_command_buffer(commands, &begin) }
+            .map_err(vk_error("vkBeginCommandBuffer"))?;
+        Ok(commands)
+    }
+
+    /// Ends `commands` and submits them with a new fence.
+    fn submit(&mut self, commands: vk::CommandBuffer) -> Result<(), String> {
+        // SAFETY: `commands` is recording.
+        unsafe { self.device.end_command_buffer(commands) }
+            .map_err(vk_error("vkEndCommandBuffer"))?;
+        // SAFETY: a plain object creation.
+        self.fence = unsafe {
+            self.device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+        }
+        .map_err(vk_error("vkCreateFence"))?;
+        let command_buffers = [commands];
+        let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
+        // SAFETY: the command buffer is fully recorded; the fence is unsignalled.
+        unsafe { self.device.queue_submit(self.queue, &submit, self.fence) }
+            .map_err(vk_error("vkQueueSubmit"))
+    }
+
+    /// Submits `commands` and waits up to [`FENCE_TIMEOUT`] for them to finish.
+    fn submit_and_wait(&mut self, commands: vk::CommandBuffer) -> Result<(), String> {
+        self.submit(commands)?;
+        let timeout_ns = u64::try_from(FENCE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: the fence belongs to this device.
+        unsafe { self.device.wait_for_fences(&[self.fence], true, timeout_ns) }.map_err(|e| {
+            format!(
+                "the commands did not finish within {} s: {e:?}",
+                FENCE_TIMEOUT.as_secs()
+            )
+        })
+    }
+
+    fn record_and_submit(
+        &mut self,
+        queue_family: u32,
+        workgroups: [u32; 3],
+        push_constants: &[u8],
+    ) -> Result<(), String> {
+        let commands = self.begin_commands(queue_family)?;
         let [x, y, z] = workgroups;
         // Shader writes and texture read-back copies must be visible to the host reads
         // that follow the fence.
@@ -765,9 +823,6 @@ impl DeviceScope {
             .dst_access_mask(vk::AccessFlags::HOST_READ)];
         // SAFETY: every object recorded belongs to this device and outlives the submission.
         unsafe {
-            self.device
-                .begin_command_buffer(commands, &begin)
-                .map_err(vk_error("vkBeginCommandBuffer"))?;
             self.record_texture_uploads(commands);
             self.device
                 .cmd_bind_pipeline(commands, vk::PipelineBindPoint::COMPUTE, self.pipeline);
@@ -801,22 +856,8 @@ impl DeviceScope {
                 &[],
                 &[],
             );
-            self.device
-                .end_command_buffer(commands)
-                .map_err(vk_error("vkEndCommandBuffer"))?;
         }
-
-        // SAFETY: a plain object creation.
-        self.fence = unsafe {
-            self.device
-                .create_fence(&vk::FenceCreateInfo::default(), None)
-        }
-        .map_err(vk_error("vkCreateFence"))?;
-        let command_buffers = [commands];
-        let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
-        // SAFETY: the command buffer is fully recorded; the fence is unsignalled.
-        unsafe { self.device.queue_submit(self.queue, &submit, self.fence) }
-            .map_err(vk_error("vkQueueSubmit"))
+        self.submit(commands)
     }
 }
 

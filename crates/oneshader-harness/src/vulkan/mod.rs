@@ -4,7 +4,7 @@ mod dispatch;
 mod driver;
 mod layout_check;
 
-pub use dispatch::FENCE_TIMEOUT;
+pub use dispatch::{DispatchTiming, FENCE_TIMEOUT};
 pub use driver::{VulkanDriver, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
 pub use layout_check::{check_compute_pipeline_layout, SetLayoutBindingDesc, SetLayoutDesc};
 
@@ -25,6 +25,23 @@ pub fn run_compute(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutp
     spirv_val(&job.spirv)?;
     check_interface(job)?;
     dispatch::run(driver, job).map_err(|e| format!("{driver:?}: {e}"))
+}
+
+/// Dispatches `job` `repetitions` times on `driver` with its buffers in device-local memory
+/// and measures each dispatch with timestamp queries: the GPU time of the kernel, for
+/// benchmarks (`examples/gpu_time_compact.rs`, docs/performance.md).
+///
+/// Every repetition starts from the job's initial buffers, so the output is what one
+/// dispatch produces. Buffers only: no textures or samplers. The job's interface is checked
+/// as in [`run_compute`], but the SPIR-V is not given to `spirv-val` (timing runs where the
+/// tools may be absent): validate it with [`spirv_val`] first.
+pub fn time_compute(
+    driver: VulkanDriver,
+    job: &ComputeJob,
+    repetitions: u32,
+) -> Result<DispatchTiming, String> {
+    check_interface(job)?;
+    dispatch::time(driver, job, repetitions).map_err(|e| format!("{driver:?}: {e}"))
 }
 
 fn check_interface(job: &ComputeJob) -> Result<(), String> {
@@ -197,6 +214,51 @@ mod tests {
         for thread in threads {
             assert_eq!(thread.join().ok(), Some(true));
         }
+    }
+
+    #[test]
+    fn timed_dispatches_give_the_outputs_of_one_dispatch_and_one_time_each() {
+        let (job, expected) = double_plus_index_job(1000);
+        let timing =
+            time_compute(VulkanDriver::Lavapipe, &job, 3).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(timing.dispatch_ns.len(), 3);
+        assert!(timing
+            .dispatch_ns
+            .iter()
+            .all(|t| t.is_finite() && *t >= 0.0));
+        assert_eq!(timing.output.f32s(1), Ok(expected));
+        assert_eq!(timing.output.bytes(0), Ok(job.buffers[0].data.as_slice()));
+    }
+
+    #[test]
+    fn every_timed_repetition_starts_from_the_initial_buffers() {
+        // An atomic sum into a counter that starts at 5: after 4 repetitions it must hold
+        // what one dispatch adds, not four times as much.
+        let values: Vec<u32> = (0..256).map(|i| i % 97).collect();
+        let sum: u32 = values.iter().filter(|&&v| v > 10).sum();
+        let count = values.iter().filter(|&&v| v > 10).count() as u32;
+        let job = ComputeJob {
+            spirv: spirv_of(ATOMIC_SUM),
+            entry_point: "main".into(),
+            workgroups: [8, 1, 1],
+            buffers: vec![
+                BufferBinding::uniform_u32(0, 0, &[10, 0, 0, 0]),
+                BufferBinding::read_only_u32(0, 1, &values),
+                BufferBinding::storage_u32(1, 0, &[5, 0]),
+            ],
+            push_constants: Vec::new(),
+        };
+        let timing =
+            time_compute(VulkanDriver::Lavapipe, &job, 4).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(timing.dispatch_ns.len(), 4);
+        assert_eq!(timing.output.u32s(2), Ok(vec![5 + sum, count]));
+    }
+
+    #[test]
+    fn timing_takes_buffers_only_and_at_least_one_repetition() {
+        let (job, _) = double_plus_index_job(64);
+        let err = time_compute(VulkanDriver::Lavapipe, &job, 0);
+        assert!(err.is_err_and(|e| e.contains("at least one repetition")));
     }
 
     #[test]
