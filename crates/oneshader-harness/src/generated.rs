@@ -27,21 +27,25 @@ pub fn generated_shader(lines: usize) -> String {
     let mut entry_calls = String::new();
     let mut helper = 0;
     let mut block = 0;
-    let footer_lines = 12;
-    while helper == 0 || line_count(&helpers) + line_count(&blocks) + footer_lines + block < lines {
-        let first = helper;
+    // The header's three lines and the entry point's seven beside its calls.
+    let mut written = 10;
+    while helper == 0 || written < lines {
         let mut block_text =
             format!("float Block{block}(float x, uint lane)\n{{\n    float r = x;\n");
-        for _ in 0..HELPERS_PER_BLOCK {
+        loop {
+            let before = helpers.len();
             write_helper(&mut helpers, helper);
+            written += line_count(&helpers[before..]);
             let _ = writeln!(block_text, "    r = Helper{helper}(r, lane);");
             helper += 1;
-            if line_count(&helpers) + line_count(&blocks) + footer_lines + block >= lines {
+            written += 1;
+            if helper % HELPERS_PER_BLOCK == 0 || written >= lines {
                 break;
             }
         }
         let _ = write!(block_text, "    return r;\n}}\n\n");
-        debug_assert!(helper > first);
+        // The block's own six lines, and its call from the entry point.
+        written += 7;
         blocks.push_str(&block_text);
         let _ = writeln!(entry_calls, "    x = Block{block}(x, lane);");
         block += 1;

@@ -37,8 +37,14 @@ fn wgsl_of(name: &str, text: &str) -> Vec<String> {
     result
         .blobs
         .iter()
-        .map(|blob| blob.as_text().unwrap_or_default().to_owned())
+        .map(|blob| without_enable_subgroups(blob.as_text().unwrap_or_default()))
         .collect()
+}
+
+/// naga 30 rejects WGSL's `enable subgroups;` directive (and accepts subgroup operations
+/// without it), so naga gets our WGSL without it.
+fn without_enable_subgroups(wgsl: &str) -> String {
+    wgsl.replace("enable subgroups;\n", "")
 }
 
 /// What naga does for the same job: parse and validate WGSL, write SPIR-V and MSL.
