@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use oneshader::{CompileOptions, Profile};
+use oneshader_e2e::corpus::{corpus_dir, corpus_files, invocations};
 use oneshader_e2e::try_compile_and_validate;
 
 /// The fewest shaders the corpus must hold (issue 3's proof).
@@ -22,72 +22,6 @@ const MIN_SHADERS: usize = 60;
 
 /// How many shaders are checked at once: most of the time goes to node and clang.
 const WORKERS: usize = 4;
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
-}
-
-/// Every `.hlsl` file of the corpus, sorted by name.
-fn corpus_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("tests/corpus is readable")
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "hlsl"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// One compile a shader asks for: its `// oneshader:` line and the options it means.
-struct Invocation {
-    line: String,
-    options: CompileOptions,
-}
-
-/// Reads the `// oneshader:` lines of `text`; an error says what is wrong with one.
-fn invocations(path: &Path, text: &str) -> Result<Vec<Invocation>, String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut found = Vec::new();
-    for line in text.lines() {
-        let Some(args) = line.trim().strip_prefix("// oneshader:") else {
-            continue;
-        };
-        let mut options = CompileOptions::default();
-        let mut words = args.split_whitespace();
-        while let Some(flag) = words.next() {
-            let mut value = || {
-                words
-                    .next()
-                    .ok_or_else(|| format!("`{flag}` needs a value in `{line}`"))
-            };
-            match flag {
-                "-E" => options.entry_point = Some(value()?.to_string()),
-                "-T" => {
-                    options.profile =
-                        Some(Profile::parse(value()?).map_err(|d| format!("{line}: {d:?}"))?)
-                }
-                "-D" => {
-                    let define = value()?;
-                    let (name, value) = define.split_once('=').unwrap_or((define, "1"));
-                    options.defines.push((name.to_string(), value.to_string()));
-                }
-                "-I" => options.include_dirs.push(dir.join(value()?)),
-                other => return Err(format!("unknown flag `{other}` in `{line}`")),
-            }
-        }
-        if options.entry_point.is_none() || options.profile.is_none() {
-            return Err(format!("`{line}` must give -E and -T"));
-        }
-        found.push(Invocation {
-            line: line.trim().to_string(),
-            options,
-        });
-    }
-    if found.is_empty() {
-        return Err("no `// oneshader: -E ENTRY -T PROFILE` line".to_string());
-    }
-    Ok(found)
-}
 
 /// Compiles and validates every invocation of one file; the failures, each naming the file.
 fn check_file(path: &Path) -> Vec<String> {

@@ -19,6 +19,7 @@ use oneshader_harness::{
 };
 use serde::Deserialize;
 
+pub mod corpus;
 pub mod wave_model;
 
 /// The directory of the case files.
