@@ -16,8 +16,12 @@
 //! a parenthesised expression. A statement starting with `Name Name` is always
 //! a declaration, so resource types and types from macros need no registration.
 //!
-//! Nesting of expressions, statements and types is limited
-//! ([`MAX_NESTING`]); deeper input gives OSH0201 instead of exhausting the stack.
+//! Nesting of expressions, statements and types is limited ([`MAX_NESTING`]);
+//! deeper input gives OSH0201 instead of exhausting the stack. The limit bounds the
+//! depth of the tree, not only the parser's recursion: each operator of a chain such
+//! as `a + b + c` or `v[0][1].x` is one level too, since lowering and the writers
+//! recurse over the tree. OSH0201 is fatal, as clang's bracket-depth error: the
+//! parser reports it and stops, so a runaway input gives one diagnostic.
 
 use std::collections::HashSet;
 
@@ -64,6 +68,7 @@ pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> Transl
         type_names: HashSet::new(),
         depth: 0,
         last_error_pos: None,
+        abandoned: false,
     };
     let items = parser.parse_items(false);
     TranslationUnit { items }
@@ -76,8 +81,11 @@ struct Parser<'d> {
     diagnostics: &'d mut Diagnostics,
     /// Names declared as types so far (`struct`, `typedef`).
     type_names: HashSet<String>,
+    /// The nesting levels entered so far ([`Parser::enter`]).
     depth: u32,
     last_error_pos: Option<usize>,
+    /// Set by OSH0201: the parser skipped to the end and reports nothing more.
+    abandoned: bool,
 }
 
 /// The scalar type spellings that also form vectors (`float4`) and matrices (`float4x4`).
@@ -332,7 +340,7 @@ impl Parser<'_> {
     }
 
     fn error_at(&mut self, code: Code, span: Span, message: String) {
-        if self.last_error_pos == Some(self.pos) {
+        if self.abandoned || self.last_error_pos == Some(self.pos) {
             return;
         }
         self.last_error_pos = Some(self.pos);
@@ -391,7 +399,8 @@ impl Parser<'_> {
         }
     }
 
-    /// Enters one nesting level; reports OSH0201 and skips the too-deep construct past the limit.
+    /// Enters one nesting level; past the limit, reports OSH0201 and abandons the parse
+    /// (skips to the end of the input).
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth <= MAX_NESTING {
@@ -402,29 +411,27 @@ impl Parser<'_> {
         self.error_at(
             codes::NESTING_TOO_DEEP,
             span,
-            format!("expressions, statements or types nest deeper than {MAX_NESTING} levels"),
+            format!(
+                "expressions, statements or types nest deeper than {MAX_NESTING} levels; \
+                 the rest of the file was not parsed"
+            ),
         );
-        self.skip_balanced_operand();
+        self.abandoned = true;
+        self.pos = self.tokens.len().saturating_sub(1);
         Err(Failed)
+    }
+
+    /// Runs `parse` and then leaves every nesting level it entered, also on failure:
+    /// for the loops that build a chain one level deeper per operator.
+    fn chain<T>(&mut self, parse: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let depth = self.depth;
+        let result = parse(self);
+        self.depth = depth;
+        result
     }
 
     fn leave(&mut self) {
         self.depth -= 1;
-    }
-
-    /// Skips one token, or a whole bracketed group when at an opening bracket.
-    fn skip_balanced_operand(&mut self) {
-        match self.kind() {
-            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => self.skip_group(),
-            TokenKind::RParen
-            | TokenKind::RBracket
-            | TokenKind::RBrace
-            | TokenKind::Semicolon
-            | TokenKind::Eof => {}
-            _ => {
-                self.bump();
-            }
-        }
     }
 
     /// Skips from an opening bracket to its matching closer, inclusive.
@@ -1046,6 +1053,7 @@ impl Parser<'_> {
 
     // ----- statements ---------------------------------------------------------------------
 
+    #[inline(never)]
     fn parse_block(&mut self) -> PResult<Block> {
         let start = self.expect(TokenKind::LBrace, "'{'")?;
         let mut statements = Vec::new();
@@ -1092,39 +1100,9 @@ impl Parser<'_> {
                 self.bump();
                 StmtKind::Empty
             }
-            TokenKind::Keyword(Keyword::If) => {
-                self.bump();
-                let condition = self.parse_condition()?;
-                let accept = Box::new(self.parse_statement());
-                let reject = if self.at_keyword(Keyword::Else) {
-                    self.bump();
-                    Some(Box::new(self.parse_statement()))
-                } else {
-                    None
-                };
-                StmtKind::If {
-                    condition,
-                    accept,
-                    reject,
-                }
-            }
-            TokenKind::Keyword(Keyword::While) => {
-                self.bump();
-                let condition = self.parse_condition()?;
-                let body = Box::new(self.parse_statement());
-                StmtKind::While { condition, body }
-            }
-            TokenKind::Keyword(Keyword::Do) => {
-                self.bump();
-                let body = Box::new(self.parse_statement());
-                if !self.at_keyword(Keyword::While) {
-                    return Err(self.expected("'while'"));
-                }
-                self.bump();
-                let condition = self.parse_condition()?;
-                self.expect(TokenKind::Semicolon, "';'")?;
-                StmtKind::DoWhile { body, condition }
-            }
+            TokenKind::Keyword(Keyword::If) => self.parse_if()?,
+            TokenKind::Keyword(Keyword::While) => self.parse_while()?,
+            TokenKind::Keyword(Keyword::Do) => self.parse_do_while()?,
             TokenKind::Keyword(Keyword::For) => self.parse_for()?,
             TokenKind::Keyword(Keyword::Switch) => self.parse_switch()?,
             TokenKind::Keyword(Keyword::Break) => {
@@ -1155,21 +1133,70 @@ impl Parser<'_> {
             TokenKind::Keyword(Keyword::Case | Keyword::Default) => {
                 return Err(self.expected("a statement ('case' outside 'switch')"));
             }
-            _ if self.is_declaration_start() => {
-                let item = self.parse_item(false)?;
-                StmtKind::Declaration(Box::new(item))
-            }
-            _ => {
-                let expr = self.parse_expression()?;
-                self.expect(TokenKind::Semicolon, "';'")?;
-                StmtKind::Expr(expr)
-            }
+            _ if self.is_declaration_start() => self.parse_declaration_statement()?,
+            _ => self.parse_expression_statement()?,
         };
         Ok(Stmt {
             kind,
             attributes,
             span: self.span_from(start),
         })
+    }
+
+    // The statements that nest are parsed out of line, so that the frame of
+    // `parse_statement_inner`, on every level of nested statements, stays small in
+    // unoptimised builds.
+
+    #[inline(never)]
+    fn parse_if(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let condition = self.parse_condition()?;
+        let accept = Box::new(self.parse_statement());
+        let reject = if self.at_keyword(Keyword::Else) {
+            self.bump();
+            Some(Box::new(self.parse_statement()))
+        } else {
+            None
+        };
+        Ok(StmtKind::If {
+            condition,
+            accept,
+            reject,
+        })
+    }
+
+    #[inline(never)]
+    fn parse_while(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let condition = self.parse_condition()?;
+        let body = Box::new(self.parse_statement());
+        Ok(StmtKind::While { condition, body })
+    }
+
+    #[inline(never)]
+    fn parse_do_while(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let body = Box::new(self.parse_statement());
+        if !self.at_keyword(Keyword::While) {
+            return Err(self.expected("'while'"));
+        }
+        self.bump();
+        let condition = self.parse_condition()?;
+        self.expect(TokenKind::Semicolon, "';'")?;
+        Ok(StmtKind::DoWhile { body, condition })
+    }
+
+    #[inline(never)]
+    fn parse_declaration_statement(&mut self) -> PResult<StmtKind> {
+        let item = self.parse_item(false)?;
+        Ok(StmtKind::Declaration(Box::new(item)))
+    }
+
+    #[inline(never)]
+    fn parse_expression_statement(&mut self) -> PResult<StmtKind> {
+        let expr = self.parse_expression()?;
+        self.expect(TokenKind::Semicolon, "';'")?;
+        Ok(StmtKind::Expr(expr))
     }
 
     /// Whether a statement starting here declares something (see the module docs).
@@ -1216,6 +1243,7 @@ impl Parser<'_> {
         Ok(condition)
     }
 
+    #[inline(never)]
     fn parse_for(&mut self) -> PResult<StmtKind> {
         self.bump();
         self.expect(TokenKind::LParen, "'('")?;
@@ -1259,6 +1287,7 @@ impl Parser<'_> {
         })
     }
 
+    #[inline(never)]
     fn parse_switch(&mut self) -> PResult<StmtKind> {
         self.bump();
         let selector = self.parse_condition()?;
@@ -1307,8 +1336,13 @@ impl Parser<'_> {
 
     /// A full expression, comma operator included.
     fn parse_expression(&mut self) -> PResult<Expr> {
+        self.chain(Self::parse_comma_chain)
+    }
+
+    fn parse_comma_chain(&mut self) -> PResult<Expr> {
         let mut lhs = self.parse_assignment()?;
         while self.eat(TokenKind::Comma) {
+            self.enter()?;
             let rhs = self.parse_assignment()?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
@@ -1368,11 +1402,16 @@ impl Parser<'_> {
 
     /// Binary operators binding at least as tightly as `min_precedence` (precedence climbing).
     fn parse_binary(&mut self, min_precedence: u8) -> PResult<Expr> {
+        self.chain(|parser| parser.parse_binary_chain(min_precedence))
+    }
+
+    fn parse_binary_chain(&mut self, min_precedence: u8) -> PResult<Expr> {
         let mut lhs = self.parse_unary()?;
         while let Some((op, precedence)) = binary_op(self.kind()) {
             if precedence < min_precedence {
                 break;
             }
+            self.enter()?;
             self.bump();
             let rhs = self.parse_binary(precedence + 1)?;
             lhs = Expr {
@@ -1533,8 +1572,18 @@ impl Parser<'_> {
         })
     }
 
-    fn parse_postfix(&mut self, mut expr: Expr) -> PResult<Expr> {
+    fn parse_postfix(&mut self, expr: Expr) -> PResult<Expr> {
+        self.chain(|parser| parser.parse_postfix_chain(expr))
+    }
+
+    fn parse_postfix_chain(&mut self, mut expr: Expr) -> PResult<Expr> {
         loop {
+            if matches!(
+                self.kind(),
+                TokenKind::LBracket | TokenKind::Dot | TokenKind::PlusPlus | TokenKind::MinusMinus
+            ) {
+                self.enter()?;
+            }
             match self.kind() {
                 TokenKind::LBracket => {
                     self.bump();
@@ -2232,46 +2281,89 @@ void f(uint n) {
         );
     }
 
-    #[test]
-    fn deep_nesting_is_an_error_not_a_stack_overflow() {
-        let depth = 20_000;
-        let src = format!(
-            "float a = {}1{};\nfloat b = ;",
-            "(".repeat(depth),
-            ")".repeat(depth)
-        );
-        let handle = std::thread::Builder::new()
+    /// Parses `src` on a thread with the default 2 MiB test stack; the diagnostics' codes.
+    fn codes_on_small_stack(src: String) -> Vec<Code> {
+        std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
-            .spawn(move || {
-                let (_, diags, _) = parse_str(&src);
-                diags.iter().map(|d| d.code).collect::<Vec<_>>()
-            })
-            .expect("thread");
-        let codes = handle.join().expect("parser thread overflowed");
-        assert_eq!(codes, vec![codes::NESTING_TOO_DEEP, codes::SYNTAX]);
+            .spawn(move || parse_str(&src).1.iter().map(|d| d.code).collect())
+            .expect("thread")
+            .join()
+            .expect("the parser overflowed a 2 MiB stack")
+    }
 
-        let blocks = format!("void f() {{ {} }}", "{".repeat(depth) + &"}".repeat(depth));
-        let handle = std::thread::Builder::new()
-            .stack_size(2 * 1024 * 1024)
-            .spawn(move || {
-                parse_str(&blocks)
-                    .1
-                    .iter()
-                    .map(|d| d.code)
-                    .collect::<Vec<_>>()
-            })
-            .expect("thread");
+    /// Every shape of deep nesting, 20,000 deep, gives exactly one OSH0201 (it is fatal).
+    #[test]
+    fn deep_nesting_is_one_error_not_a_stack_overflow() {
+        let n = 20_000;
+        let shapes = [
+            (
+                "parentheses",
+                format!("float a = {}1{};", "(".repeat(n), ")".repeat(n)),
+            ),
+            ("additions", format!("float a = 1{};", " + 1".repeat(n))),
+            ("commas", format!("float a = (1{});", ", 1".repeat(n))),
+            ("unary minus", format!("float a = {}1;", "- ".repeat(n))),
+            (
+                "conditionals",
+                format!("float a = {}1;", "b ? 1 : ".repeat(n)),
+            ),
+            (
+                "assignments",
+                format!("void f() {{ a = {}1; }}", "b = ".repeat(n)),
+            ),
+            ("indexing", format!("float a = b{};", "[0]".repeat(n))),
+            ("members", format!("float a = b{};", ".x".repeat(n))),
+            (
+                "calls",
+                format!("float a = {}1{};", "abs(".repeat(n), ")".repeat(n)),
+            ),
+            ("casts", format!("float a = {}1;", "(float)".repeat(n))),
+            (
+                "blocks",
+                format!("void f() {{ {}{} }}", "{".repeat(n), "}".repeat(n)),
+            ),
+            ("ifs", format!("void f() {{ {}; }}", "if (a) ".repeat(n))),
+            (
+                "else ifs",
+                format!("void f() {{ if (a) ;{} }}", " else if (a) ;".repeat(n)),
+            ),
+            (
+                "loops",
+                format!("void f() {{ {}; }}", "while (a) ".repeat(n)),
+            ),
+            (
+                "init lists",
+                format!("float a[1] = {}1{};", "{".repeat(n), "}".repeat(n)),
+            ),
+            (
+                "templates",
+                format!("{}float{} a;", "vector<".repeat(n), ">".repeat(n)),
+            ),
+        ];
+        for (shape, src) in shapes {
+            let src = format!("{src}\nfloat after = ;");
+            assert_eq!(
+                codes_on_small_stack(src),
+                vec![codes::NESTING_TOO_DEEP],
+                "{shape}"
+            );
+        }
+    }
+
+    /// Nesting inside the limit parses, on the same small stack.
+    #[test]
+    fn nesting_inside_the_limit_parses() {
+        // One parenthesis level is two levels (the assignment and the unary operand).
+        let parens = (MAX_NESTING / 2 - 4) as usize;
+        let ok = format!("float a = {}1{};", "(".repeat(parens), ")".repeat(parens));
+        assert_eq!(codes_on_small_stack(ok), vec![]);
+        let terms = (MAX_NESTING - 4) as usize;
+        let ok = format!("float a = 1{};", " + 1".repeat(terms));
+        assert_eq!(codes_on_small_stack(ok), vec![]);
+        let too_many = format!("float a = 1{};", " + 1".repeat(terms + 4));
         assert_eq!(
-            handle.join().expect("overflow"),
+            codes_on_small_stack(too_many),
             vec![codes::NESTING_TOO_DEEP]
         );
-
-        // Nesting just inside the limit still parses, on the same small stack.
-        let ok = format!("float a = {}1{};", "(".repeat(60), ")".repeat(60));
-        let handle = std::thread::Builder::new()
-            .stack_size(2 * 1024 * 1024)
-            .spawn(move || parse_str(&ok).1.len())
-            .expect("thread");
-        assert_eq!(handle.join().expect("overflow"), 0);
     }
 }

@@ -24,6 +24,12 @@ pub const MAX_INCLUDE_DEPTH: usize = 64;
 pub const MAX_EXPANSION_DEPTH: usize = 256;
 /// One macro use in the source may expand to at most this many tokens.
 pub const MAX_EXPANDED_TOKENS: usize = 100_000;
+/// The main file and everything it includes (each inclusion counted) may hold at most
+/// this many bytes of source text: 64 MiB.
+pub const MAX_SOURCE_BYTES: usize = 64 * 1024 * 1024;
+/// Preprocessing may produce at most this many tokens (a few hundred bytes of memory
+/// each), whatever produced them.
+pub const MAX_OUTPUT_TOKENS: usize = 4_000_000;
 
 /// The shader kinds of DXC's `__SHADER_STAGE_*` macros, with DXC's numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,6 +291,7 @@ pub fn preprocess(
         depth: 0,
         produced: 0,
         limit_reported: false,
+        source_bytes: 0,
     };
     pp.define_builtin("__LINE__", Builtin::Line);
     pp.define_builtin("__FILE__", Builtin::File);
@@ -292,12 +299,26 @@ pub fn preprocess(
         Some(f) => (f.text.clone(), normalize_path(&f.name)),
         None => (String::new(), String::new()),
     };
-    pp.push_file(main, main_path, &main_text);
+    let main_start = Span::new(main, 0, 0);
+    if pp.accept_source(main_text.len(), &main_path, main_start) {
+        pp.push_file(main, main_path, &main_text);
+    }
     let predefined = predefined_text(options);
     let builtin = pp.map.add("<built-in>", predefined.clone());
     pp.push_file(builtin, String::new(), &predefined);
 
     while let Some(token) = pp.next_token() {
+        if pp.out.len() >= MAX_OUTPUT_TOKENS {
+            let span = token.span;
+            pp.error(
+                codes::SOURCE_NOT_ACCEPTED,
+                span,
+                format!(
+                    "preprocessing produced more than {MAX_OUTPUT_TOKENS} tokens; the rest of the input was not read"
+                ),
+            );
+            break;
+        }
         pp.process(token);
     }
     let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
@@ -346,6 +367,8 @@ struct Preprocessor<'a> {
     depth: usize,
     /// Tokens produced by the expansion of the current macro use in the source.
     produced: usize,
+    /// Bytes of source text read so far (the main file and each inclusion).
+    source_bytes: usize,
     limit_reported: bool,
 }
 
@@ -421,6 +444,24 @@ impl Preprocessor<'_> {
                 builtin: Some(builtin),
             }),
         );
+    }
+
+    /// Counts `bytes` more source text towards [`MAX_SOURCE_BYTES`]; past it, reports
+    /// OSH0002 at `span` and returns false (the file is not read).
+    fn accept_source(&mut self, bytes: usize, path: &str, span: Span) -> bool {
+        self.source_bytes = self.source_bytes.saturating_add(bytes);
+        if self.source_bytes <= MAX_SOURCE_BYTES {
+            return true;
+        }
+        self.error(
+            codes::SOURCE_NOT_ACCEPTED,
+            span,
+            format!(
+                "reading '{path}' ({bytes} bytes) takes the source past {} MiB; it was not read",
+                MAX_SOURCE_BYTES >> 20
+            ),
+        );
+        false
     }
 
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
@@ -1141,6 +1182,9 @@ impl Preprocessor<'_> {
             self.error(codes::INCLUDE_DEPTH, span, message);
             return;
         }
+        if !self.accept_source(found.text.len(), &found.path, span) {
+            return;
+        }
         let file = match self.map.find(&found.path) {
             Some(id) => id,
             None => self.map.add(found.path.clone(), found.text.clone()),
@@ -1753,6 +1797,43 @@ mod tests {
         let (text, diags) = run_with(&loader, &PreprocessOptions::default());
         assert!(diags.is_empty(), "{diags:#?}");
         assert_eq!(text, "b a end");
+    }
+
+    #[test]
+    fn sources_past_64_mib_are_not_read() {
+        // Each inclusion counts: 5 inclusions of an unguarded 16 MiB header pass 64 MiB.
+        let header = format!("{}\nx\n", "/".repeat(16 * 1024 * 1024));
+        let mut loader = MemoryLoader::new();
+        loader
+            .add("main.hlsl", "#include \"h.hlsl\"\n".repeat(5) + "end")
+            .add("h.hlsl", header);
+        let (text, diags) = run_with(&loader, &PreprocessOptions::default());
+        assert_eq!(text, "x x x end");
+        assert_eq!(diags.len(), 2, "{diags:#?}");
+        assert!(
+            diags[0].starts_with("main.hlsl(4,1): error OSH0002")
+                && diags[0].contains("past 64 MiB"),
+            "{}",
+            diags[0]
+        );
+    }
+
+    #[test]
+    fn output_past_the_token_limit_stops() {
+        // 5,000 uses of a macro that expands to 1,000 tokens (each use is allowed
+        // 100,000 tokens).
+        let mut source = String::from("#define T a a a a a a a a a a\n");
+        source.push_str("#define H T T T T T T T T T T\n#define K H H H H H H H H H H\n");
+        source.push_str(&"K K K K K K K K K K\n".repeat(500));
+        let mut loader = MemoryLoader::new();
+        loader.add("main.hlsl", source);
+        let (_, diags) = run_with(&loader, &PreprocessOptions::default());
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert!(
+            diags[0].contains("OSH0002") && diags[0].contains("4000000 tokens"),
+            "{}",
+            diags[0]
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Facts derived from a module: which functions an entry point reaches, which
-//! subgroup operations it needs, and how it uses each global.
+//! subgroup operations it needs, how it uses each global, and how much groupshared
+//! memory it needs.
 
 use std::collections::BTreeSet;
 
@@ -8,6 +9,7 @@ use crate::expression::Expression;
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
 use crate::source::Span;
 use crate::statement::{Block, Statement};
+use crate::types::{AddressSpace, ArraySize, Type, TypeInner};
 use crate::wave::{SubgroupOperations, WaveOp};
 
 /// Calls `visit` on every statement of `block`, nested blocks included, outer first.
@@ -219,6 +221,51 @@ fn record_global_uses(function: &Function, uses: &mut [GlobalUse]) {
         }
         _ => {}
     });
+}
+
+/// The most groupshared memory an entry point may use, in bytes: D3D12's and
+/// Vulkan's guaranteed minimum (`maxComputeSharedMemorySize`), and DXC's limit.
+pub const MAX_WORKGROUP_BYTES: u64 = 32 * 1024;
+
+/// The groupshared (workgroup) variables `entry` uses, each with its size in bytes.
+pub fn workgroup_variables(
+    module: &Module,
+    entry: &EntryPoint,
+) -> Vec<(Handle<GlobalVariable>, u64)> {
+    let uses = global_uses(module, entry);
+    module
+        .global_variables
+        .iter()
+        .filter(|(handle, global)| {
+            global.space == AddressSpace::Workgroup
+                && uses.get(handle.index()).is_some_and(|u| u.is_used())
+        })
+        .map(|(handle, global)| (handle, type_bytes(module, global.ty)))
+        .collect()
+}
+
+/// The bytes a value of type `ty` occupies, padding included; 0 for types without a
+/// fixed size (runtime-sized arrays, resources). Saturates instead of overflowing.
+pub fn type_bytes(module: &Module, ty: Handle<Type>) -> u64 {
+    match &module.types[ty].inner {
+        TypeInner::Scalar(scalar) => u64::from(scalar.width),
+        TypeInner::Vector { size, scalar } => *size as u64 * u64::from(scalar.width),
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => *columns as u64 * *rows as u64 * u64::from(scalar.width),
+        TypeInner::Array {
+            base,
+            size: ArraySize::Constant(count),
+            stride,
+        } => {
+            let stride = u64::from(*stride).max(type_bytes(module, *base));
+            stride.saturating_mul(u64::from(*count))
+        }
+        TypeInner::Struct { size, .. } => u64::from(*size),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

@@ -47,6 +47,65 @@ const fn entry(
 
 use Severity::{Error, Warning};
 
+/// One limit that turns runaway input into a diagnostic instead of a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    /// What is limited.
+    pub what: &'static str,
+    /// The limit, in words.
+    pub value: &'static str,
+    /// The code reported past it.
+    pub code: Code,
+}
+
+/// The limits, as `docs/diagnostics.md` lists them. The numbers live beside the code
+/// that enforces them (`oneshader_hlsl::parser::MAX_NESTING`, the `MAX_*` constants of
+/// `oneshader_hlsl::preprocess`, [`crate::analysis::MAX_WORKGROUP_BYTES`]).
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        what: "Source text: the main file and every inclusion, each time it is included",
+        value: "64 MiB",
+        code: codes::SOURCE_NOT_ACCEPTED,
+    },
+    Limit {
+        what: "Tokens after preprocessing",
+        value: "4,000,000",
+        code: codes::SOURCE_NOT_ACCEPTED,
+    },
+    Limit {
+        what: "Include depth (a cycle is named as such)",
+        value: "64 files",
+        code: codes::INCLUDE_DEPTH,
+    },
+    Limit {
+        what: "Nested macro expansions, and macro arguments within arguments",
+        value: "256 levels",
+        code: codes::MACRO_EXPANSION_LIMIT,
+    },
+    Limit {
+        what: "Tokens from one macro use in the source",
+        value: "100,000",
+        code: codes::MACRO_EXPANSION_LIMIT,
+    },
+    Limit {
+        what: "Nesting of expressions, statements and types: each operator of a chain \
+               (`a + b + c`, `v[0].x`) is a level, a parenthesis two. \
+               Fatal: the rest of the file is not parsed",
+        value: "128 levels",
+        code: codes::NESTING_TOO_DEEP,
+    },
+    Limit {
+        what: "Elements of an array",
+        value: "16,777,216",
+        code: codes::TYPE_MISMATCH,
+    },
+    Limit {
+        what: "Groupshared memory an entry point uses",
+        value: "32 KiB",
+        code: codes::GROUPSHARED_TOO_LARGE,
+    },
+];
+
 /// Every code, in numeric order.
 pub const CATALOG: &[CodeInfo] = &[
     entry(
@@ -68,7 +127,9 @@ pub const CATALOG: &[CodeInfo] = &[
         "The input is not valid UTF-8 or is too large.",
         "oneshader reads HLSL as UTF-8. A file in another encoding (UTF-16 with a byte-order \
          mark, Latin-1 with accented letters in comments) stops at the first byte that is not \
-         UTF-8; the diagnostic points at it.",
+         UTF-8; the diagnostic points at it. The source text read (the main file and each \
+         inclusion) may total 64 MiB, and preprocessing may produce 4,000,000 tokens; past \
+         either, the rest is not read.",
         "// a comment saved as Latin-1: caf\\xe9\nfloat4 main() : SV_Target { return 0; }",
         "Save the file as UTF-8 (ASCII is UTF-8).",
     ),
@@ -404,6 +465,19 @@ pub const CATALOG: &[CodeInfo] = &[
         "Rewrite the recursion as a loop, with an explicit stack in an array if needed.",
     ),
     entry(
+        codes::GROUPSHARED_TOO_LARGE,
+        "groupshared-too-large",
+        Error,
+        "An entry point uses more groupshared memory than the 32 KiB every device has.",
+        "The groupshared variables an entry point uses (directly or through the functions it \
+         calls) must fit in 32,768 bytes: D3D12's limit, which DXC enforces, and the minimum \
+         of Vulkan's `maxComputeSharedMemorySize` and WebGPU's \
+         `maxComputeWorkgroupStorageSize`. Variables the entry point does not use do not count.",
+        "groupshared float4 tile[4096];  // 64 KiB",
+        "Use smaller tiles or fewer components (`half`, packed `uint`), or keep the data in a \
+         RWStructuredBuffer.",
+    ),
+    entry(
         codes::IMPLICIT_TRUNCATION,
         "implicit-truncation",
         Warning,
@@ -536,6 +610,23 @@ pub fn markdown() -> String {
             info.summary.replace('|', "\\|"),
             code = info.code,
             anchor = info.code.to_string().to_lowercase(),
+        ));
+    }
+    out.push_str(
+        "\n## Limits\n\nInput past these limits gets a diagnostic, never a crash or a hang: \
+         input nested past the nesting limit never reaches a recursive pass. \
+         Below it, an unoptimised build compiles 100 levels (nested calls: 40) on a 2 MiB \
+         thread stack, an optimised one far more. `[unroll(N)]` is a hint that oneshader does \
+         not act on (it unrolls nothing; the driver's compiler decides), so it has no limit.\n\n\
+         | limit | value | code |\n|---|---|---|\n",
+    );
+    for limit in LIMITS {
+        out.push_str(&format!(
+            "| {} | {} | [{code}](#{anchor}) |\n",
+            limit.what.replace('|', "\\|"),
+            limit.value,
+            code = limit.code,
+            anchor = limit.code.to_string().to_lowercase(),
         ));
     }
     for info in CATALOG {

@@ -115,6 +115,8 @@ pub mod codes {
     pub const INTRINSIC_NOT_SUPPORTED: Code = Code(350);
     /// A function calls itself, directly or indirectly.
     pub const RECURSION: Code = Code(360);
+    /// An entry point uses more groupshared memory than the 32 KiB every device has.
+    pub const GROUPSHARED_TOO_LARGE: Code = Code(370);
     /// An implicit conversion loses precision or components (a warning).
     pub const IMPLICIT_TRUNCATION: Code = Code(400);
     /// An implicit conversion to a smaller type may lose data (a warning).

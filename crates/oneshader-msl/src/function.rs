@@ -637,6 +637,34 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .expressions
             .try_get(h)
             .ok_or_else(|| unsupported(span, "a reference to a missing expression"))?;
+        // The operators that nest deepest go straight to their writers, so that the
+        // large frame of `other_expr` is not on every level of a deep tree.
+        match *expression {
+            Expression::Unary { op, expr } => self.unary(op, expr),
+            Expression::Binary { op, left, right } => self.binary(op, left, right),
+            _ => self.other_expr(h, expression, span),
+        }
+    }
+
+    /// `-x`, `!x` or `~x`.
+    fn unary(&mut self, op: UnaryOperator, expr: Handle<Expression>) -> Written {
+        let operand = self.operand(expr)?;
+        let op = match op {
+            UnaryOperator::Negate => "-",
+            UnaryOperator::LogicalNot => "!",
+            UnaryOperator::BitwiseNot => "~",
+        };
+        Ok(format!("{op}{operand}"))
+    }
+
+    /// [`Self::expr`] for every kind but the unary and binary operators.
+    #[inline(never)]
+    fn other_expr(
+        &mut self,
+        h: Handle<Expression>,
+        expression: &Expression,
+        span: Option<oneshader_ir::Span>,
+    ) -> Written {
         match expression {
             Expression::Literal(literal) => {
                 literal_text(*literal).map_err(|w| unsupported(span, w))
@@ -745,15 +773,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     _ => Ok(target),
                 }
             }
-            Expression::Unary { op, expr } => {
-                let operand = self.operand(*expr)?;
-                let op = match op {
-                    UnaryOperator::Negate => "-",
-                    UnaryOperator::LogicalNot => "!",
-                    UnaryOperator::BitwiseNot => "~",
-                };
-                Ok(format!("{op}{operand}"))
-            }
+            Expression::Unary { op, expr } => self.unary(*op, *expr),
             Expression::Binary { op, left, right } => self.binary(*op, *left, *right),
             Expression::Select {
                 condition,

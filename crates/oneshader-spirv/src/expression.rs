@@ -82,6 +82,25 @@ impl FunctionWriter<'_, '_> {
             return Ok(self.pointer(handle)?.id);
         }
         let result_type = self.w.value_type(ty)?;
+        // The operators that nest deepest go straight to their writers, so that the
+        // large frame of `other_value` is not on every level of a deep tree.
+        match *self.expression(handle)? {
+            Expression::Unary { op, expr } => self.unary(op, expr, result_type),
+            Expression::Binary { op, left, right } => {
+                self.binary(op, left, right, result_type, span)
+            }
+            _ => self.other_value(handle, result_type, span),
+        }
+    }
+
+    /// [`Self::value_here`] for every kind but the unary and binary operators.
+    #[inline(never)]
+    fn other_value(
+        &mut self,
+        handle: Handle<Expression>,
+        result_type: Word,
+        span: Option<Span>,
+    ) -> Result<Word> {
         match self.expression(handle)? {
             Expression::Literal(_) | Expression::ZeroValue(_) => {
                 Err(Error::malformed(span, "a constant that is not constant"))

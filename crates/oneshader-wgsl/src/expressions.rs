@@ -134,6 +134,43 @@ impl Writer<'_> {
         if matches!(inner, TypeInner::Pointer { .. }) {
             return self.pointer(context, handle);
         }
+        // The operators that nest deepest go straight to their writers, so that the
+        // large frame of `other_expression` is not on every level of a deep tree.
+        match *expression {
+            Expression::Unary { op, expr } => self.unary(context, handle, op, expr),
+            Expression::Binary { op, left, right } => self.binary(context, handle, op, left, right),
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => self.select(context, condition, accept, reject),
+            _ => self.other_expression(context, handle, expression, span),
+        }
+    }
+
+    /// `select(reject, accept, condition)`.
+    fn select(
+        &self,
+        context: &FunctionContext,
+        condition: Handle<Expression>,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+    ) -> Res<String> {
+        let reject = self.expression(context, reject)?;
+        let accept = self.expression(context, accept)?;
+        let condition = self.expression(context, condition)?;
+        Ok(format!("select({reject}, {accept}, {condition})"))
+    }
+
+    /// [`Self::expression`] for every kind but the operators.
+    #[inline(never)]
+    fn other_expression(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        expression: &Expression,
+        span: Option<oneshader_ir::Span>,
+    ) -> Res<String> {
         Ok(match expression {
             Expression::Literal(value) => literal(*value)
                 .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))?,
@@ -196,12 +233,7 @@ impl Writer<'_> {
                 condition,
                 accept,
                 reject,
-            } => format!(
-                "select({}, {}, {})",
-                self.expression(context, *reject)?,
-                self.expression(context, *accept)?,
-                self.expression(context, *condition)?
-            ),
+            } => self.select(context, *condition, *accept, *reject)?,
             Expression::Math { fun, args } => self.math(context, handle, *fun, args)?,
             Expression::Convert { expr, .. } => {
                 let from = self.type_handle_of(context, *expr)?;

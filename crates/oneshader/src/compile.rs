@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use oneshader_ir::{codes, Diagnostic, Module, ShaderStage, SourceMap, Span};
+use oneshader_ir::{analysis, codes, Diagnostic, EntryPoint, Module, ShaderStage, SourceMap, Span};
 
 use crate::options::CompileOptions;
 use crate::reflection::Reflection;
@@ -161,6 +161,15 @@ pub fn compile_module(
                 .extend(device.check_entry_point(&module, entry));
         }
     }
+    let too_large: Vec<Diagnostic> = module
+        .entry_points
+        .iter()
+        .filter_map(|entry| groupshared_too_large(&module, entry))
+        .collect();
+    if !too_large.is_empty() {
+        result.diagnostics.extend(too_large);
+        return result;
+    }
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
             match stages::run_backend(&module, index, target) {
@@ -217,6 +226,34 @@ fn failed(sources: SourceMap, diagnostic: Diagnostic) -> CompileResult {
         reflection: None,
         sources,
     }
+}
+
+/// OSH0370 when `entry` uses more than [`analysis::MAX_WORKGROUP_BYTES`] of
+/// groupshared memory, at its largest groupshared variable.
+fn groupshared_too_large(module: &Module, entry: &EntryPoint) -> Option<Diagnostic> {
+    let variables = analysis::workgroup_variables(module, entry);
+    let total = variables
+        .iter()
+        .fold(0u64, |total, (_, bytes)| total.saturating_add(*bytes));
+    if total <= analysis::MAX_WORKGROUP_BYTES {
+        return None;
+    }
+    let (largest, bytes) = variables.iter().max_by_key(|(_, bytes)| *bytes)?;
+    let global = &module.global_variables[*largest];
+    let mut diagnostic = Diagnostic::error(
+        codes::GROUPSHARED_TOO_LARGE,
+        global.span,
+        format!(
+            "the entry point '{}' uses {total} bytes of groupshared memory; the limit is {} bytes",
+            entry.name,
+            analysis::MAX_WORKGROUP_BYTES
+        ),
+    )
+    .with_help("Use smaller tiles or types, or keep the data in a RWStructuredBuffer.");
+    if variables.len() > 1 {
+        diagnostic = diagnostic.with_note(format!("'{}' alone takes {bytes} bytes", global.name));
+    }
+    Some(diagnostic)
 }
 
 /// Keeps only the entry point named `wanted`, when one is asked for.
