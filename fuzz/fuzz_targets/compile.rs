@@ -13,7 +13,7 @@ fuzz_target!(|text: &str| {
         return;
     }
     for blob in &result.blobs {
-        if blob.target == Target::Spirv {
+        if blob.target == Target::SpirV {
             let words = blob.words().expect("SPIR-V blob without words");
             let mut loader = rspirv::dr::Loader::new();
             rspirv::binary::parse_words(&words, &mut loader)
