@@ -41,18 +41,28 @@ enum Command {
 
 #[derive(Args)]
 struct ReflectArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    #[command(flatten)]
+    diagnostics: DiagnosticArgs,
+}
+
+/// What to compile and how: the flags `compile` and `reflect` share.
+#[derive(Args)]
+struct InputArgs {
     /// The HLSL file.
     file: PathBuf,
 
-    /// The targets compiled for it (the MSL indices need msl), comma-separated.
+    /// The targets, comma-separated: spirv, msl, wgsl (reflection's MSL indices need msl).
     #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
     target: Vec<Target>,
 
-    /// Reflect only this entry point.
+    /// Compile only this entry point.
     #[arg(short = 'E', long = "entry", value_name = "ENTRY")]
     entry: Option<String>,
 
-    /// The profile, such as cs_6_0.
+    /// The profile, such as cs_6_0, ps_6_0 or lib_6_3.
     #[arg(short = 'T', long = "profile", value_name = "PROFILE")]
     profile: Option<String>,
 
@@ -64,15 +74,46 @@ struct ReflectArgs {
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
 
-    /// Check the entry points against a device profile (profiles/*.json).
+    /// Check every entry point against a device profile (profiles/*.json): what the
+    /// device lacks is an OSH5300 error, and nothing is written.
     #[arg(long, value_name = "PROFILE.json")]
     device: Option<PathBuf>,
 
     #[command(flatten)]
     bindings: BindingArgs,
+}
 
-    #[command(flatten)]
-    diagnostics: DiagnosticArgs,
+impl InputArgs {
+    /// The compile options, or the exit code of a bad profile (1, with its diagnostic in
+    /// `format`), binding shift or device profile (2).
+    fn options(&self, format: MessageFormat) -> Result<CompileOptions, ExitCode> {
+        let profile = match self.profile.as_deref().map(Profile::parse).transpose() {
+            Ok(profile) => profile,
+            Err(diagnostic) => {
+                let sources = SourceMap::new();
+                let report = Report {
+                    diagnostics: std::slice::from_ref(&diagnostic),
+                    sources: &sources,
+                };
+                report::emit(&[report], format);
+                return Err(ExitCode::from(1));
+            }
+        };
+        let binding_shifts = self.bindings.shifts().map_err(|message| {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        })?;
+        let device = load_device(self.device.as_deref())?;
+        Ok(CompileOptions {
+            targets: dedup(&self.target),
+            entry_point: self.entry.clone(),
+            profile,
+            defines: self.define.clone(),
+            include_dirs: self.include.clone(),
+            binding_shifts,
+            device,
+        })
+    }
 }
 
 #[derive(Args)]
@@ -203,35 +244,12 @@ struct ExplainArgs {
 
 #[derive(Args)]
 struct CompileArgs {
-    /// The HLSL file to compile.
-    file: PathBuf,
-
-    /// The targets to write, comma-separated: spirv, msl, wgsl.
-    #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
-    target: Vec<Target>,
+    #[command(flatten)]
+    input: InputArgs,
 
     /// The directory to write outputs into (created if needed).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: PathBuf,
-
-    /// Compile only this entry point.
-    #[arg(short = 'E', long = "entry", value_name = "ENTRY")]
-    entry: Option<String>,
-
-    /// The profile, such as cs_6_0, ps_6_0 or lib_6_3.
-    #[arg(short = 'T', long = "profile", value_name = "PROFILE")]
-    profile: Option<String>,
-
-    /// Define a preprocessor macro (NAME alone defines it as 1).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
-    define: Vec<(String, String)>,
-
-    /// Add a directory to the #include search path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
-
-    #[command(flatten)]
-    bindings: BindingArgs,
 
     #[command(flatten)]
     diagnostics: DiagnosticArgs,
@@ -247,11 +265,6 @@ struct CompileArgs {
     /// Also write the reflection, `DIR/<stem>.reflect.json` (schema: docs/reflection.md).
     #[arg(long)]
     reflect: bool,
-
-    /// Check every entry point against a device profile (profiles/*.json): what the
-    /// device lacks is an OSH5300 error, and nothing is written.
-    #[arg(long, value_name = "PROFILE.json")]
-    device: Option<PathBuf>,
 }
 
 /// How diagnostics are printed.
@@ -328,39 +341,11 @@ fn load_device(path: Option<&Path>) -> Result<Option<DeviceProfile>, ExitCode> {
 /// `oneshader reflect`: the reflection JSON on stdout; exit 1 when compilation fails.
 fn reflect(args: ReflectArgs) -> ExitCode {
     let format = args.diagnostics.message_format;
-    let profile = match args.profile.as_deref().map(Profile::parse).transpose() {
-        Ok(profile) => profile,
-        Err(diagnostic) => {
-            let sources = SourceMap::new();
-            let report = Report {
-                diagnostics: std::slice::from_ref(&diagnostic),
-                sources: &sources,
-            };
-            report::emit(&[report], format);
-            return ExitCode::from(1);
-        }
-    };
-    let binding_shifts = match args.bindings.shifts() {
-        Ok(shifts) => shifts,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let device = match load_device(args.device.as_deref()) {
-        Ok(device) => device,
+    let options = match args.input.options(format) {
+        Ok(options) => options,
         Err(code) => return code,
     };
-    let options = CompileOptions {
-        targets: dedup(&args.target),
-        entry_point: args.entry,
-        profile,
-        defines: args.define,
-        include_dirs: args.include,
-        binding_shifts,
-        device,
-    };
-    let mut result = compile_file(&args.file, &options);
+    let mut result = compile_file(&args.input.file, &options);
     args.diagnostics.warnings().apply(&mut result.diagnostics);
     report::emit(&[Report::of(&result)], format);
     match result.reflection.as_ref().filter(|_| result.success()) {
@@ -409,47 +394,19 @@ fn explain(code: &str) -> ExitCode {
 
 fn compile(args: CompileArgs) -> ExitCode {
     let format = args.diagnostics.message_format;
-    let profile = match args.profile.as_deref().map(Profile::parse).transpose() {
-        Ok(profile) => profile,
-        Err(diagnostic) => {
-            let sources = SourceMap::new();
-            let report = Report {
-                diagnostics: std::slice::from_ref(&diagnostic),
-                sources: &sources,
-            };
-            report::emit(&[report], format);
-            return ExitCode::from(1);
-        }
-    };
-    let binding_shifts = match args.bindings.shifts() {
-        Ok(shifts) => shifts,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let device = match load_device(args.device.as_deref()) {
-        Ok(device) => device,
+    let options = match args.input.options(format) {
+        Ok(options) => options,
         Err(code) => return code,
     };
-    let options = CompileOptions {
-        targets: dedup(&args.target),
-        entry_point: args.entry,
-        profile,
-        defines: args.define,
-        include_dirs: args.include,
-        binding_shifts,
-        device,
-    };
 
-    let mut result = compile_file(&args.file, &options);
+    let mut result = compile_file(&args.input.file, &options);
     args.diagnostics.warnings().apply(&mut result.diagnostics);
     report::emit(&[Report::of(&result)], format);
     let Some(reflection) = result.reflection.as_ref().filter(|_| result.success()) else {
         return ExitCode::from(1);
     };
 
-    let mut written = match write_outputs(&result, &args.file, &args.output) {
+    let mut written = match write_outputs(&result, &args.input.file, &args.output) {
         Ok(written) => written,
         Err(message) => {
             report::emit_plain_error(&message);
@@ -457,7 +414,12 @@ fn compile(args: CompileArgs) -> ExitCode {
         }
     };
     if args.reflect {
-        let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+        let stem = args
+            .input
+            .file
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy();
         let path = args.output.join(format!("{stem}.reflect.json"));
         if let Err(error) = std::fs::write(&path, reflection.to_json() + "\n") {
             report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
@@ -467,7 +429,12 @@ fn compile(args: CompileArgs) -> ExitCode {
     }
     if args.write_depfile || args.depfile.is_some() {
         let path = args.depfile.clone().unwrap_or_else(|| {
-            let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+            let stem = args
+                .input
+                .file
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy();
             args.output.join(format!("{stem}.d"))
         });
         let targets: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();

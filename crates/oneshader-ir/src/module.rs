@@ -4,7 +4,7 @@ use crate::arena::{Arena, Handle, UniqueArena};
 use crate::expression::Expression;
 use crate::source::Span;
 use crate::statement::Block;
-use crate::types::{AddressSpace, Scalar, Type, TypeInner, VectorSize};
+use crate::types::{AddressSpace, ArraySize, Scalar, Type, TypeInner, VectorSize};
 
 /// The pipeline stage an entry point runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -361,6 +361,32 @@ pub struct Module {
 }
 
 impl Module {
+    /// The HLSL spelling of type `ty`, for messages and reflection: its name when it has
+    /// one, else `float`, `uint3`, `float4x3` (rows x columns), `float[4]`, `uint[]`.
+    pub fn hlsl_type_name(&self, ty: Handle<Type>) -> String {
+        let t = &self.types[ty];
+        if let Some(name) = &t.name {
+            return name.clone();
+        }
+        match &t.inner {
+            TypeInner::Scalar(s) => s.hlsl_name().to_string(),
+            TypeInner::Vector { size, scalar } => format!("{}{}", scalar.hlsl_name(), size.count()),
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => format!("{}{}x{}", scalar.hlsl_name(), rows.count(), columns.count()),
+            TypeInner::Array { base, size, .. } => match size {
+                ArraySize::Constant(n) => format!("{}[{n}]", self.hlsl_type_name(*base)),
+                ArraySize::Runtime => format!("{}[]", self.hlsl_type_name(*base)),
+            },
+            TypeInner::Struct { .. } => "struct".into(),
+            TypeInner::Pointer { base, .. } => self.hlsl_type_name(*base),
+            TypeInner::Image { .. } => "texture".into(),
+            TypeInner::Sampler { .. } => "sampler".into(),
+        }
+    }
+
     /// The handle of the unnamed type with structure `inner`, adding it if needed.
     pub fn type_handle(&mut self, inner: TypeInner) -> Handle<Type> {
         self.types.insert(Type { name: None, inner })

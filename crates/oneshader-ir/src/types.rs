@@ -25,6 +25,23 @@ pub struct Scalar {
 }
 
 impl Scalar {
+    /// The HLSL spelling: `bool`, `int`, `uint`, `float`, `half`, `double`, `int16_t`,
+    /// `uint16_t`, `int64_t`, `uint64_t`.
+    pub fn hlsl_name(self) -> &'static str {
+        match (self.kind, self.width) {
+            (ScalarKind::Bool, _) => "bool",
+            (ScalarKind::Float, 2) => "half",
+            (ScalarKind::Float, 8) => "double",
+            (ScalarKind::Float, _) => "float",
+            (ScalarKind::Sint, 2) => "int16_t",
+            (ScalarKind::Sint, 8) => "int64_t",
+            (ScalarKind::Sint, _) => "int",
+            (ScalarKind::Uint, 2) => "uint16_t",
+            (ScalarKind::Uint, 8) => "uint64_t",
+            (ScalarKind::Uint, _) => "uint",
+        }
+    }
+
     /// `bool`.
     pub const BOOL: Scalar = Scalar {
         kind: ScalarKind::Bool,

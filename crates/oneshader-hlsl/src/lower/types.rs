@@ -1,7 +1,7 @@
 //! Types as the front end sees them: IR value types plus HLSL resources, the
 //! spelling of built-in type names, and memory layouts.
 
-use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Scalar, ScalarKind, Type, TypeInner};
+use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Scalar, Type, TypeInner};
 
 /// An HLSL resource type: its kind and its element (a u32 word for byte-address buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,48 +50,12 @@ pub(crate) fn split_dimensions(name: &str) -> Option<(&str, u32, Option<u32>)> {
 
 /// The HLSL spelling of a value type, for messages.
 pub(crate) fn type_name(module: &Module, ty: Handle<Type>) -> String {
-    let t = &module.types[ty];
-    if let Some(name) = &t.name {
-        return name.clone();
-    }
-    match &t.inner {
-        TypeInner::Scalar(s) => scalar_name(*s).to_string(),
-        TypeInner::Vector { size, scalar } => format!("{}{}", scalar_name(*scalar), size.count()),
-        TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        } => format!(
-            "{}{}x{}",
-            scalar_name(*scalar),
-            rows.count(),
-            columns.count()
-        ),
-        TypeInner::Array { base, size, .. } => match size {
-            ArraySize::Constant(n) => format!("{}[{n}]", type_name(module, *base)),
-            ArraySize::Runtime => format!("{}[]", type_name(module, *base)),
-        },
-        TypeInner::Struct { .. } => "struct".into(),
-        TypeInner::Pointer { base, .. } => type_name(module, *base),
-        TypeInner::Image { .. } => "texture".into(),
-        TypeInner::Sampler { .. } => "sampler".into(),
-    }
+    module.hlsl_type_name(ty)
 }
 
 /// The HLSL spelling of a scalar.
 pub(crate) fn scalar_name(scalar: Scalar) -> &'static str {
-    match (scalar.kind, scalar.width) {
-        (ScalarKind::Bool, _) => "bool",
-        (ScalarKind::Sint, 8) => "int64_t",
-        (ScalarKind::Sint, 2) => "int16_t",
-        (ScalarKind::Sint, _) => "int",
-        (ScalarKind::Uint, 8) => "uint64_t",
-        (ScalarKind::Uint, 2) => "uint16_t",
-        (ScalarKind::Uint, _) => "uint",
-        (ScalarKind::Float, 8) => "double",
-        (ScalarKind::Float, 2) => "half",
-        (ScalarKind::Float, _) => "float",
-    }
+    scalar.hlsl_name()
 }
 
 /// Which rules place struct members and array elements in memory.

@@ -1,6 +1,6 @@
 //! How a buffer's contents are laid out: element type, stride, struct members and offsets.
 
-use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Scalar, ScalarKind, Type, TypeInner};
+use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Type, TypeInner};
 use serde::{Deserialize, Serialize};
 
 /// The memory layout of a buffer resource, as the SPIR-V, MSL and WGSL outputs declare it.
@@ -102,46 +102,5 @@ fn plain_size(module: &Module, inner: &TypeInner) -> u32 {
 /// The HLSL spelling of `ty`: `float`, `uint3`, `float4x4` (rows x columns), `Light`,
 /// `float[4]`.
 pub(crate) fn type_name(module: &Module, ty: Handle<Type>) -> String {
-    let t = &module.types[ty];
-    if let Some(name) = &t.name {
-        return name.clone();
-    }
-    match &t.inner {
-        TypeInner::Scalar(s) => scalar_name(*s).to_string(),
-        TypeInner::Vector { size, scalar } => format!("{}{}", scalar_name(*scalar), size.count()),
-        TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        } => format!(
-            "{}{}x{}",
-            scalar_name(*scalar),
-            rows.count(),
-            columns.count()
-        ),
-        TypeInner::Array { base, size, .. } => match size {
-            ArraySize::Constant(n) => format!("{}[{n}]", type_name(module, *base)),
-            ArraySize::Runtime => format!("{}[]", type_name(module, *base)),
-        },
-        TypeInner::Struct { .. } => "struct".into(),
-        TypeInner::Pointer { base, .. } => type_name(module, *base),
-        TypeInner::Image { .. } => "texture".into(),
-        TypeInner::Sampler { .. } => "sampler".into(),
-    }
-}
-
-/// The HLSL name of a scalar (`half` for 16-bit floats, `int64_t` for 64-bit ints).
-pub(crate) fn scalar_name(scalar: Scalar) -> &'static str {
-    match (scalar.kind, scalar.width) {
-        (ScalarKind::Bool, _) => "bool",
-        (ScalarKind::Float, 2) => "half",
-        (ScalarKind::Float, 8) => "double",
-        (ScalarKind::Float, _) => "float",
-        (ScalarKind::Sint, 2) => "int16_t",
-        (ScalarKind::Sint, 8) => "int64_t",
-        (ScalarKind::Sint, _) => "int",
-        (ScalarKind::Uint, 2) => "uint16_t",
-        (ScalarKind::Uint, 8) => "uint64_t",
-        (ScalarKind::Uint, _) => "uint",
-    }
+    module.hlsl_type_name(ty)
 }
