@@ -13,7 +13,7 @@
 
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, BinaryOperator, Expression, Handle, Literal, MathFunction,
-    Scalar, ScalarKind, Span, StructMember, Type, TypeInner, VectorSize,
+    Scalar, Span, StructMember, Type, TypeInner, VectorSize,
 };
 
 use super::context::{FnCtx, Value};
@@ -387,25 +387,7 @@ impl<'a> Lowerer<'a> {
         );
         let bits = cx.expr(Expression::Load { pointer: word }, uint, span);
         let ty = self.scalar_type(scalar);
-        match scalar.kind {
-            ScalarKind::Uint => bits,
-            ScalarKind::Bool => cx.expr(
-                Expression::Convert {
-                    expr: bits,
-                    to: scalar,
-                },
-                ty,
-                span,
-            ),
-            _ => cx.expr(
-                Expression::Bitcast {
-                    expr: bits,
-                    to: scalar,
-                },
-                ty,
-                span,
-            ),
-        }
+        self.value_of_word_bits(cx, bits, scalar, ty, span)
     }
 
     /// Checks that a row-packed buffer's member type has only 32-bit components;

@@ -246,7 +246,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A scalar or vector of `scalar` components from the u32 words `bits`.
-    fn value_of_word_bits(
+    pub(crate) fn value_of_word_bits(
         &mut self,
         cx: &mut FnCtx,
         bits: Handle<Expression>,
