@@ -41,20 +41,21 @@ enum Command {
 
 #[derive(Args)]
 struct ReflectArgs {
+    /// The HLSL file.
+    file: PathBuf,
+
     #[command(flatten)]
-    input: InputArgs,
+    options: OptionArgs,
 
     #[command(flatten)]
     diagnostics: DiagnosticArgs,
 }
 
-/// What to compile and how: the flags `compile` and `reflect` share.
+/// How to compile: the flags `compile`, `reflect` and `check` share.
 #[derive(Args)]
-struct InputArgs {
-    /// The HLSL file.
-    file: PathBuf,
-
-    /// The targets, comma-separated: spirv, msl, wgsl (reflection's MSL indices need msl).
+struct OptionArgs {
+    /// The targets, comma-separated: spirv, msl, wgsl (reflection's MSL indices need msl;
+    /// a `check` manifest may set its own).
     #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
     target: Vec<Target>,
 
@@ -83,7 +84,7 @@ struct InputArgs {
     bindings: BindingArgs,
 }
 
-impl InputArgs {
+impl OptionArgs {
     /// The compile options, or the exit code of a bad profile (1, with its diagnostic in
     /// `format`), binding shift or device profile (2).
     fn options(&self, format: MessageFormat) -> Result<CompileOptions, ExitCode> {
@@ -122,28 +123,8 @@ struct CheckArgs {
     /// Default: ./oneshader.toml when it exists, else the current directory.
     paths: Vec<PathBuf>,
 
-    /// The targets, comma-separated: spirv, msl, wgsl (a manifest may set its own).
-    #[arg(long, value_delimiter = ',', value_parser = parse_target, default_value = "spirv,msl,wgsl")]
-    target: Vec<Target>,
-
-    /// Check only this entry point in each file.
-    #[arg(short = 'E', long = "entry", value_name = "ENTRY")]
-    entry: Option<String>,
-
-    /// The profile, such as cs_6_0.
-    #[arg(short = 'T', long = "profile", value_name = "PROFILE")]
-    profile: Option<String>,
-
-    /// Define a preprocessor macro (NAME alone defines it as 1).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
-    define: Vec<(String, String)>,
-
-    /// Add a directory to the #include search path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
-
     #[command(flatten)]
-    bindings: BindingArgs,
+    options: OptionArgs,
 
     #[command(flatten)]
     diagnostics: DiagnosticArgs,
@@ -151,11 +132,6 @@ struct CheckArgs {
     /// Write a Makefile depfile: FILE depends on every file read.
     #[arg(long, value_name = "FILE")]
     depfile: Option<PathBuf>,
-
-    /// Check every entry point against a device profile (profiles/*.json): what the
-    /// device lacks is an OSH5300 error.
-    #[arg(long, value_name = "PROFILE.json")]
-    device: Option<PathBuf>,
 }
 
 /// DXC's `-fvk-<class>-shift SHIFT SPACE` options (SPACE a number or `all`).
@@ -244,8 +220,11 @@ struct ExplainArgs {
 
 #[derive(Args)]
 struct CompileArgs {
+    /// The HLSL file.
+    file: PathBuf,
+
     #[command(flatten)]
-    input: InputArgs,
+    options: OptionArgs,
 
     /// The directory to write outputs into (created if needed).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
@@ -341,11 +320,11 @@ fn load_device(path: Option<&Path>) -> Result<Option<DeviceProfile>, ExitCode> {
 /// `oneshader reflect`: the reflection JSON on stdout; exit 1 when compilation fails.
 fn reflect(args: ReflectArgs) -> ExitCode {
     let format = args.diagnostics.message_format;
-    let options = match args.input.options(format) {
+    let options = match args.options.options(format) {
         Ok(options) => options,
         Err(code) => return code,
     };
-    let mut result = compile_file(&args.input.file, &options);
+    let mut result = compile_file(&args.file, &options);
     args.diagnostics.warnings().apply(&mut result.diagnostics);
     report::emit(&[Report::of(&result)], format);
     match result.reflection.as_ref().filter(|_| result.success()) {
@@ -394,19 +373,19 @@ fn explain(code: &str) -> ExitCode {
 
 fn compile(args: CompileArgs) -> ExitCode {
     let format = args.diagnostics.message_format;
-    let options = match args.input.options(format) {
+    let options = match args.options.options(format) {
         Ok(options) => options,
         Err(code) => return code,
     };
 
-    let mut result = compile_file(&args.input.file, &options);
+    let mut result = compile_file(&args.file, &options);
     args.diagnostics.warnings().apply(&mut result.diagnostics);
     report::emit(&[Report::of(&result)], format);
     let Some(reflection) = result.reflection.as_ref().filter(|_| result.success()) else {
         return ExitCode::from(1);
     };
 
-    let mut written = match write_outputs(&result, &args.input.file, &args.output) {
+    let mut written = match write_outputs(&result, &args.file, &args.output) {
         Ok(written) => written,
         Err(message) => {
             report::emit_plain_error(&message);
@@ -414,12 +393,7 @@ fn compile(args: CompileArgs) -> ExitCode {
         }
     };
     if args.reflect {
-        let stem = args
-            .input
-            .file
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy();
+        let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
         let path = args.output.join(format!("{stem}.reflect.json"));
         if let Err(error) = std::fs::write(&path, reflection.to_json() + "\n") {
             report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
@@ -429,12 +403,7 @@ fn compile(args: CompileArgs) -> ExitCode {
     }
     if args.write_depfile || args.depfile.is_some() {
         let path = args.depfile.clone().unwrap_or_else(|| {
-            let stem = args
-                .input
-                .file
-                .file_stem()
-                .unwrap_or_default()
-                .to_string_lossy();
+            let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
             args.output.join(format!("{stem}.d"))
         });
         let targets: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
@@ -553,7 +522,11 @@ fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<Vec
 /// `oneshader check`: exit 0 when clean, 1 on errors, 2 on usage or I/O errors.
 fn check(args: CheckArgs) -> ExitCode {
     let format = args.diagnostics.message_format;
-    let jobs = match check_jobs(&args) {
+    let options = match args.options.options(format) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
+    let jobs = match check_jobs(&args.paths, options) {
         Ok(jobs) => jobs,
         Err(message) => {
             report::emit_plain_error(&message);
@@ -609,15 +582,10 @@ fn plural(count: usize) -> &'static str {
     }
 }
 
-/// The files to check: a manifest's shaders, or every .hlsl under the paths with the
-/// command line's options.
-fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
-    let device = args
-        .device
-        .as_deref()
-        .map(DeviceProfile::load)
-        .transpose()?;
-    let manifest = match args.paths.as_slice() {
+/// The files to check: a manifest's shaders (with the command line's device profile), or
+/// every .hlsl under `paths` with the command line's options.
+fn check_jobs(paths: &[PathBuf], options: CompileOptions) -> Result<Vec<CheckJob>, String> {
+    let manifest = match paths {
         [] if Path::new("oneshader.toml").is_file() => Some(PathBuf::from("oneshader.toml")),
         [one] if one.extension().is_some_and(|e| e == "toml") => Some(one.clone()),
         _ => None,
@@ -628,32 +596,17 @@ fn check_jobs(args: &CheckArgs) -> Result<Vec<CheckJob>, String> {
         if jobs.is_empty() {
             return Err(format!("'{}' lists no [[shader]]", path.display()));
         }
-        if let Some(device) = &device {
+        if let Some(device) = &options.device {
             for job in &mut jobs {
                 job.options.device = Some(device.clone());
             }
         }
         return Ok(jobs);
     }
-    let profile = args
-        .profile
-        .as_deref()
-        .map(Profile::parse)
-        .transpose()
-        .map_err(|d| format!("{}: {}", d.code, d.message))?;
-    let options = CompileOptions {
-        targets: dedup(&args.target),
-        entry_point: args.entry.clone(),
-        profile,
-        defines: args.define.clone(),
-        include_dirs: args.include.clone(),
-        binding_shifts: args.bindings.shifts()?,
-        device,
-    };
-    let paths = if args.paths.is_empty() {
+    let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
-        args.paths.clone()
+        paths.to_vec()
     };
     let files = oneshader::check::discover(&paths)?;
     if files.is_empty() {

@@ -130,6 +130,32 @@ fn usage_and_io_errors_exit_2() {
 }
 
 #[test]
+fn a_bad_profile_is_the_same_diagnostic_as_for_compile() {
+    let dir = tree("profile");
+    write(&dir.0, "a.hlsl", "[numthreads(1, 1, 1)] void main() {}\n");
+    for command in ["check", "compile"] {
+        let mut args = vec![
+            command,
+            "a.hlsl",
+            "-T",
+            "xs_9_9",
+            "--message-format",
+            "short",
+        ];
+        if command == "compile" {
+            args.extend(["-o", "out"]);
+        }
+        let output = oneshader(&dir.0, &args);
+        assert_eq!(output.status.code(), Some(1), "{command}");
+        assert!(
+            text(&output.stderr).contains("error OSH0323: The profile 'xs_9_9' is not valid"),
+            "{command}: {}",
+            text(&output.stderr)
+        );
+    }
+}
+
+#[test]
 fn a_manifest_picks_files_entry_points_defines_and_targets() {
     let dir = scratch("manifest");
     write(
