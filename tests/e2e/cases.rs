@@ -47,6 +47,7 @@ cases!(
     structured_counters,
     swizzle_compose,
     switch_fallthrough,
+    tbuffer_packing,
     texture_load,
     typed_buffers,
     texture_sample,

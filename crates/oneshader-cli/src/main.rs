@@ -463,7 +463,9 @@ fn webgpu_line(reflection: &oneshader::Reflection, entry: &EntryPointReflection)
         .filter(|r| {
             matches!(
                 r.kind,
-                ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer
+                ResourceKind::TextureBuffer
+                    | ResourceKind::StructuredBuffer
+                    | ResourceKind::ByteAddressBuffer
             )
         })
         .map(|r| r.name.clone())

@@ -170,6 +170,10 @@ pub struct ResourceBinding {
 pub enum ResourceKind {
     /// `cbuffer` or `ConstantBuffer<T>`.
     ConstantBuffer,
+    /// `tbuffer` or `TextureBuffer<T>`: constants with a `cbuffer`'s packing, read from a
+    /// read-only storage buffer (DXC's SPIR-V: a `NonWritable` storage buffer). Its global
+    /// is in [`AddressSpace::Storage`](crate::AddressSpace::Storage), not writable.
+    TextureBuffer,
     /// `StructuredBuffer<T>`.
     StructuredBuffer,
     /// `RWStructuredBuffer<T>`.
@@ -203,6 +207,7 @@ impl ResourceKind {
     pub fn hlsl_name(self) -> &'static str {
         match self {
             ResourceKind::ConstantBuffer => "ConstantBuffer",
+            ResourceKind::TextureBuffer => "TextureBuffer",
             ResourceKind::StructuredBuffer => "StructuredBuffer",
             ResourceKind::RWStructuredBuffer => "RWStructuredBuffer",
             ResourceKind::ByteAddressBuffer => "ByteAddressBuffer",

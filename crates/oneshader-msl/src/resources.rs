@@ -18,6 +18,7 @@ impl ResourceTable {
     pub fn of(kind: ResourceKind) -> ResourceTable {
         match kind {
             ResourceKind::ConstantBuffer
+            | ResourceKind::TextureBuffer
             | ResourceKind::PushConstant
             | ResourceKind::StructuredBuffer
             | ResourceKind::RWStructuredBuffer

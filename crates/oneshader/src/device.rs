@@ -263,7 +263,8 @@ impl DeviceProfile {
                     && global.resource.as_ref().is_some_and(|r| {
                         matches!(
                             r.kind,
-                            ResourceKind::StructuredBuffer
+                            ResourceKind::TextureBuffer
+                                | ResourceKind::StructuredBuffer
                                 | ResourceKind::RWStructuredBuffer
                                 | ResourceKind::ByteAddressBuffer
                                 | ResourceKind::RWByteAddressBuffer

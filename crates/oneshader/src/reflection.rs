@@ -407,6 +407,7 @@ pub(crate) enum ShaderStageDef {
 #[serde(remote = "ResourceKind")]
 enum ResourceKindDef {
     ConstantBuffer,
+    TextureBuffer,
     StructuredBuffer,
     RWStructuredBuffer,
     ByteAddressBuffer,

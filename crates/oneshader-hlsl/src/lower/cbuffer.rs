@@ -12,8 +12,8 @@
 //! every target.
 
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, BinaryOperator, Expression, Handle, Literal, MathFunction,
-    Scalar, Span, StructMember, Type, TypeInner, VectorSize,
+    codes, ArraySize, BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, Span,
+    StructMember, Type, TypeInner, VectorSize,
 };
 
 use super::context::{FnCtx, Value};
@@ -333,15 +333,16 @@ impl<'a> Lowerer<'a> {
             scalar: Scalar::U32,
         });
         let block_ty = self.module.global_variables[place.global].ty;
+        let space = self.module.global_variables[place.global].space;
         let rows_ty = match self.module.inner(block_ty) {
             TypeInner::Struct { members, .. } => members.first().map(|m| m.ty),
             _ => None,
         }
         .unwrap_or(block_ty);
-        let block_ptr = self.pointer_type(block_ty, AddressSpace::Uniform);
-        let rows_ptr = self.pointer_type(rows_ty, AddressSpace::Uniform);
-        let row_ptr = self.pointer_type(uint4, AddressSpace::Uniform);
-        let word_ptr = self.pointer_type(uint, AddressSpace::Uniform);
+        let block_ptr = self.pointer_type(block_ty, space);
+        let rows_ptr = self.pointer_type(rows_ty, space);
+        let row_ptr = self.pointer_type(uint4, space);
+        let word_ptr = self.pointer_type(uint, space);
         let constant_row = cx.expr(
             Expression::Literal(Literal::U32(place.offset / 16)),
             uint,

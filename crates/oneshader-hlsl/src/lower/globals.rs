@@ -117,12 +117,14 @@ impl<'a> Lowerer<'a> {
                 let element = self.module.type_handle(TypeInner::Scalar(Scalar::U32));
                 Some(Ty::Resource(ResourceTy { kind, element }))
             }
-            "ConstantBuffer" => {
+            "ConstantBuffer" | "TextureBuffer" => {
+                let kind = if text == "ConstantBuffer" {
+                    ResourceKind::ConstantBuffer
+                } else {
+                    ResourceKind::TextureBuffer
+                };
                 let element = self.template_type(args.and_then(|a| a.first()), ty.span)?;
-                Some(Ty::Resource(ResourceTy {
-                    kind: ResourceKind::ConstantBuffer,
-                    element,
-                }))
+                Some(Ty::Resource(ResourceTy { kind, element }))
             }
             _ if is_unsupported_resource(text) => {
                 self.error(
@@ -691,7 +693,10 @@ impl<'a> Lowerer<'a> {
             expected,
             declarator.span,
         );
-        if resource.kind == ResourceKind::ConstantBuffer {
+        if matches!(
+            resource.kind,
+            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+        ) {
             let row_major = self.row_major_default;
             if !self.check_cbuffer_components(resource.element, declarator.span) {
                 return;
@@ -703,10 +708,10 @@ impl<'a> Lowerer<'a> {
             let global = self.module.global_variables.append(
                 GlobalVariable {
                     name: name.clone(),
-                    space: AddressSpace::Uniform,
+                    space: constant_block_space(resource.kind),
                     ty,
                     resource: Some(Resource {
-                        kind: ResourceKind::ConstantBuffer,
+                        kind: resource.kind,
                         binding,
                         register,
                     }),
@@ -788,12 +793,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declare_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
+        // A tbuffer lives in a storage buffer, whose layout rules differ from a uniform
+        // block's on every target: only the row form keeps its cbuffer offsets everywhere.
         if decl.kind == ast::BufferKind::Texture {
-            self.error(
-                codes::UNSUPPORTED_CONSTRUCT,
-                decl.name.span,
-                "tbuffer is not supported yet; use a cbuffer or a StructuredBuffer",
-            );
+            if is_push_constant(&decl.attributes) {
+                self.error(
+                    codes::UNSUPPORTED_CONSTRUCT,
+                    decl.name.span,
+                    format!("the tbuffer '{}' can't be a [[vk::push_constant]] block: make it a cbuffer", decl.name.name),
+                );
+                return;
+            }
+            self.declare_row_packed_cbuffer(decl);
             return;
         }
         if self.cbuffer_needs_rows(decl) {
@@ -956,8 +967,8 @@ impl<'a> Lowerer<'a> {
         false
     }
 
-    /// Declares a cbuffer as a block of 16-byte rows with its members at HLSL's
-    /// offsets (or their `packoffset`).
+    /// Declares a cbuffer (or tbuffer) as a block of 16-byte rows with its members at
+    /// HLSL's offsets (or their `packoffset`).
     fn declare_row_packed_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
         let mut offset = 0;
         let mut fields = Vec::new();
@@ -1041,19 +1052,19 @@ impl<'a> Lowerer<'a> {
             .max()
             .unwrap_or(0);
         let ty = self.cbuffer_rows_type(&decl.name.name, end);
-        let (binding, register) = self.resource_binding(
-            &decl.attributes,
-            &decl.annotations,
-            RegisterClass::B,
-            decl.name.span,
-        );
+        let (kind, class) = match decl.kind {
+            ast::BufferKind::Constant => (ResourceKind::ConstantBuffer, RegisterClass::B),
+            ast::BufferKind::Texture => (ResourceKind::TextureBuffer, RegisterClass::T),
+        };
+        let (binding, register) =
+            self.resource_binding(&decl.attributes, &decl.annotations, class, decl.name.span);
         let global = self.module.global_variables.append(
             GlobalVariable {
                 name: decl.name.name.clone(),
-                space: AddressSpace::Uniform,
+                space: constant_block_space(kind),
                 ty,
                 resource: Some(Resource {
-                    kind: ResourceKind::ConstantBuffer,
+                    kind,
                     binding,
                     register,
                 }),
@@ -1134,9 +1145,11 @@ impl<'a> Lowerer<'a> {
                     Some(t) => t,
                     None => return,
                 },
-                // A `ConstantBuffer<T>` parameter is a read-only `T`, as in DXC.
+                // A `ConstantBuffer<T>` or `TextureBuffer<T>` parameter is a read-only
+                // `T`, as in DXC.
                 Some(Ty::Resource(r))
-                    if r.kind.is_constant_block() && param.array_dims.is_empty() =>
+                    if (r.kind.is_constant_block() || r.kind == ResourceKind::TextureBuffer)
+                        && param.array_dims.is_empty() =>
                 {
                     r.element
                 }
@@ -1232,6 +1245,16 @@ fn parse_register(text: &str) -> Option<(RegisterClass, u32)> {
     Some((class, index))
 }
 
+/// Where a row-packed constant block of `kind` lives: a `tbuffer` or `TextureBuffer<T>`
+/// in a read-only storage buffer (as DXC's SPIR-V), a `cbuffer` in uniform memory.
+fn constant_block_space(kind: ResourceKind) -> AddressSpace {
+    if kind == ResourceKind::TextureBuffer {
+        AddressSpace::Storage { writable: false }
+    } else {
+        AddressSpace::Uniform
+    }
+}
+
 fn register_letter(class: RegisterClass) -> char {
     match class {
         RegisterClass::T => 't',
@@ -1247,9 +1270,7 @@ fn is_unsupported_resource(name: &str) -> bool {
         || name.starts_with("Sampler")
         || matches!(
             name,
-            "tbuffer"
-                | "TextureBuffer"
-                | "RasterizerOrderedBuffer"
+            "RasterizerOrderedBuffer"
                 | "RasterizerOrderedStructuredBuffer"
                 | "RasterizerOrderedByteAddressBuffer"
         )

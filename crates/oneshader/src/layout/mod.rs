@@ -261,7 +261,8 @@ impl PipelineResource<'_> {
 pub(crate) fn is_storage_buffer(kind: ResourceKind) -> bool {
     matches!(
         kind,
-        ResourceKind::StructuredBuffer
+        ResourceKind::TextureBuffer
+            | ResourceKind::StructuredBuffer
             | ResourceKind::RWStructuredBuffer
             | ResourceKind::ByteAddressBuffer
             | ResourceKind::RWByteAddressBuffer

@@ -93,7 +93,8 @@ pub fn descriptor_type_name(kind: ResourceKind) -> Option<&'static str> {
     Some(match kind {
         ResourceKind::PushConstant => return None,
         ResourceKind::ConstantBuffer => "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER",
-        ResourceKind::StructuredBuffer
+        ResourceKind::TextureBuffer
+        | ResourceKind::StructuredBuffer
         | ResourceKind::RWStructuredBuffer
         | ResourceKind::ByteAddressBuffer
         | ResourceKind::RWByteAddressBuffer => "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
@@ -334,6 +335,60 @@ struct Root { uint shift; float scale; uint2 pad; };
         assert_eq!(
             root.ty,
             crate::WebGpuBindingType::Buffer(crate::WebGpuBufferBindingType::Uniform)
+        );
+    }
+
+    #[test]
+    fn a_tbuffer_is_a_read_only_storage_buffer_with_its_cbuffer_size() {
+        let source = r#"
+tbuffer Material : register(t0) { float4 color; float weights[2]; };
+struct L { float3 dir; float power; };
+TextureBuffer<L> Light : register(t1, space1);
+RWStructuredBuffer<float4> Out : register(u2);
+[numthreads(1, 1, 1)] void main() { Out[0] = color * weights[1] + Light.power; }
+"#;
+        let result = compile_source("tbuffer.hlsl", source, &CompileOptions::default());
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let reflection = result.reflection.expect("reflection");
+        let entry = &reflection.entry_points[0];
+        let material = entry.resource("Material").expect("Material");
+        assert_eq!(material.kind, ResourceKind::TextureBuffer);
+        assert!(material.access.read && !material.access.write);
+        // float4 at 0, weights[0] at 16, weights[1] at 32: three 16-byte rows.
+        assert_eq!(material.buffer.as_ref().map(|l| l.size), Some(48));
+        let light = entry.resource("Light").expect("Light");
+        assert_eq!(
+            (light.kind, light.set, light.binding),
+            (ResourceKind::TextureBuffer, 1, 1)
+        );
+        let pipeline =
+            PipelineLayout::new(
+                &[EntryLayout::from_reflection(&reflection, "main").expect("main")],
+            );
+        let vulkan = pipeline.try_to_vulkan().expect("a layout");
+        let descriptors: Vec<_> = vulkan
+            .set_layouts
+            .iter()
+            .flat_map(|s| {
+                s.bindings
+                    .iter()
+                    .map(|b| (b.name.as_str(), b.descriptor_type.as_str()))
+            })
+            .collect();
+        assert_eq!(
+            descriptors,
+            [
+                ("Material", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"),
+                ("Out", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"),
+                ("Light", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"),
+            ]
+        );
+        let webgpu = pipeline
+            .try_to_webgpu(&crate::WebGpuLayoutOptions::default())
+            .expect("a layout");
+        assert_eq!(
+            webgpu.bind_group_layouts[0].entries[0].ty,
+            crate::WebGpuBindingType::Buffer(crate::WebGpuBufferBindingType::ReadOnlyStorage)
         );
     }
 }

@@ -246,9 +246,10 @@ fn bind_group_entry(
             WebGpuBufferBindingType::Uniform
         }
         // Typed buffers are storage buffers of their element type in WGSL.
-        ResourceKind::StructuredBuffer | ResourceKind::ByteAddressBuffer | ResourceKind::Buffer => {
-            WebGpuBufferBindingType::ReadOnlyStorage
-        }
+        ResourceKind::TextureBuffer
+        | ResourceKind::StructuredBuffer
+        | ResourceKind::ByteAddressBuffer
+        | ResourceKind::Buffer => WebGpuBufferBindingType::ReadOnlyStorage,
         ResourceKind::RWStructuredBuffer
         | ResourceKind::RWByteAddressBuffer
         | ResourceKind::RWBuffer => {

@@ -48,7 +48,12 @@ impl BufferLayout {
                 | ResourceKind::RWByteAddressBuffer,
                 TypeInner::Array { base, stride, .. },
             ) => (*base, Some(*stride)),
-            (ResourceKind::ConstantBuffer | ResourceKind::PushConstant, _) => (ty, None),
+            (
+                ResourceKind::ConstantBuffer
+                | ResourceKind::TextureBuffer
+                | ResourceKind::PushConstant,
+                _,
+            ) => (ty, None),
             _ => return None,
         };
         let (members, size) = match module.inner(element) {

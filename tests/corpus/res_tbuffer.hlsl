@@ -1,5 +1,5 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): a tbuffer read like a cbuffer, next to a cbuffer.
+// A tbuffer read like a cbuffer (16-byte rows, in a read-only storage buffer), next to a cbuffer.
 tbuffer Material : register(t0)
 {
     float4 BaseColor;
