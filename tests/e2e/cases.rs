@@ -49,6 +49,7 @@ cases!(
     switch_fallthrough,
     tbuffer_packing,
     texture_load,
+    typed_buffer_atomics,
     typed_buffers,
     texture_sample,
 );

@@ -139,6 +139,7 @@ pub fn pointer_root(function: &Function, mut pointer: Handle<Expression>) -> Opt
             Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
                 pointer = *base
             }
+            Expression::ImageTexelPointer { image, .. } => pointer = *image,
             Expression::GlobalVariable(global) => return Some(PointerRoot::Global(*global)),
             Expression::LocalVariable(_) => return Some(PointerRoot::Local),
             Expression::FunctionArgument(index) => return Some(PointerRoot::Argument(*index)),

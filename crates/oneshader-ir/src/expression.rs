@@ -445,6 +445,18 @@ pub enum Expression {
         /// For sampled, non-multisampled textures, the mip level, an integer.
         level: Option<Handle<Expression>>,
     },
+    /// A pointer to one texel of a storage texture or `RWBuffer` whose element is a
+    /// 32-bit integer scalar, for a [`Statement::Atomic`](crate::Statement::Atomic)
+    /// (`InterlockedAdd(tex[p], v)`); its type is a pointer in
+    /// [`AddressSpace::Handle`](crate::AddressSpace::Handle) to that scalar.
+    ImageTexelPointer {
+        /// The texture: an [`Expression::GlobalVariable`] of storage image type.
+        image: Handle<Expression>,
+        /// Integer texel coordinates, one per dimension.
+        coordinate: Handle<Expression>,
+        /// For arrayed textures, the layer, an integer.
+        array_index: Option<Handle<Expression>>,
+    },
     /// The mip level a `Sample` at `coordinate` would use, from the implicit derivatives
     /// (pixel shaders): `CalculateLevelOfDetail` (`clamped`: to the texture's levels and
     /// the sampler's LOD range) or `CalculateLevelOfDetailUnclamped`. A `float`.

@@ -808,6 +808,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::ImageSample { .. } => self.image_sample(h),
             Expression::ImageLevelOfDetail { .. } => self.image_level_of_detail(h),
             Expression::ImageLoad { .. } => self.image_load(h),
+            Expression::ImageTexelPointer { .. } => Err(unsupported(
+                span,
+                "an Interlocked* function on an element of a RWBuffer or RWTexture: MSL 2.4 \
+                 has no texture atomics (Metal 3.1 adds them); keep the counters in a \
+                 RWStructuredBuffer or RWByteAddressBuffer for Metal",
+            )),
             Expression::ImageQuery { image, query } => self.image_query(*image, *query),
             Expression::Derivative { axis, expr, .. } => self.derivative(h, *axis, *expr),
         }

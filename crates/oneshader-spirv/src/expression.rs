@@ -203,6 +203,10 @@ impl FunctionWriter<'_, '_> {
                 self.image_level_of_detail(handle, result_type)
             }
             Expression::ImageLoad { .. } => self.image_load(handle, result_type),
+            Expression::ImageTexelPointer { .. } => Err(Error::malformed(
+                span,
+                "a texel pointer used as a value (only atomics take one)",
+            )),
             Expression::ImageQuery { image, query } => {
                 self.image_query(*image, *query, result_type)
             }

@@ -374,6 +374,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 ))
             }
         };
+        if let Expression::ImageTexelPointer {
+            image,
+            coordinate,
+            array_index,
+        } = *self.expression(handle)?
+        {
+            return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
+        }
         enum Index {
             Constant(u32),
             Dynamic(Handle<Expression>),

@@ -4,7 +4,7 @@
 
 use oneshader_ir::{
     DerivativeAxis, DerivativeControl, Expression, GlobalVariable, Handle, ImageClass,
-    ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, StorageFormat,
+    ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, StorageFormat, Type,
     TypeInner,
 };
 use rspirv::dr::Operand;
@@ -13,7 +13,8 @@ use rspirv::spirv::{
 };
 
 use crate::error::{Error, Result};
-use crate::function::FunctionWriter;
+use crate::function::{FunctionWriter, Pointer};
+use crate::types::Layout;
 use crate::writer::{GlobalInfo, Writer};
 
 fn image_format(format: StorageFormat) -> ImageFormat {
@@ -464,6 +465,40 @@ impl FunctionWriter<'_, '_> {
             }
         };
         self.emit(op, result_type, operands)
+    }
+
+    /// `OpImageTexelPointer` to one texel of a storage image (an `RWTexture*` or
+    /// `RWBuffer` of 32-bit integers), sample 0, for an atomic.
+    pub(crate) fn image_texel_pointer(
+        &mut self,
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        array_index: Option<Handle<Expression>>,
+        pointee: Handle<Type>,
+        span: Option<Span>,
+    ) -> Result<Pointer> {
+        let Expression::GlobalVariable(global) = *self.expression(image)? else {
+            return Err(Error::malformed(
+                span,
+                "a texel pointer into a texture that is not a global",
+            ));
+        };
+        let variable = self.w.global(global, span)?.variable;
+        let coords = self.coordinates_with_layer(coordinate, array_index, false)?;
+        let sample = self.w.u32_constant(0)?;
+        let pointee_id = self.w.type_id(pointee, Layout::of(StorageClass::Image))?;
+        let pointer_type = self.w.b.type_pointer(None, StorageClass::Image, pointee_id);
+        let id = self.emit_ids(
+            Op::ImageTexelPointer,
+            pointer_type,
+            &[variable, coords, sample],
+        )?;
+        Ok(Pointer {
+            id,
+            class: StorageClass::Image,
+            pointee,
+            pointee_id,
+        })
     }
 
     /// `GetDimensions`: sizes, layers, levels and samples.

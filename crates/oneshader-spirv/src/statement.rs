@@ -377,7 +377,7 @@ impl FunctionWriter<'_, '_> {
         };
         if !matches!(
             pointer.class,
-            StorageClass::StorageBuffer | StorageClass::Workgroup
+            StorageClass::StorageBuffer | StorageClass::Workgroup | StorageClass::Image
         ) {
             return Err(Error::unsupported(
                 span,

@@ -278,6 +278,12 @@ impl Writer<'_> {
                 ));
             }
             Expression::ImageLoad { .. } => self.image_load(context, handle)?,
+            Expression::ImageTexelPointer { .. } => {
+                return Err(unsupported(
+                    span,
+                    "a texel pointer used as a value (only atomics take one)",
+                ))
+            }
             Expression::ImageQuery { image, query } => self.image_query(context, *image, *query)?,
             Expression::Derivative {
                 axis,
@@ -349,6 +355,9 @@ impl Writer<'_> {
                 let selector = self.member_selector(base_ty, *index, span)?;
                 format!("{}{selector}", self.reference(context, *base)?)
             }
+            Expression::ImageTexelPointer {
+                image, coordinate, ..
+            } => self.texel_reference(context, *image, *coordinate, span)?,
             _ => {
                 return Err(unsupported(
                     span,

@@ -147,12 +147,15 @@ impl Writer<'_> {
     /// The storage-buffer declaration that stands for typed buffer `global`
     /// (`Buffer<T>`/`RWBuffer<T>`): WGSL has no texel buffers, so it becomes an array
     /// of the element type, `read` for a `Buffer` and `read_write` for a `RWBuffer`
-    /// (WebGPU `read-only-storage` and `storage` bindings).
+    /// (WebGPU `read-only-storage` and `storage` bindings). A `RWBuffer` of integers that
+    /// takes atomics (`atomic`) holds `atomic<u32>`/`atomic<i32>`, read and written with
+    /// `atomicLoad`/`atomicStore`.
     pub(crate) fn typed_buffer_declaration(
         &self,
         global: &GlobalVariable,
         name: &str,
         binding: &str,
+        atomic: bool,
     ) -> Res<Option<String>> {
         let TypeInner::Image {
             dim: ImageDimension::Buffer,
@@ -162,8 +165,11 @@ impl Writer<'_> {
         else {
             return Ok(None);
         };
-        let element = typed_buffer_element(class)
+        let mut element = typed_buffer_element(class)
             .map_err(|e| unsupported(global.span, format!("{e} (typed buffer '{name}')")))?;
+        if atomic {
+            element = format!("atomic<{element}>");
+        }
         let access = match class {
             ImageClass::Storage { .. } => "read_write",
             ImageClass::Sampled { .. } => "read",
@@ -171,6 +177,30 @@ impl Writer<'_> {
         Ok(Some(format!(
             "{binding}var<storage, {access}> {name}: array<{element}>;\n"
         )))
+    }
+
+    /// The element of typed buffer `image` at `coordinate`, as a WGSL reference, for an
+    /// atomic (`Hist[i]`); WGSL has no atomics on textures.
+    pub(crate) fn texel_reference(
+        &self,
+        context: &FunctionContext,
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        span: Option<Span>,
+    ) -> Res<String> {
+        let (dim, _, _) = self.image_shape(context, image)?;
+        if dim != ImageDimension::Buffer {
+            return Err(unsupported(
+                span,
+                "an Interlocked* function on a RWTexture element: WGSL has no texture atomics; \
+                 keep the values in a RWStructuredBuffer or RWByteAddressBuffer",
+            ));
+        }
+        Ok(format!(
+            "{}[{}]",
+            self.expression(context, image)?,
+            self.expression(context, coordinate)?
+        ))
     }
 
     fn offset_text(offset: &[i32]) -> String {
@@ -284,11 +314,14 @@ impl Writer<'_> {
         let (dim, class, compared) = self.image_shape(context, *image)?;
         if dim == ImageDimension::Buffer {
             // The IR reads 4 components; the missing ones are 0, 0, 1 as for textures.
-            let element = format!(
+            let mut element = format!(
                 "{}[{}]",
                 self.expression(context, *image)?,
                 self.expression(context, *coordinate)?
             );
+            if self.is_atomic_pointer(context, *image) {
+                element = format!("atomicLoad(&{element})");
+            }
             let (kind, components) = class_components(class);
             let sample = sample_type(kind).map_err(|e| unsupported(span, e))?;
             let fill = match components {
@@ -362,6 +395,14 @@ impl Writer<'_> {
                 3 => ".xyz",
                 _ => "",
             };
+            if self.is_atomic_pointer(context, image) {
+                return Ok(format!(
+                    "atomicStore(&{}[{}], ({}){swizzle});",
+                    self.expression(context, image)?,
+                    self.expression(context, coordinate)?,
+                    self.expression(context, value)?
+                ));
+            }
             return Ok(format!(
                 "{}[{}] = ({}){swizzle};",
                 self.expression(context, image)?,

@@ -649,7 +649,9 @@ impl<'a> Writer<'a> {
             ))
         };
         if is_typed_buffer {
-            if let Some(declaration) = self.typed_buffer_declaration(global, &name, &binding()?)? {
+            if let Some(declaration) =
+                self.typed_buffer_declaration(global, &name, &binding()?, atomic)?
+            {
                 return Ok(declaration);
             }
         }

@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): Interlocked* on RWBuffer<uint>/<int> elements (OSH0350 today: MSL 2.4 has
-// no texture atomics, WGSL would need the emulating array to be atomic).
+// Pending (MSL only): Interlocked* on RWBuffer<uint>/<int> elements is OSH5101 in MSL 2.4 (no
+// texture atomics); SPIR-V and WGSL compile and run it (tests/cases/typed_buffer_atomics).
 RWBuffer<uint> Hist : register(u0);
 RWBuffer<int> Extremes : register(u1);
 Buffer<uint> Keys : register(t2);

@@ -1230,16 +1230,41 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let dest = self.lower_expr(cx, dest_arg)?;
-        if let Value::Texel { .. } = dest {
-            self.report(
-                Diagnostic::error(
-                    codes::INTRINSIC_NOT_SUPPORTED,
+        if let Value::Texel {
+            image,
+            coordinate,
+            array_index,
+            ty,
+            writable,
+            ..
+        } = dest
+        {
+            // As DXC: `OpImageTexelPointer` into the storage image (a typed buffer is one).
+            if !writable {
+                self.error(codes::NOT_ASSIGNABLE, dest_arg.span, format!("the destination of '{name}' must be an element of a RWBuffer or RWTexture, not of a read-only one"));
+                return None;
+            }
+            if !matches!(self.module.inner(ty), TypeInner::Scalar(s) if s.is_integer() && s.width == 4)
+            {
+                let element = types::type_name(&self.module, ty);
+                self.error(
+                    codes::NO_MATCHING_OVERLOAD,
                     dest_arg.span,
-                    format!("'{name}' on an element of a RWBuffer or RWTexture is not supported yet: MSL 2.4 has no texture atomics and WGSL no atomic texel buffers"),
-                )
-                .with_help("keep the counters in a RWStructuredBuffer<uint> or a RWByteAddressBuffer, whose elements take every Interlocked* function on all three targets"),
+                    format!("'{name}' on a texel needs a RWBuffer or RWTexture of int or uint, not of {element}"),
+                );
+                return None;
+            }
+            let pointer_ty = self.pointer_type(ty, AddressSpace::Handle);
+            let pointer = cx.expr(
+                Expression::ImageTexelPointer {
+                    image,
+                    coordinate,
+                    array_index,
+                },
+                pointer_ty,
+                span,
             );
-            return None;
+            return self.emit_atomic(cx, name, fun, pointer, ty, rest, span);
         }
         let Value::Place {
             pointer,
