@@ -246,6 +246,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     value = format!("{}({value})", self.type_name_of(value_expr)?);
                 }
                 if self.is_atomic(*pointer) {
+                    self.check_atomic_scalar(*pointer)?;
                     self.line(&format!(
                         "atomic_store_explicit(&{target}, {value}, memory_order_relaxed);"
                     ));
@@ -602,14 +603,40 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     }
 
     /// Whether pointer `h` points into a global used atomically.
+    /// Whether pointer `h` points at atomic integers (or an aggregate holding some): into
+    /// a global used atomically, at a 32-bit integer, not at a float or vector member of
+    /// such a buffer's struct.
     fn is_atomic(&self, h: Handle<Expression>) -> bool {
-        match pointer_root(self.function, h) {
+        let root_is_atomic = match pointer_root(self.function, h) {
             Some(PointerRoot::Global(global)) => self
                 .w
                 .global_uses
                 .get(global.index())
                 .is_some_and(|u| u.atomic),
             _ => false,
+        };
+        root_is_atomic
+            && match self.type_of(h).ok().and_then(|ty| self.w.types.inner(ty)) {
+                Some(&TypeInner::Pointer { base, .. }) => self.w.types.holds_atomics(base),
+                _ => true,
+            }
+    }
+
+    /// An error when pointer `h` points at a whole aggregate that holds atomics: MSL
+    /// loads and stores atomics one integer at a time.
+    fn check_atomic_scalar(&self, h: Handle<Expression>) -> Result<(), Diagnostic> {
+        let span = self.function.expressions.span(h);
+        match self.type_of(h).ok().and_then(|ty| self.w.types.inner(ty)) {
+            Some(&TypeInner::Pointer { base, .. })
+                if !matches!(self.w.types.inner(base), Some(TypeInner::Scalar(_))) =>
+            {
+                Err(unsupported(
+                    span,
+                    "loading or storing a whole struct or array of a buffer also used with \
+                     Interlocked* (MSL reads and writes atomics one integer at a time)",
+                ))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -756,6 +783,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::Load { pointer } => {
                 let target = self.expr(*pointer)?;
                 if self.is_atomic(*pointer) {
+                    self.check_atomic_scalar(*pointer)?;
                     return Ok(format!(
                         "atomic_load_explicit(&{target}, memory_order_relaxed)"
                     ));

@@ -48,8 +48,13 @@ pub struct Types<'a> {
     struct_names: Vec<Option<String>>,
     member_names: Vec<Vec<String>>,
     layouts: Vec<Option<StructLayout>>,
+    /// The name of each struct's copy with atomic integers (`Bin_atomic`).
+    atomic_struct_names: Vec<Option<String>>,
     /// The structs the output names, to be declared.
     pub used_structs: BTreeSet<Handle<Type>>,
+    /// The structs the output names with atomic integers (in a buffer used with
+    /// `Interlocked*`), declared after [`Types::used_structs`].
+    pub used_atomic_structs: BTreeSet<Handle<Type>>,
 }
 
 /// The MSL spelling of a scalar type, or why there is none.
@@ -101,14 +106,17 @@ impl<'a> Types<'a> {
             struct_names: vec![None; all.len()],
             member_names: vec![Vec::new(); all.len()],
             layouts: vec![None; all.len()],
+            atomic_struct_names: vec![None; all.len()],
             all,
             used_structs: BTreeSet::new(),
+            used_atomic_structs: BTreeSet::new(),
         };
         for index in 0..types.all.len() {
             let ty = types.all[index];
             if let TypeInner::Struct { members, .. } = &ty.inner {
-                let name = namer.name(ty.name.as_deref().unwrap_or("_struct"));
-                types.struct_names[index] = Some(name);
+                let base = ty.name.as_deref().unwrap_or("_struct");
+                types.struct_names[index] = Some(namer.name(base));
+                types.atomic_struct_names[index] = Some(namer.name(&format!("{base}_atomic")));
                 let mut member_namer = Namer::new();
                 types.member_names[index] =
                     members.iter().map(|m| member_namer.name(&m.name)).collect();
@@ -171,10 +179,8 @@ impl<'a> Types<'a> {
                 _ => return Err(format!("an atomic {}", scalar_name(scalar)?)),
             },
             TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
-            TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Struct { .. }
-                if atomic =>
-            {
-                return Err("an atomic operation on a vector, matrix or struct member".into())
+            TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
+                return Err("an atomic operation on a vector or matrix".into())
             }
             TypeInner::Vector { size, scalar } => {
                 format!("{}{}", scalar_name(scalar)?, size.count())
@@ -213,6 +219,14 @@ impl<'a> Types<'a> {
                     }
                 }
                 format!("array<{element}, {count}>")
+            }
+            TypeInner::Struct { .. } if atomic => {
+                self.mark_atomic_struct(ty);
+                self.atomic_struct_names
+                    .get(ty.index())
+                    .cloned()
+                    .flatten()
+                    .ok_or_else(|| "an unnamed struct".to_string())?
             }
             TypeInner::Struct { .. } => {
                 self.mark_struct(ty);
@@ -272,6 +286,32 @@ impl<'a> Types<'a> {
                     || members.iter().any(|m| self.has_inexact_layout(m.ty))
             }
             _ => false,
+        }
+    }
+
+    /// Whether `ty` holds 32-bit integers that a buffer used atomically declares as
+    /// `atomic_uint`/`atomic_int`: such a scalar, or an array or struct holding one.
+    /// Other members of such a struct (floats, vectors) keep their plain types.
+    pub fn holds_atomics(&self, ty: Handle<Type>) -> bool {
+        match self.inner(ty) {
+            Some(TypeInner::Scalar(s)) => s.is_integer() && s.width == 4,
+            Some(TypeInner::Array { base, .. }) => self.holds_atomics(*base),
+            Some(TypeInner::Struct { members, .. }) => {
+                members.iter().any(|m| self.holds_atomics(m.ty))
+            }
+            _ => false,
+        }
+    }
+
+    fn mark_atomic_struct(&mut self, ty: Handle<Type>) {
+        if !self.used_atomic_structs.insert(ty) {
+            return;
+        }
+        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
+            for member in members {
+                let atomic = self.holds_atomics(member.ty);
+                let _ = self.name_with(member.ty, atomic);
+            }
         }
     }
 
@@ -411,10 +451,20 @@ impl<'a> Types<'a> {
 
     /// The declaration of struct `ty`: `struct S { ... };`.
     pub fn declaration(&mut self, ty: Handle<Type>) -> Result<String, String> {
+        self.declaration_with(ty, false)
+    }
+
+    /// The declaration of struct `ty` with its 32-bit integers atomic
+    /// (`struct Bin_atomic { atomic_uint count; float weight; }`), at the same offsets.
+    pub fn atomic_declaration(&mut self, ty: Handle<Type>) -> Result<String, String> {
+        self.declaration_with(ty, true)
+    }
+
+    fn declaration_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
         let Some(TypeInner::Struct { members, .. }) = self.inner(ty) else {
             return Err("a struct declaration of a non-struct type".into());
         };
-        let name = self.name(ty)?;
+        let name = self.name_with(ty, atomic)?;
         let slots = self.layout(ty).map(|l| l.slots.clone()).unwrap_or_default();
         let mut out = format!("struct {name} {{\n");
         let mut padding = 0;
@@ -424,7 +474,8 @@ impl<'a> Types<'a> {
                     let Some(member) = members.get(index) else {
                         continue;
                     };
-                    let mut type_name = self.name(member.ty)?;
+                    let member_atomic = atomic && self.holds_atomics(member.ty);
+                    let mut type_name = self.name_with(member.ty, member_atomic)?;
                     if packed {
                         type_name = format!("packed_{type_name}");
                     }

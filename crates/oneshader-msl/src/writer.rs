@@ -228,6 +228,17 @@ impl<'a> Writer<'a> {
                 Err(what) => self.diagnostics.push(unsupported(None, what)),
             }
         }
+        let atomic_structs: Vec<Handle<Type>> =
+            self.types.used_atomic_structs.iter().copied().collect();
+        for ty in atomic_structs {
+            match self.types.atomic_declaration(ty) {
+                Ok(text) => {
+                    out.push_str(&text);
+                    out.push('\n');
+                }
+                Err(what) => self.diagnostics.push(unsupported(None, what)),
+            }
+        }
         for polyfill in &self.polyfills {
             out.push_str(&polyfill.definition());
             out.push('\n');

@@ -390,10 +390,29 @@ impl Writer<'_> {
         context: &FunctionContext,
         pointer: Handle<Expression>,
     ) -> bool {
-        matches!(
+        let root_is_atomic = matches!(
             pointer_root(context.function, pointer),
             Some(PointerRoot::Global(g)) if self.atomic_globals.get(g.index()).copied().unwrap_or(false)
-        )
+        );
+        // A float or vector member of a struct in such a buffer keeps its plain type.
+        root_is_atomic
+            && match self.type_of(context, pointer) {
+                Ok(TypeInner::Pointer { base, .. }) => self.holds_atomics(*base, 0),
+                _ => true,
+            }
+    }
+
+    /// Whether `ty` is declared with atomics in a buffer used atomically: an integer, or
+    /// an array or struct holding one.
+    fn holds_atomics(&self, ty: Handle<oneshader_ir::Type>, depth: u32) -> bool {
+        match crate::layout::inner(self.module, ty) {
+            Ok(TypeInner::Scalar(s)) => s.is_integer(),
+            Ok(TypeInner::Array { base, .. }) if depth < 64 => self.holds_atomics(*base, depth + 1),
+            Ok(TypeInner::Struct { members, .. }) if depth < 64 => {
+                members.iter().any(|m| self.holds_atomics(m.ty, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     fn load(

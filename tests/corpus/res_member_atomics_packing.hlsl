@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): Interlocked* on struct members of a RWStructuredBuffer (MSL needs atomic
-// members), and a float3 packed after a float in a cbuffer (WGSL places it at 16).
+// Interlocked* on struct members of a RWStructuredBuffer (MSL: a copy of the struct with atomic
+// members), next to a float3 packed right after a float in a cbuffer.
 struct Bin { uint count; int minValue; int maxValue; };
 RWStructuredBuffer<Bin> Bins : register(u0);
 cbuffer Sim : register(b1) { float DeltaTime; float3 Gravity; };
