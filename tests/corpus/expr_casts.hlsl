@@ -1,4 +1,5 @@
 // oneshader: -E main -T cs_6_0
+// oneshader: -E struct_casts -T cs_6_0
 // C-style and constructor casts, implicit conversions between int/uint/float/bool,
 // truncation of vectors to fewer components (DXC warns), scalar to vector splats,
 // float to int rounding toward zero, bool to number.
@@ -26,4 +27,15 @@ void main(uint3 id : SV_DispatchThreadID)
     uint promoted = i * 2u;
     Ints[id.x] = iv + int4(ti, j, mixed) + fromBoolInt + int(promoted);
     Floats[id.x] = fromInts + splat + float4(truncated, fromBool, u) + (float)i;
+}
+
+struct CastTarget { float3 pos; uint id; int w[2]; };
+
+[numthreads(1, 1, 1)]
+void struct_casts()
+{
+    CastTarget zero = (CastTarget)0;
+    CastTarget half = (CastTarget)0.5f;
+    int counts[4] = (int[4])-1;
+    Floats[0] = float4(zero.pos + half.pos, float(half.id + uint(counts[3] + zero.w[1])));
 }

@@ -44,6 +44,7 @@ cases!(
     scatter_multiples,
     select_and_or,
     struct_methods,
+    struct_casts,
     struct_member_atomics,
     structured_counters,
     swizzle_compose,

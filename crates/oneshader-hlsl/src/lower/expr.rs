@@ -1,8 +1,9 @@
 //! Expressions: names, operators, conversions, assignments and calls.
 
 use oneshader_ir::{
-    codes, AddressSpace, BinaryOperator, Diagnostic, Expression, Handle, Literal, Scalar,
-    ScalarKind, Span, Statement, SwizzleComponent, Type, TypeInner, UnaryOperator, VectorSize,
+    codes, AddressSpace, ArraySize, BinaryOperator, Diagnostic, Expression, Handle, Literal,
+    Scalar, ScalarKind, Span, Statement, SwizzleComponent, Type, TypeInner, UnaryOperator,
+    VectorSize,
 };
 
 use super::context::{FnCtx, LocalSymbol, MatrixIndex, Value};
@@ -1398,6 +1399,36 @@ impl<'a> Lowerer<'a> {
         self.convert(cx, value, to, span, warn, false)
     }
 
+    /// A value of aggregate type `to` whose every scalar is `scalar` converted (the cast
+    /// of a scalar to a struct or array).
+    fn splat_scalar(
+        &mut self,
+        cx: &mut FnCtx,
+        scalar: Operand,
+        to: Handle<Type>,
+        span: Span,
+        depth: u32,
+    ) -> Option<Handle<Expression>> {
+        let parts: Vec<Handle<Type>> = match self.module.inner(to) {
+            TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
+            TypeInner::Array {
+                base,
+                size: ArraySize::Constant(count),
+                ..
+            } => vec![*base; *count as usize],
+            _ => return self.convert(cx, scalar.into_value(), to, span, false, true),
+        };
+        if depth > 64 {
+            self.error(codes::TYPE_MISMATCH, span, "the cast's type nests too deep");
+            return None;
+        }
+        let mut components = Vec::with_capacity(parts.len());
+        for part in parts {
+            components.push(self.splat_scalar(cx, scalar, part, span, depth + 1)?);
+        }
+        Some(cx.expr(Expression::Compose { ty: to, components }, to, span))
+    }
+
     /// Converts as a cast does: no truncation warnings.
     pub(crate) fn convert_explicit(
         &mut self,
@@ -1424,6 +1455,21 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(converted) = self.convert_matrix(cx, operand, to, span, warn && !explicit) {
             return converted;
+        }
+        if explicit
+            && matches!(
+                self.module.inner(to),
+                TypeInner::Struct { .. } | TypeInner::Array { .. }
+            )
+            && matches!(self.module.inner(operand.ty), TypeInner::Scalar(_))
+        {
+            // DXC: `(S)x` of a scalar gives every scalar of S the value x, converted;
+            // `(S)0` is the zero value.
+            let scalar = Operand {
+                expr: cx.bind(operand.expr),
+                ..operand
+            };
+            return self.splat_scalar(cx, scalar, to, span, 0);
         }
         let from = self.numeric(operand.ty);
         let target = self.numeric(to);
