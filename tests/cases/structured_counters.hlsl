@@ -1,10 +1,11 @@
 // Structured-buffer counters: Append of the even inputs, IncrementCounter handing out
 // slots, DecrementCounter counting down from the host's initial value, Consume taking
 // what the host put in, and GetDimensions on an append buffer. Each counter is its own
-// resource (counter.var.NAME) that the test binds, initialises and reads back.
+// resource (counter.var.NAME) that the test binds, initialises and reads back; Slots's is at
+// the binding its [[vk::counter_binding(12)]] gives.
 StructuredBuffer<uint> In : register(t0);
 AppendStructuredBuffer<uint> Evens : register(u1);
-RWStructuredBuffer<uint> Slots : register(u2);
+[[vk::counter_binding(12)]] RWStructuredBuffer<uint> Slots : register(u2);
 RWStructuredBuffer<uint> Down : register(u3);
 ConsumeStructuredBuffer<uint> Pending : register(u4);
 RWStructuredBuffer<uint> Consumed : register(u5);

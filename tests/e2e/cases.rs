@@ -53,5 +53,6 @@ cases!(
     texture_load,
     typed_buffer_atomics,
     typed_buffers,
+    unrolled_offsets,
     texture_sample,
 );

@@ -3,13 +3,14 @@
 //! `AppendStructuredBuffer` (`Append`) or a `ConsumeStructuredBuffer` (`Consume`) is a
 //! resource of its own, `counter.var.NAME`: a read-write buffer whose word 0 is the
 //! count, bound in the buffer's set at the lowest binding number no other resource uses
-//! (DXC's default without `[[vk::counter_binding]]`). It exists only once a counter
+//! (DXC's default without `[[vk::counter_binding(N)]]`, which puts it at binding N of the
+//! buffer's set). It exists only once a counter
 //! operation uses it, so reflection lists it for the entry points that need it and the
 //! host binds and initialises it like any buffer.
 
 use oneshader_ir::{
-    AddressSpace, ArraySize, AtomicFunction, Expression, GlobalVariable, Handle, Literal, Resource,
-    ResourceBinding, ResourceKind, Scalar, Span, Statement, TypeInner,
+    codes, AddressSpace, ArraySize, AtomicFunction, Expression, GlobalVariable, Handle, Literal,
+    Resource, ResourceBinding, ResourceKind, Scalar, Span, Statement, TypeInner,
 };
 
 use super::context::{FnCtx, Value};
@@ -45,6 +46,49 @@ impl BufferFlavor {
 }
 
 impl<'a> Lowerer<'a> {
+    /// Records the `[[vk::counter_binding(N)]]` of structured buffer `global` declared
+    /// with `attributes` (DXC allows it on RW, append and consume structured buffers).
+    pub(crate) fn record_counter_binding(
+        &mut self,
+        global: Handle<GlobalVariable>,
+        kind: ResourceKind,
+        attributes: &[ast::Attribute],
+    ) {
+        for attribute in attributes {
+            let is_counter_binding = attribute.name.segments.len() == 2
+                && attribute.name.segments[0].name == "vk"
+                && attribute.name.segments[1].name == "counter_binding";
+            if !is_counter_binding {
+                continue;
+            }
+            if kind != ResourceKind::RWStructuredBuffer {
+                self.error(
+                    codes::BAD_BINDING,
+                    attribute.span,
+                    "[[vk::counter_binding]] only applies to RWStructuredBuffer, AppendStructuredBuffer and ConsumeStructuredBuffer, which have a counter",
+                );
+                continue;
+            }
+            match attribute.args.as_slice() {
+                [binding] => match self.const_eval(binding) {
+                    Some(b) if (0..=i64::from(u32::MAX)).contains(&b) => {
+                        self.counter_bindings.insert(global, b as u32);
+                    }
+                    _ => self.error(
+                        codes::BAD_BINDING,
+                        attribute.span,
+                        "malformed [[vk::counter_binding(N)]]: N must be a non-negative integer constant",
+                    ),
+                },
+                _ => self.error(
+                    codes::BAD_BINDING,
+                    attribute.span,
+                    "[[vk::counter_binding(N)]] takes one binding number (the set is the buffer's)",
+                ),
+            }
+        }
+    }
+
     /// The counter of the structured buffer `buffer`, declared on first use.
     fn counter_of(&mut self, buffer: Handle<GlobalVariable>) -> Handle<GlobalVariable> {
         if let Some(&counter) = self.counters.get(&buffer) {
@@ -63,7 +107,10 @@ impl<'a> Lowerer<'a> {
             .filter(|r| r.binding.set == set)
             .map(|r| r.binding.binding)
             .collect();
-        let binding = (0..).find(|b| !used.contains(b)).unwrap_or(0);
+        let binding = match self.counter_bindings.get(&buffer) {
+            Some(&binding) => binding,
+            None => (0..).find(|b| !used.contains(b)).unwrap_or(0),
+        };
         let word = self.scalar_type(Scalar::U32);
         let words = self.module.type_handle(TypeInner::Array {
             base: word,

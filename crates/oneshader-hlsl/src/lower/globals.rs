@@ -288,6 +288,7 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => i64::try_from(*value).ok(),
             ast::ExprKind::Literal(ast::Literal::Bool(b)) => Some(i64::from(*b)),
             ast::ExprKind::Name(path) => match self.globals.get(path.name()) {
+                _ if self.unrolled_value(path.name()).is_some() => self.unrolled_value(path.name()),
                 Some(GlobalSymbol::Constant { init, .. }) => eval(init),
                 _ => None,
             },
@@ -783,6 +784,7 @@ impl<'a> Lowerer<'a> {
                 self.buffer_flavors.insert(global, flavor);
             }
         }
+        self.record_counter_binding(global, resource.kind, &decl.attributes);
         self.globals.insert(
             name,
             GlobalSymbol::Resource {

@@ -19,6 +19,7 @@ mod raw_buffer;
 mod stage_io;
 mod stmt;
 pub(crate) mod types;
+mod unroll;
 
 use std::collections::{HashMap, HashSet};
 
@@ -135,6 +136,11 @@ pub(crate) struct Lowerer<'a> {
         HashMap<Handle<oneshader_ir::GlobalVariable>, Handle<oneshader_ir::GlobalVariable>>,
     /// The append and consume buffers (lowered as `RWStructuredBuffer`s).
     pub buffer_flavors: HashMap<Handle<oneshader_ir::GlobalVariable>, counter::BufferFlavor>,
+    /// The binding a structured buffer's `[[vk::counter_binding(N)]]` gives its counter.
+    pub counter_bindings: HashMap<Handle<oneshader_ir::GlobalVariable>, u32>,
+    /// The variables of the `[unroll]` loops being unrolled, innermost last, each with its
+    /// value in the copy of the body being lowered (see `unroll`).
+    pub unrolled: Vec<(String, i64)>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -157,6 +163,8 @@ pub fn lower(
         row_major_default: false,
         counters: HashMap::new(),
         buffer_flavors: HashMap::new(),
+        counter_bindings: HashMap::new(),
+        unrolled: Vec::new(),
     };
     let items = flatten_items(&unit.items);
     for item in &items {

@@ -847,6 +847,79 @@ fn structured_buffer_counters_are_resources_at_the_lowest_free_binding_of_the_se
 }
 
 #[test]
+fn vk_counter_binding_puts_the_counter_at_that_binding_of_the_buffer_set() {
+    let m = module(
+        "[[vk::counter_binding(7)]] AppendStructuredBuffer<uint> A : register(u0, space1);\n\
+         [[vk::binding(3, 2)]] [[vk::counter_binding(0)]] RWStructuredBuffer<uint> B : register(u2);\n\
+         [numthreads(1,1,1)] void main() { A.Append(7); B[B.IncrementCounter()] = 1; }",
+    );
+    let resources: Vec<(String, u32, u32)> = m
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| {
+            let r = g.resource.as_ref()?;
+            Some((g.name.clone(), r.binding.set, r.binding.binding))
+        })
+        .collect();
+    assert!(
+        resources.contains(&("counter.var.A".to_string(), 1, 7)),
+        "{resources:?}"
+    );
+    assert!(
+        resources.contains(&("counter.var.B".to_string(), 2, 0)),
+        "{resources:?}"
+    );
+    let e = errors(
+        "[[vk::counter_binding(1)]] StructuredBuffer<uint> S : register(t0);\n\
+         [[vk::counter_binding(-1)]] RWStructuredBuffer<uint> R : register(u1);\n\
+         [numthreads(1,1,1)] void main() { R[0] = S[0]; }",
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("OSH") && e.contains("only applies to RWStructuredBuffer")),
+        "{e:?}"
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("malformed [[vk::counter_binding(N)]]")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn unroll_makes_loop_variables_constant_offsets_only_for_loops_it_can_unroll() {
+    let source = |head: &str, body_extra: &str| {
+        format!(
+            "Texture2D<float4> T : register(t0);\n\
+             RWStructuredBuffer<float4> Out : register(u1);\n\
+             [numthreads(1,1,1)] void main() {{ float4 a = 0;\n\
+             {head} {{ a += T.Load(int3(0, 0, 0), int2(i, 0)); {body_extra} }}\n\
+             Out[0] = a; }}"
+        )
+    };
+    let unrolled = module(&source("[unroll] for (int i = 0; i < 4; i++)", ""));
+    assert!(unrolled.functions.iter().all(|(_, f)| !f
+        .body
+        .iter()
+        .any(|s| matches!(s, oneshader_ir::Statement::Loop { .. }))));
+    for (head, extra) in [
+        ("for (int i = 0; i < 4; i++)", ""),
+        (
+            "[unroll] for (int i = 0; i < 4; i++)",
+            "if (a.x > 1) break;",
+        ),
+        ("[unroll] for (int i = 0; i < 4; i++)", "i += 1;"),
+        ("[unroll] for (int i = 0; i < 100; i++)", ""),
+    ] {
+        let e = errors(&source(head, extra));
+        assert!(
+            e.iter().any(|e| e.contains("offset must be a constant")),
+            "{head} {extra}: {e:?}"
+        );
+    }
+}
+
+#[test]
 fn append_and_consume_buffers_have_only_their_own_methods() {
     let e = errors(
         "AppendStructuredBuffer<uint> A : register(u0);\n\

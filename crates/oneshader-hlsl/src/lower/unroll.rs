@@ -1,0 +1,244 @@
+//! `[unroll]` loops whose loop variable an argument needs as a constant: a texel offset
+//! (`Tex.Sample(s, uv, int2(i, 0))`) must be known when the shader is compiled, which
+//! DXC gets by unrolling. Such a loop, counted from a constant to a constant with no
+//! `break` or `continue` and no other write of its variable, is lowered as its body once
+//! per value, the variable still stepped at run time and known to [`Lowerer::const_eval`]
+//! as that value inside each copy. Other loops are lowered as loops.
+
+use crate::ast;
+
+use super::Lowerer;
+
+/// The most copies of a body an unrolled loop gets.
+const MAX_ITERATIONS: usize = 64;
+
+/// How to unroll a loop: its variable and the value it has in each copy of the body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct UnrollPlan {
+    /// The loop variable.
+    pub name: String,
+    /// Its value in each iteration, in order.
+    pub values: Vec<i64>,
+}
+
+impl<'a> Lowerer<'a> {
+    /// The plan for the `for` statement `statement`, when it has `[unroll]` and needs it.
+    pub(crate) fn unroll_plan(&self, statement: &'a ast::Stmt) -> Option<UnrollPlan> {
+        let ast::StmtKind::For {
+            init: Some(init),
+            condition: Some(condition),
+            step: Some(step),
+            body,
+        } = &statement.kind
+        else {
+            return None;
+        };
+        let unroll = statement
+            .attributes
+            .iter()
+            .any(|a| a.name.segments.len() == 1 && a.name.segments[0].name == "unroll");
+        if !unroll {
+            return None;
+        }
+        let (name, start) = self.counter_declaration(init)?;
+        let is_counter =
+            |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(p) if p.name() == name);
+        let ast::ExprKind::Binary { op, lhs, rhs } = &condition.kind else {
+            return None;
+        };
+        if !is_counter(lhs) {
+            return None;
+        }
+        let end = self.const_eval(rhs)?;
+        let delta = match &step.kind {
+            ast::ExprKind::Unary { op, operand } if is_counter(operand) => match op {
+                ast::UnaryOp::PreIncrement | ast::UnaryOp::PostIncrement => 1,
+                ast::UnaryOp::PreDecrement | ast::UnaryOp::PostDecrement => -1,
+                _ => return None,
+            },
+            ast::ExprKind::Assign {
+                op: Some(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub)),
+                target,
+                value,
+            } if is_counter(target) => {
+                let v = self.const_eval(value)?;
+                if *op == ast::BinaryOp::Add {
+                    v
+                } else {
+                    v.checked_neg()?
+                }
+            }
+            _ => return None,
+        };
+        if delta == 0 {
+            return None;
+        }
+        let holds = |v: i64| match op {
+            ast::BinaryOp::Less => v < end,
+            ast::BinaryOp::LessEqual => v <= end,
+            ast::BinaryOp::Greater => v > end,
+            ast::BinaryOp::GreaterEqual => v >= end,
+            ast::BinaryOp::NotEqual => v != end,
+            _ => false,
+        };
+        let mut values = Vec::new();
+        let mut value = start;
+        while holds(value) {
+            if values.len() == MAX_ITERATIONS {
+                return None;
+            }
+            values.push(value);
+            value = value.checked_add(delta)?;
+        }
+        let leaves_early = stmt_any(
+            body,
+            &|s| matches!(s.kind, ast::StmtKind::Break | ast::StmtKind::Continue),
+            &|_| false,
+        );
+        let writes_counter = stmt_any(body, &|_| false, &|e| match &e.kind {
+            ast::ExprKind::Assign { target, .. } => is_counter(target),
+            ast::ExprKind::Unary { op, operand } => {
+                matches!(
+                    op,
+                    ast::UnaryOp::PreIncrement
+                        | ast::UnaryOp::PreDecrement
+                        | ast::UnaryOp::PostIncrement
+                        | ast::UnaryOp::PostDecrement
+                ) && is_counter(operand)
+            }
+            _ => false,
+        });
+        // Only a method's argument (a texture offset) needs the value as a constant.
+        let needs_constant = stmt_any(body, &|_| false, &|e| match &e.kind {
+            ast::ExprKind::MethodCall { args, .. } => {
+                args.iter().any(|a| expr_any(a, &|x| is_counter(x), 0))
+            }
+            _ => false,
+        });
+        (!leaves_early && !writes_counter && needs_constant).then_some(UnrollPlan {
+            name: name.to_string(),
+            values,
+        })
+    }
+
+    /// The variable and its constant initial value of a loop's `int i = 0` or `uint i = 0`.
+    fn counter_declaration(&self, init: &'a ast::Stmt) -> Option<(&'a str, i64)> {
+        let ast::StmtKind::Declaration(item) = &init.kind else {
+            return None;
+        };
+        let ast::Item::Variable(decl) = item.as_ref() else {
+            return None;
+        };
+        let [declarator] = decl.declarators.as_slice() else {
+            return None;
+        };
+        if !declarator.array_dims.is_empty() {
+            return None;
+        }
+        let start = self.const_eval(declarator.init.as_ref()?)?;
+        Some((declarator.name.name.as_str(), start))
+    }
+
+    /// The value an unrolled loop gives `name` in the copy of its body being lowered.
+    pub(crate) fn unrolled_value(&self, name: &str) -> Option<i64> {
+        self.unrolled
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// Whether `stmt` or a statement or expression inside it satisfies `on_stmt` or `on_expr`.
+fn stmt_any(
+    stmt: &ast::Stmt,
+    on_stmt: &dyn Fn(&ast::Stmt) -> bool,
+    on_expr: &dyn Fn(&ast::Expr) -> bool,
+) -> bool {
+    stmt_any_depth(stmt, on_stmt, on_expr, 0)
+}
+
+fn stmt_any_depth(
+    stmt: &ast::Stmt,
+    on_stmt: &dyn Fn(&ast::Stmt) -> bool,
+    on_expr: &dyn Fn(&ast::Expr) -> bool,
+    depth: u32,
+) -> bool {
+    // Too deep to look through: assume the worst, which keeps the loop a loop.
+    if depth > 256 {
+        return true;
+    }
+    if on_stmt(stmt) {
+        return true;
+    }
+    let d = depth + 1;
+    let s = |x: &ast::Stmt| stmt_any_depth(x, on_stmt, on_expr, d);
+    let e = |x: &ast::Expr| expr_any(x, on_expr, d);
+    match &stmt.kind {
+        ast::StmtKind::Block(block) => block.statements.iter().any(s),
+        ast::StmtKind::Declaration(item) => match item.as_ref() {
+            ast::Item::Variable(decl) => decl
+                .declarators
+                .iter()
+                .any(|d| d.init.as_ref().is_some_and(e)),
+            _ => false,
+        },
+        ast::StmtKind::Expr(x) => e(x),
+        ast::StmtKind::If {
+            condition,
+            accept,
+            reject,
+        } => e(condition) || s(accept) || reject.as_deref().is_some_and(s),
+        ast::StmtKind::For {
+            init,
+            condition,
+            step,
+            body,
+        } => {
+            init.as_deref().is_some_and(s)
+                || condition.as_ref().is_some_and(e)
+                || step.as_ref().is_some_and(e)
+                || s(body)
+        }
+        ast::StmtKind::While { condition, body } | ast::StmtKind::DoWhile { body, condition } => {
+            e(condition) || s(body)
+        }
+        ast::StmtKind::Switch { selector, cases } => {
+            e(selector) || cases.iter().any(|c| c.body.iter().any(s))
+        }
+        ast::StmtKind::Return(value) => value.as_ref().is_some_and(e),
+        ast::StmtKind::Break
+        | ast::StmtKind::Continue
+        | ast::StmtKind::Discard
+        | ast::StmtKind::Empty
+        | ast::StmtKind::Error => false,
+    }
+}
+
+/// Whether `expr` or an expression inside it satisfies `on_expr`.
+fn expr_any(expr: &ast::Expr, on_expr: &dyn Fn(&ast::Expr) -> bool, depth: u32) -> bool {
+    if depth > 256 {
+        return true;
+    }
+    if on_expr(expr) {
+        return true;
+    }
+    let e = |x: &ast::Expr| expr_any(x, on_expr, depth + 1);
+    match &expr.kind {
+        ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error => false,
+        ast::ExprKind::Unary { operand, .. } | ast::ExprKind::Cast { operand, .. } => e(operand),
+        ast::ExprKind::Binary { lhs, rhs, .. } => e(lhs) || e(rhs),
+        ast::ExprKind::Assign { target, value, .. } => e(target) || e(value),
+        ast::ExprKind::Conditional {
+            condition,
+            accept,
+            reject,
+        } => e(condition) || e(accept) || e(reject),
+        ast::ExprKind::Call { args, .. }
+        | ast::ExprKind::Constructor { args, .. }
+        | ast::ExprKind::InitList(args) => args.iter().any(e),
+        ast::ExprKind::MethodCall { receiver, args, .. } => e(receiver) || args.iter().any(e),
+        ast::ExprKind::Member { base, .. } => e(base),
+        ast::ExprKind::Index { base, index } => e(base) || e(index),
+    }
+}
