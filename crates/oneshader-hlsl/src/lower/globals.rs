@@ -287,10 +287,12 @@ impl<'a> Lowerer<'a> {
         match &e.kind {
             ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => i64::try_from(*value).ok(),
             ast::ExprKind::Literal(ast::Literal::Bool(b)) => Some(i64::from(*b)),
-            ast::ExprKind::Name(path) => match self.globals.get(path.name()) {
-                _ if self.unrolled_value(path.name()).is_some() => self.unrolled_value(path.name()),
-                Some(GlobalSymbol::Constant { init, .. }) => eval(init),
-                _ => None,
+            ast::ExprKind::Name(path) => match self.unrolled_value(path.name()) {
+                Some(value) => Some(value),
+                None => match self.globals.get(path.name()) {
+                    Some(GlobalSymbol::Constant { init, .. }) => eval(init),
+                    _ => None,
+                },
             },
             ast::ExprKind::Unary { op, operand } => {
                 let v = eval(operand)?;

@@ -53,32 +53,17 @@ impl<'a> Lowerer<'a> {
                 });
             }
             ast::StmtKind::For {
-                init: Some(init),
-                step: Some(step),
-                body,
-                ..
-            } if self.unroll_plan(statement).is_some() => {
-                let Some(plan) = self.unroll_plan(statement) else {
-                    return;
-                };
-                cx.push_scope();
-                self.lower_statement(cx, init);
-                for value in plan.values {
-                    self.unrolled.push((plan.name.clone(), value));
-                    cx.push_scope();
-                    self.lower_statement(cx, body);
-                    cx.pop_scope();
-                    self.unrolled.pop();
-                    self.lower_expr(cx, step);
-                }
-                cx.pop_scope();
-            }
-            ast::StmtKind::For {
                 init,
                 condition,
                 step,
                 body,
             } => {
+                if let (Some(plan), Some(init), Some(step)) =
+                    (self.unroll_plan(statement), init, step)
+                {
+                    self.lower_unrolled(cx, &plan, init, body, step);
+                    return;
+                }
                 cx.push_scope();
                 if let Some(init) = init {
                     self.lower_statement(cx, init);

@@ -7,6 +7,7 @@
 
 use crate::ast;
 
+use super::context::FnCtx;
 use super::Lowerer;
 
 /// The most copies of a body an unrolled loop gets.
@@ -137,6 +138,29 @@ impl<'a> Lowerer<'a> {
         }
         let start = self.const_eval(declarator.init.as_ref()?)?;
         Some((declarator.name.name.as_str(), start))
+    }
+
+    /// Lowers an unrolled `for (init; …; step) body`: `init` once, then per value of
+    /// `plan` the body (where the variable is that constant) and `step`.
+    pub(crate) fn lower_unrolled(
+        &mut self,
+        cx: &mut FnCtx,
+        plan: &UnrollPlan,
+        init: &'a ast::Stmt,
+        body: &'a ast::Stmt,
+        step: &'a ast::Expr,
+    ) {
+        cx.push_scope();
+        self.lower_statement(cx, init);
+        for &value in &plan.values {
+            self.unrolled.push((plan.name.clone(), value));
+            cx.push_scope();
+            self.lower_statement(cx, body);
+            cx.pop_scope();
+            self.unrolled.pop();
+            self.lower_expr(cx, step);
+        }
+        cx.pop_scope();
     }
 
     /// The value an unrolled loop gives `name` in the copy of its body being lowered.
