@@ -23,9 +23,7 @@
 //! recurse over the tree. OSH0201 is fatal, as clang's bracket-depth error: the
 //! parser reports it and stops, so a runaway input gives one diagnostic.
 
-use std::collections::HashSet;
-
-use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, Span};
+use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FastHashSet, Span};
 
 use crate::ast::*;
 use crate::lexer::{
@@ -65,7 +63,7 @@ pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> Transl
         tokens,
         pos: 0,
         diagnostics,
-        type_names: HashSet::new(),
+        type_names: FastHashSet::default(),
         depth: 0,
         last_error_pos: None,
         abandoned: false,
@@ -80,7 +78,7 @@ struct Parser<'d> {
     prev_span: Span,
     diagnostics: &'d mut Diagnostics,
     /// Names declared as types so far (`struct`, `typedef`).
-    type_names: HashSet<String>,
+    type_names: FastHashSet<String>,
     /// The nesting levels entered so far ([`Parser::enter`]).
     depth: u32,
     last_error_pos: Option<usize>,

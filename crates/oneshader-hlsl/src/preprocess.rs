@@ -11,10 +11,11 @@
 //! Predefined macros (`__HLSL_VERSION`, `__SHADER_TARGET_*`, `-D` defines) are
 //! read from a `<built-in>` file added to the source map.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use oneshader_ir::{FastHashMap, FastHashSet};
 
 use crate::lexer::{lex, parse_int_literal, ExpansionId, HideSet, IntSuffix, Token, TokenKind};
 
@@ -130,7 +131,7 @@ impl FileLoader for FsLoader {
 /// Files held in memory, by normalised path (`a/./b/../c.hlsl` is `a/c.hlsl`).
 #[derive(Clone, Debug, Default)]
 pub struct MemoryLoader {
-    files: HashMap<String, String>,
+    files: FastHashMap<String, String>,
 }
 
 impl MemoryLoader {
@@ -281,13 +282,13 @@ pub fn preprocess(
         loader,
         include_dirs: &options.include_dirs,
         diagnostics,
-        macros: HashMap::new(),
+        macros: FastHashMap::default(),
         frames: Vec::new(),
         pending: VecDeque::new(),
         isolated: false,
         out: Vec::new(),
         result: Preprocessed::default(),
-        once: HashSet::new(),
+        once: FastHashSet::default(),
         depth: 0,
         produced: 0,
         limit_reported: false,
@@ -353,7 +354,7 @@ struct Preprocessor<'a> {
     loader: &'a dyn FileLoader,
     include_dirs: &'a [String],
     diagnostics: &'a mut Diagnostics,
-    macros: HashMap<Rc<str>, Rc<Macro>>,
+    macros: FastHashMap<Rc<str>, Rc<Macro>>,
     frames: Vec<Frame>,
     /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
     pending: VecDeque<Token>,
@@ -362,7 +363,7 @@ struct Preprocessor<'a> {
     out: Vec<Token>,
     result: Preprocessed,
     /// Canonical paths of `#pragma once` files.
-    once: HashSet<String>,
+    once: FastHashSet<String>,
     /// Nesting of isolated argument expansions.
     depth: usize,
     /// Tokens produced by the expansion of the current macro use in the source.
@@ -800,7 +801,7 @@ impl Preprocessor<'_> {
         };
         let body = &m.body;
         let mut out: Vec<Token> = Vec::new();
-        let mut expanded_cache: HashMap<usize, Vec<Token>> = HashMap::new();
+        let mut expanded_cache: FastHashMap<usize, Vec<Token>> = FastHashMap::default();
         let mut i = 0;
         while i < body.len() {
             let t = &body[i];

@@ -1,11 +1,11 @@
 //! Typed arenas: items are stored in a `Vec` and referred to by [`Handle<T>`].
 
-use std::collections::HashMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
 use crate::source::Span;
+use crate::FastHashMap;
 
 /// An index into an [`Arena<T>`] or [`UniqueArena<T>`], typed by what it points at.
 pub struct Handle<T> {
@@ -137,14 +137,14 @@ impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
 #[derive(Clone, Debug)]
 pub struct UniqueArena<T: Eq + Hash + Clone> {
     items: Vec<T>,
-    lookup: HashMap<T, Handle<T>>,
+    lookup: FastHashMap<T, Handle<T>>,
 }
 
 impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
     fn default() -> Self {
         UniqueArena {
             items: Vec::new(),
-            lookup: HashMap::new(),
+            lookup: FastHashMap::default(),
         }
     }
 }

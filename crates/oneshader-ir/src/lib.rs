@@ -38,3 +38,12 @@ pub use types::{
     StructMember, Type, TypeInner, VectorSize,
 };
 pub use wave::{SubgroupOperations, WaveOp, WaveOpInfo};
+
+/// The hash map of the compiler's own tables (arenas, names, ids): Fx hashing, which is
+/// several times cheaper than std's SipHash on the small keys these tables hold
+/// (handles, ids, short names). The keys come from the compiler, not from an adversary
+/// hashing for collisions, so SipHash's flood resistance buys nothing here.
+pub type FastHashMap<K, V> = rustc_hash::FxHashMap<K, V>;
+
+/// The hash set counterpart of [`FastHashMap`].
+pub type FastHashSet<K> = rustc_hash::FxHashSet<K>;

@@ -17,8 +17,9 @@
 //!    parameters and locals take names from the ones the program scope left free;
 //!    struct members are unique within their struct.
 
-use std::collections::HashSet;
 use std::rc::Rc;
+
+use oneshader_ir::FastHashSet;
 
 /// C++14 keywords and the words MSL adds or reserves.
 const KEYWORDS: &[&str] = &[
@@ -322,9 +323,9 @@ pub struct Namer {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the program's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<HashSet<String>>,
+    outer: Rc<FastHashSet<String>>,
     /// The names taken in this scope (and not yet shared).
-    taken: HashSet<String>,
+    taken: FastHashSet<String>,
 }
 
 impl Namer {
@@ -354,7 +355,7 @@ impl Namer {
         };
         Namer {
             outer,
-            taken: HashSet::new(),
+            taken: FastHashSet::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! stored to (every load was forwarded from a store), and types, constants and
 //! names nothing refers to any more.
 
-use std::collections::{HashMap, HashSet};
+use oneshader_ir::{FastHashMap, FastHashSet};
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use rspirv::spirv::{Op, Word};
@@ -18,7 +18,7 @@ fn references(instruction: &Instruction) -> impl Iterator<Item = Word> + '_ {
 /// Removes the Function variables of `function` that nothing reads: their stores
 /// and the variables themselves.
 pub(crate) fn remove_write_only_variables(function: &mut Function) {
-    let variables: HashSet<Word> = function
+    let variables: FastHashSet<Word> = function
         .blocks
         .first()
         .into_iter()
@@ -26,7 +26,7 @@ pub(crate) fn remove_write_only_variables(function: &mut Function) {
         .filter(|i| i.class.opcode == Op::Variable)
         .filter_map(|i| i.result_id)
         .collect();
-    let mut read = HashSet::new();
+    let mut read = FastHashSet::default();
     for instruction in function.blocks.iter().flat_map(|b| &b.instructions) {
         let is_store = instruction.class.opcode == Op::Store;
         for (index, id) in instruction
@@ -41,7 +41,7 @@ pub(crate) fn remove_write_only_variables(function: &mut Function) {
             }
         }
     }
-    let unread: HashSet<Word> = variables.difference(&read).copied().collect();
+    let unread: FastHashSet<Word> = variables.difference(&read).copied().collect();
     if unread.is_empty() {
         return;
     }
@@ -60,7 +60,7 @@ pub(crate) fn remove_write_only_variables(function: &mut Function) {
 /// with their names and decorations.
 pub(crate) fn remove_unused_globals(module: &mut Module) {
     loop {
-        let mut uses: HashMap<Word, usize> = HashMap::new();
+        let mut uses: FastHashMap<Word, usize> = FastHashMap::default();
         let mut count = |instruction: &Instruction| {
             for id in references(instruction) {
                 *uses.entry(id).or_default() += 1;
@@ -80,7 +80,7 @@ pub(crate) fn remove_unused_globals(module: &mut Module) {
                 .chain(function.blocks.iter().flat_map(|b| &b.instructions))
                 .for_each(&mut count);
         }
-        let unused: HashSet<Word> = module
+        let unused: FastHashSet<Word> = module
             .types_global_values
             .iter()
             .filter_map(|i| i.result_id)
@@ -100,7 +100,7 @@ pub(crate) fn remove_unused_globals(module: &mut Module) {
 
 /// Removes the names of ids that no longer exist in any function.
 pub(crate) fn remove_dangling_names(module: &mut Module) {
-    let mut defined: HashSet<Word> = module
+    let mut defined: FastHashSet<Word> = module
         .types_global_values
         .iter()
         .filter_map(|i| i.result_id)

@@ -1,12 +1,10 @@
 //! Writing one function: its variables, parameters, the value cache of bound
 //! expressions, and pointers (access chains) into memory.
 
-use std::collections::{HashMap, HashSet};
-
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
-    TypeInner,
+    AddressSpace, Block, Expression, FastHashMap, FastHashSet, Function, Handle, LocalVariable,
+    Span, Statement, Type, TypeInner,
 };
 use rspirv::dr::{self, InsertPoint, Operand};
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
@@ -81,7 +79,7 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     pub outputs: Option<EntryInterface>,
     /// The value each local is known to hold here, from a store or load that
     /// dominates this point with no store to the local in between.
-    pub known: HashMap<Handle<LocalVariable>, Word>,
+    pub known: FastHashMap<Handle<LocalVariable>, Word>,
 }
 
 /// Writes the entry function: reads inputs into the arguments, and writes results to
@@ -141,7 +139,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             variables: Vec::new(),
             constructs: Vec::new(),
             outputs: None,
-            known: HashMap::new(),
+            known: FastHashMap::default(),
         }
     }
 
@@ -195,8 +193,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     }
 
     /// The locals that `blocks` may change: stored to, or passed to `out` parameters.
-    pub fn changed_locals(&self, blocks: &[&Block]) -> HashSet<Handle<LocalVariable>> {
-        let mut changed = HashSet::new();
+    pub fn changed_locals(&self, blocks: &[&Block]) -> FastHashSet<Handle<LocalVariable>> {
+        let mut changed = FastHashSet::default();
         for block in blocks {
             walk_statements(block, &mut |statement| match statement {
                 Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
@@ -212,7 +210,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     }
 
     /// Forgets what is known of the locals in `changed`.
-    pub fn forget(&mut self, changed: &HashSet<Handle<LocalVariable>>) {
+    pub fn forget(&mut self, changed: &FastHashSet<Handle<LocalVariable>>) {
         self.known.retain(|local, _| !changed.contains(local));
     }
 

@@ -1,12 +1,10 @@
 //! The module writer: capabilities, constants, globals, function signatures, and
 //! the assembly of the final module around the written functions.
 
-use std::collections::HashMap;
-
 use oneshader_ir::analysis;
 use oneshader_ir::{
-    AddressSpace, Diagnostic, EntryPoint, Function, GlobalVariable, Handle, Module, ResourceKind,
-    Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
+    AddressSpace, Diagnostic, EntryPoint, FastHashMap, Function, GlobalVariable, Handle, Module,
+    ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
 };
 use rspirv::binary::Assemble;
 use rspirv::dr::{self, Builder, Operand};
@@ -60,21 +58,21 @@ pub(crate) struct Writer<'a> {
     /// The `GLSL.std.450` import, once used.
     glsl: Option<Word>,
     /// SPIR-V types of IR types, per memory layout.
-    pub(crate) types: HashMap<(Handle<Type>, Layout), Word>,
+    pub(crate) types: FastHashMap<(Handle<Type>, Layout), Word>,
     /// `Block` structs of buffers, by IR type and writability.
-    pub(crate) blocks: HashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
+    pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
     /// Scalar constants by type id and bits.
-    scalar_constants: HashMap<(Word, u64), Word>,
+    scalar_constants: FastHashMap<(Word, u64), Word>,
     /// Composite and null constants by type and constituents.
-    composite_constants: HashMap<(Word, Vec<Word>), Word>,
+    composite_constants: FastHashMap<(Word, Vec<Word>), Word>,
     /// Globals written so far.
-    globals: HashMap<Handle<GlobalVariable>, GlobalInfo>,
+    globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
     /// Built-in input variables made for wave operations.
-    wave_inputs: HashMap<u32, Word>,
+    wave_inputs: FastHashMap<u32, Word>,
     /// Every global variable the entry point uses: its interface.
     pub interface: Vec<Word>,
     /// Signatures of the helper functions the entry point reaches.
-    pub functions: HashMap<Handle<Function>, FunctionSignature>,
+    pub functions: FastHashMap<Handle<Function>, FunctionSignature>,
     /// Errors met so far.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -105,14 +103,14 @@ impl<'a> Writer<'a> {
             b: Builder::new(),
             capabilities: Vec::new(),
             glsl: None,
-            types: HashMap::new(),
-            blocks: HashMap::new(),
-            scalar_constants: HashMap::new(),
-            composite_constants: HashMap::new(),
-            globals: HashMap::new(),
-            wave_inputs: HashMap::new(),
+            types: FastHashMap::default(),
+            blocks: FastHashMap::default(),
+            scalar_constants: FastHashMap::default(),
+            composite_constants: FastHashMap::default(),
+            globals: FastHashMap::default(),
+            wave_inputs: FastHashMap::default(),
             interface: Vec::new(),
-            functions: HashMap::new(),
+            functions: FastHashMap::default(),
             diagnostics: Vec::new(),
         };
         writer.b.set_version(1, 5);

@@ -12,8 +12,9 @@
 //!
 //! Function scopes start from the module's names, so a local never shadows a global.
 
-use std::collections::HashSet;
 use std::rc::Rc;
+
+use oneshader_ir::FastHashSet;
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -494,9 +495,9 @@ pub struct Namer {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the module's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<HashSet<String>>,
+    outer: Rc<FastHashSet<String>>,
     /// The names taken in this scope (and not yet shared).
-    used: HashSet<String>,
+    used: FastHashSet<String>,
     /// Struct members: only keywords and reserved words clash (members are never looked
     /// up as identifiers, so `position` or `f32` are fine member names).
     members: bool,
@@ -507,7 +508,7 @@ impl Namer {
     pub fn for_members() -> Self {
         Namer {
             outer: Rc::default(),
-            used: HashSet::new(),
+            used: FastHashSet::default(),
             members: true,
         }
     }
@@ -538,7 +539,7 @@ impl Namer {
         };
         Namer {
             outer,
-            used: HashSet::new(),
+            used: FastHashSet::default(),
             members: self.members,
         }
     }

@@ -1,7 +1,7 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use oneshader_ir::analysis::{self, GlobalUse};
@@ -10,6 +10,7 @@ use oneshader_ir::{
     GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module, SampleLevel,
     Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
+use oneshader_ir::{FastHashMap, FastHashSet};
 
 use crate::layout;
 use crate::names::Namer;
@@ -46,7 +47,7 @@ pub(crate) struct FunctionContext<'a> {
     /// WGSL names of the local variables, by handle index.
     pub local_names: Vec<String>,
     /// Expressions already evaluated into a named `let`/`var`, and that name.
-    pub bound: HashMap<Handle<Expression>, String>,
+    pub bound: FastHashMap<Handle<Expression>, String>,
     /// The expression giving the lane index here, when the function needs it.
     pub lane_index: Option<String>,
     /// The expression giving the lane count here, when the function needs it.
@@ -68,9 +69,9 @@ pub(crate) struct Writer<'a> {
     /// WGSL names of the reachable helper functions.
     pub function_names: BTreeMap<Handle<Function>, String>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
-    pub struct_names: HashMap<(Handle<Type>, bool), String>,
+    pub struct_names: FastHashMap<(Handle<Type>, bool), String>,
     /// WGSL names of each struct's members.
-    pub member_names: HashMap<Handle<Type>, Vec<String>>,
+    pub member_names: FastHashMap<Handle<Type>, Vec<String>>,
     /// The subgroup built-ins each helper needs.
     pub lane_needs: BTreeMap<Handle<Function>, LaneNeeds>,
     /// Module-scope names.
@@ -82,7 +83,7 @@ pub(crate) struct Writer<'a> {
     /// Structs to declare, members first, with whether they hold atomics.
     structs: Vec<(Handle<Type>, bool)>,
     /// Structs whose layout matters (reached from storage or uniform globals).
-    host_shared: HashSet<Handle<Type>>,
+    host_shared: FastHashSet<Handle<Type>>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -94,15 +95,15 @@ impl<'a> Writer<'a> {
             global_names: vec![None; module.global_variables.len()],
             atomic_globals: vec![false; module.global_variables.len()],
             function_names: BTreeMap::new(),
-            struct_names: HashMap::new(),
-            member_names: HashMap::new(),
+            struct_names: FastHashMap::default(),
+            member_names: FastHashMap::default(),
             lane_needs: BTreeMap::new(),
             namer: Namer::default(),
             uses_f16: Cell::new(false),
             uses: Vec::new(),
             helpers: Vec::new(),
             structs: Vec::new(),
-            host_shared: HashSet::new(),
+            host_shared: FastHashSet::default(),
             diagnostics: Vec::new(),
         }
     }
@@ -274,7 +275,7 @@ impl<'a> Writer<'a> {
 
     /// Finds every struct the output declares, members before the structs holding them.
     fn collect_structs(&mut self) {
-        let mut seen = HashSet::new();
+        let mut seen = FastHashSet::default();
         let mut roots: Vec<(Handle<Type>, bool, bool)> = Vec::new();
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
@@ -313,7 +314,7 @@ impl<'a> Writer<'a> {
         ty: Handle<Type>,
         atomic: bool,
         host: bool,
-        seen: &mut HashSet<(Handle<Type>, bool, bool)>,
+        seen: &mut FastHashSet<(Handle<Type>, bool, bool)>,
         depth: u32,
     ) {
         if depth > 64 || !seen.insert((ty, atomic, host)) {
@@ -875,7 +876,7 @@ impl<'a> Writer<'a> {
             function,
             arg_names,
             local_names,
-            bound: HashMap::new(),
+            bound: FastHashMap::default(),
             lane_index,
             lane_count,
             namer,

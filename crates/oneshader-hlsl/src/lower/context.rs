@@ -1,9 +1,9 @@
 //! The state of lowering one function: the IR function under construction, the
 //! stack of blocks statements go into, and the local scopes.
 
-use std::collections::HashMap;
-
-use oneshader_ir::{Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type};
+use oneshader_ir::{
+    Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
+};
 
 use super::types::Ty;
 
@@ -110,7 +110,7 @@ pub(crate) enum MatrixIndex {
 pub(crate) struct FnCtx {
     pub function: Function,
     blocks: Vec<Block>,
-    scopes: Vec<HashMap<String, LocalSymbol>>,
+    scopes: Vec<FastHashMap<String, LocalSymbol>>,
     pub return_ty: Ty,
     /// Nesting of loops and switches, innermost last: `true` for a loop.
     pub breakables: Vec<bool>,
@@ -123,7 +123,7 @@ impl FnCtx {
         FnCtx {
             function,
             blocks: vec![Vec::new()],
-            scopes: vec![HashMap::new()],
+            scopes: vec![FastHashMap::default()],
             return_ty,
             breakables: Vec::new(),
             temp_counter: 0,
@@ -175,7 +175,7 @@ impl FnCtx {
 
     /// Opens a scope for declarations.
     pub fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(FastHashMap::default());
     }
 
     /// Closes the innermost scope.

@@ -1,11 +1,9 @@
 //! Functions and entry points: signatures, parameters, stage inputs and outputs.
 
-use std::collections::HashSet;
-
 use oneshader_ir::{
-    codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span, Statement,
-    TypeInner,
+    codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, FastHashSet,
+    Function, FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span,
+    Statement, TypeInner,
 };
 
 use super::context::{FnCtx, LocalSymbol, Value};
@@ -180,7 +178,7 @@ impl<'a> Lowerer<'a> {
         name: &str,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
-        assigned: &HashSet<String>,
+        assigned: &FastHashSet<String>,
         span: Span,
     ) {
         if assigned.contains(name) {
@@ -496,8 +494,8 @@ fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
 
 /// Names that the body may assign: targets of assignments, `++`/`--`, and names
 /// passed directly as call arguments (they may be `out` arguments).
-pub(crate) fn assigned_names(body: &ast::Block) -> HashSet<String> {
-    let mut names = HashSet::new();
+pub(crate) fn assigned_names(body: &ast::Block) -> FastHashSet<String> {
+    let mut names = FastHashSet::default();
     for statement in &body.statements {
         collect_statement(statement, &mut names, 0);
     }
@@ -506,7 +504,7 @@ pub(crate) fn assigned_names(body: &ast::Block) -> HashSet<String> {
 
 const SCAN_DEPTH_LIMIT: u32 = 512;
 
-fn collect_statement(statement: &ast::Stmt, names: &mut HashSet<String>, depth: u32) {
+fn collect_statement(statement: &ast::Stmt, names: &mut FastHashSet<String>, depth: u32) {
     if depth > SCAN_DEPTH_LIMIT {
         return;
     }
@@ -576,7 +574,7 @@ fn root_name(e: &ast::Expr) -> Option<&str> {
     }
 }
 
-fn collect_expr(e: &ast::Expr, names: &mut HashSet<String>, depth: u32) {
+fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
     if depth > SCAN_DEPTH_LIMIT {
         return;
     }

@@ -21,10 +21,9 @@ mod stmt;
 pub(crate) mod types;
 mod unroll;
 
-use std::collections::{HashMap, HashSet};
-
 use oneshader_ir::{
-    codes, Diagnostic, Diagnostics, Function, Handle, Module, ShaderStage, Span, Type,
+    codes, Diagnostic, Diagnostics, FastHashMap, FastHashSet, Function, Handle, Module,
+    ShaderStage, Span, Type,
 };
 
 use crate::ast;
@@ -118,14 +117,14 @@ pub(crate) struct Lowerer<'a> {
     /// `-fvk-<class>-shift` options.
     pub binding_shifts: Vec<oneshader_ir::BindingShift>,
     pub diagnostics: Diagnostics,
-    pub globals: HashMap<String, GlobalSymbol<'a>>,
-    pub structs: HashMap<String, Handle<Type>>,
+    pub globals: FastHashMap<String, GlobalSymbol<'a>>,
+    pub structs: FastHashMap<String, Handle<Type>>,
     /// The declaration of each named struct type, for the semantics of its fields.
-    pub struct_decls: HashMap<Handle<Type>, &'a ast::StructDecl>,
-    pub typedefs: HashMap<String, Ty>,
-    pub functions: HashMap<String, Vec<FunctionSymbol<'a>>>,
+    pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl>,
+    pub typedefs: FastHashMap<String, Ty>,
+    pub functions: FastHashMap<String, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, to detect recursion: (name, overload index).
-    pub in_progress: HashSet<(String, usize)>,
+    pub in_progress: FastHashSet<(String, usize)>,
     /// `static` globals with initializers, stored at the start of every entry point.
     pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr)>,
     /// Whether matrices in memory are row-major unless declared otherwise: the last
@@ -133,11 +132,11 @@ pub(crate) struct Lowerer<'a> {
     pub row_major_default: bool,
     /// The counter resource of each structured buffer whose counter is used.
     pub counters:
-        HashMap<Handle<oneshader_ir::GlobalVariable>, Handle<oneshader_ir::GlobalVariable>>,
+        FastHashMap<Handle<oneshader_ir::GlobalVariable>, Handle<oneshader_ir::GlobalVariable>>,
     /// The append and consume buffers (lowered as `RWStructuredBuffer`s).
-    pub buffer_flavors: HashMap<Handle<oneshader_ir::GlobalVariable>, counter::BufferFlavor>,
+    pub buffer_flavors: FastHashMap<Handle<oneshader_ir::GlobalVariable>, counter::BufferFlavor>,
     /// The binding a structured buffer's `[[vk::counter_binding(N)]]` gives its counter.
-    pub counter_bindings: HashMap<Handle<oneshader_ir::GlobalVariable>, u32>,
+    pub counter_bindings: FastHashMap<Handle<oneshader_ir::GlobalVariable>, u32>,
     /// The variables of the `[unroll]` loops being unrolled, innermost last, each with its
     /// value in the copy of the body being lowered (see `unroll`).
     pub unrolled: Vec<(String, i64)>,
@@ -153,17 +152,17 @@ pub fn lower(
         module: Module::default(),
         binding_shifts: options.binding_shifts.clone(),
         diagnostics: Diagnostics::new(),
-        globals: HashMap::new(),
-        structs: HashMap::new(),
-        struct_decls: HashMap::new(),
-        typedefs: HashMap::new(),
-        functions: HashMap::new(),
-        in_progress: HashSet::new(),
+        globals: FastHashMap::default(),
+        structs: FastHashMap::default(),
+        struct_decls: FastHashMap::default(),
+        typedefs: FastHashMap::default(),
+        functions: FastHashMap::default(),
+        in_progress: FastHashSet::default(),
         static_inits: Vec::new(),
         row_major_default: false,
-        counters: HashMap::new(),
-        buffer_flavors: HashMap::new(),
-        counter_bindings: HashMap::new(),
+        counters: FastHashMap::default(),
+        buffer_flavors: FastHashMap::default(),
+        counter_bindings: FastHashMap::default(),
         unrolled: Vec::new(),
     };
     let items = flatten_items(&unit.items);
