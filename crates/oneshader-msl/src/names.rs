@@ -18,6 +18,7 @@
 //!    struct members are unique within their struct.
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use oneshader_ir::FastHashSet;
 
@@ -295,7 +296,14 @@ fn is_vector_or_matrix_type(name: &str) -> bool {
 
 /// Whether `name` can't be used as an identifier in MSL.
 pub fn is_reserved(name: &str) -> bool {
-    KEYWORDS.contains(&name) || LIBRARY_FUNCTIONS.contains(&name) || is_vector_or_matrix_type(name)
+    reserved_words().contains(name) || is_vector_or_matrix_type(name)
+}
+
+/// [`KEYWORDS`] and [`LIBRARY_FUNCTIONS`] in one set, built on first use: every name the
+/// output takes is checked against them.
+fn reserved_words() -> &'static FastHashSet<&'static str> {
+    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| KEYWORDS.iter().chain(LIBRARY_FUNCTIONS).copied().collect())
 }
 
 /// Steps 1–3 of the scheme: `name` made a valid, unreserved identifier that doesn't start

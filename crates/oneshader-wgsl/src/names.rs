@@ -13,6 +13,7 @@
 //! Function scopes start from the module's names, so a local never shadows a global.
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use oneshader_ir::FastHashSet;
 
@@ -475,12 +476,29 @@ const ENUMERANTS: &[&str] = &[
 
 /// Whether `name` must not be declared by us as it is.
 fn is_reserved(name: &str) -> bool {
-    KEYWORDS.contains(&name)
-        || RESERVED.contains(&name)
-        || TYPES.contains(&name)
-        || FUNCTIONS.contains(&name)
-        || ENUMERANTS.contains(&name)
-        || is_temporary_name(name)
+    predeclared_words().contains(name) || is_keyword(name) || is_temporary_name(name)
+}
+
+/// Whether `name` is a keyword or reserved word of WGSL (the only clashes for members).
+fn is_keyword(name: &str) -> bool {
+    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| KEYWORDS.iter().chain(RESERVED).copied().collect())
+        .contains(name)
+}
+
+/// [`TYPES`], [`FUNCTIONS`] and [`ENUMERANTS`] in one set, built on first use: every
+/// name the output declares is checked against them.
+fn predeclared_words() -> &'static FastHashSet<&'static str> {
+    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        TYPES
+            .iter()
+            .chain(FUNCTIONS)
+            .chain(ENUMERANTS)
+            .copied()
+            .collect()
+    })
 }
 
 /// Whether `name` has the form of the temporaries the writer makes: `_e` and a digit.
@@ -584,7 +602,7 @@ fn sanitize(name: &str, fallback: &str, member: bool) -> String {
         text.insert_str(0, "v_");
     }
     let clashes = if member {
-        KEYWORDS.contains(&text.as_str()) || RESERVED.contains(&text.as_str())
+        is_keyword(&text)
     } else {
         is_reserved(&text)
     };
