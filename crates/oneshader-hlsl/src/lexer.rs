@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use logos::Logos;
-use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
+use oneshader_ir::{codes, Diagnostic, Diagnostics, FastHashMap, FileId, Span};
 
 /// The raw token classes that logos recognises.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,6 +379,10 @@ impl Token {
 /// unterminated comments or strings (OSH0011) are reported and skipped.
 pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
     let mut tokens = Vec::new();
+    // One shared spelling per distinct token text: most tokens repeat (punctuation,
+    // newlines, keywords, the same names), so a file costs one allocation per distinct
+    // spelling instead of one per token.
+    let mut spellings: FastHashMap<&str, Rc<str>> = FastHashMap::default();
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
@@ -421,7 +425,12 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
             }
             Ok(raw) => map_raw(raw, lexer.slice()),
         };
-        let mut token = Token::new(kind, lexer.slice(), span);
+        let slice = lexer.slice();
+        let spelling = spellings
+            .entry(slice)
+            .or_insert_with(|| Rc::from(slice))
+            .clone();
+        let mut token = Token::new(kind, spelling, span);
         token.leading_space = leading_space;
         token.line_start = line_start;
         line_start = kind == TokenKind::Newline;
