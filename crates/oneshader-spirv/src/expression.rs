@@ -237,10 +237,7 @@ impl FunctionWriter<'_, '_> {
             TypeInner::Array { .. } | TypeInner::Matrix { .. } => {
                 // SPIR-V indexes arrays dynamically only in memory.
                 let variable = self.spill(base_type, base_value)?;
-                let pointer_type = self
-                    .w
-                    .b
-                    .type_pointer(None, StorageClass::Function, result_type);
+                let pointer_type = self.w.pointer_type(StorageClass::Function, result_type);
                 let element = self.emit_ids(Op::AccessChain, pointer_type, &[variable, index])?;
                 self.emit_ids(Op::Load, result_type, &[element])
             }

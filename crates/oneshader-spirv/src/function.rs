@@ -235,7 +235,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// A new Function-class variable of IR type `ty`.
     pub fn new_variable(&mut self, ty: Handle<Type>, initializer: Option<Word>) -> Result<Word> {
         let pointee = self.w.value_type(ty)?;
-        let pointer = self.w.b.type_pointer(None, StorageClass::Function, pointee);
+        let pointer = self.w.pointer_type(StorageClass::Function, pointee);
         let id = self.w.b.id();
         let mut operands = vec![Operand::StorageClass(StorageClass::Function)];
         operands.extend(initializer.map(Operand::IdRef));
@@ -454,7 +454,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
-        let pointer_type = self.w.b.type_pointer(None, class, pointee_id);
+        let pointer_type = self.w.pointer_type(class, pointee_id);
         let mut chain = vec![root];
         chain.extend(operands);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;

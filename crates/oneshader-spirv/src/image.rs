@@ -159,7 +159,7 @@ impl Writer<'_> {
         };
         let pointee = self.value_type(global.ty)?;
         let class = StorageClass::UniformConstant;
-        let pointer = self.b.type_pointer(None, class, pointee);
+        let pointer = self.pointer_type(class, pointee);
         let variable = self.global_variable(pointer, class, None);
         self.b.decorate(
             variable,

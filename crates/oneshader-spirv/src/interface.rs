@@ -143,7 +143,7 @@ fn variable(
         Direction::Output => StorageClass::Output,
     };
     let value_type = w.value_type(ty)?;
-    let pointer = w.b.type_pointer(None, class, value_type);
+    let pointer = w.pointer_type(class, value_type);
     let id = w.global_variable(pointer, class, None);
     w.name(id, name);
     match binding {

@@ -36,6 +36,9 @@ impl Layout {
 impl Writer<'_> {
     /// The SPIR-V scalar type of `scalar`, declaring the capability its width needs.
     pub fn scalar_type(&mut self, scalar: Scalar) -> Result<Word> {
+        if let Some(id) = self.known_scalar_type(scalar) {
+            return Ok(id);
+        }
         let capability = match (scalar.kind, scalar.width) {
             (ScalarKind::Bool, _) => return Ok(self.b.type_bool()),
             (_, 4) => None,
@@ -54,11 +57,13 @@ impl Writer<'_> {
             self.capability(capability);
         }
         let bits = u32::from(scalar.width) * 8;
-        Ok(match scalar.kind {
+        let id = match scalar.kind {
             ScalarKind::Float => self.b.type_float(bits, None),
             ScalarKind::Sint => self.b.type_int(bits, 1),
             _ => self.b.type_int(bits, 0),
-        })
+        };
+        self.remember_scalar_type(scalar, id);
+        Ok(id)
     }
 
     /// The SPIR-V vector type of `size` components of `scalar`.
@@ -147,7 +152,7 @@ impl Writer<'_> {
             TypeInner::Pointer { base, space } => {
                 let class = crate::function::storage_class(space, None)?;
                 let pointee = self.type_id(base, Layout::of(class))?;
-                self.b.type_pointer(None, class, pointee)
+                self.pointer_type(class, pointee)
             }
             TypeInner::Image {
                 dim,

@@ -61,6 +61,10 @@ pub(crate) struct Writer<'a> {
     pub(crate) types: FastHashMap<(Handle<Type>, Layout), Word>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
+    /// Scalar types declared so far (rspirv's own lookup scans every type).
+    scalar_types: FastHashMap<Scalar, Word>,
+    /// Pointer types declared so far, by storage class and pointee.
+    pointer_types: FastHashMap<(StorageClass, Word), Word>,
     /// Scalar constants by type id and bits.
     scalar_constants: FastHashMap<(Word, u64), Word>,
     /// Composite and null constants by type and constituents.
@@ -105,6 +109,8 @@ impl<'a> Writer<'a> {
             glsl: None,
             types: FastHashMap::default(),
             blocks: FastHashMap::default(),
+            scalar_types: FastHashMap::default(),
+            pointer_types: FastHashMap::default(),
             scalar_constants: FastHashMap::default(),
             composite_constants: FastHashMap::default(),
             globals: FastHashMap::default(),
@@ -194,6 +200,26 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// The pointer type to `pointee` in storage class `class`.
+    pub(crate) fn pointer_type(&mut self, class: StorageClass, pointee: Word) -> Word {
+        if let Some(&id) = self.pointer_types.get(&(class, pointee)) {
+            return id;
+        }
+        let id = self.b.type_pointer(None, class, pointee);
+        self.pointer_types.insert((class, pointee), id);
+        id
+    }
+
+    /// The cached SPIR-V type of `scalar`, if it was declared already.
+    pub(crate) fn known_scalar_type(&self, scalar: Scalar) -> Option<Word> {
+        self.scalar_types.get(&scalar).copied()
+    }
+
+    /// Remembers `id` as the SPIR-V type of `scalar`.
+    pub(crate) fn remember_scalar_type(&mut self, scalar: Scalar, id: Word) {
+        self.scalar_types.insert(scalar, id);
+    }
+
     /// Ends a function left half-written by an error, so the builder can go on.
     fn abandon_function(&mut self) {
         if self.b.selected_block().is_some() {
@@ -215,7 +241,7 @@ impl<'a> Writer<'a> {
             let ty = match *self.inner(argument.ty, None)? {
                 TypeInner::Pointer { base, .. } => {
                     let base = self.value_type(base)?;
-                    self.b.type_pointer(None, StorageClass::Function, base)
+                    self.pointer_type(StorageClass::Function, base)
                 }
                 _ => self.value_type(argument.ty)?,
             };
@@ -413,7 +439,7 @@ impl<'a> Writer<'a> {
                     StorageClass::Workgroup
                 };
                 let pointee = self.value_type(global.ty)?;
-                let pointer = self.b.type_pointer(None, class, pointee);
+                let pointer = self.pointer_type(class, pointee);
                 // HLSL zero-initialises `static` globals; groupshared memory starts undefined.
                 let initializer =
                     (class == StorageClass::Private).then(|| self.null_constant(pointee));
@@ -457,7 +483,7 @@ impl<'a> Writer<'a> {
             ));
         };
         let (pointee, wrapped) = self.block_struct(global.ty, read_only, class, span)?;
-        let pointer = self.b.type_pointer(None, class, pointee);
+        let pointer = self.pointer_type(class, pointee);
         let variable = self.global_variable(pointer, class, None);
         if class != StorageClass::PushConstant {
             self.b.decorate(
@@ -486,7 +512,7 @@ impl<'a> Writer<'a> {
         }
         self.capability(Capability::GroupNonUniform);
         let uint = self.scalar_type(Scalar::U32)?;
-        let pointer = self.b.type_pointer(None, StorageClass::Input, uint);
+        let pointer = self.pointer_type(StorageClass::Input, uint);
         let variable = self.global_variable(pointer, StorageClass::Input, None);
         self.b
             .decorate(variable, Decoration::BuiltIn, [Operand::BuiltIn(built_in)]);
