@@ -18,7 +18,7 @@ use crate::function::{Construct, FunctionWriter};
 
 impl FunctionWriter<'_, '_> {
     /// Writes the statements of `block` into the current block while it is open.
-    pub fn block(&mut self, block: &Block) -> Result<()> {
+    pub fn block(&mut self, block: &[Statement]) -> Result<()> {
         for statement in block {
             if !self.is_open() {
                 break;
@@ -137,6 +137,15 @@ impl FunctionWriter<'_, '_> {
         accept: &Block,
         reject: &Block,
     ) -> Result<()> {
+        if let Some(breaks_when) = conditional_break(accept, reject) {
+            if let Some(&Construct::Loop { merge, .. }) = self.constructs.last() {
+                let condition = self.value(condition)?;
+                let next = self.w.b.id();
+                self.branch_out_when(condition, breaks_when, merge, next)?;
+                self.w.b.begin_block(Some(next))?;
+                return Ok(());
+            }
+        }
         let condition = self.value(condition)?;
         let before = self.known.clone();
         let changed = self.changed_locals(&[accept, reject]);
@@ -181,10 +190,37 @@ impl FunctionWriter<'_, '_> {
         let merge = self.w.b.id();
         self.w.b.branch(header)?;
         self.w.b.begin_block(Some(header))?;
-        self.w
-            .b
-            .loop_merge(merge, continue_label, LoopControl::NONE, [])?;
-        self.w.b.branch(body_label)?;
+        // A body that starts with its exit test (every `for` and `while` loop) tests in
+        // the header, as glslang does: one block and one branch fewer per loop.
+        let (test, body) = match body.split_first() {
+            Some((
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                },
+                rest,
+            )) => match conditional_break(accept, reject) {
+                Some(breaks_when) => (Some((*condition, breaks_when)), rest),
+                None => (None, body.as_slice()),
+            },
+            _ => (None, body.as_slice()),
+        };
+        match test {
+            Some((condition, breaks_when)) => {
+                let condition = self.value(condition)?;
+                self.w
+                    .b
+                    .loop_merge(merge, continue_label, LoopControl::NONE, [])?;
+                self.branch_out_when(condition, breaks_when, merge, body_label)?;
+            }
+            None => {
+                self.w
+                    .b
+                    .loop_merge(merge, continue_label, LoopControl::NONE, [])?;
+                self.w.b.branch(body_label)?;
+            }
+        }
 
         self.w.b.begin_block(Some(body_label))?;
         self.constructs.push(Construct::Loop {
@@ -214,6 +250,20 @@ impl FunctionWriter<'_, '_> {
         written?;
         self.known = before;
         self.w.b.begin_block(Some(merge))?;
+        Ok(())
+    }
+
+    /// Ends the current block with a branch to `out` when `condition` is `out_when`, to
+    /// `stay` otherwise.
+    fn branch_out_when(
+        &mut self,
+        condition: Word,
+        out_when: bool,
+        out: Word,
+        stay: Word,
+    ) -> Result<()> {
+        let (accept, reject) = if out_when { (out, stay) } else { (stay, out) };
+        self.w.b.branch_conditional(condition, accept, reject, [])?;
         Ok(())
     }
 
@@ -480,5 +530,17 @@ impl FunctionWriter<'_, '_> {
             self.bind(result, returned);
         }
         Ok(())
+    }
+}
+
+/// Whether an `if` with these arms is a conditional `break` and nothing else: `Some(true)`
+/// for `if (c) break;`, `Some(false)` for `if (c) {} else break;`. Directly inside a loop
+/// it is written as one conditional branch to the loop's merge block, with no selection
+/// construct of its own (a break block needs none).
+fn conditional_break(accept: &Block, reject: &Block) -> Option<bool> {
+    match (accept.as_slice(), reject.as_slice()) {
+        ([Statement::Break], []) => Some(true),
+        ([], [Statement::Break]) => Some(false),
+        _ => None,
     }
 }

@@ -24,8 +24,10 @@ fn local(
     )
 }
 
-#[test]
-fn loop_with_continue_and_break() {
+/// The ops of the entry function of a loop that breaks at `i >= 10`, skips `i == 3` with
+/// `continue`, and adds `i` to a sum; the break's `if` comes first in the body when
+/// `test_first`, after the `continue`'s otherwise. The module passes spirv-val.
+fn loop_with_continue_and_break_ops(test_first: bool) -> Vec<Op> {
     let mut t = TestModule::compute();
     let uint = t.scalar(Scalar::U32);
     let boolean = t.scalar(Scalar::BOOL);
@@ -90,23 +92,26 @@ fn loop_with_continue_and_break() {
         },
         boolean,
     );
+    let test = Statement::If {
+        condition: done,
+        accept: vec![Statement::Break],
+        reject: vec![],
+    };
+    let skip = Statement::If {
+        condition: skip,
+        accept: vec![Statement::Continue],
+        reject: vec![],
+    };
+    let add = Statement::Store {
+        pointer: sum_ptr,
+        value: added,
+    };
     t.body.push(Statement::Loop {
-        body: vec![
-            Statement::If {
-                condition: done,
-                accept: vec![Statement::Break],
-                reject: vec![],
-            },
-            Statement::If {
-                condition: skip,
-                accept: vec![Statement::Continue],
-                reject: vec![],
-            },
-            Statement::Store {
-                pointer: sum_ptr,
-                value: added,
-            },
-        ],
+        body: if test_first {
+            vec![test, skip, add]
+        } else {
+            vec![skip, test, add]
+        },
         continuing: vec![Statement::Store {
             pointer: i_ptr,
             value: next,
@@ -117,9 +122,35 @@ fn loop_with_continue_and_break() {
     let output = t.buffer("Out", uint, 4, 1, true);
     t.store_element(output, uint, total);
     let words = compile_valid(&t.finish());
-    let ops = body_ops(&words);
+    body_ops(&words)
+}
+
+/// The op after the (single) `OpLoopMerge`: the header's terminator.
+fn header_terminator(ops: &[Op]) -> Option<Op> {
     assert_eq!(ops.iter().filter(|&&o| o == Op::LoopMerge).count(), 1);
-    assert_eq!(ops.iter().filter(|&&o| o == Op::SelectionMerge).count(), 2);
+    let merge = ops.iter().position(|&o| o == Op::LoopMerge)?;
+    ops.get(merge + 1).copied()
+}
+
+#[test]
+fn loop_test_is_written_in_the_header() {
+    let ops = loop_with_continue_and_break_ops(true);
+    // `if (done) break;` is the header's conditional branch; only `continue` is a selection.
+    assert_eq!(header_terminator(&ops), Some(Op::BranchConditional));
+    assert_eq!(ops.iter().filter(|&&o| o == Op::SelectionMerge).count(), 1);
+}
+
+#[test]
+fn conditional_break_in_the_body_needs_no_selection() {
+    let ops = loop_with_continue_and_break_ops(false);
+    assert_eq!(header_terminator(&ops), Some(Op::Branch));
+    // The break is one OpBranchConditional to the loop's merge; `continue` keeps its
+    // selection construct; the loop's own break_if is the third conditional branch.
+    assert_eq!(ops.iter().filter(|&&o| o == Op::SelectionMerge).count(), 1);
+    assert_eq!(
+        ops.iter().filter(|&&o| o == Op::BranchConditional).count(),
+        3
+    );
 }
 
 #[test]
