@@ -2,7 +2,7 @@
 //! stored to (every load was forwarded from a store), and types, constants and
 //! names nothing refers to any more.
 
-use oneshader_ir::{FastHashMap, FastHashSet};
+use oneshader_ir::FastHashSet;
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use rspirv::spirv::{Op, Word};
@@ -59,32 +59,33 @@ pub(crate) fn remove_write_only_variables(function: &mut Function) {
 /// Removes types, constants and module-level variables that nothing refers to,
 /// with their names and decorations.
 pub(crate) fn remove_unused_globals(module: &mut Module) {
-    loop {
-        let mut uses: FastHashMap<Word, usize> = FastHashMap::default();
-        let mut count = |instruction: &Instruction| {
-            for id in references(instruction) {
-                *uses.entry(id).or_default() += 1;
-            }
-        };
-        module
-            .entry_points
+    // What the entry points and functions refer to does not change while globals go,
+    // so it is collected once; only the globals' own references are counted again.
+    let mut used_outside: FastHashSet<Word> = FastHashSet::default();
+    let mut mark = |instruction: &Instruction| used_outside.extend(references(instruction));
+    module
+        .entry_points
+        .iter()
+        .chain(&module.execution_modes)
+        .for_each(&mut mark);
+    for function in &module.functions {
+        function
+            .def
             .iter()
-            .chain(&module.execution_modes)
-            .chain(&module.types_global_values)
-            .for_each(&mut count);
-        for function in &module.functions {
-            function
-                .def
-                .iter()
-                .chain(&function.parameters)
-                .chain(function.blocks.iter().flat_map(|b| &b.instructions))
-                .for_each(&mut count);
+            .chain(&function.parameters)
+            .chain(function.blocks.iter().flat_map(|b| &b.instructions))
+            .for_each(&mut mark);
+    }
+    loop {
+        let mut used = used_outside.clone();
+        for instruction in &module.types_global_values {
+            used.extend(references(instruction));
         }
         let unused: FastHashSet<Word> = module
             .types_global_values
             .iter()
             .filter_map(|i| i.result_id)
-            .filter(|id| !uses.contains_key(id))
+            .filter(|id| !used.contains(id))
             .collect();
         if unused.is_empty() {
             return;
