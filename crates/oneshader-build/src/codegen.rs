@@ -156,13 +156,15 @@ fn write_spirv(out: &mut String, data: &[u8]) -> Result<(), String> {
     }
     writeln!(out, "        /// The SPIR-V module (Vulkan 1.2), as words.").ok();
     out.push_str("        pub static SPIRV: &[u32] = &[");
-    for (i, word) in data.chunks_exact(4).enumerate() {
+    let words = data
+        .chunks_exact(4)
+        .filter_map(|bytes| <[u8; 4]>::try_from(bytes).ok().map(u32::from_le_bytes));
+    for (i, word) in words.enumerate() {
         if i % 8 == 0 {
             out.push_str("\n            ");
         } else {
             out.push(' ');
         }
-        let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
         write!(out, "{word:#010x},").ok();
     }
     out.push_str("\n        ];\n");

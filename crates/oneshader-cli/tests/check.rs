@@ -1,6 +1,13 @@
 //! `oneshader check` as CI runs it: a tree of good and bad shaders, exit codes, the
 //! summary, GitHub annotations, warnings flags, manifests and depfiles.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -1,6 +1,13 @@
 //! Runs the `oneshader` binary as a user would and checks its exit status, what it
 //! prints and what it writes.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -1,5 +1,12 @@
 //! `oneshader explain CODE`, as `rustc --explain` does.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::process::{Command, Output};
 
 fn oneshader(args: &[&str]) -> Output {

@@ -1,6 +1,13 @@
 //! `oneshader reflect`, `compile --reflect` and `--device`: the JSON they write holds what
 //! the shader declares and uses, and a device that lacks something fails the command.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -44,7 +44,7 @@ impl Path {
 
     /// Whether this is the unqualified name `name`.
     pub fn is(&self, name: &str) -> bool {
-        self.segments.len() == 1 && self.segments[0].name == name
+        matches!(&self.segments[..], [only] if only.name == name)
     }
 
     /// The path joined with `::`.

@@ -51,16 +51,21 @@ pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> Transl
         .into_iter()
         .filter(|t| t.kind != TokenKind::Newline && t.kind != TokenKind::Placemarker)
         .collect();
-    if tokens.last().map(|t| t.kind) != Some(TokenKind::Eof) {
-        let span = tokens
-            .last()
-            .map(|t| Span::new(t.span.file, t.span.end, t.span.end))
-            .unwrap_or(Span::new(oneshader_ir::FileId(0), 0, 0));
-        tokens.push(Token::new(TokenKind::Eof, "", span));
-    }
+    let end = match tokens.last() {
+        Some(last) if last.kind == TokenKind::Eof => last.clone(),
+        last => {
+            let span = last
+                .map(|t| Span::new(t.span.file, t.span.end, t.span.end))
+                .unwrap_or(Span::new(oneshader_ir::FileId(0), 0, 0));
+            let eof = Token::new(TokenKind::Eof, "", span);
+            tokens.push(eof.clone());
+            eof
+        }
+    };
     let mut parser = Parser {
-        prev_span: tokens[0].span,
+        prev_span: tokens.first().map_or(end.span, |t| t.span),
         tokens,
+        end,
         pos: 0,
         diagnostics,
         type_names: FastHashSet::default(),
@@ -74,6 +79,8 @@ pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> Transl
 
 struct Parser<'d> {
     tokens: Vec<Token>,
+    /// The last token, `Eof`: what reading past the end gives.
+    end: Token,
     pos: usize,
     prev_span: Span,
     diagnostics: &'d mut Diagnostics,
@@ -291,11 +298,11 @@ impl Parser<'_> {
     // ----- token access -------------------------------------------------------------------
 
     fn peek(&self) -> &Token {
-        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+        self.tokens.get(self.pos).unwrap_or(&self.end)
     }
 
     fn peek_at(&self, n: usize) -> &Token {
-        &self.tokens[(self.pos + n).min(self.tokens.len() - 1)]
+        self.tokens.get(self.pos + n).unwrap_or(&self.end)
     }
 
     fn kind(&self) -> TokenKind {
@@ -377,7 +384,9 @@ impl Parser<'_> {
             TokenKind::ShrEq => TokenKind::GtEq,
             _ => return Err(self.expected("'>'")),
         };
-        let token = &mut self.tokens[self.pos];
+        let Some(token) = self.tokens.get_mut(self.pos) else {
+            return Err(self.expected("'>'"));
+        };
         token.kind = rest;
         token.text = token.text[1..].into();
         token.span.start += 1;

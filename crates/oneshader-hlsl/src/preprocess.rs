@@ -512,19 +512,19 @@ impl Preprocessor<'_> {
             let Some(frame) = self.frames.last_mut() else {
                 return false;
             };
-            if frame.pos >= frame.tokens.len() || frame.tokens[frame.pos].kind == TokenKind::Eof {
+            let kind_at = |pos: usize| frame.tokens.get(pos).map(|t| t.kind);
+            if kind_at(frame.pos).is_none_or(|kind| kind == TokenKind::Eof) {
                 self.finish_file();
                 continue;
             }
             let start = frame.pos;
             let mut end = start;
-            while end < frame.tokens.len()
-                && !matches!(frame.tokens[end].kind, TokenKind::Newline | TokenKind::Eof)
+            while kind_at(end)
+                .is_some_and(|kind| !matches!(kind, TokenKind::Newline | TokenKind::Eof))
             {
                 end += 1;
             }
-            frame.pos = if end < frame.tokens.len() && frame.tokens[end].kind == TokenKind::Newline
-            {
+            frame.pos = if kind_at(end) == Some(TokenKind::Newline) {
                 end + 1
             } else {
                 end
@@ -544,11 +544,11 @@ impl Preprocessor<'_> {
                     }
                 }
             }
-            if start == end {
+            let line: Vec<Token> = frame.tokens.get(start..end).unwrap_or_default().to_vec();
+            let Some(first) = line.first() else {
                 continue;
-            }
-            let line: Vec<Token> = frame.tokens[start..end].to_vec();
-            if line[0].kind == TokenKind::Hash {
+            };
+            if first.kind == TokenKind::Hash {
                 self.directive(line);
                 continue;
             }
@@ -724,7 +724,7 @@ impl Preprocessor<'_> {
         params: usize,
     ) -> Option<Vec<Vec<Token>>> {
         // `F()` passes one empty argument, which is no argument for `F()`.
-        if params == 0 && args.len() == 1 && args[0].is_empty() {
+        if params == 0 && matches!(&args[..], [only] if only.is_empty()) {
             args.clear();
         }
         if m.variadic {
@@ -802,13 +802,16 @@ impl Preprocessor<'_> {
         let body = &m.body;
         let mut out: Vec<Token> = Vec::new();
         let mut expanded_cache: FastHashMap<usize, Vec<Token>> = FastHashMap::default();
+        // The caller checked the count; a parameter past the arguments is empty.
+        let argument = |p: usize| args.get(p).map(Vec::as_slice).unwrap_or_default();
         let mut i = 0;
-        while i < body.len() {
-            let t = &body[i];
+        while let Some(t) = body.get(i) {
             // `# param`
             if t.kind == TokenKind::Hash && m.params.is_some() {
                 if let Some(p) = body.get(i + 1).and_then(param_index) {
-                    let text = spell(&args[p]).replace('\\', "\\\\").replace('"', "\\\"");
+                    let text = spell(argument(p))
+                        .replace('\\', "\\\\")
+                        .replace('"', "\\\"");
                     let mut s = Token::new(TokenKind::StringLiteral, format!("\"{text}\""), t.span);
                     s.leading_space = t.leading_space;
                     out.push(s);
@@ -817,10 +820,9 @@ impl Preprocessor<'_> {
                 }
             }
             // `lhs ## rhs`
-            if t.kind == TokenKind::HashHash && i + 1 < body.len() {
-                let rhs_token = &body[i + 1];
+            if let (TokenKind::HashHash, Some(rhs_token)) = (t.kind, body.get(i + 1)) {
                 let rhs: Vec<Token> = match param_index(rhs_token) {
-                    Some(p) => args[p].clone(),
+                    Some(p) => argument(p).to_vec(),
                     None => vec![rhs_token.clone()],
                 };
                 i += 2;
@@ -853,12 +855,12 @@ impl Preprocessor<'_> {
             if let Some(p) = param_index(t) {
                 let next_is_paste = body.get(i + 1).map(|t| t.kind) == Some(TokenKind::HashHash);
                 let mut arg = if next_is_paste {
-                    args[p].clone()
+                    argument(p).to_vec()
                 } else {
                     match expanded_cache.get(&p) {
                         Some(e) => e.clone(),
                         None => {
-                            let e = self.expand_isolated(args[p].clone());
+                            let e = self.expand_isolated(argument(p).to_vec());
                             expanded_cache.insert(p, e.clone());
                             e
                         }
@@ -890,9 +892,10 @@ impl Preprocessor<'_> {
         let text = format!("{}{}", lhs.text, rhs.text);
         let mut scratch = Diagnostics::new();
         let tokens = lex(lhs.span.file, &text, &mut scratch);
-        if tokens.len() == 2 && !scratch.has_errors() {
+        // One token and the end of input.
+        if let ([pasted, _], false) = (&tokens[..], scratch.has_errors()) {
             let mut t = lhs.clone();
-            t.kind = tokens[0].kind;
+            t.kind = pasted.kind;
             t.text = text.into();
             t.hide = hide_intersection(&lhs.hide, &rhs.hide);
             return vec![t];
@@ -938,14 +941,16 @@ impl Preprocessor<'_> {
     // ----- directives ---------------------------------------------------------------------
 
     fn directive(&mut self, line: Vec<Token>) {
-        let hash = line[0].span;
+        let Some(hash) = line.first().map(|t| t.span) else {
+            return;
+        };
         let line_span = line.last().map_or(hash, |t| hash.to(t.span));
         let line_end = Span::new(line_span.file, line_span.end, line_span.end);
         let Some(name) = line.get(1) else {
             return; // the null directive `#`
         };
         let name_text = name.ident_text().unwrap_or("").to_string();
-        let rest: Vec<Token> = line[2..].to_vec();
+        let rest: Vec<Token> = line.get(2..).unwrap_or_default().to_vec();
         let active = self.frames.last().is_some_and(Frame::active);
         match name_text.as_str() {
             "if" | "ifdef" | "ifndef" => {
@@ -1069,7 +1074,7 @@ impl Preprocessor<'_> {
                         i += 3;
                     }
                     Some(TokenKind::Ident | TokenKind::Keyword(_)) if !variadic => {
-                        list.push(rest[i].text.clone());
+                        list.extend(rest.get(i).map(|t| t.text.clone()));
                         i += 1;
                     }
                     _ => {
@@ -1091,10 +1096,9 @@ impl Preprocessor<'_> {
             }
             params = Some(list);
         }
-        let body: Vec<Token> = rest[i..].to_vec();
+        let body: Vec<Token> = rest.get(i..).unwrap_or_default().to_vec();
         if body.first().map(|t| t.kind) == Some(TokenKind::HashHash)
-            || (body.len() > 1 && body.last().map(|t| t.kind) == Some(TokenKind::HashHash))
-            || (body.len() == 1 && body[0].kind == TokenKind::HashHash)
+            || body.last().map(|t| t.kind) == Some(TokenKind::HashHash)
         {
             self.error(
                 codes::BAD_DIRECTIVE,
@@ -1120,11 +1124,11 @@ impl Preprocessor<'_> {
             Some(TokenKind::StringLiteral | TokenKind::Lt) => rest,
             _ => self.expand_isolated(rest),
         };
-        let name = match rest.first().map(|t| t.kind) {
-            Some(TokenKind::StringLiteral) => {
-                crate::lexer::unescape_string(&rest[0].text).replace('\\', "/")
+        let name = match rest.first() {
+            Some(first) if first.kind == TokenKind::StringLiteral => {
+                crate::lexer::unescape_string(&first.text).replace('\\', "/")
             }
-            Some(TokenKind::Lt) => {
+            Some(first) if first.kind == TokenKind::Lt => {
                 let Some(close) = rest.iter().position(|t| t.kind == TokenKind::Gt) else {
                     self.error(
                         codes::BAD_DIRECTIVE,
@@ -1134,7 +1138,7 @@ impl Preprocessor<'_> {
                     return;
                 };
                 let mut name = String::new();
-                for t in &rest[1..close] {
+                for t in rest.get(1..close).unwrap_or_default() {
                     if t.leading_space && !name.is_empty() {
                         name.push(' ');
                     }
@@ -1172,10 +1176,14 @@ impl Preprocessor<'_> {
         if self.frames.len() > MAX_INCLUDE_DEPTH {
             let chain: Vec<&str> = self.frames.iter().map(|f| f.path.as_str()).collect();
             // The innermost repetition is the cycle itself, named once.
-            let message = match chain.iter().rposition(|p| *p == found.path) {
-                Some(last) => format!(
+            let cycle = chain
+                .iter()
+                .rposition(|p| *p == found.path)
+                .and_then(|last| chain.get(last..));
+            let message = match cycle {
+                Some(cycle) => format!(
                     "include cycle: {} -> {}: guard the headers with #pragma once, or remove one of these #includes",
-                    chain[last..].join(" -> "),
+                    cycle.join(" -> "),
                     found.path
                 ),
                 None => format!("includes nest deeper than {MAX_INCLUDE_DEPTH} levels"),
@@ -1266,8 +1274,8 @@ impl Preprocessor<'_> {
         // `defined X` and `defined(X)` before expansion.
         let mut replaced = Vec::with_capacity(rest.len());
         let mut i = 0;
-        while i < rest.len() {
-            if rest[i].is_word("defined") {
+        while let Some(token) = rest.get(i) {
+            if token.is_word("defined") {
                 let (name, len) = if rest.get(i + 1).map(|t| t.kind) == Some(TokenKind::LParen) {
                     let ok = rest.get(i + 3).map(|t| t.kind) == Some(TokenKind::RParen);
                     (
@@ -1280,7 +1288,7 @@ impl Preprocessor<'_> {
                 let Some(name) = name else {
                     self.error(
                         codes::BAD_CONDITION,
-                        rest[i].span,
+                        token.span,
                         "'defined' needs a macro name",
                     );
                     return false;
@@ -1290,10 +1298,10 @@ impl Preprocessor<'_> {
                 } else {
                     "0"
                 };
-                replaced.push(Token::new(TokenKind::IntLiteral, value, rest[i].span));
+                replaced.push(Token::new(TokenKind::IntLiteral, value, token.span));
                 i += len;
             } else {
-                replaced.push(rest[i].clone());
+                replaced.push(token.clone());
                 i += 1;
             }
         }
@@ -1306,11 +1314,8 @@ impl Preprocessor<'_> {
             end: line_end,
         };
         let value = eval.expression(true);
-        if eval.error.is_none() && eval.pos < tokens.len() {
-            eval.fail(
-                tokens[eval.pos].span,
-                format!("unexpected '{}' in #if", tokens[eval.pos].text),
-            );
+        if let (None, Some(extra)) = (&eval.error, tokens.get(eval.pos)) {
+            eval.fail(extra.span, format!("unexpected '{}' in #if", extra.text));
         }
         if tokens.is_empty() {
             eval.fail(span, "#if with no expression".to_string());

@@ -119,6 +119,13 @@ impl<T> Arena<T> {
     }
 }
 
+// A handle is made by its arena (`append`, `insert`, `iter`), and the module's arenas only
+// grow: indexing an arena with one of its own handles is in range, whatever the input
+// was. `try_get` is for handles that may come from elsewhere.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a handle indexes the arena that made it, which only grows"
+)]
 impl<T> std::ops::Index<Handle<T>> for Arena<T> {
     type Output = T;
     fn index(&self, handle: Handle<T>) -> &T {
@@ -126,6 +133,10 @@ impl<T> std::ops::Index<Handle<T>> for Arena<T> {
     }
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a handle indexes the arena that made it, which only grows"
+)]
 impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
     fn index_mut(&mut self, handle: Handle<T>) -> &mut T {
         &mut self.items[handle.index()]
@@ -190,10 +201,98 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
     }
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a handle indexes the arena that made it, which only grows"
+)]
 impl<T: Eq + Hash + Clone> std::ops::Index<Handle<T>> for UniqueArena<T> {
     type Output = T;
     fn index(&self, handle: Handle<T>) -> &T {
         &self.items[handle.index()]
+    }
+}
+
+/// A value for each item of an arena, looked up by the item's [`Handle`]: the side tables
+/// a writer or an analysis keeps beside a module (names, uses, layouts).
+///
+/// It is built with one value per item of the arena it describes (`from_arena`, or
+/// collected from an iteration over that arena), so every handle of that arena is in
+/// range; [`HandleVec::try_get`] is for handles that may not be.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandleVec<T, V> {
+    values: Vec<V>,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<T, V> HandleVec<T, V> {
+    /// `value` for each of the `len` items of an arena (`arena.len()`).
+    pub fn from_len(len: usize, value: V) -> Self
+    where
+        V: Clone,
+    {
+        HandleVec {
+            values: vec![value; len],
+            marker: PhantomData,
+        }
+    }
+
+    /// The value for `handle`, if it is in range.
+    pub fn try_get(&self, handle: Handle<T>) -> Option<&V> {
+        self.values.get(handle.index())
+    }
+
+    /// The value for `handle` to change, if it is in range.
+    pub fn try_get_mut(&mut self, handle: Handle<T>) -> Option<&mut V> {
+        self.values.get_mut(handle.index())
+    }
+
+    /// Number of values (the number of items of the arena).
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is no value.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Every value with its handle, in the arena's order.
+    pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &V)> {
+        self.values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| (Handle::from_index(i), value))
+    }
+}
+
+impl<T, V> FromIterator<V> for HandleVec<T, V> {
+    /// The values in the order of the arena's items: collect from `arena.iter().map(..)`.
+    fn from_iter<I: IntoIterator<Item = V>>(iter: I) -> Self {
+        HandleVec {
+            values: iter.into_iter().collect(),
+            marker: PhantomData,
+        }
+    }
+}
+
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a side table has a value for every item of its arena"
+)]
+impl<T, V> std::ops::Index<Handle<T>> for HandleVec<T, V> {
+    type Output = V;
+    fn index(&self, handle: Handle<T>) -> &V {
+        &self.values[handle.index()]
+    }
+}
+
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a side table has a value for every item of its arena"
+)]
+impl<T, V> std::ops::IndexMut<Handle<T>> for HandleVec<T, V> {
+    fn index_mut(&mut self, handle: Handle<T>) -> &mut V {
+        &mut self.values[handle.index()]
     }
 }
 
@@ -209,5 +308,17 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(arena.insert("float".to_string()), a);
         assert_eq!(arena.len(), 2);
+    }
+
+    #[test]
+    fn handle_vec_is_indexed_by_the_arena_handles() {
+        let mut arena = Arena::new();
+        let a = arena.append("a", None);
+        let b = arena.append("b", None);
+        let mut lengths: HandleVec<&str, usize> =
+            arena.iter().map(|(_, name)| name.len()).collect();
+        lengths[b] += 1;
+        assert_eq!((lengths[a], lengths[b]), (1, 2));
+        assert_eq!(lengths.try_get(Handle::from_index(2)), None);
     }
 }

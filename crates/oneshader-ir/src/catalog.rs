@@ -587,7 +587,7 @@ pub fn lookup(code: Code) -> Option<&'static CodeInfo> {
     CATALOG
         .binary_search_by_key(&code, |info| info.code)
         .ok()
-        .map(|index| &CATALOG[index])
+        .and_then(|index| CATALOG.get(index))
 }
 
 /// `docs/diagnostics.md`: an index table, then one section per code.

@@ -256,6 +256,26 @@ pub enum SwizzleComponent {
     W = 3,
 }
 
+impl SwizzleComponent {
+    /// The four components, in order.
+    pub const ALL: [SwizzleComponent; 4] = [Self::X, Self::Y, Self::Z, Self::W];
+
+    /// The component at position `index` of a vector, if there is one.
+    pub fn from_index(index: u32) -> Option<Self> {
+        Self::ALL.get(index as usize).copied()
+    }
+
+    /// Its letter in HLSL, MSL and WGSL: `x`, `y`, `z` or `w`.
+    pub const fn letter(self) -> char {
+        match self {
+            Self::X => 'x',
+            Self::Y => 'y',
+            Self::Z => 'z',
+            Self::W => 'w',
+        }
+    }
+}
+
 /// Which mip level a texture sample reads, and how it is chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SampleLevel {

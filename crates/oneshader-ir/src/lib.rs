@@ -19,7 +19,7 @@ pub mod statement;
 pub mod types;
 pub mod wave;
 
-pub use arena::{Arena, Handle, UniqueArena};
+pub use arena::{Arena, Handle, HandleVec, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{
     AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,

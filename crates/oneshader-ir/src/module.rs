@@ -332,6 +332,10 @@ impl Function {
     }
 
     /// The type of `expression`.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`add_expression` appends each expression with its type"
+    )]
     pub fn type_of(&self, expression: Handle<Expression>) -> Handle<Type> {
         self.expression_types[expression.index()]
     }

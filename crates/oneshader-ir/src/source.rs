@@ -66,11 +66,12 @@ impl SourceFile {
     /// The 1-based line and column (in characters) of byte `offset`.
     pub fn line_column(&self, offset: u32) -> (u32, u32) {
         let offset = offset.min(self.text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        let start = self.line_starts[line] as usize;
+        // The last line that starts at or before `offset` (the first starts at 0).
+        let line = self
+            .line_starts
+            .partition_point(|&start| start <= offset)
+            .saturating_sub(1);
+        let start = self.line_starts.get(line).copied().unwrap_or(0) as usize;
         let end = (offset as usize).max(start);
         let column = self
             .text

@@ -9,8 +9,8 @@
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic,
-    Expression, Function, Handle, Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type,
-    TypeInner, UnaryOperator,
+    Expression, Function, Handle, HandleVec, Literal, LocalVariable, ScalarKind, ShaderStage,
+    Statement, SwitchValue, Type, TypeInner, UnaryOperator,
 };
 
 use crate::names::Namer;
@@ -39,9 +39,9 @@ pub struct FunctionWriter<'w, 'a> {
     pub w: &'w mut Writer<'a>,
     /// The function written.
     pub function: &'a Function,
-    local_names: Vec<String>,
+    local_names: HandleVec<LocalVariable, String>,
     argument_values: Vec<String>,
-    bound: Vec<Option<String>>,
+    bound: HandleVec<Expression, Option<String>>,
     output: Output,
     out: String,
     indent: usize,
@@ -70,7 +70,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             function,
             local_names,
             argument_values,
-            bound: vec![None; function.expressions.len()],
+            bound: HandleVec::from_len(function.expressions.len(), None),
             output,
             out: String::new(),
             indent: 1,
@@ -84,7 +84,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.line(&line);
         }
         for (handle, local) in self.function.local_variables.iter() {
-            let name = self.local_names[handle.index()].clone();
+            let name = self.local_names[handle].clone();
             let declaration = self.w.types.name(local.ty).map_err(|what| {
                 unsupported(None, format!("{what} (local variable `{}`)", local.name))
             });
@@ -269,7 +269,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let name = self
                     .w
                     .function_names
-                    .get(function.index())
+                    .try_get(*function)
                     .cloned()
                     .unwrap_or_default();
                 let mut values = Vec::new();
@@ -289,7 +289,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Evaluates `h` into a temporary (or a reference, for pointers).
     fn bind(&mut self, h: Handle<Expression>) -> Result<(), Diagnostic> {
-        if self.bound.get(h.index()).is_some_and(Option::is_some) {
+        if self.bound.try_get(h).is_some_and(Option::is_some) {
             return Ok(());
         }
         let ty = self.type_of(h)?;
@@ -304,7 +304,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .map_err(|what| unsupported(self.span(h), what))?;
             let qualifier = space_qualifier(space);
             self.line(&format!("{qualifier} {pointee}& {name} = {target};"));
-            self.bound[h.index()] = Some(name);
+            self.bound[h] = Some(name);
             return Ok(());
         }
         let value = self.expr(h)?;
@@ -321,7 +321,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .map_err(|what| unsupported(self.span(h), what))?;
         let name = format!("_e{}", h.index());
         self.line(&format!("{type_name} {name} = {text};"));
-        if let Some(slot) = self.bound.get_mut(h.index()) {
+        if let Some(slot) = self.bound.try_get_mut(h) {
             *slot = Some(name);
         }
         Ok(())
@@ -464,7 +464,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let original = match result {
             Some(result) => {
                 let name = format!("_e{}", result.index());
-                if let Some(slot) = self.bound.get_mut(result.index()) {
+                if let Some(slot) = self.bound.try_get_mut(result) {
                     *slot = Some(name.clone());
                 }
                 name
@@ -644,7 +644,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// call-like expression.
     pub fn operand(&mut self, h: Handle<Expression>) -> Written {
         let text = self.expr(h)?;
-        let compound = self.bound.get(h.index()).is_none_or(Option::is_none)
+        let compound = self.bound.try_get(h).is_none_or(Option::is_none)
             && match self.function.expressions.try_get(h) {
                 Some(Expression::Unary { .. } | Expression::Binary { .. }) => true,
                 Some(Expression::Literal(_)) => text.starts_with('-'),
@@ -655,7 +655,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// The text of expression `h`.
     pub fn expr(&mut self, h: Handle<Expression>) -> Written {
-        if let Some(Some(name)) = self.bound.get(h.index()) {
+        if let Some(Some(name)) = self.bound.try_get(h) {
             return Ok(name.clone());
         }
         let span = self.span(h);
@@ -727,7 +727,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let letters: String = pattern
                     .iter()
                     .take(size.count() as usize)
-                    .map(|c| ['x', 'y', 'z', 'w'][*c as usize])
+                    .map(|c| c.letter())
                     .collect();
                 Ok(format!("{vector}.{letters}"))
             }
@@ -744,8 +744,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     _ => base_ty,
                 };
                 let through_pointer = base_ty != self.type_of(*base)?;
-                Ok(match self.w.types.inner(base_ty) {
-                    Some(TypeInner::Struct { .. }) => {
+                let component = oneshader_ir::SwizzleComponent::from_index(*index);
+                Ok(match (self.w.types.inner(base_ty), component) {
+                    (Some(TypeInner::Struct { .. }), _) => {
                         let member = self
                             .w
                             .types
@@ -758,8 +759,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                             format!("{base_text}.{member}")
                         }
                     }
-                    Some(TypeInner::Vector { .. }) if *index < 4 => {
-                        format!("{base_text}.{}", ['x', 'y', 'z', 'w'][*index as usize])
+                    (Some(TypeInner::Vector { .. }), Some(component)) => {
+                        format!("{base_text}.{}", component.letter())
                     }
                     _ => format!("{base_text}[{index}]"),
                 })
@@ -767,12 +768,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::GlobalVariable(global) => self
                 .w
                 .global_names
-                .get(global.index())
+                .try_get(*global)
                 .cloned()
                 .ok_or_else(|| unsupported(span, "a global that doesn't exist")),
             Expression::LocalVariable(local) => self
                 .local_names
-                .get(local.index())
+                .try_get(*local)
                 .cloned()
                 .ok_or_else(|| unsupported(span, "a local variable that doesn't exist")),
             Expression::FunctionArgument(index) => self
@@ -902,7 +903,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Whether the inline tree of `h` contains a wave operation.
     fn has_wave_operation(&self, h: Handle<Expression>) -> bool {
-        if self.bound.get(h.index()).is_some_and(Option::is_some) {
+        if self.bound.try_get(h).is_some_and(Option::is_some) {
             return false;
         }
         let Some(expression) = self.function.expressions.try_get(h) else {

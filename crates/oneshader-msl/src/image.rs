@@ -94,9 +94,9 @@ impl FunctionWriter<'_, '_> {
         }
         let offset_text = offset.as_ref().map(|o| {
             let parts: Vec<String> = o.iter().map(|v| v.to_string()).collect();
-            match parts.len() {
-                1 => parts[0].clone(),
-                n => format!("int{n}({})", parts.join(", ")),
+            match &parts[..] {
+                [one] => one.clone(),
+                _ => format!("int{}({})", parts.len(), parts.join(", ")),
             }
         });
         let method = match (gather, depth_ref) {

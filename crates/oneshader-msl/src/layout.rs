@@ -11,7 +11,9 @@
 
 use std::collections::BTreeSet;
 
-use oneshader_ir::{ArraySize, Handle, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize};
+use oneshader_ir::{
+    ArraySize, Handle, HandleVec, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize,
+};
 
 use crate::names::Namer;
 
@@ -45,11 +47,11 @@ pub struct StructLayout {
 /// Names and layouts of the module's types, for one output.
 pub struct Types<'a> {
     all: Vec<&'a Type>,
-    struct_names: Vec<Option<String>>,
-    member_names: Vec<Vec<String>>,
-    layouts: Vec<Option<StructLayout>>,
+    struct_names: HandleVec<Type, Option<String>>,
+    member_names: HandleVec<Type, Vec<String>>,
+    layouts: HandleVec<Type, Option<StructLayout>>,
     /// The name of each struct's copy with atomic integers (`Bin_atomic`).
-    atomic_struct_names: Vec<Option<String>>,
+    atomic_struct_names: HandleVec<Type, Option<String>>,
     /// The structs the output names, to be declared.
     pub used_structs: BTreeSet<Handle<Type>>,
     /// The structs the output names with atomic integers (in a buffer used with
@@ -103,16 +105,15 @@ impl<'a> Types<'a> {
     pub fn new(module: &'a Module, namer: &mut Namer) -> Self {
         let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
         let mut types = Types {
-            struct_names: vec![None; all.len()],
-            member_names: vec![Vec::new(); all.len()],
-            layouts: vec![None; all.len()],
-            atomic_struct_names: vec![None; all.len()],
+            struct_names: HandleVec::from_len(all.len(), None),
+            member_names: HandleVec::from_len(all.len(), Vec::new()),
+            layouts: HandleVec::from_len(all.len(), None),
+            atomic_struct_names: HandleVec::from_len(all.len(), None),
             all,
             used_structs: BTreeSet::new(),
             used_atomic_structs: BTreeSet::new(),
         };
-        for index in 0..types.all.len() {
-            let ty = types.all[index];
+        for (index, ty) in module.types.iter() {
             if let TypeInner::Struct { members, .. } = &ty.inner {
                 let base = ty.name.as_deref().unwrap_or("_struct");
                 types.struct_names[index] = Some(namer.name(base));
@@ -136,14 +137,14 @@ impl<'a> Types<'a> {
     /// The MSL name of member `index` of struct `ty`.
     pub fn member_name(&self, ty: Handle<Type>, index: usize) -> Option<&str> {
         self.member_names
-            .get(ty.index())
+            .try_get(ty)
             .and_then(|names| names.get(index))
             .map(String::as_str)
     }
 
     /// The declaration layout of struct `ty`.
     pub fn layout(&self, ty: Handle<Type>) -> Option<&StructLayout> {
-        self.layouts.get(ty.index()).and_then(Option::as_ref)
+        self.layouts.try_get(ty).and_then(Option::as_ref)
     }
 
     /// Whether member `index` of struct `ty` is declared as a packed vector
@@ -223,7 +224,7 @@ impl<'a> Types<'a> {
             TypeInner::Struct { .. } if atomic => {
                 self.mark_atomic_struct(ty);
                 self.atomic_struct_names
-                    .get(ty.index())
+                    .try_get(ty)
                     .cloned()
                     .flatten()
                     .ok_or_else(|| "an unnamed struct".to_string())?
@@ -231,7 +232,7 @@ impl<'a> Types<'a> {
             TypeInner::Struct { .. } => {
                 self.mark_struct(ty);
                 self.struct_names
-                    .get(ty.index())
+                    .try_get(ty)
                     .cloned()
                     .flatten()
                     .ok_or_else(|| "an unnamed struct".to_string())?

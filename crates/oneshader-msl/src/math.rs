@@ -26,18 +26,17 @@ pub fn write(
 ) -> Written {
     use MathFunction::*;
     let span = fw.function.expressions.span(h);
+    let wrong_arity = || unsupported(span, format!("{fun:?} with {} operands", args.len()));
+    let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
     if args.len() != arity(fun) {
-        return Err(unsupported(
-            span,
-            format!("{fun:?} with {} operands", args.len()),
-        ));
+        return Err(wrong_arity());
     }
-    let first = fw.inner_of(args[0])?;
+    let first = fw.inner_of(arg(0)?)?;
     let first_scalar = first.scalar();
     let kind = first_scalar.map(|s| s.kind);
     let is_float = kind == Some(ScalarKind::Float);
     let argument_type = {
-        let ty = fw.type_of(args[0])?;
+        let ty = fw.type_of(arg(0)?)?;
         fw.w.types.name(ty).unwrap_or_default()
     };
     let result_type = fw.type_name_of(h)?;
@@ -52,15 +51,15 @@ pub fn write(
     };
 
     if fun == Mad {
-        let a = fw.operand(args[0])?;
-        let b = fw.operand(args[1])?;
-        let c = fw.operand(args[2])?;
+        let a = fw.operand(arg(0)?)?;
+        let b = fw.operand(arg(1)?)?;
+        let c = fw.operand(arg(2)?)?;
         // Parenthesized: the text may be the operand of a swizzle or another operator.
         return Ok(format!("({a} * {b} + {c})"));
     }
     if fun == MatrixMultiply {
-        let a = fw.operand(args[0])?;
-        let b = fw.operand(args[1])?;
+        let a = fw.operand(arg(0)?)?;
+        let b = fw.operand(arg(1)?)?;
         return Ok(format!("({a} * {b})"));
     }
     if fun == Dot && !is_float {
@@ -70,8 +69,8 @@ pub fn write(
             _ => 1,
         };
         // As vectors, so that a swizzle operand can be indexed.
-        let a = format!("{argument_type}({})", fw.expr(args[0])?);
-        let b = format!("{argument_type}({})", fw.expr(args[1])?);
+        let a = format!("{argument_type}({})", fw.expr(arg(0)?)?);
+        let b = format!("{argument_type}({})", fw.expr(arg(1)?)?);
         let terms: Vec<String> = ['x', 'y', 'z', 'w']
             .iter()
             .take(count as usize)
@@ -141,7 +140,7 @@ pub fn write(
         Determinant => float_only("determinant")?,
         Any | All => match first {
             TypeInner::Vector { .. } => call(if fun == Any { "any" } else { "all" }),
-            _ => texts[0].clone(),
+            _ => texts.first().cloned().ok_or_else(wrong_arity)?,
         },
         IsNan => float_only("isnan")?,
         IsInf => float_only("isinf")?,

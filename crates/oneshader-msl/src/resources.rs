@@ -78,12 +78,14 @@ pub fn resource_indices(module: &Module) -> Vec<Option<MslResourceIndex>> {
     let mut indices = vec![None; module.global_variables.len()];
     let mut next = [0u32; 3];
     for (global, table, _) in resources {
-        let counter = &mut next[table as usize];
-        indices[global] = Some(MslResourceIndex {
-            table,
-            index: *counter,
-        });
-        *counter += 1;
+        if let (Some(slot), Some(counter)) = (indices.get_mut(global), next.get_mut(table as usize))
+        {
+            *slot = Some(MslResourceIndex {
+                table,
+                index: *counter,
+            });
+            *counter += 1;
+        }
     }
     indices
 }

@@ -77,11 +77,15 @@ pub fn write(
 ) -> Written {
     use WaveOp::*;
     let span = fw.function.expressions.span(h);
-    if args.len() != op.arity() {
-        return Err(unsupported(
+    let wrong_arity = || {
+        unsupported(
             span,
             format!("{} with {} operands", op.hlsl_name(), args.len()),
-        ));
+        )
+    };
+    let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
+    if args.len() != op.arity() {
+        return Err(wrong_arity());
     }
     match op {
         GetLaneIndex | GetLaneCount => {
@@ -97,7 +101,7 @@ pub fn write(
         }
         IsFirstLane => Ok("simd_is_first()".into()),
         ActiveAnyTrue | ActiveAllTrue | ActiveCountBits | PrefixCountBits | ActiveBallot => {
-            let value = operand(fw, op, args[0])?;
+            let value = operand(fw, op, arg(0)?)?;
             if value.kind != ScalarKind::Bool || value.components != 1 {
                 return Err(unsupported(
                     span,
@@ -118,7 +122,7 @@ pub fn write(
             })
         }
         ActiveAllEqual => {
-            let value = operand(fw, op, args[0])?;
+            let value = operand(fw, op, arg(0)?)?;
             let (ty, text) = if value.kind == ScalarKind::Bool {
                 let ty = value.type_with("uint");
                 let text = format!("{ty}({})", value.text);
@@ -139,7 +143,7 @@ pub fn write(
         }
         ActiveSum | ActiveProduct | ActiveMin | ActiveMax | PrefixSum | PrefixProduct
         | ActiveBitAnd | ActiveBitOr | ActiveBitXor => {
-            let value = operand(fw, op, args[0])?;
+            let value = operand(fw, op, arg(0)?)?;
             let bitwise = matches!(op, ActiveBitAnd | ActiveBitOr | ActiveBitXor);
             if value.kind == ScalarKind::Bool || (bitwise && value.kind == ScalarKind::Float) {
                 return Err(unsupported(
@@ -156,29 +160,34 @@ pub fn write(
                 ));
             }
             // The function the mapping table gives the operation (docs/intrinsics.md).
-            let function = op.info().msl[0];
+            let function = op.info().msl.first().copied().ok_or_else(|| {
+                unsupported(
+                    span,
+                    format!("{} (the mapping table has no MSL function)", op.hlsl_name()),
+                )
+            })?;
             Ok(format!("{function}({})", value.text))
         }
-        ReadLaneFirst => carry(fw, op, args[0], "simd_broadcast_first", None),
+        ReadLaneFirst => carry(fw, op, arg(0)?, "simd_broadcast_first", None),
         ReadLaneAt => {
-            let lane = fw.expr(args[1])?;
+            let lane = fw.expr(arg(1)?)?;
             carry(
                 fw,
                 op,
-                args[0],
+                arg(0)?,
                 "simd_shuffle",
                 Some(format!("ushort({lane})")),
             )
         }
-        QuadReadAcrossX => carry(fw, op, args[0], "quad_shuffle_xor", Some("1".into())),
-        QuadReadAcrossY => carry(fw, op, args[0], "quad_shuffle_xor", Some("2".into())),
-        QuadReadAcrossDiagonal => carry(fw, op, args[0], "quad_shuffle_xor", Some("3".into())),
+        QuadReadAcrossX => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("1".into())),
+        QuadReadAcrossY => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("2".into())),
+        QuadReadAcrossDiagonal => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("3".into())),
         QuadReadLaneAt => {
-            let lane = fw.expr(args[1])?;
+            let lane = fw.expr(arg(1)?)?;
             carry(
                 fw,
                 op,
-                args[0],
+                arg(0)?,
                 "quad_shuffle",
                 Some(format!("ushort({lane})")),
             )

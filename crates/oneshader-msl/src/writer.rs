@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, Interpolation, Module, Sampling, ScalarKind, ShaderStage, Span, Type,
-    TypeInner, WaveOp,
+    GlobalVariable, Handle, HandleVec, Interpolation, Module, Sampling, ScalarKind, ShaderStage,
+    Span, Type, TypeInner, WaveOp,
 };
 
 use crate::function::{FunctionWriter, Output};
@@ -83,13 +83,13 @@ pub struct Writer<'a> {
     /// The program-scope names (structs, functions, globals), for function scopes.
     pub program_names: Namer,
     /// MSL name of each global, by handle.
-    pub global_names: Vec<String>,
+    pub global_names: HandleVec<GlobalVariable, String>,
     /// MSL name of each function, by handle.
-    pub function_names: Vec<String>,
+    pub function_names: HandleVec<Function, String>,
     /// How the entry point uses each global, by handle.
     pub global_uses: Vec<GlobalUse>,
     /// What each function needs passed, by handle.
-    pub needs: Vec<Needs>,
+    pub needs: HandleVec<Function, Needs>,
     /// Argument-table slots, by global handle.
     pub resource_indices: Vec<Option<MslResourceIndex>>,
     /// Helper functions the output needs.
@@ -132,7 +132,7 @@ impl<'a> Writer<'a> {
         // The entry point is named first so that it keeps its HLSL name when it can.
         namer.name(&entry.name);
 
-        let mut needs: Vec<Needs> = module
+        let mut needs: HandleVec<Function, Needs> = module
             .functions
             .iter()
             .map(|(_, f)| Needs::direct(f))
@@ -145,14 +145,14 @@ impl<'a> Writer<'a> {
                 let Some(function) = module.functions.try_get(handle) else {
                     continue;
                 };
-                let mut mine = needs[handle.index()].clone();
+                let mut mine = needs[handle].clone();
                 for callee in analysis::callees(function) {
-                    if let Some(theirs) = needs.get(callee.index()) {
+                    if let Some(theirs) = needs.try_get(callee) {
                         mine.absorb(theirs);
                     }
                 }
-                if mine != needs[handle.index()] {
-                    needs[handle.index()] = mine;
+                if mine != needs[handle] {
+                    needs[handle] = mine;
                     changed = true;
                 }
             }
@@ -199,7 +199,7 @@ impl<'a> Writer<'a> {
     fn entry_needs(&self) -> Needs {
         let mut needs = Needs::direct(&self.entry.function);
         for callee in analysis::callees(&self.entry.function) {
-            if let Some(theirs) = self.needs.get(callee.index()) {
+            if let Some(theirs) = self.needs.try_get(callee) {
                 needs.absorb(theirs);
             }
         }
@@ -261,7 +261,7 @@ impl<'a> Writer<'a> {
                     continue;
                 }
             }
-            names.push(self.global_names[global.index()].clone());
+            names.push(self.global_names[global].clone());
         }
         for (needed, declaration, name) in [
             (needs.lane_index, "uint _lane_index", LANE_INDEX),
@@ -282,11 +282,7 @@ impl<'a> Writer<'a> {
 
     /// The names a call of `function` passes for its hidden parameters.
     pub fn hidden_arguments(&mut self, function: Handle<Function>) -> Vec<String> {
-        let needs = self
-            .needs
-            .get(function.index())
-            .cloned()
-            .unwrap_or_default();
+        let needs = self.needs.try_get(function).cloned().unwrap_or_default();
         self.hidden_parameters(&needs).1
     }
 
@@ -300,7 +296,7 @@ impl<'a> Writer<'a> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
             return Ok(None);
         };
-        let name = self.global_names[handle.index()].clone();
+        let name = self.global_names[handle].clone();
         let atomic = self
             .global_uses
             .get(handle.index())
@@ -415,7 +411,7 @@ impl<'a> Writer<'a> {
             }
             argument_values.push(name);
         }
-        let needs = self.needs.get(handle.index()).cloned().unwrap_or_default();
+        let needs = self.needs.try_get(handle).cloned().unwrap_or_default();
         parameters.extend(self.hidden_parameters(&needs).0);
         let result = match &function.result {
             None => "void".to_string(),
@@ -427,7 +423,7 @@ impl<'a> Writer<'a> {
                 "void".into()
             }),
         };
-        let name = self.function_names[handle.index()].clone();
+        let name = self.function_names[handle].clone();
         let body = FunctionWriter::new(self, function, namer, argument_values, Output::Helper)
             .write_body(Vec::new());
         format!("{result} {name}({}) {{\n{body}}}\n", parameters.join(", "))
@@ -518,7 +514,7 @@ impl<'a> Writer<'a> {
             let Some(global) = self.module.global_variables.try_get(handle) else {
                 continue;
             };
-            let name = self.global_names[handle.index()].clone();
+            let name = self.global_names[handle].clone();
             let atomic = self
                 .global_uses
                 .get(handle.index())
@@ -528,7 +524,8 @@ impl<'a> Writer<'a> {
             };
             match global.space {
                 AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
-                    let Some(index) = self.resource_indices[handle.index()] else {
+                    let Some(index) = self.resource_indices.get(handle.index()).copied().flatten()
+                    else {
                         self.diagnostics
                             .push(err("a buffer or texture without a binding".into()));
                         continue;

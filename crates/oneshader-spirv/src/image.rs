@@ -391,8 +391,8 @@ impl FunctionWriter<'_, '_> {
                         .scalar_constant(oneshader_ir::Scalar::I32, u64::from(v as u32))?,
                 );
             }
-            let constant = if components.len() == 1 {
-                components[0]
+            let constant = if let [component] = components[..] {
+                component
             } else {
                 let vector = self.w.b.type_vector(int_type, components.len() as u32);
                 self.w.composite_constant(vector, components)

@@ -7,8 +7,8 @@
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::{
-    BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind, Type,
-    TypeInner, UnaryOperator,
+    BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind,
+    SwizzleComponent, Type, TypeInner, UnaryOperator,
 };
 
 use crate::layout;
@@ -192,9 +192,10 @@ impl Writer<'_> {
                 vector,
                 pattern,
             } => {
-                let letters: String = pattern[..size.count() as usize]
+                let letters: String = pattern
                     .iter()
-                    .map(|&c| ['x', 'y', 'z', 'w'][c as usize])
+                    .take(size.count() as usize)
+                    .map(|c| c.letter())
                     .collect();
                 format!("{}.{letters}", self.operand(context, *vector)?)
             }
@@ -210,13 +211,13 @@ impl Writer<'_> {
             }
             Expression::GlobalVariable(global) => self
                 .global_names
-                .get(global.index())
+                .try_get(*global)
                 .cloned()
                 .flatten()
                 .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
             Expression::LocalVariable(local) => context
                 .local_names
-                .get(local.index())
+                .try_get(*local)
                 .cloned()
                 .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
             Expression::FunctionArgument(index) => context
@@ -310,9 +311,9 @@ impl Writer<'_> {
                     .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
                 format!(".{name}")
             }
-            TypeInner::Vector { .. } => match index {
-                0..=3 => format!(".{}", ['x', 'y', 'z', 'w'][index as usize]),
-                _ => return Err(unsupported(span, "vector component index out of range")),
+            TypeInner::Vector { .. } => match SwizzleComponent::from_index(index) {
+                Some(component) => format!(".{}", component.letter()),
+                None => return Err(unsupported(span, "vector component index out of range")),
             },
             TypeInner::Pointer { base, .. } => return self.member_selector(*base, index, span),
             _ => format!("[{index}]"),
@@ -329,13 +330,13 @@ impl Writer<'_> {
         Ok(match self.get(context, pointer)? {
             Expression::GlobalVariable(global) => self
                 .global_names
-                .get(global.index())
+                .try_get(*global)
                 .cloned()
                 .flatten()
                 .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
             Expression::LocalVariable(local) => context
                 .local_names
-                .get(local.index())
+                .try_get(*local)
                 .cloned()
                 .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
             Expression::FunctionArgument(index) => format!(
@@ -392,7 +393,7 @@ impl Writer<'_> {
     ) -> bool {
         let root_is_atomic = matches!(
             pointer_root(context.function, pointer),
-            Some(PointerRoot::Global(g)) if self.atomic_globals.get(g.index()).copied().unwrap_or(false)
+            Some(PointerRoot::Global(g)) if self.atomic_globals.try_get(g).copied().unwrap_or(false)
         );
         // A float or vector member of a struct in such a buffer keeps its plain type.
         root_is_atomic
@@ -559,11 +560,15 @@ impl Writer<'_> {
             | M::MatrixMultiply => 2,
             _ => 1,
         };
-        if args.len() != arity {
-            return Err(unsupported(
+        let wrong_arity = || {
+            unsupported(
                 span,
                 format!("{fun:?} with {} operands instead of {arity}", args.len()),
-            ));
+            )
+        };
+        let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
+        if args.len() != arity {
+            return Err(wrong_arity());
         }
         let values = args
             .iter()
@@ -571,7 +576,7 @@ impl Writer<'_> {
             .collect::<Res<Vec<_>>>()?;
         let call = |name: &str| format!("{name}({})", values.join(", "));
         let result_scalar = self.type_of(context, handle)?.scalar();
-        let arg_inner = self.type_of(context, args[0])?.clone();
+        let arg_inner = self.type_of(context, arg(0)?)?.clone();
         let arg_scalar = arg_inner.scalar();
         // Converts a WGSL result whose scalar is the argument's to the IR's result type
         // (integer to integer keeps the bits: -1 becomes 0xFFFFFFFF).
@@ -614,16 +619,19 @@ impl Writer<'_> {
                 Some(ScalarKind::Uint) => {
                     // WGSL has no sign(u32): min(x, 1) is 0 or 1.
                     let one = self.splat_text(&arg_inner, "1u");
-                    converted(format!("min({}, {one})", values[0]))?
+                    converted(format!(
+                        "min({}, {one})",
+                        values.first().ok_or_else(wrong_arity)?
+                    ))?
                 }
                 _ => converted(call("sign"))?,
             },
             M::Lerp => call("mix"),
             M::Mad => format!(
                 "({} * {} + {})",
-                self.operand(context, args[0])?,
-                self.operand(context, args[1])?,
-                self.operand(context, args[2])?
+                self.operand(context, arg(0)?)?,
+                self.operand(context, arg(1)?)?,
+                self.operand(context, arg(2)?)?
             ),
             M::Step => call("step"),
             M::SmoothStep => call("smoothstep"),
@@ -638,8 +646,8 @@ impl Writer<'_> {
             M::Determinant => call("determinant"),
             M::MatrixMultiply => format!(
                 "({} * {})",
-                self.operand(context, args[0])?,
-                self.operand(context, args[1])?
+                self.operand(context, arg(0)?)?,
+                self.operand(context, arg(1)?)?
             ),
             M::Any => call("any"),
             M::All => call("all"),
@@ -658,7 +666,7 @@ impl Writer<'_> {
                 let comparison = if fun == M::IsNan { ">" } else { "==" };
                 format!(
                     "((bitcast<{bits_type}>({}) & {mask}) {comparison} {infinity})",
-                    values[0]
+                    values.first().ok_or_else(wrong_arity)?
                 )
             }
             M::CountBits => converted(call("countOneBits"))?,

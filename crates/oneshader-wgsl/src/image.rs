@@ -205,9 +205,9 @@ impl Writer<'_> {
 
     fn offset_text(offset: &[i32]) -> String {
         let parts: Vec<String> = offset.iter().map(|v| format!("{v}i")).collect();
-        match parts.len() {
-            1 => parts[0].clone(),
-            n => format!("vec{n}<i32>({})", parts.join(", ")),
+        match &parts[..] {
+            [one] => one.clone(),
+            _ => format!("vec{}<i32>({})", parts.len(), parts.join(", ")),
         }
     }
 

@@ -161,8 +161,10 @@ pub fn plan_struct(
                         member.name, member_layout.align
                     ));
                 }
-                if offset > natural {
-                    sizes[index - 1] = Some(offset - previous_offset);
+                // The previous member is padded up to this one.
+                let previous_size = index.checked_sub(1).and_then(|i| sizes.get_mut(i));
+                if let (true, Some(size)) = (offset > natural, previous_size) {
+                    *size = Some(offset - previous_offset);
                 }
             }
         }

@@ -236,7 +236,7 @@ impl Writer<'_> {
         indent: usize,
     ) {
         let p = pad(indent);
-        let head = if labels.len() == 1 && labels[0] == "default" {
+        let head = if matches!(labels, [only] if only == "default") {
             "default".to_owned()
         } else {
             format!("case {}", labels.join(", "))

@@ -1,7 +1,7 @@
 //! Wave and quad operations as WGSL subgroup built-ins, with exact polyfills where WGSL
 //! has no direct equivalent (docs/wgsl.md has the table).
 
-use oneshader_ir::{Expression, Handle, ScalarKind, TypeInner, WaveOp};
+use oneshader_ir::{Expression, Handle, ScalarKind, SwizzleComponent, TypeInner, WaveOp};
 
 use crate::expressions::constant_index;
 use crate::writer::{unsupported, FunctionContext, Res, Writer};
@@ -57,8 +57,8 @@ impl Writer<'_> {
     ) -> Res<String> {
         use WaveOp::*;
         let span = context.function.expressions.span(handle);
-        if args.len() != op.arity() {
-            return Err(unsupported(
+        let wrong_arity = || {
+            unsupported(
                 span,
                 format!(
                     "'{}' with {} operands instead of {}",
@@ -66,7 +66,11 @@ impl Writer<'_> {
                     args.len(),
                     op.arity()
                 ),
-            ));
+            )
+        };
+        let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
+        if args.len() != op.arity() {
+            return Err(wrong_arity());
         }
         let missing = |what: &str| {
             unsupported(
@@ -78,33 +82,41 @@ impl Writer<'_> {
             )
         };
         let number = |name: &str| -> Res<String> {
-            let inner = self.type_of(context, args[0])?;
+            let inner = self.type_of(context, arg(0)?)?;
             if inner.scalar().is_none_or(|s| s.kind == ScalarKind::Bool) {
                 return Err(unsupported(
                     span,
                     format!("'{}' on a value that is not a number", op.hlsl_name()),
                 ));
             }
-            Ok(format!("{name}({})", self.expression(context, args[0])?))
+            Ok(format!("{name}({})", self.expression(context, arg(0)?)?))
         };
         let condition = |name: &str| -> Res<String> {
-            Ok(format!("{name}({})", self.expression(context, args[0])?))
+            Ok(format!("{name}({})", self.expression(context, arg(0)?)?))
         };
         let count = |name: &str| -> Res<String> {
             // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
             Ok(format!(
                 "{name}(u32({}))",
-                self.expression(context, args[0])?
+                self.expression(context, arg(0)?)?
             ))
         };
         let moved = |name: &str| -> Res<String> {
-            let value = self.wave_value(context, args[0])?;
+            let value = self.wave_value(context, arg(0)?)?;
             let text = format!("{name}({})", value.text);
             Ok(self.wave_result(&value, text))
         };
         // The built-in the mapping table gives the operation (docs/intrinsics.md), for
         // those that are one call.
-        let function = op.info().wgsl[0];
+        let function = op.info().wgsl.first().copied().ok_or_else(|| {
+            unsupported(
+                span,
+                format!(
+                    "'{}': the mapping table has no WGSL function",
+                    op.hlsl_name()
+                ),
+            )
+        })?;
         Ok(match op {
             GetLaneCount => context
                 .lane_count
@@ -122,10 +134,10 @@ impl Writer<'_> {
             ReadLaneFirst | QuadReadAcrossX | QuadReadAcrossY | QuadReadAcrossDiagonal => {
                 moved(function)?
             }
-            ActiveAllEqual => self.all_equal(context, args[0])?,
+            ActiveAllEqual => self.all_equal(context, arg(0)?)?,
             ReadLaneAt => {
-                let value = self.wave_value(context, args[0])?;
-                let text = match constant_index(context.function, args[1]) {
+                let value = self.wave_value(context, arg(0)?)?;
+                let text = match constant_index(context.function, arg(1)?) {
                     // subgroupBroadcast takes a constant lane below 128.
                     Some(lane) if (0..128).contains(&lane) => {
                         format!("subgroupBroadcast({}, {lane}u)", value.text)
@@ -133,14 +145,14 @@ impl Writer<'_> {
                     _ => format!(
                         "subgroupShuffle({}, {})",
                         value.text,
-                        self.expression(context, args[1])?
+                        self.expression(context, arg(1)?)?
                     ),
                 };
                 self.wave_result(&value, text)
             }
             QuadReadLaneAt => {
-                let value = self.wave_value(context, args[0])?;
-                let text = match constant_index(context.function, args[1]) {
+                let value = self.wave_value(context, arg(0)?)?;
+                let text = match constant_index(context.function, arg(1)?) {
                     // quadBroadcast takes a constant quad lane, 0 to 3.
                     Some(lane) if (0..4).contains(&lane) => {
                         format!("quadBroadcast({}, {lane}u)", value.text)
@@ -151,7 +163,7 @@ impl Writer<'_> {
                             .lane_index
                             .clone()
                             .ok_or_else(|| missing("lane index"))?;
-                        let quad_lane = self.unsigned(context, args[1])?;
+                        let quad_lane = self.unsigned(context, arg(1)?)?;
                         format!(
                             "subgroupShuffle({}, ({lane_index} & ~3u) + {quad_lane})",
                             value.text
@@ -170,9 +182,10 @@ impl Writer<'_> {
         let compare = |v: &str| format!("subgroupAll({v} == subgroupBroadcastFirst({v}))");
         Ok(match value.inner {
             TypeInner::Vector { size, .. } => {
-                let components: Vec<String> = ['x', 'y', 'z', 'w'][..size.count() as usize]
+                let components: Vec<String> = SwizzleComponent::ALL
                     .iter()
-                    .map(|c| compare(&format!("{}.{c}", value.text)))
+                    .take(size.count() as usize)
+                    .map(|c| compare(&format!("{}.{}", value.text, c.letter())))
                     .collect();
                 format!("vec{}<bool>({})", size.count(), components.join(", "))
             }

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, ImageClass, ImageDimension, Interpolation, Module, SampleLevel,
-    Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, LocalVariable,
+    Module, SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 use oneshader_ir::{FastHashMap, FastHashSet};
 
@@ -45,7 +45,7 @@ pub(crate) struct FunctionContext<'a> {
     /// WGSL names of the parameters, by position.
     pub arg_names: Vec<String>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: Vec<String>,
+    pub local_names: HandleVec<LocalVariable, String>,
     /// Expressions already evaluated into a named `let`/`var`, and that name.
     pub bound: FastHashMap<Handle<Expression>, String>,
     /// The expression giving the lane index here, when the function needs it.
@@ -63,9 +63,9 @@ pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
     /// WGSL names of the used globals, by handle index.
-    pub global_names: Vec<Option<String>>,
+    pub global_names: HandleVec<GlobalVariable, Option<String>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
-    pub atomic_globals: Vec<bool>,
+    pub atomic_globals: HandleVec<GlobalVariable, bool>,
     /// WGSL names of the reachable helper functions.
     pub function_names: BTreeMap<Handle<Function>, String>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
@@ -92,8 +92,8 @@ impl<'a> Writer<'a> {
         Writer {
             module,
             entry,
-            global_names: vec![None; module.global_variables.len()],
-            atomic_globals: vec![false; module.global_variables.len()],
+            global_names: HandleVec::from_len(module.global_variables.len(), None),
+            atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
             function_names: BTreeMap::new(),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
@@ -116,9 +116,12 @@ impl<'a> Writer<'a> {
         }
         self.helpers = analysis::reachable_functions(self.module, self.entry);
         self.uses = analysis::global_uses(self.module, self.entry);
-        for (index, global_use) in self.uses.iter().enumerate() {
-            self.atomic_globals[index] = global_use.atomic;
-        }
+        self.atomic_globals = self
+            .module
+            .global_variables
+            .iter()
+            .map(|(handle, _)| self.uses.get(handle.index()).is_some_and(|u| u.atomic))
+            .collect();
         self.assign_names();
         self.collect_structs();
         self.namer.share();
@@ -257,7 +260,7 @@ impl<'a> Writer<'a> {
         debug_assert!(!entry_name.is_empty());
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
-                self.global_names[handle.index()] = Some(self.namer.name(&global.name, "global"));
+                self.global_names[handle] = Some(self.namer.name(&global.name, "global"));
             }
         }
         for &handle in &self.helpers {
@@ -285,7 +288,7 @@ impl<'a> Writer<'a> {
                 global.space,
                 AddressSpace::Storage { .. } | AddressSpace::Uniform
             );
-            roots.push((global.ty, self.atomic_globals[handle.index()], host));
+            roots.push((global.ty, self.atomic_globals[handle], host));
         }
         let mut functions = vec![&self.entry.function];
         functions.extend(
@@ -618,10 +621,10 @@ impl<'a> Writer<'a> {
         handle: Handle<GlobalVariable>,
         global: &GlobalVariable,
     ) -> Res<String> {
-        let name = self.global_names[handle.index()]
+        let name = self.global_names[handle]
             .clone()
             .unwrap_or_else(|| global.name.clone());
-        let atomic = self.atomic_globals[handle.index()];
+        let atomic = self.atomic_globals[handle];
         let is_typed_buffer = matches!(
             self.module.types[global.ty].inner,
             TypeInner::Image {
@@ -868,10 +871,11 @@ impl<'a> Writer<'a> {
         }
         let _ = writeln!(out, "fn {name}({}){result} {{", params.join(", "));
 
-        let mut local_names = Vec::new();
-        for (_, local) in function.local_variables.iter() {
-            local_names.push(namer.name(&local.name, "local"));
-        }
+        let local_names = function
+            .local_variables
+            .iter()
+            .map(|(_, local)| namer.name(&local.name, "local"))
+            .collect();
         let mut context = FunctionContext {
             function,
             arg_names,
@@ -882,9 +886,9 @@ impl<'a> Writer<'a> {
             namer,
             diagnostics: Vec::new(),
         };
-        for (index, (handle, local)) in function.local_variables.iter().enumerate() {
+        for (handle, local) in function.local_variables.iter() {
             let ty = self.type_at(local.ty, false, span)?;
-            let name = context.local_names[index].clone();
+            let name = context.local_names[handle].clone();
             match local.init {
                 None => {
                     let _ = writeln!(out, "    var {name}: {ty};");

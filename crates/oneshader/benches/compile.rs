@@ -6,6 +6,13 @@
 //!   writing SPIR-V and MSL from it, the reference for the in-process ratio. Each entry point
 //!   is its own WGSL module, so naga does the same work per entry point as we do.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::hint::black_box;
 use std::path::Path;
 

@@ -214,7 +214,9 @@ pub fn run(jobs: &[CheckJob]) -> Vec<CompileResult> {
         }
     });
     for (index, result) in finished.into_inner().unwrap_or_default() {
-        results[index] = Some(result);
+        if let Some(slot) = results.get_mut(index) {
+            *slot = Some(result);
+        }
     }
     results.into_iter().flatten().collect()
 }

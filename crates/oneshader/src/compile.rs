@@ -43,7 +43,7 @@ impl ShaderBlob {
         Some(
             self.data
                 .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .filter_map(|b| b.try_into().ok().map(u32::from_le_bytes))
                 .collect(),
         )
     }

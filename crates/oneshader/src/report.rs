@@ -25,7 +25,7 @@ use codespan_reporting::term::termcolor::{Buffer, WriteColor};
 use codespan_reporting::term::{self, Config};
 use oneshader_ir::catalog::{self, CATALOG};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::compile::CompileResult;
 use crate::{Diagnostic, Severity, SourceMap, Span};
@@ -279,16 +279,15 @@ fn sarif_result(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
     for help in &diagnostic.help {
         text.push_str(&format!("\nhelp: {help}"));
     }
-    let mut result = json!({
-        "ruleId": diagnostic.code.to_string(),
-        "level": sarif_level(diagnostic.severity),
-        "message": { "text": text },
-    });
+    let mut result = Map::new();
+    result.insert("ruleId".into(), json!(diagnostic.code.to_string()));
+    result.insert("level".into(), json!(sarif_level(diagnostic.severity)));
+    result.insert("message".into(), json!({ "text": text }));
     if let Some(index) = CATALOG.iter().position(|i| i.code == diagnostic.code) {
-        result["ruleIndex"] = json!(index);
+        result.insert("ruleIndex".into(), json!(index));
     }
     if let Some(at) = diagnostic.span.and_then(|s| Location::of(s, sources)) {
-        result["locations"] = json!([sarif_location(&at)]);
+        result.insert("locations".into(), json!([sarif_location(&at)]));
     }
     let related: Vec<Value> = diagnostic
         .labels
@@ -297,20 +296,22 @@ fn sarif_result(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
         .enumerate()
         .map(|(id, (at, message))| {
             let mut location = sarif_location(&at);
-            location["id"] = json!(id);
-            location["message"] = json!({ "text": message });
-            location
+            location.insert("id".into(), json!(id));
+            location.insert("message".into(), json!({ "text": message }));
+            Value::Object(location)
         })
         .collect();
     if !related.is_empty() {
-        result["relatedLocations"] = json!(related);
+        result.insert("relatedLocations".into(), json!(related));
     }
-    result
+    Value::Object(result)
 }
 
-fn sarif_location(at: &Location) -> Value {
-    json!({
-        "physicalLocation": {
+fn sarif_location(at: &Location) -> Map<String, Value> {
+    let mut location = Map::new();
+    location.insert(
+        "physicalLocation".into(),
+        json!({
             "artifactLocation": { "uri": file_uri(&at.file) },
             "region": {
                 "startLine": at.line,
@@ -318,8 +319,9 @@ fn sarif_location(at: &Location) -> Value {
                 "endLine": at.end_line,
                 "endColumn": at.end_column,
             }
-        }
-    })
+        }),
+    );
+    location
 }
 
 /// A file name as a URI reference: relative names stay relative, absolute paths
@@ -336,7 +338,7 @@ pub fn file_uri(name: &str) -> String {
             _ => encoded.push_str(&format!("%{byte:02X}")),
         }
     }
-    let drive = path.as_bytes().get(1) == Some(&b':') && path.as_bytes()[0].is_ascii_alphabetic();
+    let drive = matches!(path.as_bytes(), [letter, b':', ..] if letter.is_ascii_alphabetic());
     if drive {
         // `C:/x` keeps its colon: `file:///C:/x`.
         format!("file:///{}:{}", &path[..1], &encoded[4..])

@@ -12,6 +12,13 @@
 //! Every code of the catalog needs at least one golden input whose output contains it,
 //! except the few in [`NOT_FROM_SOURCE`], so a new code without a golden fails here.
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::path::{Path, PathBuf};
 
 use oneshader::report::{render, MessageFormat, Report};

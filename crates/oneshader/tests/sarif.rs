@@ -2,6 +2,13 @@
 //! `tests/sarif/validate.js` (the schema ships in the npm package
 //! `@microsoft/jest-sarif`, installed by `scripts/install-test-deps.sh`).
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "test code: a failed expectation is a failed test"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
