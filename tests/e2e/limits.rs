@@ -239,3 +239,157 @@ fn nesting_100_deep_compiles_and_runs() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// OSH5203 `wgsl-nesting-too-deep`.
+const WGSL_NESTING_TOO_DEEP: Code = Code(5203);
+
+/// `n` nested `for` loops around `x += 1` (which then computes 1).
+fn nested_loops(n: usize) -> String {
+    shader(
+        "",
+        &format!("{}x += 1;", "for (uint i = c; i < c + 1; i++) ".repeat(n)),
+    )
+}
+
+/// Chains that HLSL nests as deep as our limit allows but that must not nest in WGSL past
+/// Tint's 127 levels: `else if` chains and unary chains, 120 deep. Name, shader, and
+/// what it computes with `c == 0`.
+fn tint_chains(n: usize) -> Vec<(&'static str, String, u32)> {
+    let r = |s: &str, k: usize| s.repeat(k);
+    vec![
+        (
+            "else ifs",
+            shader(
+                "",
+                &format!(
+                    "if (c == 1000) x = 1;{} else x = 77;",
+                    (1..=n)
+                        .map(|i| format!(" else if (c == {i}) x = {i};"))
+                        .collect::<String>()
+                ),
+            ),
+            77,
+        ),
+        (
+            "bit nots",
+            shader("", &format!("x = {}5u;", r("~", n | 1))),
+            !5,
+        ),
+        (
+            "logical nots",
+            shader("", &format!("x = {}(c == 0) ? 3 : 4;", r("!", n & !1))),
+            3,
+        ),
+        (
+            "unary minus",
+            shader("", &format!("x = (uint)({}5);", r("- ", n & !1))),
+            5,
+        ),
+    ]
+}
+
+/// Compiles `text` on a 2 MiB stack and validates every output (WGSL with Tint).
+fn compile_on_test_stack(text: String) -> Result<Compiled, String> {
+    on_test_stack(move || {
+        oneshader_e2e::try_compile_source_and_validate(
+            "chain.hlsl",
+            &text,
+            &CompileOptions::default(),
+        )
+    })
+}
+
+/// What `compiled` computes into `Out[0]` with `In[0] == 0` on every selected runtime,
+/// as failures where it is not `want`.
+fn run_everywhere(shape: &str, compiled: &Compiled, want: u32) -> Vec<String> {
+    let buffers = vec![
+        ("In".to_string(), u32_bytes(&[0])),
+        ("Out".to_string(), u32_bytes(&[0xdead])),
+    ];
+    let mut failures = Vec::new();
+    for runtime in Runtime::selected() {
+        match run(compiled, runtime, &buffers, [1, 1, 1]) {
+            Ok(output) => {
+                let got = output.u32s(1).expect("Out")[0];
+                if got != want {
+                    failures.push(format!(
+                        "{shape} on {runtime:?}: got {got}, expected {want}"
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{shape} on {runtime:?}: {e}")),
+        }
+    }
+    failures
+}
+
+/// 120 deep, the chains of [`tint_chains`] compile on a 2 MiB stack and every output
+/// validates: the WGSL writes an `else if` chain flat and `~~x` without parentheses, so
+/// Tint, which rejects nesting past 127, accepts it. The unary chains compute the CPU's
+/// value on every selected runtime. (The `else if` chain runs 50 deep in
+/// `nesting_100_deep_compiles_and_runs`; 100 deep, lavapipe computes a wrong value from
+/// the valid SPIR-V, ours or Tint's: see docs/testing.md.)
+#[test]
+fn chains_120_deep_give_wgsl_tint_accepts() {
+    let mut failures = Vec::new();
+    for (shape, text, want) in tint_chains(120) {
+        match compile_on_test_stack(text) {
+            Ok(compiled) if shape != "else ifs" => {
+                failures.extend(run_everywhere(shape, &compiled, want))
+            }
+            Ok(_) => {}
+            Err(e) => failures.push(format!("{shape}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A `for` is a `loop` and its block in WGSL, two of Tint's 127 levels, and the loop's
+/// condition an `if` in it: 61 nested `for` loops give WGSL Tint accepts and run, 62
+/// are OSH5203 at the innermost loop for WGSL (only), and still compile for SPIR-V and
+/// MSL.
+#[test]
+fn nested_loops_past_tints_limit_are_osh5203() {
+    let compiled = compile_on_test_stack(nested_loops(61)).expect("61 nested loops");
+    let failures = run_everywhere("61 loops", &compiled, 1);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+
+    for n in [62, 120] {
+        let text = nested_loops(n);
+        let result =
+            on_test_stack(move || compile_source("loops.hlsl", &text, &CompileOptions::default()));
+        assert_eq!(
+            error_codes(&result),
+            vec![WGSL_NESTING_TOO_DEEP],
+            "{n} loops: {:?}",
+            result.short_diagnostics()
+        );
+        let diagnostic = &result.diagnostics[0];
+        let (line, column) = diagnostic
+            .span
+            .and_then(|span| result.sources.location(span))
+            .map(|(_, line, column)| (line, column))
+            .expect("a located diagnostic");
+        // The loops are all on line 9 of the shader, 32 characters each: the error is
+        // in the 62nd.
+        let loop_text = "for (uint i = c; i < c + 1; i++) ".len() as u32;
+        assert_eq!(line, 9, "{:?}", result.short_diagnostics());
+        assert!(
+            (61 * loop_text..62 * loop_text).contains(&column),
+            "{column}: {:?}",
+            result.short_diagnostics()
+        );
+        let text = nested_loops(n);
+        let spirv_and_msl = CompileOptions {
+            targets: vec![oneshader::Target::SpirV, oneshader::Target::Msl],
+            ..CompileOptions::default()
+        };
+        let result = on_test_stack(move || compile_source("loops.hlsl", &text, &spirv_and_msl));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let words = result
+            .find("main", oneshader::Target::SpirV)
+            .and_then(|blob| blob.words())
+            .expect("SPIR-V");
+        oneshader_harness::spirv_val(&words).unwrap_or_else(|e| panic!("{n} loops: {e}"));
+    }
+}

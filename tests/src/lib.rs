@@ -326,6 +326,17 @@ pub fn compile_source_and_validate(name: &str, text: &str, options: &CompileOpti
     validate(name, result, options)
 }
 
+/// Like [`compile_source_and_validate`], but returns the reasons of a failure instead of
+/// panicking.
+pub fn try_compile_source_and_validate(
+    name: &str,
+    text: &str,
+    options: &CompileOptions,
+) -> Result<Compiled, String> {
+    let result = oneshader::compile_source(name, text, options);
+    try_validate(name, result, options)
+}
+
 /// Checks that `result` succeeded and validates every output; panics with the
 /// reasons (and the rejected text) on any failure.
 fn validate(name: &str, result: CompileResult, options: &CompileOptions) -> Compiled {

@@ -95,6 +95,12 @@ pub const LIMITS: &[Limit] = &[
         code: codes::NESTING_TOO_DEEP,
     },
     Limit {
+        what: "Nesting of WGSL statements (Tint's limit): an `if` or a loop is two levels, \
+               an `else if` one",
+        value: "127 levels",
+        code: codes::WGSL_NESTING_TOO_DEEP,
+    },
+    Limit {
         what: "Elements of an array",
         value: "16,777,216",
         code: codes::TYPE_MISMATCH,
@@ -561,6 +567,22 @@ pub const CATALOG: &[CodeInfo] = &[
         "[shader(\"vertex\")]\nfloat4 VSMain(uint v : SV_VertexID) : SV_Position {\n    return WaveActiveSum(v);\n}",
         "Move the wave operation to a compute or pixel shader, or compile the vertex shader \
          without the WGSL target.",
+    ),
+    entry(
+        codes::WGSL_NESTING_TOO_DEEP,
+        "wgsl-nesting-too-deep",
+        Error,
+        "The WGSL would nest statements deeper than WebGPU compilers accept.",
+        "Tint (Chrome's and Dawn's WGSL compiler) rejects statements nested more than 127 \
+         levels deep, counting the function's body, each statement and each `{}` block: an \
+         `if` or a loop costs two levels, each `else if` of a chain one. HLSL's own limit \
+         (128 levels, OSH0201) allows deeper statements than that, such as 64 nested `for` \
+         loops, so their WGSL would be rejected; oneshader reports this instead, at the \
+         first statement too deep. Blocks `{}` and `else if` chains are written without \
+         extra levels, and unary chains such as `~~x` without parentheses.",
+        "[numthreads(1, 1, 1)]\nvoid main() {\n    uint x = 0;\n    for (uint a = 0; a < 2; a++)\n    for (uint b = 0; b < 2; b++)\n    // … 64 loops deep\n        x += 1;\n}",
+        "Nest the statements less deeply: move the inner loops into a function, or merge \
+         loops; or compile without the WGSL target.",
     ),
     entry(
         codes::DEVICE_UNSUPPORTED,

@@ -132,6 +132,8 @@ pub mod codes {
     pub const WGSL_UNSUPPORTED: Code = Code(5201);
     /// WebGPU's subgroup functions exist only in compute and fragment shaders.
     pub const WGSL_WAVE_STAGE: Code = Code(5202);
+    /// The WGSL would nest statements deeper than WebGPU compilers accept.
+    pub const WGSL_NESTING_TOO_DEEP: Code = Code(5203);
     /// The device named by `--device` lacks a feature, operation or limit the shader needs.
     pub const DEVICE_UNSUPPORTED: Code = Code(5300);
 }

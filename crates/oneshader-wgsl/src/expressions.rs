@@ -443,13 +443,24 @@ impl Writer<'_> {
         op: UnaryOperator,
         expr: Handle<Expression>,
     ) -> Res<String> {
-        let value = self.operand(context, expr)?;
+        // A unary operand of a unary operator needs no parentheses (`~~x`, `!!b`, `- -x`):
+        // each pair would spend one of the 127 levels of nesting Tint accepts.
+        let unary_operand = !context.bound.contains_key(&expr)
+            && matches!(self.get(context, expr)?, Expression::Unary { .. });
+        let value = if unary_operand {
+            self.expression(context, expr)?
+        } else {
+            self.operand(context, expr)?
+        };
         Ok(match op {
             UnaryOperator::Negate => {
                 let scalar = self.type_of(context, handle)?.scalar();
                 if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
                     // WGSL has no unary minus on u32; 0 - x wraps as HLSL does.
                     format!("({}() - {value})", self.type_text_of(context, handle)?)
+                } else if value.starts_with('-') {
+                    // Not `--`, which is the decrement token.
+                    format!("- {value}")
                 } else {
                     format!("-{value}")
                 }

@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 
 use oneshader_ir::{
-    AtomicFunction, Barrier, Expression, Function, Handle, ScalarKind, Statement, SwitchCase,
-    SwitchValue, TypeInner,
+    codes, AtomicFunction, Barrier, Diagnostic, Expression, Function, Handle, ScalarKind, Span,
+    Statement, SwitchCase, SwitchValue, TypeInner,
 };
 
-use crate::writer::{unsupported, FunctionContext, Res, Writer};
+use crate::writer::{unsupported, FunctionContext, Res, Writer, MAX_STATEMENT_DEPTH};
 
 fn pad(indent: usize) -> String {
     "    ".repeat(indent)
@@ -22,6 +22,18 @@ impl Writer<'_> {
         block: &[Statement],
         indent: usize,
     ) {
+        if context.depth > MAX_STATEMENT_DEPTH {
+            // One error a function: the first statement too deep.
+            let reported = context
+                .diagnostics
+                .iter()
+                .any(|d| d.code == codes::WGSL_NESTING_TOO_DEEP);
+            if !reported {
+                let span = first_span(context.function, block).or(context.span);
+                context.diagnostics.push(too_deep(span, context.depth));
+            }
+            return;
+        }
         for statement in block {
             if let Err(d) = self.write_statement(context, out, statement, indent) {
                 context.diagnostics.push(d);
@@ -37,27 +49,20 @@ impl Writer<'_> {
         indent: usize,
     ) -> Res<()> {
         let p = pad(indent);
+        if let Some(span) = first_span(context.function, std::slice::from_ref(statement)) {
+            context.span = Some(span);
+        }
         match statement {
             Statement::Bind(handle) => self.bind(context, out, *handle, indent)?,
-            Statement::Block(block) => {
-                let _ = writeln!(out, "{p}{{");
-                self.write_block(context, out, block, indent + 1);
-                let _ = writeln!(out, "{p}}}");
-            }
+            // Written without braces: every name the output declares in a function is
+            // unique in it, so a block's scope changes nothing, and a brace would spend
+            // one of the 127 levels of nesting Tint accepts.
+            Statement::Block(block) => self.write_block(context, out, block, indent),
             Statement::If {
                 condition,
                 accept,
                 reject,
-            } => {
-                let condition = self.expression(context, *condition)?;
-                let _ = writeln!(out, "{p}if {condition} {{");
-                self.write_block(context, out, accept, indent + 1);
-                if !reject.is_empty() {
-                    let _ = writeln!(out, "{p}}} else {{");
-                    self.write_block(context, out, reject, indent + 1);
-                }
-                let _ = writeln!(out, "{p}}}");
-            }
+            } => self.write_if(context, out, *condition, accept, reject, indent)?,
             Statement::Switch { selector, cases } => {
                 self.switch(context, out, *selector, cases, indent)?
             }
@@ -67,10 +72,10 @@ impl Writer<'_> {
                 break_if,
             } => {
                 let _ = writeln!(out, "{p}loop {{");
-                self.write_block(context, out, body, indent + 1);
+                self.write_nested(context, out, body, indent + 1, 2);
                 if !continuing.is_empty() || break_if.is_some() {
                     let _ = writeln!(out, "{p}    continuing {{");
-                    self.write_block(context, out, continuing, indent + 2);
+                    self.write_nested(context, out, continuing, indent + 2, 2);
                     if let Some(condition) = break_if {
                         let condition = self.expression(context, *condition)?;
                         let _ = writeln!(out, "{p}        break if {condition};");
@@ -130,6 +135,64 @@ impl Writer<'_> {
                 result,
             } => self.call(context, out, *function, arguments, *result, indent)?,
         }
+        Ok(())
+    }
+
+    /// Writes `block`, whose statements are `levels` deeper than the current ones.
+    fn write_nested(
+        &self,
+        context: &mut FunctionContext,
+        out: &mut String,
+        block: &[Statement],
+        indent: usize,
+        levels: usize,
+    ) {
+        context.depth += levels;
+        self.write_block(context, out, block, indent);
+        context.depth -= levels;
+    }
+
+    /// `if … {} else if … {} else {}`: a `reject` that is only an `if` continues the chain
+    /// on the same level, as HLSL's `else if` does (Tint counts each level of an `else if`
+    /// chain against its 127).
+    fn write_if(
+        &self,
+        context: &mut FunctionContext,
+        out: &mut String,
+        condition: Handle<Expression>,
+        accept: &[Statement],
+        reject: &[Statement],
+        indent: usize,
+    ) -> Res<()> {
+        let p = pad(indent);
+        let condition = self.expression(context, condition)?;
+        let _ = writeln!(out, "{p}if {condition} {{");
+        self.write_nested(context, out, accept, indent + 1, 2);
+        let mut reject = reject;
+        // Each `else if` is one level deeper than the `if` before it.
+        let mut links = 0;
+        loop {
+            match reject {
+                [] => break,
+                [Statement::If {
+                    condition,
+                    accept,
+                    reject: next,
+                }] => {
+                    let condition = self.expression(context, *condition)?;
+                    links += 1;
+                    let _ = writeln!(out, "{p}}} else if {condition} {{");
+                    self.write_nested(context, out, accept, indent + 1, links + 2);
+                    reject = next;
+                }
+                _ => {
+                    let _ = writeln!(out, "{p}}} else {{");
+                    self.write_nested(context, out, reject, indent + 1, links + 2);
+                    break;
+                }
+            }
+        }
+        let _ = writeln!(out, "{p}}}");
         Ok(())
     }
 
@@ -242,7 +305,8 @@ impl Writer<'_> {
             format!("case {}", labels.join(", "))
         };
         let _ = writeln!(out, "{p}{head}: {{");
-        self.write_block(context, out, body, indent + 1);
+        // The switch, the case clause and its block.
+        self.write_nested(context, out, body, indent + 1, 3);
         let _ = writeln!(out, "{p}}}");
     }
 
@@ -328,6 +392,11 @@ impl Writer<'_> {
                     unsupported(span, "a compare-exchange without a comparison value")
                 })?;
                 let compare = operand(context, compare)?;
+                // Its innermost assignment is in a block, a loop and an `if`.
+                let deepest = context.depth + 6;
+                if deepest > MAX_STATEMENT_DEPTH {
+                    return Err(too_deep(span, deepest));
+                }
                 // atomicCompareExchangeWeak may fail spuriously; HLSL's is strong, so retry
                 // while it failed although the value was equal.
                 let old = match result {
@@ -419,4 +488,42 @@ impl Writer<'_> {
         }
         Ok(())
     }
+}
+
+/// The OSH5203 error for a statement at `span` that would be `depth` levels deep.
+fn too_deep(span: Option<Span>, depth: usize) -> Diagnostic {
+    Diagnostic::error(
+        codes::WGSL_NESTING_TOO_DEEP,
+        span,
+        format!(
+            "this statement would be nested {depth} levels deep in WGSL, past the \
+             {MAX_STATEMENT_DEPTH} that WebGPU's compilers accept (an `if` or a loop is two \
+             levels): nest the statements less deeply (move the inner ones into a function), \
+             or compile without the WGSL target"
+        ),
+    )
+}
+
+/// The source location of the first statement of `block` that has one (through the
+/// expressions it uses).
+fn first_span(function: &Function, block: &[Statement]) -> Option<Span> {
+    let span = |h: Handle<Expression>| function.expressions.span(h);
+    block.iter().find_map(|statement| match statement {
+        Statement::Bind(h) => span(*h),
+        Statement::Block(block) => first_span(function, block),
+        Statement::If {
+            condition,
+            accept,
+            reject,
+        } => span(*condition)
+            .or_else(|| first_span(function, accept))
+            .or_else(|| first_span(function, reject)),
+        Statement::Switch { selector, .. } => span(*selector),
+        Statement::Loop {
+            body, continuing, ..
+        } => first_span(function, body).or_else(|| first_span(function, continuing)),
+        Statement::Return { value: Some(value) } => span(*value),
+        Statement::Store { pointer, value } => span(*value).or_else(|| span(*pointer)),
+        _ => None,
+    })
 }

@@ -56,7 +56,20 @@ pub(crate) struct FunctionContext<'a> {
     pub namer: Namer,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
+    /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
+    /// are nested.
+    pub depth: usize,
+    /// The source location of the statement being written, for diagnostics.
+    pub span: Option<Span>,
 }
+
+/// The deepest statement Tint accepts: the function's body is level 1, each statement
+/// and each `{}` block one more (an `if` or a loop and its block two, an `else if` of a
+/// chain one).
+pub(crate) const MAX_STATEMENT_DEPTH: usize = 127;
+
+/// The depth of the statements of a function's body.
+pub(crate) const BODY_DEPTH: usize = 2;
 
 /// Writes one entry point of a module as WGSL.
 pub(crate) struct Writer<'a> {
@@ -885,6 +898,8 @@ impl<'a> Writer<'a> {
             lane_count,
             namer,
             diagnostics: Vec::new(),
+            depth: BODY_DEPTH,
+            span: None,
         };
         for (handle, local) in function.local_variables.iter() {
             let ty = self.type_at(local.ty, false, span)?;
