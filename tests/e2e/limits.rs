@@ -393,3 +393,110 @@ fn nested_loops_past_tints_limit_are_osh5203() {
         oneshader_harness::spirv_val(&words).unwrap_or_else(|e| panic!("{n} loops: {e}"));
     }
 }
+
+/// OSH0302 `type-mismatch`, which an array size out of range is.
+const ARRAY_SIZE: Code = Code(302);
+/// OSH5201 `wgsl-unsupported`.
+const WGSL_UNSUPPORTED: Code = Code(5201);
+
+/// The line of the first diagnostic of `result`.
+fn first_line(result: &CompileResult) -> Option<u32> {
+    let span = result.diagnostics.first()?.span?;
+    result.sources.location(span).map(|(_, line, _)| line)
+}
+
+/// Arrays too large are diagnosed where they are declared, before anything is laid out
+/// or allocated: more than 16,777,216 elements in a dimension (a local, `groupshared`
+/// memory), or 4 GiB or more in all (`uint a[4096][4096][4096]`, whose size does not fit
+/// the 32 bits sizes have); and a local or `static` array WebGPU cannot hold (over 65,535
+/// elements) is OSH5201 for WGSL only.
+#[test]
+fn array_sizes_past_the_limits_are_diagnosed() {
+    let huge = [
+        (
+            "local",
+            "",
+            "    uint a[1 << 30];\n    a[c] = 1;\n    x = a[0];",
+            9,
+        ),
+        (
+            "groupshared",
+            "groupshared uint g[1 << 30];",
+            "    g[c] = 1;\n    x = g[0];",
+            1,
+        ),
+        (
+            "three dimensions",
+            "",
+            "    uint a[4096][4096][4096];\n    a[c][c][c] = 1;\n    x = a[0][0][0];",
+            9,
+        ),
+        (
+            "struct member",
+            "struct S { uint4 v[1 << 26]; };",
+            "    S s;\n    s.v[c].x = 1;\n    x = s.v[0].x;",
+            1,
+        ),
+    ];
+    for (what, prelude, body, line) in huge {
+        let text = shader(prelude, body);
+        let started = std::time::Instant::now();
+        let result =
+            on_test_stack(move || compile_source("array.hlsl", &text, &CompileOptions::default()));
+        // (The uses of the variable that was not declared follow, as OSH0300.)
+        assert_eq!(
+            error_codes(&result).first(),
+            Some(&ARRAY_SIZE),
+            "{what}: {:?}",
+            result.short_diagnostics()
+        );
+        assert_eq!(first_line(&result), Some(line), "{what}");
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{what}: {:?}",
+            started.elapsed()
+        );
+    }
+
+    let text = shader("static uint s[16777216];", "    s[c] = 1;\n    x = s[0];");
+    let result = compile_source("static.hlsl", &text, &CompileOptions::default());
+    assert_eq!(
+        error_codes(&result),
+        vec![WGSL_UNSUPPORTED],
+        "{:?}",
+        result.short_diagnostics()
+    );
+    assert_eq!(first_line(&result), Some(1));
+    let spirv = CompileOptions {
+        targets: vec![oneshader::Target::SpirV],
+        ..CompileOptions::default()
+    };
+    let result = compile_source("static.hlsl", &text, &spirv);
+    assert!(result.success(), "{:?}", result.short_diagnostics());
+    let words = result
+        .find("main", oneshader::Target::SpirV)
+        .and_then(|blob| blob.words())
+        .expect("SPIR-V");
+    oneshader_harness::spirv_val(&words).expect("spirv-val");
+}
+
+/// `[unroll]` and `[unroll(N)]` are hints oneshader does not act on (docs/diagnostics.md,
+/// "Limits"): a billion-iteration loop marked `[unroll]` compiles at once to a loop,
+/// every output validates, and it computes what the CPU computes on every runtime.
+#[test]
+fn unroll_of_a_huge_loop_stays_a_loop() {
+    let text = shader(
+        "",
+        "    [unroll] for (uint i = c; i < 1000000000; i++) { x += i; if (i == c + 3) break; }\n\
+         \x20   [unroll(100000000)] for (uint j = 0; j < 4000000000u; j++) { x ^= j << 8; if (j == 2) break; }",
+    );
+    let started = std::time::Instant::now();
+    let compiled = compile_on_test_stack(text).expect("the loops compile");
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    // Not unrolled: a few hundred words, where a billion iterations would be billions.
+    let words = compiled.spirv().len();
+    assert!(words < 2000, "{words} words of SPIR-V");
+    // x = 0 + 1 + 2 + 3, then ^ (0 << 8) ^ (1 << 8) ^ (2 << 8).
+    let failures = run_everywhere("unroll", &compiled, 6 ^ 256 ^ 512);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

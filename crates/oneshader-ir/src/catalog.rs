@@ -106,6 +106,16 @@ pub const LIMITS: &[Limit] = &[
         code: codes::TYPE_MISMATCH,
     },
     Limit {
+        what: "Bytes of an array, all its dimensions together (sizes are 32-bit)",
+        value: "under 4 GiB",
+        code: codes::TYPE_MISMATCH,
+    },
+    Limit {
+        what: "Elements of an array in a local or `static` variable, for WGSL (Tint's limit)",
+        value: "65,535",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
         what: "Groupshared memory an entry point uses",
         value: "32 KiB",
         code: codes::GROUPSHARED_TOO_LARGE,

@@ -68,6 +68,9 @@ pub(crate) struct FunctionContext<'a> {
 /// chain one).
 pub(crate) const MAX_STATEMENT_DEPTH: usize = 127;
 
+/// The most elements Tint accepts in an array in the private or function address space.
+pub(crate) const MAX_VALUE_ARRAY_COUNT: u32 = 65_535;
+
 /// The depth of the statements of a function's body.
 pub(crate) const BODY_DEPTH: usize = 2;
 
@@ -590,6 +593,45 @@ impl<'a> Writer<'a> {
     }
 
     /// `type_name` with a diagnostic at `span` on failure.
+    /// WebGPU's compilers (Tint) take at most [`MAX_VALUE_ARRAY_COUNT`] elements in an array
+    /// in the private or function address space: an OSH5201 error for variable `name` of
+    /// type `ty` if it holds a longer one.
+    pub(crate) fn check_value_array_counts(
+        &self,
+        ty: Handle<Type>,
+        name: &str,
+        span: Option<Span>,
+    ) -> Res<()> {
+        let mut next = Some(ty);
+        while let Some(ty) = next.take() {
+            match &self.module.types[ty].inner {
+                TypeInner::Array { base, size, .. } => {
+                    if let ArraySize::Constant(count) = *size {
+                        if count > MAX_VALUE_ARRAY_COUNT {
+                            return Err(unsupported(
+                                span,
+                                format!(
+                                    "'{name}' holds an array of {count} elements, but WebGPU \
+                                     allows at most {MAX_VALUE_ARRAY_COUNT} in a local or \
+                                     `static` variable: use a smaller array, or a buffer \
+                                     (or `groupshared` memory)"
+                                ),
+                            ));
+                        }
+                    }
+                    next = Some(*base);
+                }
+                TypeInner::Struct { members, .. } => {
+                    for member in members {
+                        self.check_value_array_counts(member.ty, name, span)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
         self.type_name(ty, atomic)
             .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))
@@ -695,7 +737,10 @@ impl<'a> Writer<'a> {
             AddressSpace::Uniform => format!("{}var<uniform> {name}: {ty};\n", binding()?),
             AddressSpace::Handle => format!("{}var {name}: {ty};\n", binding()?),
             AddressSpace::Workgroup => format!("var<workgroup> {name}: {ty};\n"),
-            AddressSpace::Private => format!("var<private> {name}: {ty};\n"),
+            AddressSpace::Private => {
+                self.check_value_array_counts(global.ty, &global.name, global.span)?;
+                format!("var<private> {name}: {ty};\n")
+            }
             AddressSpace::Function => {
                 return Err(unsupported(
                     global.span,
@@ -903,6 +948,8 @@ impl<'a> Writer<'a> {
         };
         for (handle, local) in function.local_variables.iter() {
             let ty = self.type_at(local.ty, false, span)?;
+            let local_span = function.local_variables.span(handle).or(span);
+            self.check_value_array_counts(local.ty, &local.name, local_span)?;
             let name = context.local_names[handle].clone();
             match local.init {
                 None => {

@@ -370,6 +370,21 @@ impl<'a> Lowerer<'a> {
             };
             let (size_bytes, align) = types::size_align(&self.module, ty, LayoutRules::Std430);
             let stride = types::round_up(size_bytes, align);
+            if let (Some(e), ArraySize::Constant(n)) = (dim, size) {
+                // Sizes are 32-bit: no type may reach 4 GiB.
+                let bytes = u64::from(stride) * u64::from(n);
+                if bytes > u64::from(u32::MAX) {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        e.span,
+                        format!(
+                            "this array would take {bytes} bytes, more than the 4 GiB a type \
+                             may take: use fewer elements"
+                        ),
+                    );
+                    return None;
+                }
+            }
             ty = self.module.type_handle(TypeInner::Array {
                 base: ty,
                 size,
