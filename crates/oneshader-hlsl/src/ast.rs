@@ -47,6 +47,11 @@ impl Path {
         matches!(&self.segments[..], [only] if only.name == name)
     }
 
+    /// Whether this is `namespace::name` (`vk::binding`).
+    pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
+        matches!(&self.segments[..], [first, second] if first.name == namespace && second.name == name)
+    }
+
     /// The path joined with `::`.
     pub fn to_text(&self) -> String {
         let parts: Vec<&str> = self.segments.iter().map(|s| s.name.as_str()).collect();

@@ -19,10 +19,6 @@
 
 pub mod ast;
 pub mod lexer;
-#[allow(
-    clippy::indexing_slicing,
-    reason = "pending: the lowering is made non-panicking in a commit of its own"
-)]
 pub mod lower;
 pub mod parser;
 pub mod preprocess;

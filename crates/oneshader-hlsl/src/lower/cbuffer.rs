@@ -142,10 +142,11 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let index = members.iter().position(|m| m.name == name)?;
+        let (member, laid) = (members.get(index)?, laid.get(index)?);
         Some(CbufferPlace {
-            offset: place.offset + laid[index].offset,
-            ty: members[index].ty,
-            layout: laid[index].ty,
+            offset: place.offset + laid.offset,
+            ty: member.ty,
+            layout: laid.ty,
             ..*place
         })
     }

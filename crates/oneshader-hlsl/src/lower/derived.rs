@@ -75,10 +75,15 @@ impl<'a> Lowerer<'a> {
             "ldexp" => {
                 let [x, e] = self.expect_args::<2>(args, name, span)?;
                 let (ops, ty) = self.common_operands(cx, &[x, e], Operands::Float, span)?;
-                let scale = self.math(cx, MathFunction::Exp2, vec![ops[1]], ty, span);
+                let scale = self.math(cx, MathFunction::Exp2, vec![ops.get(1).copied()?], ty, span);
                 {
-                    let result =
-                        self.binary_keep(cx, BinaryOperator::Multiply, ops[0], scale, span);
+                    let result = self.binary_keep(
+                        cx,
+                        BinaryOperator::Multiply,
+                        ops.first().copied()?,
+                        scale,
+                        span,
+                    );
                     Some(typed(cx, result))
                 }
             }
@@ -213,7 +218,11 @@ impl<'a> Lowerer<'a> {
                     let v = self.convert_value(cx, v.into_value(), float, arg.span, true)?;
                     scalars.push(cx.bind(v));
                 }
-                let (l, h, m) = (scalars[0], scalars[1], scalars[2]);
+                let (l, h, m) = (
+                    scalars.first().copied()?,
+                    scalars.get(1).copied()?,
+                    scalars.get(2).copied()?,
+                );
                 let zero = self.float_literal(cx, 0.0, span);
                 let one = self.float_literal(cx, 1.0, span);
                 let diffuse = self.math(cx, MathFunction::Max, vec![l, zero], float, span);
@@ -273,8 +282,14 @@ impl<'a> Lowerer<'a> {
                 let (ops, ty) = self.common_operands(cx, &[n, i, ng], Operands::Float, span)?;
                 let (scalar, _) = self.numeric(ty)?;
                 let scalar_ty = self.scalar_type(scalar);
-                let n = cx.bind(ops[0]);
-                let dot = self.math(cx, MathFunction::Dot, vec![ops[2], ops[1]], scalar_ty, span);
+                let n = cx.bind(ops.first().copied()?);
+                let dot = self.math(
+                    cx,
+                    MathFunction::Dot,
+                    vec![ops.get(2).copied()?, ops.get(1).copied()?],
+                    scalar_ty,
+                    span,
+                );
                 let zero = self.float_literal(cx, 0.0, span);
                 let bool_ty = self.scalar_type(Scalar::BOOL);
                 let facing = cx.expr(
@@ -359,7 +374,13 @@ impl<'a> Lowerer<'a> {
                 let (ops, ty) = self.common_operands(cx, &[arg], Operands::Integer, span)?;
                 let (_, shape) = self.numeric(ty)?;
                 let uint_ty = self.shaped(Scalar::U32, shape);
-                let bits = self.convert_value(cx, self.plain(ops[0], ty), uint_ty, span, false)?;
+                let bits = self.convert_value(
+                    cx,
+                    self.plain(ops.first().copied()?, ty),
+                    uint_ty,
+                    span,
+                    false,
+                )?;
                 {
                     let result = self.f16_bits_to_f32(cx, bits, uint_ty, span)?;
                     Some(typed(cx, result))

@@ -220,17 +220,17 @@ impl<'a> Lowerer<'a> {
             } if components.iter().all(|&c| c < size as u32) => {
                 composed = components
                     .iter()
-                    .map(|&c| pattern[c as usize] as u32)
+                    .map(|&c| pattern.get(c as usize).map_or(c, |&p| p as u32))
                     .collect();
                 (inner, composed.as_slice())
             }
             _ => (vector, components),
         };
-        if components.len() == 1 {
+        if let [index] = *components {
             return cx.expr(
                 Expression::AccessIndex {
                     base: vector,
-                    index: components[0],
+                    index,
                 },
                 ty,
                 span,
@@ -1715,7 +1715,7 @@ impl<'a> Lowerer<'a> {
                 let mut cols = Vec::new();
                 for c in 0..columns.count() {
                     let components = (0..rows.count())
-                        .map(|r| values[(r * columns.count() + c) as usize])
+                        .filter_map(|r| values.get((r * columns.count() + c) as usize).copied())
                         .collect();
                     cols.push(cx.expr(
                         Expression::Compose {
@@ -1840,7 +1840,11 @@ impl<'a> Lowerer<'a> {
                 self.matrix_swizzle(cx, pointer, base_ty, &member.name, writable, member.span)
             }
             TypeInner::Struct { members, .. } => {
-                let Some(index) = members.iter().position(|m| m.name == member.name) else {
+                let Some((index, found)) = members
+                    .iter()
+                    .enumerate()
+                    .find(|(_, m)| m.name == member.name)
+                else {
                     let name = types::type_name(&self.module, base_ty);
                     self.error(
                         codes::UNKNOWN_MEMBER,
@@ -1849,7 +1853,7 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 };
-                let ty = members[index].ty;
+                let ty = found.ty;
                 self.access_index(cx, value, index as u32, ty, member.span)
             }
             TypeInner::Scalar(scalar) | TypeInner::Vector { scalar, .. } => {
@@ -1916,7 +1920,13 @@ impl<'a> Lowerer<'a> {
                     other => other,
                 };
                 if components.len() == 1 {
-                    return self.access_index(cx, value, components[0], ty, member.span);
+                    return self.access_index(
+                        cx,
+                        value,
+                        components.first().copied()?,
+                        ty,
+                        member.span,
+                    );
                 }
                 match value {
                     Value::Place {
@@ -2351,15 +2361,17 @@ fn convert_literal(literal: Literal, to: Scalar) -> Option<Literal> {
 /// Levenshtein distance, for suggestions.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
+    // The previous row of distances, and the next one built from it.
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        let mut next = Vec::with_capacity(row.len());
+        next.push(i + 1);
+        for ((cb, diagonal), above) in b.iter().zip(&row).zip(row.iter().skip(1)) {
+            let substitution = diagonal + usize::from(ca != *cb);
+            let left = next.last().map_or(usize::MAX, |d| d + 1);
+            next.push(substitution.min(above + 1).min(left));
         }
+        row = next;
     }
-    row[b.len()]
+    row.last().copied().unwrap_or(0)
 }

@@ -129,7 +129,11 @@ impl<'a> Lowerer<'a> {
         let mut argument_index = 0u32;
         for (i, param) in symbol.params.iter().enumerate() {
             let span = match i.checked_sub(implicit) {
-                Some(written) => symbol.decl.params[written].span,
+                Some(written) => symbol
+                    .decl
+                    .params
+                    .get(written)
+                    .map_or(symbol.decl.name.span, |p| p.span),
                 None => symbol.decl.name.span,
             };
             if let Some(ty) = param.resource {

@@ -634,10 +634,7 @@ impl<'a> Lowerer<'a> {
             binding: oneshader_ir::BindingShift::apply(&self.binding_shifts, class, index, space),
         });
         for attribute in attributes {
-            let is_vk_binding = attribute.name.segments.len() == 2
-                && attribute.name.segments[0].name == "vk"
-                && attribute.name.segments[1].name == "binding";
-            if !is_vk_binding {
+            if !attribute.name.is_qualified("vk", "binding") {
                 continue;
             }
             let b = attribute.args.first().and_then(|e| self.const_eval(e));
@@ -1425,9 +1422,7 @@ impl Lowerer<'_> {
 
 /// Whether the attributes hold `[[vk::push_constant]]`.
 fn is_push_constant(attributes: &[ast::Attribute]) -> bool {
-    attributes.iter().any(|a| {
-        a.name.segments.len() == 2
-            && a.name.segments[0].name == "vk"
-            && a.name.segments[1].name == "push_constant"
-    })
+    attributes
+        .iter()
+        .any(|a| a.name.is_qualified("vk", "push_constant"))
 }

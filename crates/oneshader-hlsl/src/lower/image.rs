@@ -358,11 +358,7 @@ impl<'a> Lowerer<'a> {
             .iter()
             .any(|m| m.modifier == ast::Modifier::GloballyCoherent);
         for attribute in &decl.attributes {
-            let segments = &attribute.name.segments;
-            let is_format = segments.len() == 2
-                && segments[0].name == "vk"
-                && segments[1].name == "image_format";
-            if !is_format {
+            if !attribute.name.is_qualified("vk", "image_format") {
                 continue;
             }
             let name = match attribute.args.first().map(|e| &e.kind) {
@@ -635,7 +631,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         if values.len() == 1 && n > 1 {
-            values = vec![values[0]; n as usize];
+            values = vec![values.first().copied()?; n as usize];
         }
         if values.len() != n as usize {
             self.error(
@@ -716,7 +712,7 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
         }
-        let sampler = match self.lower_expr(cx, &args[0])? {
+        let sampler = match self.lower_expr(cx, args.first()?)? {
             Value::Resource { global, ty } if ty.kind == ResourceKind::Sampler => {
                 let comparison = matches!(
                     self.module.inner(ty.element),
@@ -725,7 +721,7 @@ impl<'a> Lowerer<'a> {
                 if comparison != method.compares() {
                     self.error(
                         codes::TYPE_MISMATCH,
-                        args[0].span,
+                        args.first()?.span,
                         if method.compares() {
                             format!("'{name}' compares, so its sampler must be a SamplerComparisonState")
                         } else {
@@ -734,20 +730,20 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 }
-                self.handle_expr(cx, global, args[0].span)
+                self.handle_expr(cx, global, args.first()?.span)
             }
             _ => {
                 self.error(
                     codes::TYPE_MISMATCH,
-                    args[0].span,
+                    args.first()?.span,
                     "the first argument of a sample must be a SamplerState or SamplerComparisonState",
                 );
                 return None;
             }
         };
-        let (coordinate, array_index) = self.sample_coordinates(cx, info, &args[1])?;
+        let (coordinate, array_index) = self.sample_coordinates(cx, info, args.get(1)?)?;
         let n = coordinate_count(info.dim);
-        let mut rest = args[2..fixed].iter();
+        let mut rest = args.get(2..fixed).unwrap_or_default().iter();
         let depth_ref = if method.compares() {
             let arg = rest.next()?;
             Some(self.float_argument(cx, arg)?)
@@ -894,11 +890,11 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let with_level = info.has_mips();
-        let mut operands = self.load_operands(cx, info, &args[0], with_level)?;
+        let mut operands = self.load_operands(cx, info, args.first()?, with_level)?;
         let sample = if info.multisampled() {
-            let operand = self.lower_rvalue(cx, &args[1])?;
+            let operand = self.lower_rvalue(cx, args.get(1)?)?;
             let int = self.scalar_type(Scalar::I32);
-            Some(self.convert_value(cx, operand.into_value(), int, args[1].span, true)?)
+            Some(self.convert_value(cx, operand.into_value(), int, args.get(1)?.span, true)?)
         } else {
             None
         };
@@ -917,7 +913,7 @@ impl<'a> Lowerer<'a> {
                 })
                 .collect();
             let offset = if n == 1 {
-                components[0]
+                components.first().copied()?
             } else {
                 cx.expr(Expression::Compose { ty, components }, ty, arg.span)
             };
@@ -1096,7 +1092,10 @@ impl<'a> Lowerer<'a> {
         let mip_form = info.has_mips() && args.len() == base + 2;
         if args.len() != base && !mip_form {
             let layers = if info.arrayed { ", elements" } else { "" };
-            let names = ["width", "height", "depth"][..sizes].join(", ");
+            let names = ["width", "height", "depth"]
+                .get(..sizes)
+                .unwrap_or_default()
+                .join(", ");
             let message = if !info.has_mips() {
                 format!(
                     "GetDimensions on this texture takes out arguments ({names}{layers}{})",

@@ -482,8 +482,8 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Binary {
                             op: BinaryOperator::Modulo,
-                            left: ops[0],
-                            right: ops[1],
+                            left: ops.first().copied()?,
+                            right: ops.get(1).copied()?,
                         },
                         ty,
                         span,
@@ -549,10 +549,18 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 };
-                let shape = self.common_shape(shapes[0], shapes[1], span);
+                let shape =
+                    self.common_shape(shapes.first().copied()?, shapes.get(1).copied()?, span);
                 let ty = self.shaped(Scalar::BOOL, shape);
-                let l = self.convert_value(cx, operands[0].into_value(), ty, span, true)?;
-                let r = self.convert_value(cx, operands[1].into_value(), ty, span, true)?;
+                let l = self.convert_value(
+                    cx,
+                    operands.first().copied()?.into_value(),
+                    ty,
+                    span,
+                    true,
+                )?;
+                let r =
+                    self.convert_value(cx, operands.get(1).copied()?.into_value(), ty, span, true)?;
                 let op = if name == "and" {
                     BinaryOperator::LogicalAnd
                 } else {
@@ -574,7 +582,13 @@ impl<'a> Lowerer<'a> {
             "select" => {
                 let [c, a, r] = self.expect_args::<3>(args, name, span)?;
                 let operands = self.lower_arguments(cx, [c, a, r])?;
-                self.select_operands(cx, operands[0], operands[1], operands[2], span)
+                self.select_operands(
+                    cx,
+                    operands.first().copied()?,
+                    operands.get(1).copied()?,
+                    operands.get(2).copied()?,
+                    span,
+                )
             }
             "any" | "all" => {
                 let [arg] = self.expect_args::<1>(args, name, span)?;
@@ -621,7 +635,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Refract,
-                            args: vec![ops[0], ops[1], eta],
+                            args: vec![ops.first().copied()?, ops.get(1).copied()?, eta],
                         },
                         ty,
                         span,
@@ -796,7 +810,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn float_operand(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Operand> {
         let (ops, ty) = self.common_operands(cx, &[arg], Operands::Float, arg.span)?;
         Some(Operand {
-            expr: ops[0],
+            expr: ops.first().copied()?,
             ty,
             literal: false,
         })
@@ -916,8 +930,8 @@ impl<'a> Lowerer<'a> {
                 cx.expr(
                     Expression::Binary {
                         op: BinaryOperator::Multiply,
-                        left: ops[0],
-                        right: ops[1],
+                        left: ops.first().copied()?,
+                        right: ops.get(1).copied()?,
                     },
                     result,
                     span,
@@ -1071,7 +1085,7 @@ impl<'a> Lowerer<'a> {
                 bool_ty,
             )),
             ActiveAnyTrue | ActiveAllTrue | ActiveBallot | ActiveCountBits | PrefixCountBits => {
-                let condition = self.lower_condition(cx, &args[0])?;
+                let condition = self.lower_condition(cx, args.first()?)?;
                 let result = match op {
                     ActiveAnyTrue | ActiveAllTrue => bool_ty,
                     ActiveBallot => self.shaped(Scalar::U32, Shape::Vector(VectorSize::Quad)),
@@ -1090,7 +1104,7 @@ impl<'a> Lowerer<'a> {
                 ))
             }
             ActiveAllEqual => {
-                let (value, scalar, shape) = self.wave_value(cx, op, &args[0])?;
+                let (value, scalar, shape) = self.wave_value(cx, op, args.first()?)?;
                 let value = self.wave_data(cx, value, scalar, shape, span)?;
                 let result = self.shaped(Scalar::BOOL, shape);
                 Some(rvalue(
@@ -1106,12 +1120,12 @@ impl<'a> Lowerer<'a> {
                 ))
             }
             _ => {
-                let (value, scalar, shape) = self.wave_value(cx, op, &args[0])?;
+                let (value, scalar, shape) = self.wave_value(cx, op, args.first()?)?;
                 let bitwise = matches!(op, ActiveBitAnd | ActiveBitOr | ActiveBitXor);
                 if bitwise && scalar.kind == ScalarKind::Float {
                     self.error(
                         codes::NO_MATCHING_OVERLOAD,
-                        args[0].span,
+                        args.first()?.span,
                         format!("{} needs integer operands", op.hlsl_name()),
                     );
                     return None;
@@ -1123,7 +1137,7 @@ impl<'a> Lowerer<'a> {
                 if (arithmetic || bitwise) && scalar.kind == ScalarKind::Bool {
                     self.error(
                         codes::NO_MATCHING_OVERLOAD,
-                        args[0].span,
+                        args.first()?.span,
                         format!(
                             "{} does not take bool operands; convert to uint first",
                             op.hlsl_name()
@@ -1135,12 +1149,12 @@ impl<'a> Lowerer<'a> {
                 let (value, data_ty) = self.wave_data(cx, value, scalar, shape, span)?;
                 let mut operands = vec![value];
                 if matches!(op, ReadLaneAt | QuadReadLaneAt) {
-                    let lane = self.lower_rvalue(cx, &args[1])?;
+                    let lane = self.lower_rvalue(cx, args.get(1)?)?;
                     operands.push(self.convert_value(
                         cx,
                         lane.into_value(),
                         uint,
-                        args[1].span,
+                        args.get(1)?.span,
                         true,
                     )?);
                 }
@@ -1799,7 +1813,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let symbol = overloads[index].clone();
+        let symbol = overloads.get(index)?.clone();
         let mut arguments = Vec::new();
         let mut resources = Vec::new();
         let mut copy_back = Vec::new();

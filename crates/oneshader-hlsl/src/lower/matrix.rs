@@ -100,7 +100,7 @@ impl<'a> Lowerer<'a> {
             .iter()
             .map(|&p| elements.get(p as usize).copied())
             .collect::<Option<_>>()?;
-        let unique = (1..chosen.len()).all(|i| !chosen[..i].contains(&chosen[i]));
+        let unique = all_different(&chosen);
         self.matrix_elements(cx, *pointer, chosen, ty, *writable && unique, span)
     }
 
@@ -135,7 +135,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
-        let unique = (1..picks.len()).all(|i| !picks[..i].contains(&picks[i]));
+        let unique = all_different(&picks);
         let shape = match VectorSize::from_count(picks.len() as u32) {
             Some(size) => Shape::Vector(size),
             None => Shape::Scalar,
@@ -288,6 +288,15 @@ pub(crate) fn parse_matrix_swizzle(text: &str, rows: u32, columns: u32) -> Optio
         picks.push((r, c));
     }
     (1..=4).contains(&picks.len()).then_some(picks)
+}
+
+/// Whether no two of `items` are equal (a swizzle that names an element twice cannot be
+/// written through).
+fn all_different<T: PartialEq>(items: &[T]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .all(|(i, item)| !items.iter().take(i).any(|earlier| earlier == item))
 }
 
 #[cfg(test)]

@@ -245,7 +245,14 @@ impl<'a> Lowerer<'a> {
         else {
             return;
         };
-        let symbol = self.functions[&name][index].clone();
+        let Some(symbol) = self
+            .functions
+            .get(&name)
+            .and_then(|overloads| overloads.get(index))
+            .cloned()
+        else {
+            return;
+        };
         let Some(callee) = self.function_handle(&name, index, Some(span), &[]) else {
             return;
         };
@@ -330,10 +337,10 @@ impl<'a> Lowerer<'a> {
             name: format!("{name}_entry"),
             ..Function::default()
         };
-        for (i, slots) in inputs.iter().enumerate() {
+        for (slots, param) in inputs.iter().zip(&symbol.params) {
             for (slot, _) in slots {
                 function.arguments.push(FunctionArgument {
-                    name: format!("{}_{}", symbol.params[i].name, function.arguments.len()),
+                    name: format!("{}_{}", param.name, function.arguments.len()),
                     ty: slot.interface_ty,
                     binding: Some(slot.binding.clone()),
                 });
@@ -383,8 +390,7 @@ impl<'a> Lowerer<'a> {
         let mut argument_index = 0u32;
         let mut arguments = Vec::new();
         let mut out_temps = Vec::new();
-        for (i, slots) in inputs.iter().enumerate() {
-            let sig = &symbol.params[i];
+        for (slots, sig) in inputs.iter().zip(&symbol.params) {
             let mut parts = Vec::new();
             for (slot, _) in slots {
                 let arg = cx.expr(
@@ -483,11 +489,11 @@ impl<'a> Lowerer<'a> {
                 return;
             }
         }
-        for (i, slots) in out_slots.iter().enumerate() {
-            let Some(Some((temp, pointer_ty))) = out_temps.get(i).copied() else {
+        for ((slots, temp), param) in out_slots.iter().zip(&out_temps).zip(&symbol.params) {
+            let Some((temp, pointer_ty)) = *temp else {
                 continue;
             };
-            let ty = symbol.params[i].ty;
+            let ty = param.ty;
             let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, span);
             let loaded = cx.expr(Expression::Load { pointer }, ty, span);
             if gather(self, &mut cx, loaded, ty, slots).is_none() {

@@ -243,7 +243,7 @@ impl<'a> Lowerer<'a> {
                 // that ends in break, continue, return or discard. Their diagnostics were
                 // reported when they were lowered in their own place.
                 let reported = std::mem::take(&mut self.diagnostics);
-                for next in &groups[group_index + 1..] {
+                for next in groups.iter().skip(group_index + 1) {
                     cx.push_block();
                     cx.push_scope();
                     for s in &next.body {

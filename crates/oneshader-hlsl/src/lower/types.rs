@@ -39,9 +39,9 @@ pub(crate) fn scalar_by_name(name: &str) -> Option<Scalar> {
 pub(crate) fn split_dimensions(name: &str) -> Option<(&str, u32, Option<u32>)> {
     let bytes = name.as_bytes();
     let len = bytes.len();
-    if len >= 4 && bytes[len - 2] == b'x' {
-        let rows = (bytes[len - 3] as char).to_digit(10)?;
-        let columns = (bytes[len - 1] as char).to_digit(10)?;
+    if let [_, .., rows, b'x', columns] = *bytes {
+        let rows = (rows as char).to_digit(10)?;
+        let columns = (columns as char).to_digit(10)?;
         return Some((&name[..len - 3], rows, Some(columns)));
     }
     let count = (*bytes.last()? as char).to_digit(10)?;
