@@ -500,3 +500,18 @@ fn unroll_of_a_huge_loop_stays_a_loop() {
     let failures = run_everywhere("unroll", &compiled, 6 ^ 256 ^ 512);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Nested calls as deep as the nesting limit allows (50 `abs(`, two and a half levels
+/// each) compile for every target on a 2 MiB stack (the SPIR-V writer's `math` took
+/// 45 KiB a level unoptimised, and 40 fit), validate and run.
+#[test]
+fn nested_calls_50_deep_fit_a_2_mib_stack() {
+    let n = 50;
+    let text = shader(
+        "",
+        &format!("x = {}c + 3{};", "abs(".repeat(n), ")".repeat(n)),
+    );
+    let compiled = compile_on_test_stack(text).expect("50 nested calls");
+    let failures = run_everywhere("calls", &compiled, 3);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

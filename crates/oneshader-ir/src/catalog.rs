@@ -647,7 +647,7 @@ pub fn markdown() -> String {
     out.push_str(
         "\n## Limits\n\nInput past these limits gets a diagnostic, never a crash or a hang: \
          input nested past the nesting limit never reaches a recursive pass. \
-         Below it, an unoptimised build compiles 100 levels (nested calls: 40) on a 2 MiB \
+         Below it, an unoptimised build compiles 100 levels (nested calls: 50) on a 2 MiB \
          thread stack, an optimised one far more. `[unroll(N)]` is a hint that oneshader does \
          not act on (it unrolls nothing; the driver's compiler decides), so it has no limit.\n\n\
          | limit | value | code |\n|---|---|---|\n",

@@ -644,13 +644,22 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// call-like expression.
     pub fn operand(&mut self, h: Handle<Expression>) -> Written {
         let text = self.expr(h)?;
+        Ok(self.parenthesized(h, text))
+    }
+
+    /// `text`, the text of `h`, as an operand of an operator (see [`Self::operand`]).
+    pub fn parenthesized(&self, h: Handle<Expression>, text: String) -> String {
         let compound = self.bound.try_get(h).is_none_or(Option::is_none)
             && match self.function.expressions.try_get(h) {
                 Some(Expression::Unary { .. } | Expression::Binary { .. }) => true,
                 Some(Expression::Literal(_)) => text.starts_with('-'),
                 _ => false,
             };
-        Ok(if compound { format!("({text})") } else { text })
+        if compound {
+            format!("({text})")
+        } else {
+            text
+        }
     }
 
     /// The text of expression `h`.
@@ -669,6 +678,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         match *expression {
             Expression::Unary { op, expr } => self.unary(op, expr),
             Expression::Binary { op, left, right } => self.binary(op, left, right),
+            Expression::Math { fun, ref args } => crate::math::write(self, h, fun, args),
             _ => self.other_expr(h, expression, span),
         }
     }

@@ -18,16 +18,40 @@ fn arity(fun: MathFunction) -> usize {
 }
 
 /// The MSL text of `fun` (expression `h`) applied to `args`.
+///
+/// The operands are written first, in this small frame: nested calls recurse through
+/// here, and the large frame of [`write_of_texts`] (unoptimised) is only on the stack once
+/// they are done.
 pub fn write(
     fw: &mut FunctionWriter,
     h: Handle<Expression>,
     fun: MathFunction,
     args: &[Handle<Expression>],
 ) -> Written {
+    let mut texts = Vec::with_capacity(args.len());
+    for &arg in args {
+        texts.push(fw.expr(arg)?);
+    }
+    write_of_texts(fw, h, fun, args, &texts)
+}
+
+/// `fun` applied to `args`, whose MSL texts are `texts`.
+#[inline(never)]
+fn write_of_texts(
+    fw: &mut FunctionWriter,
+    h: Handle<Expression>,
+    fun: MathFunction,
+    args: &[Handle<Expression>],
+    texts: &[String],
+) -> Written {
     use MathFunction::*;
     let span = fw.function.expressions.span(h);
     let wrong_arity = || unsupported(span, format!("{fun:?} with {} operands", args.len()));
     let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
+    let text = |index: usize| texts.get(index).cloned().ok_or_else(wrong_arity);
+    // `args[index]` as an operand of an operator.
+    let operand =
+        |fw: &FunctionWriter, index: usize| Ok(fw.parenthesized(arg(index)?, text(index)?));
     if args.len() != arity(fun) {
         return Err(wrong_arity());
     }
@@ -51,15 +75,15 @@ pub fn write(
     };
 
     if fun == Mad {
-        let a = fw.operand(arg(0)?)?;
-        let b = fw.operand(arg(1)?)?;
-        let c = fw.operand(arg(2)?)?;
+        let a = operand(fw, 0)?;
+        let b = operand(fw, 1)?;
+        let c = operand(fw, 2)?;
         // Parenthesized: the text may be the operand of a swizzle or another operator.
         return Ok(format!("({a} * {b} + {c})"));
     }
     if fun == MatrixMultiply {
-        let a = fw.operand(arg(0)?)?;
-        let b = fw.operand(arg(1)?)?;
+        let a = operand(fw, 0)?;
+        let b = operand(fw, 1)?;
         return Ok(format!("({a} * {b})"));
     }
     if fun == Dot && !is_float {
@@ -69,18 +93,14 @@ pub fn write(
             _ => 1,
         };
         // As vectors, so that a swizzle operand can be indexed.
-        let a = format!("{argument_type}({})", fw.expr(arg(0)?)?);
-        let b = format!("{argument_type}({})", fw.expr(arg(1)?)?);
+        let a = format!("{argument_type}({})", text(0)?);
+        let b = format!("{argument_type}({})", text(1)?);
         let terms: Vec<String> = ['x', 'y', 'z', 'w']
             .iter()
             .take(count as usize)
             .map(|c| format!("{a}.{c} * {b}.{c}"))
             .collect();
         return Ok(format!("({})", terms.join(" + ")));
-    }
-    let mut texts = Vec::new();
-    for &arg in args {
-        texts.push(fw.expr(arg)?);
     }
     let call = |name: &str| format!("{name}({})", texts.join(", "));
     let float_only = |name: &str| {

@@ -10,11 +10,31 @@ use crate::function::FunctionWriter;
 
 impl FunctionWriter<'_, '_> {
     /// Writes `fun(args)`, the value of expression `handle`.
+    ///
+    /// The operands are written first, in this small frame: nested calls recurse through
+    /// here, and the large frame of [`Self::math_of_values`] (its `match`, unoptimised) is
+    /// only on the stack once they are done.
     pub fn math(
         &mut self,
         handle: Handle<Expression>,
         fun: MathFunction,
         args: &[Handle<Expression>],
+    ) -> Result<Word> {
+        let mut operands = Vec::with_capacity(args.len());
+        for &arg in args {
+            operands.push(self.value(arg)?);
+        }
+        self.math_of_values(handle, fun, args, &operands)
+    }
+
+    /// `fun` applied to `operands`, the values of `args`.
+    #[inline(never)]
+    fn math_of_values(
+        &mut self,
+        handle: Handle<Expression>,
+        fun: MathFunction,
+        args: &[Handle<Expression>],
+        operands: &[Word],
     ) -> Result<Word> {
         use MathFunction as M;
         use ScalarKind::{Bool, Float, Sint, Uint};
@@ -46,10 +66,6 @@ impl FunctionWriter<'_, '_> {
             .ok_or_else(|| Error::malformed(span, "no operand"))?;
         let first_inner = self.inner_of(first)?;
         let kind = first_inner.scalar().map(|s| s.kind);
-        let mut operands = Vec::with_capacity(args.len());
-        for &arg in args {
-            operands.push(self.value(arg)?);
-        }
         let size = match *first_inner {
             TypeInner::Vector { size, .. } => Some(size),
             _ => None,
