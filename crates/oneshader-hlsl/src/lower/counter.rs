@@ -55,10 +55,7 @@ impl<'a> Lowerer<'a> {
         attributes: &[ast::Attribute],
     ) {
         for attribute in attributes {
-            let is_counter_binding = attribute.name.segments.len() == 2
-                && attribute.name.segments[0].name == "vk"
-                && attribute.name.segments[1].name == "counter_binding";
-            if !is_counter_binding {
+            if !attribute.name.is_qualified("vk", "counter_binding") {
                 continue;
             }
             if kind != ResourceKind::RWStructuredBuffer {

@@ -34,10 +34,7 @@ impl<'a> Lowerer<'a> {
         else {
             return None;
         };
-        let unroll = statement
-            .attributes
-            .iter()
-            .any(|a| a.name.segments.len() == 1 && a.name.segments[0].name == "unroll");
+        let unroll = statement.attributes.iter().any(|a| a.name.is("unroll"));
         if !unroll {
             return None;
         }
