@@ -20,6 +20,7 @@ use oneshader_harness::{
 use serde::Deserialize;
 
 pub mod corpus;
+pub mod generate;
 pub mod wave_model;
 
 /// The directory of the case files.
@@ -348,6 +349,17 @@ fn validate(name: &str, result: CompileResult, options: &CompileOptions) -> Comp
 pub fn try_compile_and_validate(path: &Path, options: &CompileOptions) -> Result<Compiled, String> {
     let result = oneshader::compile_file(path, options);
     try_validate(&path.display().to_string(), result, options)
+}
+
+/// Like [`compile_source_and_validate`], but returns the reasons of a failure instead of
+/// panicking.
+pub fn try_compile_source_and_validate(
+    name: &str,
+    text: &str,
+    options: &CompileOptions,
+) -> Result<Compiled, String> {
+    let result = oneshader::compile_source(name, text, options);
+    try_validate(name, result, options)
 }
 
 /// Checks that `result` succeeded and validates every output: spirv-val, Tint (through

@@ -1,0 +1,286 @@
+//! Generated programs checked by execution: random well-defined HLSL compute programs
+//! (`oneshader_e2e::generate`) are compiled to SPIR-V, WGSL and MSL, every output is validated
+//! (spirv-val, Tint, the MSL check), run on lavapipe (Vulkan) and on Dawn, and every word every
+//! thread writes is compared with the CPU interpreter's.
+//!
+//! Programs run in batches: one shader calls many programs one after another, each writing
+//! its own region of `Out`, so one compile, one validation and one dispatch per runtime cover
+//! the whole batch. The environment sets the run:
+//!
+//! - `ONESHADER_GENERATED_PROGRAMS=N` (default 1000) and `ONESHADER_GENERATED_SEED=S` (default 1);
+//! - `ONESHADER_GENERATED_PROGRAM=I`: only program `I` of that seed (to rerun a failure);
+//! - `ONESHADER_GENERATED_BATCH=B`: programs per shader (default 25);
+//! - `ONESHADER_GENERATED_RUNTIMES=lavapipe,swiftshader,dawn-lavapipe,dawn-swiftshader` or `all`
+//!   (default: lavapipe and Dawn on SwiftShader; `ONESHADER_TEST_DEVICE=system` runs on
+//!   the system's Vulkan driver alone).
+//!
+//! A mismatch names the seed, the program, the runtime, the thread and word, expected and
+//! actual, and the file (under `target/tmp/generated-failures/`) holding the program alone as a
+//! shader with the same output layout.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use oneshader::CompileOptions;
+use oneshader_e2e::generate::hlsl::{batch_shader, output_words, program_base, HEADER_WORDS};
+use oneshader_e2e::generate::program::{THREADS, WORDS};
+use oneshader_e2e::generate::{generate, input_words, interpret, program_seed, Program, Waves};
+use oneshader_e2e::{run, try_compile_source_and_validate, Compiled, Runtime};
+use oneshader_harness::{u32_bytes, DawnDriver, VulkanDriver};
+
+/// The run the environment asks for.
+struct Settings {
+    seed: u64,
+    indices: Vec<usize>,
+    batch: usize,
+    runtimes: Vec<Runtime>,
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    let value = std::env::var(name).ok()?;
+    Some(
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={value} is not a number")),
+    )
+}
+
+impl Settings {
+    fn from_env() -> Settings {
+        let seed = env_number("ONESHADER_GENERATED_SEED").unwrap_or(1);
+        let programs = env_number("ONESHADER_GENERATED_PROGRAMS").unwrap_or(1000) as usize;
+        let indices = match env_number("ONESHADER_GENERATED_PROGRAM") {
+            Some(only) => vec![only as usize],
+            None => (0..programs).collect(),
+        };
+        let batch = env_number("ONESHADER_GENERATED_BATCH").unwrap_or(25).max(1) as usize;
+        let selected = Runtime::selected();
+        let runtimes = match std::env::var("ONESHADER_GENERATED_RUNTIMES") {
+            _ if selected == [Runtime::Vulkan(VulkanDriver::System)] => selected,
+            Ok(names) => names
+                .split(',')
+                .flat_map(|name| match name.trim() {
+                    "all" => selected.clone(),
+                    "lavapipe" => vec![Runtime::Vulkan(VulkanDriver::Lavapipe)],
+                    "swiftshader" => vec![Runtime::Vulkan(VulkanDriver::SwiftShader)],
+                    "dawn-lavapipe" => vec![Runtime::Dawn(DawnDriver::Mesa25Lavapipe)],
+                    "dawn-swiftshader" => vec![Runtime::Dawn(DawnDriver::SwiftShader)],
+                    other => panic!(
+                        "ONESHADER_GENERATED_RUNTIMES: unknown runtime '{other}' (all, lavapipe, \
+                         swiftshader, dawn-lavapipe, dawn-swiftshader)"
+                    ),
+                })
+                .collect(),
+            // Dawn on Mesa 25's lavapipe compiles each pipeline about ten times slower than
+            // Dawn on SwiftShader; it runs with `all` or `dawn-lavapipe`.
+            Err(_) => vec![
+                Runtime::Vulkan(VulkanDriver::Lavapipe),
+                Runtime::Dawn(DawnDriver::SwiftShader),
+            ],
+        };
+        Settings {
+            seed,
+            indices,
+            batch,
+            runtimes,
+        }
+    }
+
+    fn rerun(&self, index: usize) -> String {
+        format!(
+            "ONESHADER_GENERATED_SEED={} ONESHADER_GENERATED_PROGRAM={index} \
+             cargo test -p oneshader-e2e --test generated",
+            self.seed
+        )
+    }
+}
+
+/// Where a failing program is written.
+fn failure_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generated-failures")
+}
+
+/// Writes program `index` alone as a shader (the same layout as a batch of one) and returns
+/// the file's path.
+fn save(settings: &Settings, index: usize, program: &Program) -> String {
+    let dir = failure_dir();
+    let path = dir.join(format!("seed-{}-program-{index}.hlsl", settings.seed));
+    let written = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&path, batch_shader(std::slice::from_ref(program))));
+    match written {
+        Ok(()) => path.display().to_string(),
+        Err(e) => format!("(not written: {}: {e})", path.display()),
+    }
+}
+
+#[test]
+fn generated_programs_match_the_interpreter() {
+    let settings = Settings::from_env();
+    let started = Instant::now();
+    let batches: Vec<&[usize]> = settings.indices.chunks(settings.batch).collect();
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let sizes = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let (found, seen) = check_batch(&settings, batch);
+                failures.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
+                sizes.lock().unwrap_or_else(|e| e.into_inner()).extend(seen);
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut sizes = sizes.into_inner().unwrap_or_else(|e| e.into_inner());
+    sizes.sort();
+    sizes.dedup();
+    eprintln!(
+        "{} generated programs (seed {}) in {} batches on {:?} (subgroup sizes {sizes:?}): \
+         {} failures, {:.1} s",
+        settings.indices.len(),
+        settings.seed,
+        batches.len(),
+        settings.runtimes,
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} generated programs fail:\n{}",
+        failures.len(),
+        settings.indices.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// Compiles, validates and runs one batch; returns the failures and the subgroup sizes seen.
+fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>) {
+    let programs: Vec<Program> = indices
+        .iter()
+        .map(|&i| generate(program_seed(settings.seed, i as u64)))
+        .collect();
+    let name = format!("generated-{}-{}.hlsl", settings.seed, indices[0]);
+    let compiled = match compile(&name, &programs) {
+        Ok(compiled) => compiled,
+        Err(batch_error) => return (compile_failures(settings, indices, &programs, &batch_error), Vec::new()),
+    };
+    let input = input_words(settings.seed as u32);
+    let mut failures = Vec::new();
+    let mut sizes = Vec::new();
+    for &runtime in &settings.runtimes {
+        let mut buffers = vec![("Out".to_string(), vec![0u8; output_words(programs.len()) * 4])];
+        let reads_input = compiled
+            .reflection()
+            .entry_point(&compiled.entry)
+            .is_some_and(|e| e.resource("In").is_some());
+        if reads_input {
+            buffers.push(("In".to_string(), u32_bytes(&input)));
+        }
+        let output = match run(&compiled, runtime, &buffers, [1, 1, 1]) {
+            Ok(output) => output,
+            Err(e) => {
+                failures.push(format!("{name} on {runtime:?} does not run: {e}"));
+                continue;
+            }
+        };
+        let size = output.device.subgroup_size;
+        sizes.push(size);
+        let words = match output.u32s(0) {
+            Ok(words) => words,
+            Err(e) => {
+                failures.push(format!("{name} on {runtime:?}: {e}"));
+                continue;
+            }
+        };
+        let lanes: Vec<(u32, u32)> = (0..THREADS)
+            .map(|t| (words[t * HEADER_WORDS], words[t * HEADER_WORDS + 2]))
+            .collect();
+        let counts_agree = (0..THREADS).all(|t| words[t * HEADER_WORDS + 1] == size);
+        let waves = match Waves::from_lanes(&lanes) {
+            Ok(waves) if counts_agree => waves,
+            Ok(_) => {
+                failures.push(format!("{name} on {runtime:?}: WaveGetLaneCount() is not the reported subgroup size {size}"));
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("{name} on {runtime:?}: the subgroups the device formed: {e}"));
+                continue;
+            }
+        };
+        for (k, (&index, program)) in indices.iter().zip(&programs).enumerate() {
+            let base = program_base(k);
+            let actual = &words[base..base + THREADS * WORDS];
+            let expected = match interpret(program, &input, &waves) {
+                Ok(expected) => expected,
+                Err(e) => {
+                    let file = save(settings, index, program);
+                    failures.push(format!(
+                        "seed {} program {index}: the interpreter fails ({e}); the generator \
+                         made an ill-defined program: {file}",
+                        settings.seed
+                    ));
+                    continue;
+                }
+            };
+            if let Some(word) = (0..expected.len()).find(|&w| expected[w] != actual[w]) {
+                let file = save(settings, index, program);
+                failures.push(format!(
+                    "seed {} program {index} on {runtime:?} (subgroup size {size}): thread {} \
+                     word {} is {:#010x}, the interpreter says {:#010x}\n  program: {file}\n  \
+                     rerun: {}",
+                    settings.seed,
+                    word / WORDS,
+                    word % WORDS,
+                    actual[word],
+                    expected[word],
+                    settings.rerun(index)
+                ));
+            }
+        }
+    }
+    (failures, sizes)
+}
+
+fn compile(name: &str, programs: &[Program]) -> Result<Compiled, String> {
+    try_compile_source_and_validate(name, &batch_shader(programs), &CompileOptions::default())
+}
+
+/// A batch failed to compile or validate: finds the programs that fail alone.
+fn compile_failures(
+    settings: &Settings,
+    indices: &[usize],
+    programs: &[Program],
+    batch_error: &str,
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (&index, program) in indices.iter().zip(programs) {
+        let name = format!("seed-{}-program-{index}.hlsl", settings.seed);
+        if let Err(e) = compile(&name, std::slice::from_ref(program)) {
+            let file = save(settings, index, program);
+            failures.push(format!(
+                "seed {} program {index} does not compile or validate: {file}\n  rerun: {}\n{e}",
+                settings.seed,
+                settings.rerun(index)
+            ));
+        }
+    }
+    if failures.is_empty() {
+        failures.push(format!(
+            "the batch of programs {}..={} fails, though each alone passes:\n{batch_error}",
+            indices[0],
+            indices[indices.len() - 1]
+        ));
+    }
+    failures
+}
