@@ -126,13 +126,15 @@ fn generated_programs_match_the_interpreter() {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| loop {
-                let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let (found, seen) = check_batch(&settings, batch);
-                failures.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
-                sizes.lock().unwrap_or_else(|e| e.into_inner()).extend(seen);
+            scope.spawn(|| {
+                while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (found, seen) = check_batch(&settings, batch);
+                    failures
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend(found);
+                    sizes.lock().unwrap_or_else(|e| e.into_inner()).extend(seen);
+                }
             });
         }
     });
@@ -173,13 +175,21 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
     let name = format!("generated-{}-{}.hlsl", settings.seed, indices[0]);
     let compiled = match compile(&name, &programs) {
         Ok(compiled) => compiled,
-        Err(batch_error) => return (compile_failures(settings, indices, &programs, &batch_error), Vec::new()),
+        Err(batch_error) => {
+            return (
+                compile_failures(settings, indices, &programs, &batch_error),
+                Vec::new(),
+            )
+        }
     };
     let input = input_words(settings.seed as u32);
     let mut failures = Vec::new();
     let mut sizes = Vec::new();
     for &runtime in &settings.runtimes {
-        let mut buffers = vec![("Out".to_string(), vec![0u8; output_words(programs.len()) * 4])];
+        let mut buffers = vec![(
+            "Out".to_string(),
+            vec![0u8; output_words(programs.len()) * 4],
+        )];
         let reads_input = compiled
             .reflection()
             .entry_point(&compiled.entry)
@@ -214,7 +224,9 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{name} on {runtime:?}: the subgroups the device formed: {e}"));
+                failures.push(format!(
+                    "{name} on {runtime:?}: the subgroups the device formed: {e}"
+                ));
                 continue;
             }
         };

@@ -37,7 +37,10 @@ pub fn batch_shader(programs: &[Program]) -> String {
     let _ = writeln!(s, "void main(uint tid : SV_GroupIndex) {{");
     let _ = writeln!(s, "    Out[tid * {HEADER_WORDS}] = WaveGetLaneIndex();");
     let _ = writeln!(s, "    Out[tid * {HEADER_WORDS} + 1] = WaveGetLaneCount();");
-    let _ = writeln!(s, "    Out[tid * {HEADER_WORDS} + 2] = WaveReadLaneFirst(tid);");
+    let _ = writeln!(
+        s,
+        "    Out[tid * {HEADER_WORDS} + 2] = WaveReadLaneFirst(tid);"
+    );
     for i in 0..programs.len() {
         let _ = writeln!(s, "    program{i}(tid);");
     }

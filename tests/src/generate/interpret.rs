@@ -68,7 +68,10 @@ impl Waves {
 /// thread by thread (unwritten words are 0).
 pub fn interpret(program: &Program, input: &[u32], waves: &Waves) -> Result<Vec<u32>, String> {
     if input.len() != INPUT_WORDS {
-        return Err(format!("the input has {} words, not {INPUT_WORDS}", input.len()));
+        return Err(format!(
+            "the input has {} words, not {INPUT_WORDS}",
+            input.len()
+        ));
     }
     let mut machine = Machine {
         input,
@@ -465,7 +468,11 @@ pub fn intrinsic(op: Intrinsic, ty: Ty, a: u32, b: u32, c: u32) -> Result<u32, S
         Intrinsic::Abs => (a as i32).wrapping_abs() as u32,
         Intrinsic::Clamp => {
             if less(c, b) {
-                return Err(format!("undefined: clamp with lo {} > hi {}", show(ty, b), show(ty, c)));
+                return Err(format!(
+                    "undefined: clamp with lo {} > hi {}",
+                    show(ty, b),
+                    show(ty, c)
+                ));
             }
             let low = if less(a, b) { b } else { a };
             if less(c, low) {
@@ -499,5 +506,339 @@ fn show(ty: Ty, word: u32) -> String {
     match ty {
         Ty::Int => (word as i32).to_string(),
         _ => word.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::hlsl;
+    use crate::generate::program::Var;
+    use crate::generate::random::{generate, program_seed};
+
+    fn e(ty: Ty, kind: ExprKind) -> Expr {
+        Expr { ty, kind }
+    }
+    fn uint(word: u32) -> Expr {
+        e(Ty::Uint, ExprKind::Literal(word))
+    }
+    fn int(value: i32) -> Expr {
+        e(Ty::Int, ExprKind::Literal(value as u32))
+    }
+    fn tid() -> Expr {
+        e(Ty::Uint, ExprKind::ThreadIndex)
+    }
+    fn var(n: usize, ty: Ty) -> Expr {
+        e(ty, ExprKind::Var(Var(n)))
+    }
+    fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+        e(a.ty, ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+    fn cmp(op: CompareOp, a: Expr, b: Expr) -> Expr {
+        e(Ty::Bool, ExprKind::Compare(op, Box::new(a), Box::new(b)))
+    }
+    fn wave(op: WaveOp, ty: Ty, args: Vec<Expr>) -> Expr {
+        e(ty, ExprKind::Wave(op, args))
+    }
+    /// `(tid & bit) != 0`.
+    fn tid_bit(bit: u32) -> Expr {
+        cmp(
+            CompareOp::NotEqual,
+            bin(BinaryOp::BitAnd, tid(), uint(bit)),
+            uint(0),
+        )
+    }
+
+    fn run(body: Vec<Stmt>, vars: usize, size: usize) -> Vec<u32> {
+        let program = Program {
+            body,
+            vars,
+            arrays: 0,
+        };
+        let input: Vec<u32> = (0..INPUT_WORDS as u32).map(|i| i * 3).collect();
+        interpret(&program, &input, &Waves::consecutive(size)).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Word `slot` of every thread.
+    fn slot(out: &[u32], slot: usize) -> Vec<u32> {
+        out.chunks(WORDS).map(|words| words[slot]).collect()
+    }
+
+    #[test]
+    fn operators_have_dxc_meanings_and_undefined_ones_are_errors() {
+        let i = |v: i32| v as u32;
+        assert_eq!(binary(BinaryOp::Div, Ty::Int, i(-7), 2), Ok(i(-3)));
+        assert_eq!(binary(BinaryOp::Rem, Ty::Int, i(-7), 2), Ok(i(-1)));
+        assert_eq!(binary(BinaryOp::Div, Ty::Uint, i(-7), 2), Ok(0x7FFF_FFFC));
+        assert_eq!(binary(BinaryOp::Shl, Ty::Uint, 1, 33), Ok(2));
+        assert_eq!(binary(BinaryOp::Shr, Ty::Int, i(-8), 33), Ok(i(-4)));
+        assert_eq!(binary(BinaryOp::Shr, Ty::Uint, 0x8000_0000, 63), Ok(1));
+        assert_eq!(binary(BinaryOp::Mul, Ty::Int, i(i32::MAX), 2), Ok(i(-2)));
+        assert!(binary(BinaryOp::Div, Ty::Int, i(i32::MIN), i(-1)).is_err());
+        assert!(binary(BinaryOp::Rem, Ty::Uint, 5, 0).is_err());
+        assert_eq!(
+            binary(BinaryOp::Div, Ty::Uint, 0x8000_0000, u32::MAX),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn bit_intrinsics_match_the_spec_table() {
+        // Rows of /work/shared/spec/004's table: value, firstbithigh, firstbitlow.
+        for (value, high, low) in [
+            (-31, 4, 0),
+            (-16, 3, 4),
+            (-1, -1, 0),
+            (0, -1, -1),
+            (24, 4, 3),
+        ] {
+            let word = value as u32;
+            let high_of = intrinsic(Intrinsic::FirstBitHigh, Ty::Int, word, 0, 0);
+            assert_eq!(high_of, Ok(high as u32), "firstbithigh({value})");
+            let low_of = intrinsic(Intrinsic::FirstBitLow, Ty::Int, word, 0, 0);
+            assert_eq!(low_of, Ok(low as u32), "firstbitlow({value})");
+        }
+        assert_eq!(
+            intrinsic(Intrinsic::FirstBitHigh, Ty::Uint, u32::MAX, 0, 0),
+            Ok(31)
+        );
+        assert_eq!(
+            intrinsic(Intrinsic::CountBits, Ty::Int, u32::MAX, 0, 0),
+            Ok(32)
+        );
+        assert_eq!(
+            intrinsic(Intrinsic::ReverseBits, Ty::Uint, 1, 0, 0),
+            Ok(0x8000_0000)
+        );
+        assert_eq!(
+            intrinsic(Intrinsic::Abs, Ty::Int, i32::MIN as u32, 0, 0),
+            Ok(i32::MIN as u32)
+        );
+        assert_eq!(
+            intrinsic(Intrinsic::Min, Ty::Int, u32::MAX, 1, 0),
+            Ok(u32::MAX)
+        );
+        assert_eq!(intrinsic(Intrinsic::Min, Ty::Uint, u32::MAX, 1, 0), Ok(1));
+        assert_eq!(
+            intrinsic(Intrinsic::Clamp, Ty::Int, (-9i32) as u32, (-3i32) as u32, 5,),
+            Ok((-3i32) as u32)
+        );
+        assert!(intrinsic(Intrinsic::Clamp, Ty::Int, 0, 5, 4).is_err());
+        assert_eq!(intrinsic(Intrinsic::Mad, Ty::Uint, 3, 4, 5), Ok(17));
+    }
+
+    #[test]
+    fn wave_operations_in_divergent_branches_see_only_their_lanes() {
+        // if (tid & 1) Out[0] = WaveActiveSum(tid); else Out[0] = WavePrefixSum(tid);
+        // Out[1] = WaveActiveCountBits(tid < 3); Out[2] = (tid & 2) ? WaveActiveSum(1u) : 9u;
+        let body = vec![
+            Stmt::If(
+                tid_bit(1),
+                vec![Stmt::Write(
+                    0,
+                    wave(WaveOp::ActiveSum, Ty::Uint, vec![tid()]),
+                )],
+                vec![Stmt::Write(
+                    0,
+                    wave(WaveOp::PrefixSum, Ty::Uint, vec![tid()]),
+                )],
+            ),
+            Stmt::Write(
+                1,
+                wave(
+                    WaveOp::ActiveCountBits,
+                    Ty::Uint,
+                    vec![cmp(CompareOp::Less, tid(), uint(3))],
+                ),
+            ),
+            Stmt::Write(
+                2,
+                e(
+                    Ty::Uint,
+                    ExprKind::Select(
+                        Box::new(tid_bit(2)),
+                        Box::new(wave(WaveOp::ActiveSum, Ty::Uint, vec![uint(1)])),
+                        Box::new(uint(9)),
+                    ),
+                ),
+            ),
+        ];
+        let out = run(body, 0, 4);
+        // Subgroup 0 is threads 0-3: odd lanes 1 and 3 sum to 4; even lanes 0 and 2 see the
+        // even lanes below them (0, then 0). Subgroup 1: 5 + 7, then 0 and 4.
+        assert_eq!(&slot(&out, 0)[..8], &[0, 4, 0, 4, 0, 12, 4, 12]);
+        assert_eq!(&slot(&out, 1)[..8], &[3, 3, 3, 3, 0, 0, 0, 0]);
+        assert_eq!(&slot(&out, 2)[..8], &[9, 9, 2, 2, 9, 9, 2, 2]);
+        // On subgroups of 8, lanes 2, 3, 6, 7 take the wave side.
+        assert_eq!(
+            &slot(&run_select_only(8), 2)[..8],
+            &[9, 9, 4, 4, 9, 9, 4, 4]
+        );
+    }
+
+    fn run_select_only(size: usize) -> Vec<u32> {
+        let select = e(
+            Ty::Uint,
+            ExprKind::Select(
+                Box::new(tid_bit(2)),
+                Box::new(wave(WaveOp::ActiveSum, Ty::Uint, vec![uint(1)])),
+                Box::new(uint(9)),
+            ),
+        );
+        run(vec![Stmt::Write(2, select)], 0, size)
+    }
+
+    #[test]
+    fn loops_break_and_continue_per_lane_and_switch_picks_arms() {
+        // int v0 = 0; for (int v1 = 0; v1 < 4; v1++) { if (tid == v1) break;
+        //   if (v1 == 1) continue; v0 += 10; }
+        // switch ((int)tid & 3) { case 0: v0 += 1; break; case 2: v0 += 2; break;
+        //   default: v0 += 3; break; }
+        let loop_body = vec![
+            Stmt::If(
+                cmp(
+                    CompareOp::Equal,
+                    e(Ty::Int, ExprKind::Cast(Box::new(tid()))),
+                    var(1, Ty::Int),
+                ),
+                vec![Stmt::Break],
+                Vec::new(),
+            ),
+            Stmt::If(
+                cmp(CompareOp::Equal, var(1, Ty::Int), int(1)),
+                vec![Stmt::Continue],
+                Vec::new(),
+            ),
+            Stmt::Assign(Var(0), Some(BinaryOp::Add), int(10)),
+        ];
+        let selector = bin(
+            BinaryOp::BitAnd,
+            e(Ty::Int, ExprKind::Cast(Box::new(tid()))),
+            int(3),
+        );
+        let add = |k| vec![Stmt::Assign(Var(0), Some(BinaryOp::Add), int(k))];
+        let body = vec![
+            Stmt::Declare(Var(0), int(0)),
+            Stmt::For(Var(1), int(4), loop_body),
+            Stmt::Switch(
+                selector,
+                vec![(Some(0), add(1)), (Some(2), add(2)), (None, add(3))],
+            ),
+            Stmt::Write(0, var(0, Ty::Int)),
+        ];
+        let out = run(body, 2, 8);
+        // Thread t adds 10 for each trip below min(t, 4) but trip 1.
+        let expected: Vec<u32> = (0..8u32)
+            .map(|t| {
+                let trips = (0..t.min(4)).filter(|&i| i != 1).count() as u32;
+                trips * 10 + [1, 3, 2, 3][(t & 3) as usize]
+            })
+            .collect();
+        assert_eq!(&slot(&out, 0)[..8], &expected[..]);
+        assert_eq!(slot(&out, 0)[63], 30 + 3);
+    }
+
+    #[test]
+    fn exchange_reads_other_threads_values_and_read_lane_at_reads_the_lane() {
+        let body = vec![
+            Stmt::Exchange(
+                Var(0),
+                bin(BinaryOp::Mul, tid(), uint(2)),
+                bin(BinaryOp::Add, tid(), uint(1)),
+            ),
+            Stmt::Write(0, var(0, Ty::Uint)),
+            Stmt::Write(
+                1,
+                wave(
+                    WaveOp::ReadLaneAt,
+                    Ty::Uint,
+                    vec![e(Ty::Uint, ExprKind::Input(Box::new(tid()))), uint(3)],
+                ),
+            ),
+        ];
+        let out = run(body, 1, 8);
+        let read: Vec<u32> = (0..THREADS as u32).map(|t| ((t + 1) % 64) * 2).collect();
+        assert_eq!(slot(&out, 0), read);
+        // In[t] = 3t; lane 3 of subgroup s is thread 8s + 3.
+        let lane3: Vec<u32> = (0..THREADS as u32).map(|t| (t / 8 * 8 + 3) * 3).collect();
+        assert_eq!(slot(&out, 1), lane3);
+    }
+
+    #[test]
+    fn reading_an_inactive_lane_and_a_barrier_in_a_branch_are_errors() {
+        let read = Stmt::Write(0, wave(WaveOp::ReadLaneAt, Ty::Uint, vec![tid(), uint(0)]));
+        let program = |body| Program {
+            body,
+            vars: 1,
+            arrays: 0,
+        };
+        let input = vec![0; INPUT_WORDS];
+        let waves = Waves::consecutive(8);
+        let odd_only = program(vec![Stmt::If(tid_bit(1), vec![read], Vec::new())]);
+        assert!(interpret(&odd_only, &input, &waves).is_err());
+        let exchange = Stmt::Exchange(Var(0), tid(), tid());
+        let branch = program(vec![Stmt::If(tid_bit(1), vec![exchange], Vec::new())]);
+        assert!(interpret(&branch, &input, &waves).is_err());
+    }
+
+    #[test]
+    fn waves_follow_the_lanes_the_device_reports() {
+        // Threads 0..64 where subgroup membership alternates by 8 and lanes count down.
+        let lanes: Vec<(u32, u32)> = (0..THREADS as u32)
+            .map(|t| (7 - t % 8, t / 8 % 2))
+            .collect();
+        assert!(
+            Waves::from_lanes(&lanes).is_err(),
+            "8 threads share each lane of a subgroup"
+        );
+        let lanes: Vec<(u32, u32)> = (0..THREADS as u32).map(|t| (31 - t % 32, t / 32)).collect();
+        let waves = Waves::from_lanes(&lanes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(waves.subgroups.len(), 2);
+        assert_eq!(waves.subgroups[0][0], 31);
+        assert_eq!(waves.subgroups[1][31], 32);
+        assert_eq!(
+            Waves::consecutive(32),
+            Waves {
+                subgroups: vec![(0..32).collect(), (32..64).collect()]
+            }
+        );
+    }
+
+    #[test]
+    fn generated_programs_are_deterministic_and_well_defined_on_every_subgroup_size() {
+        let input = crate::generate::input_words(1);
+        // Seed 3's program 0 once read an inactive lane (a wave operation in `?:`).
+        let programs = (1..=3).flat_map(|seed| (0..40).map(move |index| (seed, index)));
+        for (run_seed, index) in programs {
+            let seed = program_seed(run_seed, index);
+            let program = generate(seed);
+            assert_eq!(program, generate(seed));
+            for size in [4, 8, 32, 64] {
+                if let Err(e) = interpret(&program, &input, &Waves::consecutive(size)) {
+                    let mut text = String::new();
+                    hlsl::function(&mut text, "program", &program, 0);
+                    panic!("seed {run_seed} program {index} on subgroups of {size}: {e}\n{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_printer_writes_guarded_hlsl() {
+        let program = Program {
+            body: vec![
+                Stmt::Declare(Var(0), bin(BinaryOp::Shl, int(i32::MIN), int(-3))),
+                Stmt::Write(5, wave(WaveOp::BallotX, Ty::Uint, vec![tid_bit(4)])),
+            ],
+            vars: 1,
+            arrays: 0,
+        };
+        let mut text = String::new();
+        hlsl::function(&mut text, "p", &program, 192);
+        assert_eq!(
+            text,
+            "void p(uint tid) {\n    int v0 = (((int)0x80000000u) << (-3));\n    \
+             Out[192 + tid * 8 + 5] = (uint)(WaveActiveBallot(((tid & 4u) != 0u)).x);\n}\n\n"
+        );
     }
 }

@@ -17,7 +17,16 @@ pub fn input_words(seed: u32) -> Vec<u32> {
     let mut rng = crate::Rng::new(seed ^ 0x5EED_1234);
     (0..program::INPUT_WORDS)
         .map(|i| match i % 8 {
-            0 => [0, 1, u32::MAX, 0x8000_0000, 0x7FFF_FFFF, 31, 32, 0xFFFF_FFFE][(i / 8) % 8],
+            0 => [
+                0,
+                1,
+                u32::MAX,
+                0x8000_0000,
+                0x7FFF_FFFF,
+                31,
+                32,
+                0xFFFF_FFFE,
+            ][(i / 8) % 8],
             1..=3 => rng.next_u32() % 64,
             _ => rng.next_u32(),
         })

@@ -6,8 +6,8 @@
 //! operations; barriers (with groupshared memory) sit only at the top level.
 
 use super::program::{
-    Array, BinaryOp, CompareOp, Expr, ExprKind, Intrinsic, Program, Stmt, Ty, UnaryOp, Var,
-    WaveOp, WORDS,
+    Array, BinaryOp, CompareOp, Expr, ExprKind, Intrinsic, Program, Stmt, Ty, UnaryOp, Var, WaveOp,
+    WORDS,
 };
 use crate::Rng;
 
@@ -371,7 +371,11 @@ impl Generator {
                 ty,
                 kind: ExprKind::Compare(
                     CompareOp::NotEqual,
-                    Box::new(binary(BinaryOp::BitAnd, cast(Ty::Uint, word), literal(Ty::Uint, 1))),
+                    Box::new(binary(
+                        BinaryOp::BitAnd,
+                        cast(Ty::Uint, word),
+                        literal(Ty::Uint, 1),
+                    )),
                     Box::new(literal(Ty::Uint, 0)),
                 ),
             },
@@ -382,7 +386,7 @@ impl Generator {
 
     fn value_expr(&mut self, ty: Ty, depth: usize, cx: Context) -> Expr {
         if depth == 0 || self.chance(25) {
-            return self.leaf(ty, cx);
+            return self.leaf(ty);
         }
         let d = depth - 1;
         match self.below(100) {
@@ -431,7 +435,7 @@ impl Generator {
             }
             62..=81 => self.intrinsic(ty, d, cx),
             82..=99 if cx.wave => self.wave(ty, d, cx),
-            _ => self.leaf(ty, cx),
+            _ => self.leaf(ty),
         }
     }
 
@@ -452,7 +456,7 @@ impl Generator {
             }
             2 if ty == Ty::Int => call(Intrinsic::Abs, ty, vec![self.expr(ty, d, cx)]),
             3 => {
-                let (a, b) = (self.leaf(ty, cx), self.leaf(ty, cx));
+                let (a, b) = (self.leaf(ty), self.leaf(ty));
                 let low = call(Intrinsic::Min, ty, vec![a.clone(), b.clone()]);
                 let high = call(Intrinsic::Max, ty, vec![a, b]);
                 call(Intrinsic::Clamp, ty, vec![self.expr(ty, d, cx), low, high])
@@ -594,7 +598,7 @@ impl Generator {
                         kind: ExprKind::ThreadIndex,
                     }
                 } else {
-                    self.leaf(ty, cx)
+                    self.leaf(ty)
                 };
                 let bit = literal(ty, 1 << self.below(6));
                 let masked = binary(BinaryOp::BitAnd, word, bit);
@@ -607,7 +611,7 @@ impl Generator {
         }
     }
 
-    fn leaf(&mut self, ty: Ty, cx: Context) -> Expr {
+    fn leaf(&mut self, ty: Ty) -> Expr {
         let of_ty = |x: Expr| if x.ty == ty { x } else { cast(ty, x) };
         loop {
             match self.below(100) {
@@ -645,7 +649,7 @@ impl Generator {
                             kind: ExprKind::ThreadIndex,
                         }
                     } else {
-                        self.leaf(Ty::Uint, cx)
+                        self.leaf(Ty::Uint)
                     };
                     return of_ty(Expr {
                         ty: Ty::Uint,
@@ -658,7 +662,7 @@ impl Generator {
                         continue;
                     }
                     let (array, element, len) = arrays[self.below(arrays.len())];
-                    let index = self.leaf(Ty::Uint, cx);
+                    let index = self.leaf(Ty::Uint);
                     return of_ty(Expr {
                         ty: element,
                         kind: ExprKind::Element(array, len, Box::new(index)),
@@ -726,7 +730,9 @@ fn cast(ty: Ty, x: Expr) -> Expr {
 }
 
 /// A divisor that is never 0, nor -1 for `int` (so `INT_MIN / -1` cannot happen):
-/// `b | 1` for `uint`; `(b | 1) == -1 ? 1 : (b | 1)` for `int`.
+/// `b | 1` for `uint`; `(b | 1) + (int)((b | 1) == -1) * 2` for `int`, which turns -1 into 1
+/// without `?:` (whose sides run on some lanes only, which would change the wave operations
+/// in `b`).
 fn safe_divisor(b: Expr) -> Expr {
     let ty = b.ty;
     let odd = binary(BinaryOp::BitOr, b, literal(ty, 1));
@@ -741,12 +747,6 @@ fn safe_divisor(b: Expr) -> Expr {
             Box::new(literal(ty, u32::MAX)),
         ),
     };
-    Expr {
-        ty,
-        kind: ExprKind::Select(
-            Box::new(is_minus_one),
-            Box::new(literal(ty, 1)),
-            Box::new(odd),
-        ),
-    }
+    let correction = binary(BinaryOp::Mul, cast(ty, is_minus_one), literal(ty, 2));
+    binary(BinaryOp::Add, odd, correction)
 }
