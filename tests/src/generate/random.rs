@@ -1,6 +1,6 @@
 //! The random program generator: well-defined programs only (guarded division, `clamp` bounds
 //! in order, masked indices, loops of at most 4 trips), with wave operations where their
-//! active lanes are exactly known: in uniform code, inside `if`/`else`, `switch` arms, `?:`
+//! active lanes are exactly known: in uniform code, inside `if`/`else`, `switch` cases (not `default`), `?:`
 //! sides and `&&`/`||` right-hand sides (divergent), and in loops of constant trip count
 //! without `break`/`continue`. Loops with lane-dependent trip counts or jumps hold no wave
 //! operations; barriers (with groupshared memory) sit only at the top level.
@@ -324,8 +324,15 @@ impl Generator {
                 arms.push((Some(case), self.block_in_scope(inner, n)));
             }
         }
+        // Lanes that reach `default` through different selector values need not run it
+        // together: NVIDIA's driver ran lanes of selectors 1 and 2 in two passes (Vulkan
+        // leaves reconvergence to the implementation), so `default` holds no wave operations.
         let n = 1 + self.below(2);
-        arms.push((None, self.block_in_scope(inner, n)));
+        let default = Context {
+            wave: false,
+            ..inner
+        };
+        arms.push((None, self.block_in_scope(default, n)));
         Stmt::Switch(selector, arms)
     }
 
@@ -454,7 +461,12 @@ impl Generator {
                 let args = vec![self.expr(ty, d, cx), self.expr(ty, d, cx)];
                 call(op, ty, args)
             }
-            2 if ty == Ty::Int => call(Intrinsic::Abs, ty, vec![self.expr(ty, d, cx)]),
+            2 if ty == Ty::Int => {
+                // `abs(x | 1)`: never `abs(INT_MIN)`, which SPIR-V's SAbs leaves undefined
+                // (NVIDIA's driver folds `abs(x) <= -1` to false; see docs/testing.md).
+                let operand = binary(BinaryOp::BitOr, self.expr(ty, d, cx), literal(ty, 1));
+                call(Intrinsic::Abs, ty, vec![operand])
+            }
             3 => {
                 let (a, b) = (self.leaf(ty), self.leaf(ty));
                 let low = call(Intrinsic::Min, ty, vec![a.clone(), b.clone()]);
