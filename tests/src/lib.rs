@@ -351,17 +351,6 @@ pub fn try_compile_and_validate(path: &Path, options: &CompileOptions) -> Result
     try_validate(&path.display().to_string(), result, options)
 }
 
-/// Like [`compile_source_and_validate`], but returns the reasons of a failure instead of
-/// panicking.
-pub fn try_compile_source_and_validate(
-    name: &str,
-    text: &str,
-    options: &CompileOptions,
-) -> Result<Compiled, String> {
-    let result = oneshader::compile_source(name, text, options);
-    try_validate(name, result, options)
-}
-
 /// Checks that `result` succeeded and validates every output: spirv-val, Tint (through
 /// Dawn) and the MSL check. The error names `name` and the validator, and holds the
 /// rejected text.
