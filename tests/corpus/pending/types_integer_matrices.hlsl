@@ -1,6 +1,7 @@
 // oneshader: -E main -T cs_6_0
 // Pending (gap): int and uint matrices (SPIR-V and MSL have float matrices only; DXC
-// lowers them to arrays of vectors), and float4x1 rows as float1 (m41[3][0], ._m30).
+// lowers them to arrays of vectors), and float4x1 rows as float1 (m41[3][0], ._m30;
+// 1xN and Nx1 matrices are rejected with OSH0310 until they are supported).
 RWStructuredBuffer<int4> Out : register(u0);
 
 [numthreads(1, 1, 1)]

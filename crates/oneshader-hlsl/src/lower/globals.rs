@@ -163,23 +163,50 @@ impl<'a> Lowerer<'a> {
                 scalar,
             },
             Some(c) if n == 1 && c == 1 => TypeInner::Scalar(scalar),
-            Some(c) => {
-                if n == 1 || c == 1 {
-                    let count = n.max(c);
-                    TypeInner::Vector {
-                        size: self.size_or_error(count, span)?,
-                        scalar,
-                    }
-                } else {
-                    TypeInner::Matrix {
-                        columns: self.size_or_error(c, span)?,
-                        rows: self.size_or_error(n, span)?,
-                        scalar,
-                    }
-                }
+            Some(c) if n == 1 || c == 1 => {
+                self.size_or_error(n.max(c), span)?;
+                self.degenerate_matrix_error(scalar, n, c, span);
+                return None;
             }
+            Some(c) => TypeInner::Matrix {
+                columns: self.size_or_error(c, span)?,
+                rows: self.size_or_error(n, span)?,
+                scalar,
+            },
         };
         Some(self.module.type_handle(inner))
+    }
+
+    /// Rejects a 1xN or Nx1 matrix (`float1x4`, `float4x1`, `matrix<float, 1, 4>`).
+    ///
+    /// The IR has no 1-row or 1-column matrix, and lowering one as a vector would silently
+    /// change its meaning: `m[0]` of a `float1x4` is the whole row, `m[i]` of a `float4x1`
+    /// a `float1`, `._mRC` names a row and a column, `mul(float4x1, float1x4)` is an outer
+    /// product, and a cbuffer packs a column_major `float1x4` as four 16-byte rows.
+    fn degenerate_matrix_error(
+        &mut self,
+        scalar: Scalar,
+        rows: u32,
+        columns: u32,
+        span: oneshader_ir::Span,
+    ) {
+        let reported = self
+            .diagnostics
+            .iter()
+            .any(|d| d.code == codes::UNSUPPORTED_CONSTRUCT && d.span == Some(span));
+        if reported {
+            // cbuffer members are resolved once per layout pass.
+            return;
+        }
+        let name = types::scalar_name(scalar);
+        let vector = format!("{name}{}", rows.max(columns));
+        self.error(
+            codes::UNSUPPORTED_CONSTRUCT,
+            span,
+            format!(
+                "the matrix type '{name}{rows}x{columns}' ({rows} row(s), {columns} column(s)) is not supported yet: its row indexing, _mRC swizzles, mul shapes and cbuffer packing differ from those of a {vector}; use {vector} (or a matrix with at least 2 rows and 2 columns) instead"
+            ),
+        );
     }
 
     fn size_or_error(&mut self, n: u32, span: oneshader_ir::Span) -> Option<VectorSize> {
@@ -410,13 +437,18 @@ impl<'a> Lowerer<'a> {
         for member in &decl.members {
             match member {
                 ast::Item::Variable(field) => {
-                    let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
-                        self.error(
-                            codes::TYPE_MISMATCH,
-                            field.ty.span,
-                            "struct fields must have value types",
-                        );
-                        continue;
+                    let base = match self.resolve_type(&field.ty) {
+                        Some(Ty::Value(base)) => base,
+                        // resolve_type has said why.
+                        None => continue,
+                        Some(_) => {
+                            self.error(
+                                codes::TYPE_MISMATCH,
+                                field.ty.span,
+                                "struct fields must have value types",
+                            );
+                            continue;
+                        }
                     };
                     for declarator in &field.declarators {
                         let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
@@ -842,13 +874,18 @@ impl<'a> Lowerer<'a> {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
-            let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
-                self.error(
-                    codes::TYPE_MISMATCH,
-                    field.ty.span,
-                    "cbuffer members must have value types",
-                );
-                continue;
+            let base = match self.resolve_type(&field.ty) {
+                Some(Ty::Value(base)) => base,
+                // resolve_type has said why.
+                None => continue,
+                Some(_) => {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        field.ty.span,
+                        "cbuffer members must have value types",
+                    );
+                    continue;
+                }
             };
             for declarator in &field.declarators {
                 // Arrays, structs and packoffset went to the row-packed form.
@@ -992,13 +1029,18 @@ impl<'a> Lowerer<'a> {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
-            let Some(Ty::Value(base)) = self.resolve_type(&field.ty) else {
-                self.error(
-                    codes::TYPE_MISMATCH,
-                    field.ty.span,
-                    "cbuffer members must have value types",
-                );
-                continue;
+            let base = match self.resolve_type(&field.ty) {
+                Some(Ty::Value(base)) => base,
+                // resolve_type has said why.
+                None => continue,
+                Some(_) => {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        field.ty.span,
+                        "cbuffer members must have value types",
+                    );
+                    continue;
+                }
             };
             let row_major = self.is_row_major(&field.modifiers);
             for declarator in &field.declarators {
