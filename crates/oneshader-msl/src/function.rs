@@ -686,6 +686,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// `-x`, `!x` or `~x`.
     fn unary(&mut self, op: UnaryOperator, expr: Handle<Expression>) -> Written {
         let operand = self.operand(expr)?;
+        if op == UnaryOperator::Negate && self.is_signed_integer(expr)? {
+            // `-INT_MIN` is undefined in MSL (C++) and INT_MIN in HLSL: negate the bits.
+            let signed = self.type_name_of(expr)?;
+            return Ok(format!("as_type<{signed}>(-as_type<u{signed}>({operand}))"));
+        }
         let op = match op {
             UnaryOperator::Negate => "-",
             UnaryOperator::LogicalNot => "!",
@@ -888,6 +893,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let bit = if op == LogicalAnd { "&" } else { "|" };
             return Ok(format!("bool({l} {bit} {r})"));
         }
+        if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.is_signed_integer(left)? {
+            return self.wrapping_signed(op, left, right, &l, &r);
+        }
         let symbol = match op {
             Add => "+",
             Subtract => "-",
@@ -909,6 +917,43 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             ShiftRight => ">>",
         };
         Ok(format!("{l} {symbol} {r}"))
+    }
+
+    /// Whether `h` is a signed integer scalar or vector.
+    fn is_signed_integer(&mut self, h: Handle<Expression>) -> Result<bool, Diagnostic> {
+        Ok(self
+            .inner_of(h)?
+            .scalar()
+            .is_some_and(|s| s.kind == ScalarKind::Sint))
+    }
+
+    /// `l op r` on signed integers with HLSL's wrapping meaning: signed overflow (and a
+    /// left shift of a negative value) is undefined in MSL (C++), so the operation runs on
+    /// the unsigned type of the same width (`uint`, `ushort2`, …), whose arithmetic wraps,
+    /// and the bits are read back as signed.
+    fn wrapping_signed(
+        &mut self,
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        l: &str,
+        r: &str,
+    ) -> Written {
+        let signed = self.type_name_of(left)?;
+        let (symbol, r) = match op {
+            BinaryOperator::Add => ("+", format!("as_type<u{}>({r})", self.type_name_of(right)?)),
+            BinaryOperator::Subtract => {
+                ("-", format!("as_type<u{}>({r})", self.type_name_of(right)?))
+            }
+            BinaryOperator::Multiply => {
+                ("*", format!("as_type<u{}>({r})", self.type_name_of(right)?))
+            }
+            // The count keeps its value; MSL wants it in the shifted operand's type.
+            _ => ("<<", format!("u{signed}({r})")),
+        };
+        Ok(format!(
+            "as_type<{signed}>(as_type<u{signed}>({l}) {symbol} {r})"
+        ))
     }
 
     /// Whether the inline tree of `h` contains a wave operation.
