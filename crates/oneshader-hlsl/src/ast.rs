@@ -553,6 +553,19 @@ pub enum UnaryOp {
     PostDecrement,
 }
 
+impl UnaryOp {
+    /// Whether the operator writes its operand (`++` and `--`, prefix or postfix).
+    pub fn writes_operand(self) -> bool {
+        matches!(
+            self,
+            UnaryOp::PreIncrement
+                | UnaryOp::PreDecrement
+                | UnaryOp::PostIncrement
+                | UnaryOp::PostDecrement
+        )
+    }
+}
+
 /// Binary operators (the comma operator included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]

@@ -2268,13 +2268,7 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
         ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error => false,
         ast::ExprKind::Assign { .. } | ast::ExprKind::MethodCall { .. } => true,
         ast::ExprKind::Unary { op, operand } => {
-            matches!(
-                op,
-                ast::UnaryOp::PreIncrement
-                    | ast::UnaryOp::PreDecrement
-                    | ast::UnaryOp::PostIncrement
-                    | ast::UnaryOp::PostDecrement
-            ) || has_effects_depth(operand, d)
+            op.writes_operand() || has_effects_depth(operand, d)
         }
         ast::ExprKind::Binary { lhs, rhs, .. } => {
             has_effects_depth(lhs, d) || has_effects_depth(rhs, d)

@@ -592,13 +592,7 @@ fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
             collect_expr(value, names, d);
         }
         ast::ExprKind::Unary { op, operand } => {
-            if matches!(
-                op,
-                ast::UnaryOp::PreIncrement
-                    | ast::UnaryOp::PreDecrement
-                    | ast::UnaryOp::PostIncrement
-                    | ast::UnaryOp::PostDecrement
-            ) {
+            if op.writes_operand() {
                 if let Some(n) = root_name(operand) {
                     names.insert(n.to_string());
                 }

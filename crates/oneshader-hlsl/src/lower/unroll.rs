@@ -95,15 +95,7 @@ impl<'a> Lowerer<'a> {
         );
         let writes_counter = stmt_any(body, &|_| false, &|e| match &e.kind {
             ast::ExprKind::Assign { target, .. } => is_counter(target),
-            ast::ExprKind::Unary { op, operand } => {
-                matches!(
-                    op,
-                    ast::UnaryOp::PreIncrement
-                        | ast::UnaryOp::PreDecrement
-                        | ast::UnaryOp::PostIncrement
-                        | ast::UnaryOp::PostDecrement
-                ) && is_counter(operand)
-            }
+            ast::ExprKind::Unary { op, operand } => op.writes_operand() && is_counter(operand),
             _ => false,
         });
         // Only a method's argument (a texture offset) needs the value as a constant.
