@@ -648,8 +648,10 @@ pub fn markdown() -> String {
         "\n## Limits\n\nInput past these limits gets a diagnostic, never a crash or a hang: \
          input nested past the nesting limit never reaches a recursive pass. \
          Below it, an unoptimised build compiles 100 levels (nested calls: 50) on a 2 MiB \
-         thread stack, an optimised one far more. `[unroll(N)]` is a hint that oneshader does \
-         not act on (it unrolls nothing; the driver's compiler decides), so it has no limit.\n\n\
+         thread stack, an optimised one far more. `[unroll]` unrolls a loop only where a \
+         texel offset needs its variable as a constant (as DXC does), and then at most 64 \
+         iterations; any other `[unroll(N)]` is a hint left to the driver's compiler, so a \
+         huge one costs nothing.\n\n\
          | limit | value | code |\n|---|---|---|\n",
     );
     for limit in LIMITS {
