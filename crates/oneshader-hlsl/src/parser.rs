@@ -800,6 +800,7 @@ impl Parser<'_> {
                 span: self.span_from(start),
             });
             if !self.eat(TokenKind::Comma) {
+                declarators.shrink_to_fit();
                 return Ok(declarators);
             }
             name = self.expect_ident("a name")?;
@@ -898,6 +899,7 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
+        params.shrink_to_fit();
         let return_annotations = self.parse_annotations()?;
         let body = if self.eat(TokenKind::Semicolon) {
             None
@@ -1068,6 +1070,7 @@ impl Parser<'_> {
             statements.push(self.parse_statement());
         }
         self.expect(TokenKind::RBrace, "'}'")?;
+        statements.shrink_to_fit();
         Ok(Block {
             statements,
             span: self.span_from(start),
@@ -1675,6 +1678,7 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
+        args.shrink_to_fit();
         Ok(args)
     }
 

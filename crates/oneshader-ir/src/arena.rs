@@ -105,6 +105,12 @@ impl<T> Arena<T> {
         self.items.len()
     }
 
+    /// Frees the capacity reserved beyond the items held (for an arena that is complete).
+    pub fn shrink_to_fit(&mut self) {
+        self.items.shrink_to_fit();
+        self.spans.shrink_to_fit();
+    }
+
     /// Whether the arena holds no items.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()

@@ -320,6 +320,14 @@ pub struct Function {
 }
 
 impl Function {
+    /// Frees the capacity the arenas reserved while the function was built: a module
+    /// of many functions otherwise holds up to twice the memory its expressions need.
+    pub fn shrink_to_fit(&mut self) {
+        self.local_variables.shrink_to_fit();
+        self.expressions.shrink_to_fit();
+        self.expression_types.shrink_to_fit();
+    }
+
     /// Adds an expression of type `ty`.
     pub fn add_expression(
         &mut self,

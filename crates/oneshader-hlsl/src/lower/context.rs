@@ -170,6 +170,7 @@ impl FnCtx {
     /// Takes the finished function.
     pub fn finish(mut self) -> Function {
         self.function.body = self.blocks.pop().unwrap_or_default();
+        self.function.shrink_to_fit();
         self.function
     }
 
