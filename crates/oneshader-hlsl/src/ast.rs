@@ -592,6 +592,9 @@ pub enum BinaryOp {
 }
 
 /// The expression forms.
+///
+/// The types, paths and names of the rarer forms are boxed to keep every [`Expr`] small:
+/// a large shader's syntax tree holds millions of them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     /// A literal.
@@ -635,7 +638,7 @@ pub enum ExprKind {
     /// `(T)operand` or `(T[2])operand`.
     Cast {
         /// The target type.
-        ty: TypeExpr,
+        ty: Box<TypeExpr>,
         /// Array dimensions written in the cast.
         array_dims: Vec<Option<Expr>>,
         /// The converted value.
@@ -644,7 +647,7 @@ pub enum ExprKind {
     /// A call of a function by name: `f(a, b)`, `ns::f(a)`, `S(x)` for user names.
     Call {
         /// The function's name.
-        function: Path,
+        function: Box<Path>,
         /// Explicit template arguments `f<T>(…)`.
         template_args: Option<Vec<TemplateArg>>,
         /// The arguments.
@@ -653,7 +656,7 @@ pub enum ExprKind {
     /// A built-in type used as a constructor: `float4(a, b)`, `vector<float, 2>(x, y)`.
     Constructor {
         /// The constructed type.
-        ty: TypeExpr,
+        ty: Box<TypeExpr>,
         /// The arguments.
         args: Vec<Expr>,
     },
@@ -662,7 +665,7 @@ pub enum ExprKind {
         /// The object.
         receiver: Box<Expr>,
         /// The method's name.
-        method: Ident,
+        method: Box<Ident>,
         /// Explicit template arguments.
         template_args: Option<Vec<TemplateArg>>,
         /// The arguments.

@@ -1575,7 +1575,7 @@ impl Parser<'_> {
         Ok(Expr {
             span: start.to(operand.span),
             kind: ExprKind::Cast {
-                ty,
+                ty: Box::new(ty),
                 array_dims,
                 operand: Box::new(operand),
             },
@@ -1630,7 +1630,7 @@ impl Parser<'_> {
                             span: self.span_from(expr.span),
                             kind: ExprKind::MethodCall {
                                 receiver: Box::new(expr),
-                                method: member,
+                                method: Box::new(member),
                                 template_args,
                                 args,
                             },
@@ -1765,7 +1765,10 @@ impl Parser<'_> {
             let ty = self.parse_type()?;
             self.expect(TokenKind::LParen, "'('")?;
             let args = self.parse_arguments_after_paren()?;
-            return Ok(ExprKind::Constructor { ty, args });
+            return Ok(ExprKind::Constructor {
+                ty: Box::new(ty),
+                args,
+            });
         }
         let path = self.parse_path("a name")?;
         let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
@@ -1776,7 +1779,7 @@ impl Parser<'_> {
         if self.eat(TokenKind::LParen) {
             let args = self.parse_arguments_after_paren()?;
             Ok(ExprKind::Call {
-                function: path,
+                function: Box::new(path),
                 template_args,
                 args,
             })
