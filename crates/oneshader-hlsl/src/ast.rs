@@ -445,10 +445,10 @@ pub enum StmtKind {
     For {
         /// A declaration or expression statement, if any.
         init: Option<Box<Stmt>>,
-        /// The loop condition, if any.
-        condition: Option<Expr>,
+        /// The loop condition, if any (boxed, like the step, to keep [`Stmt`] small).
+        condition: Option<Box<Expr>>,
         /// The step expression, if any.
-        step: Option<Expr>,
+        step: Option<Box<Expr>>,
         /// The body.
         body: Box<Stmt>,
     },

@@ -1279,13 +1279,13 @@ impl Parser<'_> {
         let condition = if self.at(TokenKind::Semicolon) {
             None
         } else {
-            Some(self.parse_expression()?)
+            Some(Box::new(self.parse_expression()?))
         };
         self.expect(TokenKind::Semicolon, "';'")?;
         let step = if self.at(TokenKind::RParen) {
             None
         } else {
-            Some(self.parse_expression()?)
+            Some(Box::new(self.parse_expression()?))
         };
         self.expect(TokenKind::RParen, "')'")?;
         let body = Box::new(self.parse_statement());
@@ -2264,7 +2264,7 @@ void f(uint n) {
         };
         assert!(matches!(&**decl, Item::Variable(v) if v.declarators.len() == 2));
         assert_eq!(
-            step.as_ref().map(sexpr).as_deref(),
+            step.as_deref().map(sexpr).as_deref(),
             Some("(, (PreIncrement i) (PostIncrement j))")
         );
         let StmtKind::Switch { cases, .. } = &stmts[9].kind else {

@@ -68,7 +68,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(init) = init {
                     self.lower_statement(cx, init);
                 }
-                self.lower_loop(cx, condition.as_ref(), body, step.as_ref());
+                self.lower_loop(cx, condition.as_deref(), body, step.as_deref());
                 cx.pop_scope();
             }
             ast::StmtKind::While { condition, body } => {

@@ -209,8 +209,8 @@ fn stmt_any_depth(
             body,
         } => {
             init.as_deref().is_some_and(s)
-                || condition.as_ref().is_some_and(e)
-                || step.as_ref().is_some_and(e)
+                || condition.as_deref().is_some_and(e)
+                || step.as_deref().is_some_and(e)
                 || s(body)
         }
         ast::StmtKind::While { condition, body } | ast::StmtKind::DoWhile { body, condition } => {
