@@ -7,6 +7,8 @@
 //! cast `(T)x` from a parenthesised expression and a declaration from an
 //! expression statement.
 
+use std::rc::Rc;
+
 use oneshader_ir::Span;
 
 pub use crate::lexer::{FloatSuffix, IntSuffix};
@@ -21,8 +23,8 @@ pub struct TranslationUnit {
 /// A name as written, with its location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
-    /// The spelling.
-    pub name: String,
+    /// The spelling (shared with the token's).
+    pub name: Rc<str>,
     /// Where it is.
     pub span: Span,
 }
@@ -39,22 +41,22 @@ pub struct Path {
 impl Path {
     /// The last segment's spelling (the name itself, without qualifiers).
     pub fn name(&self) -> &str {
-        self.segments.last().map(|s| s.name.as_str()).unwrap_or("")
+        self.segments.last().map(|s| &*s.name).unwrap_or("")
     }
 
     /// Whether this is the unqualified name `name`.
     pub fn is(&self, name: &str) -> bool {
-        matches!(&self.segments[..], [only] if only.name == name)
+        matches!(&self.segments[..], [only] if &*only.name == name)
     }
 
     /// Whether this is `namespace::name` (`vk::binding`).
     pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
-        matches!(&self.segments[..], [first, second] if first.name == namespace && second.name == name)
+        matches!(&self.segments[..], [first, second] if &*first.name == namespace && &*second.name == name)
     }
 
     /// The path joined with `::`.
     pub fn to_text(&self) -> String {
-        let parts: Vec<&str> = self.segments.iter().map(|s| s.name.as_str()).collect();
+        let parts: Vec<&str> = self.segments.iter().map(|s| &*s.name).collect();
         parts.join("::")
     }
 }

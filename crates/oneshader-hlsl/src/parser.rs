@@ -398,7 +398,7 @@ impl Parser<'_> {
         if self.at(TokenKind::Ident) {
             let t = self.bump();
             Ok(Ident {
-                name: t.text.to_string(),
+                name: t.text.clone(),
                 span: t.span,
             })
         } else {
@@ -690,7 +690,7 @@ impl Parser<'_> {
                 TokenKind::Ident | TokenKind::Keyword(_) => {
                     let t = self.bump();
                     segments.push(Ident {
-                        name: t.text.to_string(),
+                        name: t.text.clone(),
                         span: t.span,
                     });
                 }
@@ -954,7 +954,7 @@ impl Parser<'_> {
         let start = self.bump().span;
         let name = if self.at(TokenKind::Ident) {
             let name = self.expect_ident("a struct name")?;
-            self.type_names.insert(name.name.clone());
+            self.type_names.insert(name.name.to_string());
             Some(name)
         } else {
             None
@@ -1024,7 +1024,7 @@ impl Parser<'_> {
         let mut declarators = Vec::new();
         loop {
             let name = self.expect_ident("a type name")?;
-            self.type_names.insert(name.name.clone());
+            self.type_names.insert(name.name.to_string());
             let array_dims = self.parse_array_dims()?;
             declarators.push(Declarator {
                 span: self.span_from(name.span),
@@ -1613,7 +1613,7 @@ impl Parser<'_> {
                         TokenKind::Ident | TokenKind::Keyword(_) => {
                             let t = self.bump();
                             Ident {
-                                name: t.text.to_string(),
+                                name: t.text.clone(),
                                 span: t.span,
                             }
                         }
@@ -1908,7 +1908,7 @@ mod tests {
             }
             TypeKind::Struct(s) => format!(
                 "struct {}",
-                s.name.as_ref().map(|n| n.name.as_str()).unwrap_or("")
+                s.name.as_ref().map(|n| n.name.as_ref()).unwrap_or("")
             ),
         }
     }
@@ -1949,11 +1949,11 @@ mod tests {
             panic!("Values is not a variable");
         };
         assert_eq!(type_text(&values.ty), "StructuredBuffer<float>");
-        assert_eq!(values.declarators[0].name.name, "Values");
+        assert_eq!(values.declarators[0].name.name.as_ref(), "Values");
         let Annotation::Register(reg) = &values.declarators[0].annotations[0] else {
             panic!("no register");
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("t0"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("t0"));
         assert!(reg.space.is_none());
         let Item::Variable(count) = &unit.items[2] else {
             panic!("Count is not a variable");
@@ -1972,7 +1972,7 @@ mod tests {
         let [Annotation::Semantic(semantic)] = main.params[0].annotations.as_slice() else {
             panic!("no single semantic");
         };
-        assert_eq!(semantic.name, "SV_DispatchThreadID");
+        assert_eq!(semantic.name.as_ref(), "SV_DispatchThreadID");
         let body = &main.body.as_ref().expect("body").statements;
         assert_eq!(body.len(), 8);
         let StmtKind::Declaration(decl) = &body[0].kind else {
@@ -2093,8 +2093,8 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
         let Annotation::Register(r) = &albedo.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(r.slot.as_ref().map(|s| s.name.as_str()), Some("t0"));
-        assert_eq!(r.space.as_ref().map(|s| s.name.as_str()), Some("space1"));
+        assert_eq!(r.slot.as_ref().map(|s| s.name.as_ref()), Some("t0"));
+        assert_eq!(r.space.as_ref().map(|s| s.name.as_ref()), Some("space1"));
         let Item::Variable(output) = &unit.items[1] else {
             panic!()
         };
@@ -2119,7 +2119,7 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
         let [Annotation::Semantic(ret)] = ps.return_annotations.as_slice() else {
             panic!()
         };
-        assert_eq!(ret.name, "SV_Target0");
+        assert_eq!(ret.name.as_ref(), "SV_Target0");
         assert_eq!(ps.params[1].modifiers[0].modifier, Modifier::In);
         assert_eq!(ps.params[2].modifiers[0].modifier, Modifier::Out);
         let StmtKind::Return(Some(value)) = &ps.body.as_ref().expect("body").statements[2].kind
@@ -2162,8 +2162,8 @@ float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
         let Annotation::PackOffset(po) = &scale.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(po.register.name, "c4");
-        assert_eq!(po.component.as_ref().map(|c| c.name.as_str()), Some("y"));
+        assert_eq!(po.register.name.as_ref(), "c4");
+        assert_eq!(po.component.as_ref().map(|c| c.name.as_ref()), Some("y"));
         assert!(matches!(&unit.items[1], Item::Buffer(b) if b.kind == BufferKind::Texture));
         let Item::Typedef(td) = &unit.items[2] else {
             panic!()
@@ -2291,7 +2291,7 @@ void f(uint n) {
         );
         // Recovery keeps what follows.
         assert!(
-            matches!(unit.items.last(), Some(Item::Variable(v)) if v.declarators[0].name.name == "ok")
+            matches!(unit.items.last(), Some(Item::Variable(v)) if v.declarators[0].name.name.as_ref() == "ok")
         );
     }
 

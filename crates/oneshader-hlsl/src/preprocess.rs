@@ -2005,9 +2005,9 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
             .items
             .iter()
             .map(|item| match item {
-                Item::Variable(v) => v.declarators[0].name.name.clone(),
+                Item::Variable(v) => v.declarators[0].name.name.to_string(),
                 Item::Function(f) => f.name.to_text(),
-                Item::Buffer(b) => b.name.name.clone(),
+                Item::Buffer(b) => b.name.name.to_string(),
                 other => format!("{other:?}"),
             })
             .collect();
@@ -2038,14 +2038,14 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
         let [Annotation::Register(reg)] = cb.annotations.as_slice() else {
             panic!()
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("b0"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("b0"));
         let Item::Variable(dst) = &unit.items[4] else {
             panic!()
         };
         let Annotation::Register(reg) = &dst.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_str()), Some("u1"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("u1"));
 
         let Item::Function(count) = &unit.items[6] else {
             panic!()

@@ -1843,7 +1843,7 @@ impl<'a> Lowerer<'a> {
                 let Some((index, found)) = members
                     .iter()
                     .enumerate()
-                    .find(|(_, m)| m.name == member.name)
+                    .find(|(_, m)| *m.name == *member.name)
                 else {
                     let name = types::type_name(&self.module, base_ty);
                     self.error(

@@ -278,7 +278,7 @@ impl<'a> Lowerer<'a> {
                 Binding::Location { .. } => ty,
             };
             function.arguments.push(FunctionArgument {
-                name: param_name.name.clone(),
+                name: param_name.name.to_string(),
                 ty: arg_ty,
                 binding: Some(binding),
             });
@@ -431,7 +431,7 @@ impl<'a> Lowerer<'a> {
                 *next_location += 1;
                 return Some(Binding::Location {
                     location,
-                    semantic: semantic.name.clone(),
+                    semantic: semantic.name.to_string(),
                     interpolation: None,
                     sampling: None,
                 });
@@ -461,14 +461,14 @@ impl<'a> Lowerer<'a> {
                 }
                 Some(Binding::Location {
                     location: index,
-                    semantic: semantic.name.clone(),
+                    semantic: semantic.name.to_string(),
                     interpolation: None,
                     sampling: None,
                 })
             }
             (ShaderStage::Vertex, s) if !s.starts_with("SV_") => Some(Binding::Location {
                 location: 0,
-                semantic: semantic.name.clone(),
+                semantic: semantic.name.to_string(),
                 interpolation: None,
                 sampling: None,
             }),

@@ -31,7 +31,7 @@ impl<'a> Lowerer<'a> {
                         },
                         other => other,
                     };
-                    self.typedefs.insert(declarator.name.name.clone(), ty);
+                    self.typedefs.insert(declarator.name.name.to_string(), ty);
                 }
             }
             ast::Item::Variable(decl) => self.declare_global_variables(decl),
@@ -469,7 +469,7 @@ impl<'a> Lowerer<'a> {
                         offset = types::place_member(offset, size, align, LayoutRules::Std430);
                         max_align = max_align.max(align);
                         members.push(StructMember {
-                            name: declarator.name.name.clone(),
+                            name: declarator.name.name.to_string(),
                             ty,
                             offset,
                             binding: None,
@@ -482,7 +482,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let size = types::round_up(offset, max_align);
-        let name = decl.name.as_ref().map(|n| n.name.clone());
+        let name = decl.name.as_ref().map(|n| n.name.to_string());
         let handle = self.module.types.insert(Type {
             name: name.clone(),
             inner: TypeInner::Struct { members, size },
@@ -514,7 +514,7 @@ impl<'a> Lowerer<'a> {
         };
         let has = |m: ast::Modifier| decl.modifiers.iter().any(|x| x.modifier == m);
         for declarator in &decl.declarators {
-            let name = declarator.name.name.clone();
+            let name = declarator.name.name.to_string();
             if self.globals.contains_key(&name) {
                 self.error(
                     codes::REDEFINITION,
@@ -713,7 +713,7 @@ impl<'a> Lowerer<'a> {
             resource.kind = ResourceKind::PushConstant;
         }
         if resource.kind == ResourceKind::PushConstant {
-            let name = declarator.name.name.clone();
+            let name = declarator.name.name.to_string();
             let global =
                 self.declare_push_constant(name.clone(), resource.element, declarator.span);
             self.globals.insert(
@@ -750,7 +750,7 @@ impl<'a> Lowerer<'a> {
             }
             let layout = self.cbuffer_layout(resource.element, row_major);
             let (size, _) = types::size_align(&self.module, layout, LayoutRules::ConstantBuffer);
-            let name = declarator.name.name.clone();
+            let name = declarator.name.name.to_string();
             let ty = self.cbuffer_rows_type(&name, size);
             let global = self.module.global_variables.append(
                 GlobalVariable {
@@ -807,7 +807,7 @@ impl<'a> Lowerer<'a> {
                 )
             }
         };
-        let name = declarator.name.name.clone();
+        let name = declarator.name.name.to_string();
         let global = self.module.global_variables.append(
             GlobalVariable {
                 name: name.clone(),
@@ -907,13 +907,13 @@ impl<'a> Lowerer<'a> {
                     types::size_align(&self.module, stored, LayoutRules::ConstantBuffer);
                 offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
                 fields.push((
-                    declarator.name.name.clone(),
+                    declarator.name.name.to_string(),
                     ty,
                     row_major && matches!(self.module.inner(ty), TypeInner::Matrix { .. }),
                     declarator.name.span,
                 ));
                 members.push(StructMember {
-                    name: declarator.name.name.clone(),
+                    name: declarator.name.name.to_string(),
                     ty: stored,
                     offset,
                     binding: None,
@@ -927,7 +927,7 @@ impl<'a> Lowerer<'a> {
             inner: TypeInner::Struct { members, size },
         });
         let global = if is_push_constant(&decl.attributes) {
-            self.declare_push_constant(decl.name.name.clone(), ty, decl.span)
+            self.declare_push_constant(decl.name.name.to_string(), ty, decl.span)
         } else {
             let (binding, register) = self.resource_binding(
                 &decl.attributes,
@@ -937,7 +937,7 @@ impl<'a> Lowerer<'a> {
             );
             self.module.global_variables.append(
                 GlobalVariable {
-                    name: decl.name.name.clone(),
+                    name: decl.name.name.to_string(),
                     space: AddressSpace::Uniform,
                     ty,
                     resource: Some(Resource {
@@ -1069,7 +1069,7 @@ impl<'a> Lowerer<'a> {
                     Some(p) => {
                         let Some(at) = super::cbuffer::packoffset_bytes(
                             &p.register.name,
-                            p.component.as_ref().map(|c| c.name.as_str()),
+                            p.component.as_ref().map(|c| c.name.as_ref()),
                         ) else {
                             self.error(
                                 codes::BAD_BINDING,
@@ -1092,7 +1092,7 @@ impl<'a> Lowerer<'a> {
                     None => types::place_member(offset, size, align, LayoutRules::ConstantBuffer),
                 };
                 fields.push((
-                    declarator.name.name.clone(),
+                    declarator.name.name.to_string(),
                     declarator.name.span,
                     offset,
                     ty,
@@ -1118,7 +1118,7 @@ impl<'a> Lowerer<'a> {
             self.resource_binding(&decl.attributes, &decl.annotations, class, decl.name.span);
         let global = self.module.global_variables.append(
             GlobalVariable {
-                name: decl.name.name.clone(),
+                name: decl.name.name.to_string(),
                 space: constant_block_space(kind),
                 ty,
                 resource: Some(Resource {
@@ -1238,7 +1238,7 @@ impl<'a> Lowerer<'a> {
                 name: param
                     .name
                     .as_ref()
-                    .map(|n| n.name.clone())
+                    .map(|n| n.name.to_string())
                     .unwrap_or_default(),
                 ty,
                 by_pointer: out,

@@ -1183,7 +1183,7 @@ impl<'a> Lowerer<'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
-        let name = method.name.as_str();
+        let name = method.name.as_ref();
         let Some(info) = self.image_info(texture.element) else {
             self.error(
                 codes::UNKNOWN_MEMBER,

@@ -1434,7 +1434,7 @@ impl<'a> Lowerer<'a> {
         ) {
             return self.lower_image_method(cx, global, ty, method, args, span);
         }
-        let name = method.name.as_str();
+        let name = method.name.as_ref();
         if let Some(&flavor) = self.buffer_flavors.get(&global) {
             match (flavor, name) {
                 (BufferFlavor::Append, "Append") | (BufferFlavor::Consume, "Consume") => {

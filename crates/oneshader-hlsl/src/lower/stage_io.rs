@@ -121,7 +121,7 @@ impl<'a> Lowerer<'a> {
                     *next_location += 1;
                     Binding::Location {
                         location,
-                        semantic: semantic.name.clone(),
+                        semantic: semantic.name.to_string(),
                         interpolation: None,
                         sampling: None,
                     }

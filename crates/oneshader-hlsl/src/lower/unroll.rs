@@ -126,7 +126,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let start = self.const_eval(declarator.init.as_ref()?)?;
-        Some((declarator.name.name.as_str(), start))
+        Some((declarator.name.name.as_ref(), start))
     }
 
     /// Lowers an unrolled `for (init; …; step) body`: `init` once, then per value of
