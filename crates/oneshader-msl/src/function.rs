@@ -685,12 +685,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// `-x`, `!x` or `~x`.
     fn unary(&mut self, op: UnaryOperator, expr: Handle<Expression>) -> Written {
-        let operand = self.operand(expr)?;
-        if op == UnaryOperator::Negate && self.is_signed_integer(expr)? {
-            // `-INT_MIN` is undefined in MSL (C++) and INT_MIN in HLSL: negate the bits.
+        if op == UnaryOperator::Negate && self.wraps_in_unsigned(expr)? {
             let signed = self.type_name_of(expr)?;
-            return Ok(format!("as_type<{signed}>(-as_type<u{signed}>({operand}))"));
+            let bits = self.unsigned_bits(expr)?;
+            return Ok(format!("as_type<{signed}>(-{bits})"));
         }
+        let operand = self.operand(expr)?;
         let op = match op {
             UnaryOperator::Negate => "-",
             UnaryOperator::LogicalNot => "!",
@@ -878,6 +878,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let r = self.expr(right)?;
             return Ok(format!("fmod({l}, {r})"));
         }
+        if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.wraps_in_unsigned(left)? {
+            let signed = self.type_name_of(left)?;
+            let bits = self.wrapping_bits(op, left, right)?;
+            return Ok(format!("as_type<{signed}>({bits})"));
+        }
         let l = self.operand(left)?;
         let mut r = self.operand(right)?;
         if matches!(op, ShiftLeft | ShiftRight) && matches!(left_inner, TypeInner::Vector { .. }) {
@@ -892,9 +897,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             // operation must see every active lane.
             let bit = if op == LogicalAnd { "&" } else { "|" };
             return Ok(format!("bool({l} {bit} {r})"));
-        }
-        if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.is_signed_integer(left)? {
-            return self.wrapping_signed(op, left, right, &l, &r);
         }
         let symbol = match op {
             Add => "+",
@@ -919,41 +921,65 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         Ok(format!("{l} {symbol} {r}"))
     }
 
-    /// Whether `h` is a signed integer scalar or vector.
-    fn is_signed_integer(&mut self, h: Handle<Expression>) -> Result<bool, Diagnostic> {
+    /// Whether `h` is a 32- or 64-bit signed integer scalar or vector, whose `+ - * <<`
+    /// and negation are undefined on overflow in MSL (C++) but wrap in HLSL. (16-bit
+    /// operands are promoted to `int` by C++, so they cannot overflow.)
+    fn wraps_in_unsigned(&mut self, h: Handle<Expression>) -> Result<bool, Diagnostic> {
         Ok(self
             .inner_of(h)?
             .scalar()
-            .is_some_and(|s| s.kind == ScalarKind::Sint))
+            .is_some_and(|s| s.kind == ScalarKind::Sint && s.width >= 4))
     }
 
-    /// `l op r` on signed integers with HLSL's wrapping meaning: signed overflow (and a
-    /// left shift of a negative value) is undefined in MSL (C++), so the operation runs on
-    /// the unsigned type of the same width (`uint`, `ushort2`, …), whose arithmetic wraps,
-    /// and the bits are read back as signed.
-    fn wrapping_signed(
+    /// `l op r` on signed integers in the unsigned type of the same width (`uint`,
+    /// `ulong2`, …), whose arithmetic wraps: the caller reads the bits back as signed.
+    fn wrapping_bits(
         &mut self,
         op: BinaryOperator,
         left: Handle<Expression>,
         right: Handle<Expression>,
-        l: &str,
-        r: &str,
     ) -> Written {
-        let signed = self.type_name_of(left)?;
+        let l = self.unsigned_bits(left)?;
         let (symbol, r) = match op {
-            BinaryOperator::Add => ("+", format!("as_type<u{}>({r})", self.type_name_of(right)?)),
-            BinaryOperator::Subtract => {
-                ("-", format!("as_type<u{}>({r})", self.type_name_of(right)?))
-            }
-            BinaryOperator::Multiply => {
-                ("*", format!("as_type<u{}>({r})", self.type_name_of(right)?))
-            }
+            BinaryOperator::Add => ("+", self.unsigned_bits(right)?),
+            BinaryOperator::Subtract => ("-", self.unsigned_bits(right)?),
+            BinaryOperator::Multiply => ("*", self.unsigned_bits(right)?),
             // The count keeps its value; MSL wants it in the shifted operand's type.
-            _ => ("<<", format!("u{signed}({r})")),
+            _ => {
+                let unsigned = format!("u{}", self.type_name_of(left)?);
+                ("<<", format!("{unsigned}({})", self.expr(right)?))
+            }
         };
-        Ok(format!(
-            "as_type<{signed}>(as_type<u{signed}>({l}) {symbol} {r})"
-        ))
+        Ok(format!("{l} {symbol} {r}"))
+    }
+
+    /// The bits of signed integer `h` in its unsigned type. A chain of wrapping operations
+    /// stays unsigned throughout, so it nests no deeper than the plain operators would
+    /// (clang stops at 256 brackets).
+    fn unsigned_bits(&mut self, h: Handle<Expression>) -> Written {
+        let inline = self.bound.try_get(h).is_none_or(Option::is_none);
+        match self.function.expressions.try_get(h) {
+            Some(&Expression::Binary { op, left, right })
+                if inline
+                    && matches!(
+                        op,
+                        BinaryOperator::Add
+                            | BinaryOperator::Subtract
+                            | BinaryOperator::Multiply
+                            | BinaryOperator::ShiftLeft
+                    ) =>
+            {
+                Ok(format!("({})", self.wrapping_bits(op, left, right)?))
+            }
+            Some(&Expression::Unary {
+                op: UnaryOperator::Negate,
+                expr,
+            }) if inline => Ok(format!("(-{})", self.unsigned_bits(expr)?)),
+            _ => {
+                let unsigned = format!("u{}", self.type_name_of(h)?);
+                Ok(format!("as_type<{unsigned}>({})", self.expr(h)?))
+            }
+        }
     }
 
     /// Whether the inline tree of `h` contains a wave operation.
