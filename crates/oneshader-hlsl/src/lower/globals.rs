@@ -874,18 +874,8 @@ impl<'a> Lowerer<'a> {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
-            let base = match self.resolve_type(&field.ty) {
-                Some(Ty::Value(base)) => base,
-                // resolve_type has said why.
-                None => continue,
-                Some(_) => {
-                    self.error(
-                        codes::TYPE_MISMATCH,
-                        field.ty.span,
-                        "cbuffer members must have value types",
-                    );
-                    continue;
-                }
+            let Some(base) = self.cbuffer_member_type(field) else {
+                continue;
             };
             for declarator in &field.declarators {
                 // Arrays, structs and packoffset went to the row-packed form.
@@ -1022,6 +1012,21 @@ impl<'a> Lowerer<'a> {
 
     /// Declares a cbuffer (or tbuffer) as a block of 16-byte rows with its members at
     /// HLSL's offsets (or their `packoffset`).
+    /// The value type of a cbuffer member; `None` (with an error said) for anything else.
+    fn cbuffer_member_type(&mut self, field: &'a ast::VariableDecl) -> Option<Handle<Type>> {
+        match self.resolve_type(&field.ty)? {
+            Ty::Value(base) => Some(base),
+            _ => {
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    field.ty.span,
+                    "cbuffer members must have value types",
+                );
+                None
+            }
+        }
+    }
+
     fn declare_row_packed_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
         let mut offset = 0;
         let mut fields = Vec::new();
@@ -1029,18 +1034,8 @@ impl<'a> Lowerer<'a> {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
-            let base = match self.resolve_type(&field.ty) {
-                Some(Ty::Value(base)) => base,
-                // resolve_type has said why.
-                None => continue,
-                Some(_) => {
-                    self.error(
-                        codes::TYPE_MISMATCH,
-                        field.ty.span,
-                        "cbuffer members must have value types",
-                    );
-                    continue;
-                }
+            let Some(base) = self.cbuffer_member_type(field) else {
+                continue;
             };
             let row_major = self.is_row_major(&field.modifiers);
             for declarator in &field.declarators {
