@@ -843,25 +843,16 @@ impl<'a> Lowerer<'a> {
     fn declare_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
         // A tbuffer lives in a storage buffer, whose layout rules differ from a uniform
         // block's on every target: only the row form keeps its cbuffer offsets everywhere.
-        if decl.kind == ast::BufferKind::Texture {
+        let is_tbuffer = decl.kind == ast::BufferKind::Texture;
+        if is_tbuffer || self.cbuffer_needs_rows(decl) {
             if is_push_constant(&decl.attributes) {
-                self.error(
-                    codes::UNSUPPORTED_CONSTRUCT,
-                    decl.name.span,
-                    format!("the tbuffer '{}' can't be a [[vk::push_constant]] block: make it a cbuffer", decl.name.name),
-                );
-                return;
-            }
-            self.declare_row_packed_cbuffer(decl);
-            return;
-        }
-        if self.cbuffer_needs_rows(decl) {
-            if is_push_constant(&decl.attributes) {
-                self.error(
-                    codes::UNSUPPORTED_CONSTRUCT,
-                    decl.name.span,
-                    format!("the [[vk::push_constant]] cbuffer '{}' has members that need HLSL's 16-byte row packing, which push constants do not support yet: declare the block as a struct with [[vk::push_constant]]", decl.name.name),
-                );
+                let name = &decl.name.name;
+                let message = if is_tbuffer {
+                    format!("the tbuffer '{name}' can't be a [[vk::push_constant]] block: make it a cbuffer")
+                } else {
+                    format!("the [[vk::push_constant]] cbuffer '{name}' has members that need HLSL's 16-byte row packing, which push constants do not support yet: declare the block as a struct with [[vk::push_constant]]")
+                };
+                self.error(codes::UNSUPPORTED_CONSTRUCT, decl.name.span, message);
                 return;
             }
             self.declare_row_packed_cbuffer(decl);

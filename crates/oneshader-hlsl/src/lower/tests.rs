@@ -955,3 +955,28 @@ fn a_push_constant_cbuffer_that_needs_rows_is_a_specific_error() {
         "{e:?}"
     );
 }
+
+#[test]
+fn row_packed_blocks_cannot_be_push_constants_and_say_why() {
+    let tbuffer = errors(
+        "[[vk::push_constant]] tbuffer Params { uint count; };\n\
+         [numthreads(1, 1, 1)] void main() {}\n",
+    );
+    assert_eq!(tbuffer.len(), 1, "{tbuffer:?}");
+    assert!(
+        tbuffer[0].contains(
+            "the tbuffer 'Params' can't be a [[vk::push_constant]] block: make it a cbuffer"
+        ),
+        "{tbuffer:?}"
+    );
+    let rows = errors(
+        "struct S { float a; };\n\
+         [[vk::push_constant]] cbuffer Params { float x; S s; };\n\
+         [numthreads(1, 1, 1)] void main() {}\n",
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0].contains("the [[vk::push_constant]] cbuffer 'Params' has members that need HLSL's 16-byte row packing"),
+        "{rows:?}"
+    );
+}
