@@ -3,30 +3,9 @@
 //! shaders (validated: spirv-val, the MSL check), and the diagnostics where a target has
 //! no such query (WGSL) or the stage has no derivatives (compute).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use oneshader::{CompileOptions, Target};
+use oneshader_e2e::disassemble;
 use oneshader_harness::{msl, spirv_val};
-
-/// `spirv-dis --raw-id` of `words`.
-fn disassemble(words: &[u32]) -> String {
-    let mut child = Command::new("spirv-dis")
-        .args(["--raw-id", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spirv-dis (scripts/install-test-deps.sh installs spirv-tools)");
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&bytes)
-        .expect("write to spirv-dis");
-    let output = child.wait_with_output().expect("spirv-dis output");
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 fn only(target: Target) -> CompileOptions {
     CompileOptions {

@@ -5,39 +5,11 @@
 //! table says, with the subgroup operations reflection reports.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 
 use oneshader::{CompileOptions, Target};
-use oneshader_e2e::compile_source_and_validate;
+use oneshader_e2e::{compile_source_and_validate, disassemble};
 use oneshader_ir::mapping::BIT_FUNCTIONS;
 use oneshader_ir::{bit_function_info, WaveOp};
-
-/// `spirv-dis` of `words`, without ids' friendly names.
-fn disassemble(words: &[u32]) -> String {
-    let mut child = Command::new("spirv-dis")
-        .args(["--raw-id", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spirv-dis (scripts/install-test-deps.sh installs spirv-tools)");
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&bytes)
-        .expect("write to spirv-dis");
-    let output = child.wait_with_output().expect("spirv-dis output");
-    assert!(
-        output.status.success(),
-        "spirv-dis: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 /// The `OpGroupNonUniform*` instructions of a disassembly.
 fn group_ops(disassembly: &str) -> BTreeSet<String> {
     disassembly

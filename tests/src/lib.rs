@@ -800,3 +800,30 @@ impl Rng {
         (self.next_u32() >> 8) as f32 / (1u32 << 24) as f32
     }
 }
+
+/// `spirv-dis --raw-id` of `words`; panics if spirv-dis is missing or rejects them.
+pub fn disassemble(words: &[u32]) -> String {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("spirv-dis")
+        .args(["--raw-id", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spirv-dis (scripts/install-test-deps.sh installs spirv-tools)");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&bytes)
+        .expect("write to spirv-dis");
+    let output = child.wait_with_output().expect("spirv-dis output");
+    assert!(
+        output.status.success(),
+        "spirv-dis: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
