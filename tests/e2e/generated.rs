@@ -12,7 +12,12 @@
 //! - `ONESHADER_GENERATED_BATCH=B`: programs per shader (default 25);
 //! - `ONESHADER_GENERATED_RUNTIMES=lavapipe,swiftshader,dawn-lavapipe,dawn-swiftshader` or `all`
 //!   (default: lavapipe and Dawn on SwiftShader; `ONESHADER_TEST_DEVICE=system` runs on
-//!   the system's Vulkan driver alone).
+//!   the system's Vulkan driver alone);
+//! - `ONESHADER_GENERATED_TARGETS=spirv,wgsl,msl` (the default): the targets compiled and
+//!   validated; SPIR-V always. A long run split across machines runs the Dawn pass with
+//!   `spirv,wgsl` where node is and the lavapipe pass with `spirv` where lavapipe is; the
+//!   programs are the same for the same seed;
+//! - `ONESHADER_GENERATED_WORKERS=W`: batches checked at once (default: the cores, at most 8).
 //!
 //! A mismatch names the seed, the program, the runtime, the thread and word, expected and
 //! actual, and the file (under `target/tmp/generated-failures/`) holding the program alone as a
@@ -23,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use oneshader::CompileOptions;
+use oneshader::{CompileOptions, Target};
 use oneshader_e2e::generate::hlsl::{batch_shader, output_words, program_base, HEADER_WORDS};
 use oneshader_e2e::generate::program::{THREADS, WORDS};
 use oneshader_e2e::generate::{generate, input_words, interpret, program_seed, Program, Waves};
@@ -36,6 +41,8 @@ struct Settings {
     indices: Vec<usize>,
     batch: usize,
     runtimes: Vec<Runtime>,
+    targets: Vec<Target>,
+    workers: usize,
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -80,11 +87,40 @@ impl Settings {
                 Runtime::Dawn(DawnDriver::SwiftShader),
             ],
         };
+        let targets = match std::env::var("ONESHADER_GENERATED_TARGETS") {
+            Ok(names) => {
+                let mut targets = vec![Target::SpirV];
+                for name in names.split(',') {
+                    match name.trim() {
+                        "spirv" => {}
+                        "wgsl" => targets.push(Target::Wgsl),
+                        "msl" => targets.push(Target::Msl),
+                        other => panic!(
+                            "ONESHADER_GENERATED_TARGETS: unknown target '{other}' (spirv, wgsl, msl)"
+                        ),
+                    }
+                }
+                targets
+            }
+            Err(_) => Target::ALL.to_vec(),
+        };
+        let without = |target: Target| !targets.contains(&target);
+        if without(Target::Wgsl) && runtimes.iter().any(|r| matches!(r, Runtime::Dawn(_))) {
+            panic!("ONESHADER_GENERATED_TARGETS leaves out wgsl, which Dawn runs");
+        }
+        if without(Target::Wgsl) || without(Target::Msl) {
+            eprintln!("ONESHADER_GENERATED_TARGETS: validating {targets:?} only");
+        }
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let workers =
+            env_number("ONESHADER_GENERATED_WORKERS").map_or(cores.min(8), |w| w as usize);
         Settings {
             seed,
             indices,
             batch,
             runtimes,
+            targets,
+            workers: workers.max(1),
         }
     }
 
@@ -123,9 +159,8 @@ fn generated_programs_match_the_interpreter() {
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     let sizes = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for _ in 0..settings.workers {
             scope.spawn(|| {
                 while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let (found, seen) = check_batch(&settings, batch);
@@ -173,7 +208,7 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
         .map(|&i| generate(program_seed(settings.seed, i as u64)))
         .collect();
     let name = format!("generated-{}-{}.hlsl", settings.seed, indices[0]);
-    let compiled = match compile(&name, &programs) {
+    let compiled = match compile(settings, &name, &programs) {
         Ok(compiled) => compiled,
         Err(batch_error) => {
             return (
@@ -264,8 +299,12 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
     (failures, sizes)
 }
 
-fn compile(name: &str, programs: &[Program]) -> Result<Compiled, String> {
-    try_compile_source_and_validate(name, &batch_shader(programs), &CompileOptions::default())
+fn compile(settings: &Settings, name: &str, programs: &[Program]) -> Result<Compiled, String> {
+    let options = CompileOptions {
+        targets: settings.targets.clone(),
+        ..CompileOptions::default()
+    };
+    try_compile_source_and_validate(name, &batch_shader(programs), &options)
 }
 
 /// A batch failed to compile or validate: finds the programs that fail alone.
@@ -278,7 +317,7 @@ fn compile_failures(
     let mut failures = Vec::new();
     for (&index, program) in indices.iter().zip(programs) {
         let name = format!("seed-{}-program-{index}.hlsl", settings.seed);
-        if let Err(e) = compile(&name, std::slice::from_ref(program)) {
+        if let Err(e) = compile(settings, &name, std::slice::from_ref(program)) {
             let file = save(settings, index, program);
             failures.push(format!(
                 "seed {} program {index} does not compile or validate: {file}\n  rerun: {}\n{e}",
