@@ -35,6 +35,7 @@ cases!(
     groupshared_reduction,
     half_and_fmod,
     integer_dot,
+    integer_matrices,
     integer_semantics,
     matrix_componentwise,
     push_constant_digits,

@@ -188,6 +188,23 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         self.lookup.get(value).copied()
     }
 
+    /// Replaces the item behind `handle` with `value`, keeping the handle, so that
+    /// everything referring to `handle` now refers to `value`. When `value` is already
+    /// stored under another handle, the two handles hold equal items from then on and
+    /// [`UniqueArena::insert`] keeps returning the older one. Returns `false`, changing
+    /// nothing, when `handle` is not from this arena.
+    pub fn replace(&mut self, handle: Handle<T>, value: T) -> bool {
+        let Some(slot) = self.items.get_mut(handle.index()) else {
+            return false;
+        };
+        let old = std::mem::replace(slot, value.clone());
+        if self.lookup.get(&old) == Some(&handle) {
+            self.lookup.remove(&old);
+        }
+        self.lookup.entry(value).or_insert(handle);
+        true
+    }
+
     /// Number of distinct items.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -314,6 +331,22 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(arena.insert("float".to_string()), a);
         assert_eq!(arena.len(), 2);
+    }
+
+    #[test]
+    fn unique_arena_replaces_in_place() {
+        let mut arena = UniqueArena::new();
+        let a = arena.insert("int2x2".to_string());
+        let b = arena.insert("int2[2]".to_string());
+        assert!(arena.replace(a, "int2[2]".to_string()));
+        assert_eq!(arena[a], "int2[2]");
+        // The older handle stays the one `insert` finds; the old value is gone.
+        assert_eq!(arena.insert("int2[2]".to_string()), b);
+        assert_eq!(arena.get(&"int2x2".to_string()), None);
+        let c = arena.insert("uint3x3".to_string());
+        assert!(arena.replace(c, "uint3[3]".to_string()));
+        assert_eq!(arena.get(&"uint3[3]".to_string()), Some(c));
+        assert!(!arena.replace(Handle::from_index(9), "none".to_string()));
     }
 
     #[test]

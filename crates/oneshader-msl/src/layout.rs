@@ -209,7 +209,9 @@ impl<'a> Types<'a> {
                     return Err("a runtime-sized array outside a buffer".into());
                 };
                 let element = self.name_with(base, atomic)?;
-                if !atomic {
+                // Bools never live in memory the host sees (buffers hold them as 32-bit
+                // integers), so the IR stride of an array of them describes no layout.
+                if !atomic && !self.holds_bool(base, 0) {
                     if let Some((size, align)) = self.size_align(base) {
                         if round_up(size, align) != stride {
                             return Err(format!(
@@ -330,6 +332,21 @@ impl<'a> Types<'a> {
     }
 
     /// MSL (size, alignment) of `ty`, natural (unpacked) for vectors.
+    /// Whether `ty` has bool components, in itself or in its elements or members.
+    fn holds_bool(&self, ty: Handle<Type>, depth: u32) -> bool {
+        match self.inner(ty) {
+            _ if depth > 64 => false,
+            Some(TypeInner::Scalar(scalar))
+            | Some(TypeInner::Vector { scalar, .. })
+            | Some(TypeInner::Matrix { scalar, .. }) => scalar.kind == ScalarKind::Bool,
+            Some(TypeInner::Array { base, .. }) => self.holds_bool(*base, depth + 1),
+            Some(TypeInner::Struct { members, .. }) => {
+                members.iter().any(|m| self.holds_bool(m.ty, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
     fn size_align(&self, ty: Handle<Type>) -> Option<(u32, u32)> {
         Some(match *self.inner(ty)? {
             TypeInner::Scalar(scalar) => (scalar_size(scalar), scalar_size(scalar)),

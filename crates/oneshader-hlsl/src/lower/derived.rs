@@ -5,12 +5,12 @@
 //! that every target rounds as D3D does (to nearest, ties to even).
 
 use oneshader_ir::{
-    codes, BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, Span, Type,
-    TypeInner, UnaryOperator, VectorSize,
+    codes, BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, ScalarKind, Span,
+    Type, TypeInner, UnaryOperator, VectorSize,
 };
 
 use super::context::{FnCtx, Value};
-use super::expr::Shape;
+use super::expr::{Operand, Shape};
 use super::intrinsics::Operands;
 use super::Lowerer;
 use crate::ast;
@@ -338,6 +338,20 @@ impl<'a> Lowerer<'a> {
                     );
                     return None;
                 };
+                if scalar.kind != ScalarKind::Float {
+                    if name == "determinant" {
+                        let t = self.module.hlsl_type_name(m.ty);
+                        self.error(
+                            codes::NO_MATCHING_OVERLOAD,
+                            arg.span,
+                            format!("'determinant' needs a float matrix, not '{t}': convert it first, as in determinant((float{}x{})m)", rows.count(), columns.count()),
+                        );
+                        return None;
+                    }
+                    return self
+                        .integer_matrix_transpose(cx, m, span)
+                        .map(Operand::into_value);
+                }
                 let (fun, ty) = if name == "transpose" {
                     let ty = self.module.type_handle(TypeInner::Matrix {
                         columns: rows,

@@ -1207,7 +1207,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Column `index` of matrix `operand` (an HLSL column: a vector of its rows).
-    fn matrix_column(
+    pub(crate) fn matrix_column(
         &mut self,
         cx: &mut FnCtx,
         operand: Operand,
@@ -1234,8 +1234,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Arithmetic with a matrix operand (`m * 0.5`, `a + b`): HLSL applies `+ - * / %`
-    /// per component, so the result is built column by column with the vector
+    /// An operator with a matrix operand (`m * 0.5`, `a + b`, `a == b`, `m & 3`): HLSL
+    /// applies it per component, so the result is built column by column with the vector
     /// operators. `None` when neither operand is a matrix.
     fn matrix_componentwise(
         &mut self,
@@ -1251,11 +1251,11 @@ impl<'a> Lowerer<'a> {
         let (columns, rows, _) = lm.or(rm)?;
         let l = types::type_name(&self.module, left.ty);
         let r = types::type_name(&self.module, right.ty);
-        if !matches!(op, B::Add | B::Sub | B::Mul | B::Div | B::Rem) {
+        if matches!(op, B::LogicalAnd | B::LogicalOr | B::Comma) {
             self.error(
                 codes::UNSUPPORTED_CONSTRUCT,
                 span,
-                format!("this operator on '{l}' and '{r}' is not supported: matrices take + - * / % (per component), and mul() for the matrix product"),
+                format!("'&&' and '||' on '{l}' and '{r}' are not supported: in HLSL 2021 they take scalars; combine matrices per component with '&' and '|' on bool matrices, as in (a != 0) & (b != 0)"),
             );
             return Some(None);
         }

@@ -979,6 +979,29 @@ impl<'a> Lowerer<'a> {
                 .binary_operands(cx, ast::BinaryOp::Mul, left, right, span)
                 .map(Operand::into_value);
         }
+        let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
+            return self
+                .binary_operands(cx, ast::BinaryOp::Mul, left, right, span)
+                .map(Operand::into_value);
+        };
+        let scalar = self.common_scalar(ls, left.literal, rs, right.literal);
+        let (left, right) = if ls == rs {
+            (left, right)
+        } else {
+            (
+                self.with_scalar(cx, left, scalar, span)?,
+                self.with_scalar(cx, right, scalar, span)?,
+            )
+        };
+        if scalar.kind != ScalarKind::Float {
+            return self
+                .integer_matrix_product(cx, left, right, span)
+                .map(Operand::into_value);
+        }
+        let (l, r) = (
+            self.module.inner(left.ty).clone(),
+            self.module.inner(right.ty).clone(),
+        );
         let result_inner = match (&l, &r) {
             (TypeInner::Matrix { rows, scalar, .. }, TypeInner::Vector { .. }) => {
                 TypeInner::Vector {
@@ -1020,6 +1043,33 @@ impl<'a> Lowerer<'a> {
             ),
             ty,
         ))
+    }
+
+    /// `operand` (a scalar, vector or matrix) converted to components of type `scalar`.
+    fn with_scalar(
+        &mut self,
+        cx: &mut FnCtx,
+        operand: Operand,
+        scalar: Scalar,
+        span: Span,
+    ) -> Option<Operand> {
+        let ty = match *self.module.inner(operand.ty) {
+            TypeInner::Matrix { columns, rows, .. } => self.module.type_handle(TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            }),
+            _ => {
+                let (_, shape) = self.numeric(operand.ty)?;
+                self.shaped(scalar, shape)
+            }
+        };
+        let expr = self.convert_value(cx, operand.into_value(), ty, span, false)?;
+        Some(Operand {
+            expr,
+            ty,
+            literal: false,
+        })
     }
 
     fn common_operands_from(

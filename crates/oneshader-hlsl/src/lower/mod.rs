@@ -13,6 +13,7 @@ mod expr;
 mod function;
 mod globals;
 mod image;
+mod integer_matrices;
 mod intrinsics;
 mod matrix;
 mod raw_buffer;
@@ -176,6 +177,7 @@ pub fn lower(
         lowerer.lower_entry_point(decl, stage, span);
     }
     lowerer.check_remaining_functions();
+    lowerer.integer_matrices_to_arrays();
     let failed = lowerer.diagnostics.has_errors();
     diagnostics.extend(lowerer.diagnostics.into_vec());
     if failed {

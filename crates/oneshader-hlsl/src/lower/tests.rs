@@ -441,19 +441,26 @@ fn narrowing_conversions_warn_as_dxc_does() {
 }
 
 #[test]
-fn matrix_operators_outside_arithmetic_and_mismatched_shapes_are_errors() {
+fn logical_matrix_operators_and_mismatched_shapes_are_errors() {
     let errors = errors(
         "RWStructuredBuffer<float> O : register(u0);\n\
          [numthreads(1, 1, 1)] void main() {\n\
          float2x2 a = 1; float3x3 b = 2;\n\
-         O[0] = (a < a)._m00;\n\
+         O[0] = (a ^ a)._m00 + (float)(a < a)._m00 + (a && a)._m00;\n\
          O[1] = (a + b)._m00;\n\
          O[2] = (a * float2(1, 2))._m00;\n\
          O[3] = ((float4x4)a)._m00; }",
     );
     assert!(
-        errors.iter().any(|e| e.contains("(4,")
-            && e.contains("matrices take + - * / % (per component), and mul()")),
+        errors
+            .iter()
+            .any(|e| e.contains("(4,") && e.contains("bitwise operators need integer or bool")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("(4,") && e.contains("'&&' and '||' on 'float2x2'")),
         "{errors:?}"
     );
     assert!(
