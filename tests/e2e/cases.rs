@@ -26,6 +26,7 @@ macro_rules! cases {
 }
 
 cases!(
+    aggregate_select,
     atomic_histogram,
     byte_address_words,
     cbuffer_structs,

@@ -1050,6 +1050,28 @@ impl<'a> Lowerer<'a> {
         let c = self.convert_value(cx, c.into_value(), condition_ty, span, true)?;
         let a = self.convert_value(cx, a.into_value(), ty, span, true)?;
         let r = self.convert_value(cx, r.into_value(), ty, span, true)?;
+        if self.numeric(ty).is_none() {
+            // WGSL's and MSL's `select` take scalars and vectors only: a matrix, struct or
+            // array is picked whole by an `if` into a temporary.
+            let temp = cx.temporary(ty, span);
+            let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
+            let mut store = |value| {
+                let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, span);
+                vec![Statement::Store { pointer, value }]
+            };
+            let (accept, reject) = (store(a), store(r));
+            cx.emit(Statement::If {
+                condition: c,
+                accept,
+                reject,
+            });
+            let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, span);
+            return Some(Value::Place {
+                pointer,
+                ty,
+                writable: false,
+            });
+        }
         Some(Value::Rvalue {
             expr: cx.expr(
                 Expression::Select {
