@@ -39,6 +39,7 @@ cases!(
     integer_matrices,
     integer_semantics,
     matrix_componentwise,
+    matrix_intrinsics,
     push_constant_digits,
     radix_digit_scan,
     raw_buffer_structs,

@@ -483,80 +483,33 @@ impl<'a> Lowerer<'a> {
             ast::UnaryOp::Plus => self.lower_expr(cx, operand),
             ast::UnaryOp::Negate | ast::UnaryOp::BitNot | ast::UnaryOp::LogicalNot => {
                 let value = self.lower_rvalue(cx, operand)?;
-                let Some((scalar, shape)) = self.numeric(value.ty) else {
-                    self.error(
-                        codes::TYPE_MISMATCH,
-                        operand.span,
-                        "this operator needs a scalar or vector operand",
-                    );
-                    return None;
-                };
-                let (ir_op, target) = match op {
-                    ast::UnaryOp::Negate => (
-                        UnaryOperator::Negate,
-                        if scalar.kind == ScalarKind::Bool {
-                            Scalar::I32
-                        } else {
-                            scalar
-                        },
-                    ),
-                    ast::UnaryOp::BitNot => {
-                        if !scalar.is_integer() && scalar.kind != ScalarKind::Bool {
-                            self.error(
-                                codes::TYPE_MISMATCH,
-                                operand.span,
-                                "'~' needs an integer operand",
-                            );
-                            return None;
-                        }
-                        (
-                            UnaryOperator::BitwiseNot,
-                            if scalar.kind == ScalarKind::Bool {
-                                Scalar::I32
-                            } else {
-                                scalar
-                            },
-                        )
-                    }
-                    _ => (UnaryOperator::LogicalNot, Scalar::BOOL),
-                };
-                // A negated literal folds to a literal of its own.
-                if let (UnaryOperator::Negate, Expression::Literal(l)) =
-                    (ir_op, &cx.function.expressions[value.expr])
-                {
-                    let folded = match *l {
-                        Literal::I32(v) => v.checked_neg().map(Literal::I32),
-                        Literal::U32(v) if value.literal && v == 2_147_483_648 => {
-                            Some(Literal::I32(i32::MIN))
-                        }
-                        Literal::F32(v) => Some(Literal::F32(-v)),
-                        Literal::F64(v) => Some(Literal::F64(-v)),
-                        Literal::I64(v) => v.checked_neg().map(Literal::I64),
-                        _ => None,
+                if let Some((columns, rows, _)) = self.matrix_shape(value.ty) {
+                    // Per component, so column by column.
+                    let matrix = Operand {
+                        expr: cx.bind(value.expr),
+                        ..value
                     };
-                    if let Some(folded) = folded {
-                        let ty = self.scalar_type(folded.scalar());
-                        return Some(Value::Rvalue {
-                            expr: cx.expr(Expression::Literal(folded), ty, span),
-                            ty,
-                            literal: value.literal,
-                        });
+                    let mut components = Vec::new();
+                    let mut scalar = None;
+                    for j in 0..columns.count() {
+                        let column = self.matrix_column(cx, matrix, j, span);
+                        let result = self.unary_operand(cx, op, column, operand.span, span)?;
+                        let result = self.rvalue(cx, result, span)?;
+                        scalar = self.numeric(result.ty).map(|(s, _)| s);
+                        components.push(result.expr);
                     }
-                }
-                let ty = self.shaped(target, shape);
-                let converted = self.convert_value(cx, value.into_value(), ty, span, false)?;
-                Some(Value::Rvalue {
-                    expr: cx.expr(
-                        Expression::Unary {
-                            op: ir_op,
-                            expr: converted,
-                        },
+                    let ty = self.module.type_handle(TypeInner::Matrix {
+                        columns,
+                        rows,
+                        scalar: scalar?,
+                    });
+                    return Some(Value::Rvalue {
+                        expr: cx.expr(Expression::Compose { ty, components }, ty, span),
                         ty,
-                        span,
-                    ),
-                    ty,
-                    literal: value.literal && ir_op != UnaryOperator::LogicalNot,
-                })
+                        literal: false,
+                    });
+                }
+                self.unary_operand(cx, op, value, operand.span, span)
             }
             ast::UnaryOp::PreIncrement
             | ast::UnaryOp::PreDecrement
@@ -939,6 +892,91 @@ impl<'a> Lowerer<'a> {
             pointer,
             ty: bool_ty,
             writable: false,
+        })
+    }
+
+    /// `-x`, `~x` or `!x` of a scalar or vector operand.
+    fn unary_operand(
+        &mut self,
+        cx: &mut FnCtx,
+        op: ast::UnaryOp,
+        value: Operand,
+        operand_span: Span,
+        span: Span,
+    ) -> Option<Value> {
+        let Some((scalar, shape)) = self.numeric(value.ty) else {
+            self.error(
+                codes::TYPE_MISMATCH,
+                operand_span,
+                "this operator needs a scalar or vector operand",
+            );
+            return None;
+        };
+        let (ir_op, target) = match op {
+            ast::UnaryOp::Negate => (
+                UnaryOperator::Negate,
+                if scalar.kind == ScalarKind::Bool {
+                    Scalar::I32
+                } else {
+                    scalar
+                },
+            ),
+            ast::UnaryOp::BitNot => {
+                if !scalar.is_integer() && scalar.kind != ScalarKind::Bool {
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        operand_span,
+                        "'~' needs an integer operand",
+                    );
+                    return None;
+                }
+                (
+                    UnaryOperator::BitwiseNot,
+                    if scalar.kind == ScalarKind::Bool {
+                        Scalar::I32
+                    } else {
+                        scalar
+                    },
+                )
+            }
+            _ => (UnaryOperator::LogicalNot, Scalar::BOOL),
+        };
+        // A negated literal folds to a literal of its own.
+        if let (UnaryOperator::Negate, Expression::Literal(l)) =
+            (ir_op, &cx.function.expressions[value.expr])
+        {
+            let folded = match *l {
+                Literal::I32(v) => v.checked_neg().map(Literal::I32),
+                Literal::U32(v) if value.literal && v == 2_147_483_648 => {
+                    Some(Literal::I32(i32::MIN))
+                }
+                Literal::F32(v) => Some(Literal::F32(-v)),
+                Literal::F64(v) => Some(Literal::F64(-v)),
+                Literal::I64(v) => v.checked_neg().map(Literal::I64),
+                _ => None,
+            };
+            if let Some(folded) = folded {
+                let ty = self.scalar_type(folded.scalar());
+                return Some(Value::Rvalue {
+                    expr: cx.expr(Expression::Literal(folded), ty, span),
+                    ty,
+                    literal: value.literal,
+                });
+            }
+        }
+        let ty = self.shaped(target, shape);
+        let converted = self.convert_value(cx, value.into_value(), ty, span, false)?;
+        Some(Value::Rvalue {
+            expr: cx.expr(
+                Expression::Unary {
+                    op: ir_op,
+                    expr: converted,
+                },
+                ty,
+                span,
+            ),
+            ty,
+            literal: value.literal && ir_op != UnaryOperator::LogicalNot,
         })
     }
 

@@ -825,13 +825,27 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
         let operands = self.lower_arguments(cx, args.iter().copied())?;
+        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        self.common_operands_of(cx, &operands, &spans, class, span)
+    }
+
+    /// The common scalar or vector type of lowered `operands` (at `spans`) for an intrinsic
+    /// of `class`, and the operands converted to it.
+    fn common_operands_of(
+        &mut self,
+        cx: &mut FnCtx,
+        operands: &[Operand],
+        spans: &[Span],
+        class: Operands,
+        span: Span,
+    ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
         let mut common: Option<(Scalar, bool, Shape)> = None;
-        for (operand, arg) in operands.iter().zip(args) {
+        for (operand, &arg_span) in operands.iter().zip(spans) {
             let Some((scalar, shape)) = self.numeric(operand.ty) else {
                 let name = types::type_name(&self.module, operand.ty);
                 self.error(
                     codes::NO_MATCHING_OVERLOAD,
-                    arg.span,
+                    arg_span,
                     format!("expected a scalar or vector, found '{name}'"),
                 );
                 return None;
@@ -882,6 +896,98 @@ impl<'a> Lowerer<'a> {
         Some((converted, ty))
     }
 
+    /// An element-wise intrinsic with matrix arguments (`abs(m)`, `clamp(m, 0, 1)`,
+    /// `lerp(a, b, t)`): applied column by column, each matrix argument giving its column
+    /// and each scalar argument itself, as HLSL applies it per component.
+    #[allow(clippy::too_many_arguments)]
+    fn math_per_column(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        fun: MathFunction,
+        class: Operands,
+        returns: Returns,
+        operands: Vec<Operand>,
+        spans: &[Span],
+        span: Span,
+    ) -> Option<Value> {
+        let mut shape = None;
+        for (operand, &arg_span) in operands.iter().zip(spans) {
+            let inner = self.module.inner(operand.ty).clone();
+            let t = types::type_name(&self.module, operand.ty);
+            match inner {
+                TypeInner::Matrix { columns, rows, .. } => {
+                    if shape.is_some_and(|s| s != (columns, rows)) {
+                        self.error(
+                            codes::NO_MATCHING_OVERLOAD,
+                            arg_span,
+                            format!(
+                                "'{name}' takes matrices of one shape (or scalars), not also '{t}'"
+                            ),
+                        );
+                        return None;
+                    }
+                    shape = Some((columns, rows));
+                }
+                TypeInner::Scalar(_) => {}
+                _ => {
+                    self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        arg_span,
+                        format!("'{name}' with a matrix argument takes matrices of its shape or scalars, not '{t}'"),
+                    );
+                    return None;
+                }
+            }
+        }
+        let (columns, rows) = shape?;
+        if returns == Returns::Component || fun == MathFunction::Cross {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                span,
+                format!("'{name}' takes scalars or vectors, not matrices"),
+            );
+            return None;
+        }
+        let operands: Vec<Operand> = operands
+            .into_iter()
+            .map(|o| Operand {
+                expr: if o.literal { o.expr } else { cx.bind(o.expr) },
+                ..o
+            })
+            .collect();
+        let mut components = Vec::new();
+        let mut result_scalar = None;
+        for j in 0..columns.count() {
+            let column_operands: Vec<Operand> = operands
+                .iter()
+                .map(|&o| match self.module.inner(o.ty) {
+                    TypeInner::Matrix { .. } => self.matrix_column(cx, o, j, span),
+                    _ => o,
+                })
+                .collect();
+            let (ops, ty) = self.common_operands_of(cx, &column_operands, spans, class, span)?;
+            let (scalar, shape) = self.numeric(ty)?;
+            let column_ty = match returns {
+                Returns::BoolShaped => self.shaped(Scalar::BOOL, shape),
+                Returns::UintShaped => self.shaped(Scalar::U32, shape),
+                Returns::IntShaped => self.shaped(Scalar::I32, shape),
+                Returns::Same | Returns::Component => ty,
+            };
+            result_scalar = self.numeric(column_ty).map(|(s, _)| s).or(Some(scalar));
+            components.push(cx.expr(Expression::Math { fun, args: ops }, column_ty, span));
+        }
+        let ty = self.module.type_handle(TypeInner::Matrix {
+            columns,
+            rows,
+            scalar: result_scalar?,
+        });
+        Some(rvalue(
+            cx.expr(Expression::Compose { ty, components }, ty, span),
+            ty,
+        ))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn lower_math(
         &mut self,
@@ -906,8 +1012,15 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let refs: Vec<&ast::Expr> = args.iter().collect();
-        let (ops, ty) = self.common_operands(cx, &refs, operands, span)?;
+        let lowered = self.lower_arguments(cx, args.iter())?;
+        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        if lowered
+            .iter()
+            .any(|o| matches!(self.module.inner(o.ty), TypeInner::Matrix { .. }))
+        {
+            return self.math_per_column(cx, name, fun, operands, returns, lowered, &spans, span);
+        }
+        let (ops, ty) = self.common_operands_of(cx, &lowered, &spans, operands, span)?;
         let (scalar, shape) = self.numeric(ty)?;
         if matches!(fun, MathFunction::Cross) && shape != Shape::Vector(VectorSize::Tri) {
             self.error(
