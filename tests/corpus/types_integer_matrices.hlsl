@@ -2,8 +2,8 @@
 // Integer and bool matrices (DXC lowers them to arrays of vectors, as we do): int, uint,
 // bool and matrix<int, R, C> locals, rows and elements read and written, per-component
 // operators and comparisons, mul and transpose, conversions to and from float matrices,
-// static const and groupshared matrices, matrix parameters and results. In buffers they
-// are OSH0310 (tests/diagnostics/OSH0310-integer-matrix-in-buffer.hlsl).
+// static const and groupshared matrices, matrix parameters and results. In constant
+// buffers they are OSH0310 (tests/diagnostics/OSH0310-integer-matrix-in-buffer.hlsl).
 RWStructuredBuffer<int4> Out : register(u0);
 groupshared uint2x4 Tiles[4];
 static const matrix<int, 3, 3> Identity = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };

@@ -37,6 +37,7 @@ cases!(
     half_and_fmod,
     integer_dot,
     integer_matrices,
+    integer_matrix_buffers,
     integer_semantics,
     matrix_componentwise,
     matrix_intrinsics,

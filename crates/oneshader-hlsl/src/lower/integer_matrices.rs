@@ -6,8 +6,9 @@
 //! expanded per component where they are lowered (`mul` in `intrinsics`, `transpose` in
 //! `derived`). Once the module is lowered, each such matrix type becomes an array of its
 //! column vectors, which every IR operation left on it (compose, column access, load and
-//! store) treats alike, as DXC does. Buffers and stage inputs and outputs holding one are
-//! refused: their memory layout (16-byte cbuffer rows, `row_major`) is not modelled yet.
+//! store) treats alike, as DXC does. In a storage buffer that array is also the memory
+//! layout of a column_major matrix; constant buffers (16-byte rows), stage inputs and
+//! outputs, and bool matrices in any buffer are refused until their layout is modelled.
 
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Diagnostic, Expression, Handle, MathFunction, ScalarKind, Span,
@@ -66,14 +67,21 @@ impl<'a> Lowerer<'a> {
     fn refuse_integer_matrices_in_interfaces(&mut self) {
         let mut found = Vec::new();
         for (_, global) in self.module.global_variables.iter() {
-            let in_buffer = matches!(
-                global.space,
-                AddressSpace::Uniform | AddressSpace::Storage { .. }
-            );
-            if in_buffer {
-                if let Some(matrix) = self.find_non_float_matrix(global.ty, 0) {
-                    found.push((global.span, global.name.clone(), matrix, "a buffer"));
-                }
+            // A storage buffer lays a column_major matrix out as its columns, std430
+            // vectors one after another: exactly the array of columns. (Struct members
+            // may not be row_major there.) Constant buffers start each column on a
+            // 16-byte row, and bools have no buffer layout.
+            let refused = match global.space {
+                AddressSpace::Uniform => self.find_non_float_matrix(global.ty, 0, true),
+                AddressSpace::Storage { .. } => self.find_non_float_matrix(global.ty, 0, false),
+                _ => None,
+            };
+            if let Some(matrix) = refused {
+                let place = match global.space {
+                    AddressSpace::Uniform => "a constant buffer",
+                    _ => "a buffer",
+                };
+                found.push((global.span, global.name.clone(), matrix, place));
             }
         }
         for entry in &self.module.entry_points {
@@ -84,7 +92,7 @@ impl<'a> Lowerer<'a> {
                 .map(|a| (a.name.clone(), a.ty))
                 .chain(function.result.iter().map(|r| ("the result".into(), r.ty)));
             for (name, ty) in interface {
-                if let Some(matrix) = self.find_non_float_matrix(ty, 0) {
+                if let Some(matrix) = self.find_non_float_matrix(ty, 0, true) {
                     found.push((entry.span, name, matrix, "a stage input or output"));
                 }
             }
@@ -108,25 +116,32 @@ impl<'a> Lowerer<'a> {
                 codes::UNSUPPORTED_CONSTRUCT,
                 span,
                 format!(
-                    "'{name}' holds the integer or bool matrix type '{matrix_name}' in {place}, which is not supported yet: such matrices are arrays of vectors in SPIR-V, MSL and WGSL, and their layout there is not modelled; store its rows as an array ({rows}) or use a float matrix"
+                    "'{name}' holds the integer or bool matrix type '{matrix_name}' in {place}, which is not supported yet: such matrices are arrays of vectors in SPIR-V, MSL and WGSL, and their layout there is not modelled (structured buffers hold integer matrices); store its rows as an array ({rows}) or use a float matrix"
                 ),
             ));
         }
     }
 
-    /// The first integer or bool matrix type inside `ty` (members, elements, pointees).
-    fn find_non_float_matrix(&self, ty: Handle<Type>, depth: u32) -> Option<Handle<Type>> {
+    /// The first integer or bool matrix type inside `ty` (members, elements, pointees);
+    /// without `integer_too`, the first bool matrix.
+    fn find_non_float_matrix(
+        &self,
+        ty: Handle<Type>,
+        depth: u32,
+        integer_too: bool,
+    ) -> Option<Handle<Type>> {
         if depth > 64 {
             return None;
         }
         match self.module.inner(ty) {
-            inner if non_float_matrix(inner) => Some(ty),
+            TypeInner::Matrix { scalar, .. } if scalar.kind == ScalarKind::Bool => Some(ty),
+            inner if integer_too && non_float_matrix(inner) => Some(ty),
             TypeInner::Array { base, .. } | TypeInner::Pointer { base, .. } => {
-                self.find_non_float_matrix(*base, depth + 1)
+                self.find_non_float_matrix(*base, depth + 1, integer_too)
             }
             TypeInner::Struct { members, .. } => members
                 .iter()
-                .find_map(|m| self.find_non_float_matrix(m.ty, depth + 1)),
+                .find_map(|m| self.find_non_float_matrix(m.ty, depth + 1, integer_too)),
             _ => None,
         }
     }
