@@ -38,6 +38,7 @@ cases!(
     integer_dot,
     integer_matrices,
     integer_matrix_buffers,
+    integer_matrix_cbuffer,
     integer_semantics,
     matrix_componentwise,
     matrix_intrinsics,

@@ -12,11 +12,12 @@
 //! every target.
 
 use oneshader_ir::{
-    codes, ArraySize, BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, Span,
-    StructMember, Type, TypeInner, VectorSize,
+    codes, ArraySize, BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar,
+    ScalarKind, Span, StructMember, Type, TypeInner, VectorSize,
 };
 
 use super::context::{FnCtx, Value};
+use super::expr::Operand;
 use super::types::{self, LayoutRules};
 use super::Lowerer;
 
@@ -277,7 +278,15 @@ impl<'a> Lowerer<'a> {
                     stored_ty,
                     span,
                 );
-                if place.row_major {
+                if place.row_major && scalar.kind != ScalarKind::Float {
+                    let stored = Operand {
+                        expr: stored,
+                        ty: stored_ty,
+                        literal: false,
+                    };
+                    self.integer_matrix_transpose(cx, stored, span)
+                        .map_or(stored.expr, |t| t.expr)
+                } else if place.row_major {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Transpose,

@@ -3,7 +3,7 @@
 
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Diagnostic, GlobalVariable, Handle, RegisterClass, Resource,
-    ResourceBinding, ResourceKind, Scalar, StructMember, Type, TypeInner, VectorSize,
+    ResourceBinding, ResourceKind, Scalar, ScalarKind, StructMember, Type, TypeInner, VectorSize,
 };
 
 use super::cbuffer::CbufferPlace;
@@ -955,22 +955,31 @@ impl<'a> Lowerer<'a> {
     /// Whether a cbuffer has a struct or array member or a `packoffset`, which only the
     /// row-packed form expresses on every target (see `lower::cbuffer`).
     fn cbuffer_needs_rows(&mut self, decl: &'a ast::BufferDecl) -> bool {
-        self.cbuffer_has_misaligned_vector(decl) || decl.members.iter().any(|item| {
-            let ast::Item::Variable(field) = item else {
-                return false;
-            };
-            let is_struct = matches!(
-                self.resolve_type(&field.ty),
-                Some(Ty::Value(t)) if matches!(self.module.inner(t), TypeInner::Struct { .. } | TypeInner::Array { .. })
-            );
-            is_struct
-                || field.declarators.iter().any(|d| {
-                    !d.array_dims.is_empty()
-                        || d.annotations
-                            .iter()
-                            .any(|a| matches!(a, ast::Annotation::PackOffset(_)))
-                })
-        })
+        self.cbuffer_has_misaligned_vector(decl)
+            || decl.members.iter().any(|item| {
+                let ast::Item::Variable(field) = item else {
+                    return false;
+                };
+                // An integer matrix becomes an array of columns whose stride is its std430
+                // one, not a 16-byte row: such a cbuffer is read word by word.
+                let is_struct = matches!(
+                    self.resolve_type(&field.ty),
+                    Some(Ty::Value(t)) if matches!(
+                        self.module.inner(t),
+                        TypeInner::Struct { .. } | TypeInner::Array { .. }
+                    ) || matches!(
+                        self.module.inner(t),
+                        TypeInner::Matrix { scalar, .. } if scalar.kind != ScalarKind::Float
+                    )
+                );
+                is_struct
+                    || field.declarators.iter().any(|d| {
+                        !d.array_dims.is_empty()
+                            || d.annotations
+                                .iter()
+                                .any(|a| matches!(a, ast::Annotation::PackOffset(_)))
+                    })
+            })
     }
 
     /// Whether HLSL's packing puts a vector of a cbuffer made of scalars, vectors and

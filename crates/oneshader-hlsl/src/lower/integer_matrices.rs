@@ -7,8 +7,9 @@
 //! `derived`). Once the module is lowered, each such matrix type becomes an array of its
 //! column vectors, which every IR operation left on it (compose, column access, load and
 //! store) treats alike, as DXC does. In a storage buffer that array is also the memory
-//! layout of a column_major matrix; constant buffers (16-byte rows), stage inputs and
-//! outputs, and bool matrices in any buffer are refused until their layout is modelled.
+//! layout of a column_major matrix; a constant buffer holding one is read word by word
+//! (`cbuffer`), so no block holds one. Bool matrices in storage buffers and integer or
+//! bool matrices in stage inputs and outputs are refused.
 
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Diagnostic, Expression, Handle, MathFunction, ScalarKind, Span,
@@ -69,8 +70,9 @@ impl<'a> Lowerer<'a> {
         for (_, global) in self.module.global_variables.iter() {
             // A storage buffer lays a column_major matrix out as its columns, std430
             // vectors one after another: exactly the array of columns. (Struct members
-            // may not be row_major there.) Constant buffers start each column on a
-            // 16-byte row, and bools have no buffer layout.
+            // may not be row_major there.) Bools have no buffer layout. A constant
+            // buffer's block never holds one (it is read word by word); were it to, the
+            // 16-byte rows would not be the array's stride.
             let refused = match global.space {
                 AddressSpace::Uniform => self.find_non_float_matrix(global.ty, 0, true),
                 AddressSpace::Storage { .. } => self.find_non_float_matrix(global.ty, 0, false),
@@ -99,24 +101,25 @@ impl<'a> Lowerer<'a> {
         }
         for (span, name, matrix, place) in found {
             let matrix_name = self.module.hlsl_type_name(matrix);
-            let rows = match *self.module.inner(matrix) {
-                TypeInner::Matrix {
-                    columns,
-                    rows,
-                    scalar,
-                } => format!(
-                    "{}{} rows[{}]",
-                    scalar.hlsl_name(),
-                    columns.count(),
-                    rows.count()
-                ),
-                _ => String::new(),
+            let TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } = *self.module.inner(matrix)
+            else {
+                continue;
             };
+            let (stored, how) = if scalar.kind == ScalarKind::Bool {
+                ("uint", "buffers have no layout for bools")
+            } else {
+                (scalar.hlsl_name(), "their layout there is not modelled yet")
+            };
+            let rows = format!("{stored}{} rows[{}]", columns.count(), rows.count());
             self.report(Diagnostic::error(
                 codes::UNSUPPORTED_CONSTRUCT,
                 span,
                 format!(
-                    "'{name}' holds the integer or bool matrix type '{matrix_name}' in {place}, which is not supported yet: such matrices are arrays of vectors in SPIR-V, MSL and WGSL, and their layout there is not modelled (structured buffers hold integer matrices); store its rows as an array ({rows}) or use a float matrix"
+                    "'{name}' holds the matrix type '{matrix_name}' in {place}, which is not supported: {how}; store its rows as an array ({rows}) and convert when reading"
                 ),
             ));
         }
