@@ -637,6 +637,36 @@ float4 PSMain(VSOut i) : SV_Target1 { return float4(i.uv, 0, i.id); }
     }
 
     #[test]
+    fn integer_matrices_keep_their_hlsl_names() {
+        let reflection = reflect_for(
+            "int_matrices.hlsl",
+            r#"
+struct Sample { uint3x3 m; int tail; };
+StructuredBuffer<Sample> Samples : register(t0);
+RWStructuredBuffer<int2x3> Mats : register(u1);
+[numthreads(1, 1, 1)]
+void main() { Mats[0] = (int2x3)Samples[0].m; }
+"#,
+            &crate::CompileOptions::default(),
+        );
+        let entry = &reflection.entry_points[0];
+        let mats = entry.resource("Mats").and_then(|r| r.buffer.as_ref());
+        let mats = mats.expect("a buffer layout for Mats");
+        assert_eq!(
+            (mats.element_type.as_str(), mats.stride),
+            ("int2x3", Some(24))
+        );
+        let samples = entry.resource("Samples").and_then(|r| r.buffer.as_ref());
+        let members: Vec<(&str, &str, u32)> = samples
+            .expect("a buffer layout for Samples")
+            .members
+            .iter()
+            .map(|m| (m.name.as_str(), m.ty.as_str(), m.offset))
+            .collect();
+        assert_eq!(members, [("m", "uint3x3", 0), ("tail", "int", 48)]);
+    }
+
+    #[test]
     fn buffers_have_element_type_stride_and_member_offsets() {
         // MSL and WGSL have no `double`; SPIR-V does.
         let spirv_only = crate::CompileOptions {

@@ -55,13 +55,11 @@ impl<'a> Lowerer<'a> {
                 size: ArraySize::Constant(columns.count()),
                 stride,
             };
-            self.module.types.replace(
-                matrix,
-                Type {
-                    name: None,
-                    inner: array,
-                },
-            );
+            // The HLSL name stays for reflection and messages (`int2x3`, not `int2[3]`).
+            let name = Some(self.module.hlsl_type_name(matrix));
+            self.module
+                .types
+                .replace(matrix, Type { name, inner: array });
         }
     }
 
