@@ -17,7 +17,9 @@
 //!   validated; SPIR-V always. A long run split across machines runs the Dawn pass with
 //!   `spirv,wgsl` where node is and the lavapipe pass with `spirv` where lavapipe is; the
 //!   programs are the same for the same seed;
-//! - `ONESHADER_GENERATED_WORKERS=W`: batches checked at once (default: the cores, at most 8).
+//! - `ONESHADER_GENERATED_WORKERS=W`: batches checked at once (default: the cores, at most 8);
+//! - `ONESHADER_GENERATED_SAVE=1`: every program is written as a failing one is (to read a
+//!   program that fails elsewhere, such as on a GPU of another machine).
 //!
 //! A mismatch names the seed, the program, the runtime, the thread and word, expected and
 //! actual, and the file (under `target/tmp/generated-failures/`) holding the program alone as a
@@ -43,6 +45,7 @@ struct Settings {
     runtimes: Vec<Runtime>,
     targets: Vec<Target>,
     workers: usize,
+    save_all: bool,
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -121,6 +124,7 @@ impl Settings {
             runtimes,
             targets,
             workers: workers.max(1),
+            save_all: std::env::var_os("ONESHADER_GENERATED_SAVE").is_some(),
         }
     }
 
@@ -207,6 +211,11 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
         .iter()
         .map(|&i| generate(program_seed(settings.seed, i as u64)))
         .collect();
+    if settings.save_all {
+        for (&index, program) in indices.iter().zip(&programs) {
+            eprintln!("saved {}", save(settings, index, program));
+        }
+    }
     let name = format!("generated-{}-{}.hlsl", settings.seed, indices[0]);
     let compiled = match compile(settings, &name, &programs) {
         Ok(compiled) => compiled,
