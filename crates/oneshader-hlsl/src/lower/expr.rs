@@ -483,31 +483,21 @@ impl<'a> Lowerer<'a> {
             ast::UnaryOp::Plus => self.lower_expr(cx, operand),
             ast::UnaryOp::Negate | ast::UnaryOp::BitNot | ast::UnaryOp::LogicalNot => {
                 let value = self.lower_rvalue(cx, operand)?;
-                if let Some((columns, rows, _)) = self.matrix_shape(value.ty) {
+                if let Some((columns, _, _)) = self.matrix_shape(value.ty) {
                     // Per component, so column by column.
                     let matrix = Operand {
                         expr: cx.bind(value.expr),
                         ..value
                     };
                     let mut components = Vec::new();
-                    let mut scalar = None;
                     for j in 0..columns.count() {
                         let column = self.matrix_column(cx, matrix, j, span);
                         let result = self.unary_operand(cx, op, column, operand.span, span)?;
-                        let result = self.rvalue(cx, result, span)?;
-                        scalar = self.numeric(result.ty).map(|(s, _)| s);
-                        components.push(result.expr);
+                        components.push(self.rvalue(cx, result, span)?);
                     }
-                    let ty = self.module.type_handle(TypeInner::Matrix {
-                        columns,
-                        rows,
-                        scalar: scalar?,
-                    });
-                    return Some(Value::Rvalue {
-                        expr: cx.expr(Expression::Compose { ty, components }, ty, span),
-                        ty,
-                        literal: false,
-                    });
+                    return self
+                        .compose_matrix(cx, components, span)
+                        .map(Operand::into_value);
                 }
                 self.unary_operand(cx, op, value, operand.span, span)
             }
@@ -1255,7 +1245,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The (columns, rows, scalar) of a matrix type.
-    fn matrix_shape(&self, ty: Handle<Type>) -> Option<(VectorSize, VectorSize, Scalar)> {
+    pub(crate) fn matrix_shape(
+        &self,
+        ty: Handle<Type>,
+    ) -> Option<(VectorSize, VectorSize, Scalar)> {
         match *self.module.inner(ty) {
             TypeInner::Matrix {
                 columns,
@@ -1294,6 +1287,30 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The matrix whose columns are `columns`, vectors of one type, which gives the
+    /// matrix its rows and component type.
+    pub(crate) fn compose_matrix(
+        &mut self,
+        cx: &mut FnCtx,
+        columns: Vec<Operand>,
+        span: Span,
+    ) -> Option<Operand> {
+        let (scalar, Shape::Vector(rows)) = self.numeric(columns.first()?.ty)? else {
+            return None;
+        };
+        let ty = self.module.type_handle(TypeInner::Matrix {
+            columns: VectorSize::from_count(columns.len() as u32)?,
+            rows,
+            scalar,
+        });
+        let components = columns.into_iter().map(|c| c.expr).collect();
+        Some(Operand {
+            expr: cx.expr(Expression::Compose { ty, components }, ty, span),
+            ty,
+            literal: false,
+        })
+    }
+
     /// An operator with a matrix operand (`m * 0.5`, `a + b`, `a == b`, `m & 3`): HLSL
     /// applies it per component, so the result is built column by column with the vector
     /// operators. `None` when neither operand is a matrix.
@@ -1308,7 +1325,7 @@ impl<'a> Lowerer<'a> {
         use ast::BinaryOp as B;
         let lm = self.matrix_shape(left.ty);
         let rm = self.matrix_shape(right.ty);
-        let (columns, rows, _) = lm.or(rm)?;
+        let (columns, _, _) = lm.or(rm)?;
         let l = types::type_name(&self.module, left.ty);
         let r = types::type_name(&self.module, right.ty);
         if matches!(op, B::LogicalAnd | B::LogicalOr | B::Comma) {
@@ -1343,7 +1360,6 @@ impl<'a> Lowerer<'a> {
         };
         let (left, right) = (once(cx, left), once(cx, right));
         let mut components = Vec::new();
-        let mut column_scalar = None;
         for index in 0..columns as u32 {
             let l = match lm {
                 Some(_) => self.matrix_column(cx, left, index, span),
@@ -1356,20 +1372,9 @@ impl<'a> Lowerer<'a> {
             let Some(column) = self.binary_operands(cx, op, l, r, span) else {
                 return Some(None);
             };
-            column_scalar = self.numeric(column.ty).map(|(scalar, _)| scalar);
-            components.push(column.expr);
+            components.push(column);
         }
-        let scalar = column_scalar?;
-        let ty = self.module.type_handle(TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        });
-        Some(Some(Operand {
-            expr: cx.expr(Expression::Compose { ty, components }, ty, span),
-            ty,
-            literal: false,
-        }))
+        Some(self.compose_matrix(cx, components, span))
     }
 
     /// Converts to or between matrix types: a matrix to a smaller one keeps the upper-left

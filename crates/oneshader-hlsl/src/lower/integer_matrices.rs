@@ -38,12 +38,7 @@ impl<'a> Lowerer<'a> {
         }
         self.refuse_integer_matrices_in_interfaces();
         for matrix in matrices {
-            let TypeInner::Matrix {
-                columns,
-                rows,
-                scalar,
-            } = *self.module.inner(matrix)
-            else {
+            let Some((columns, rows, scalar)) = self.matrix_shape(matrix) else {
                 continue;
             };
             let column = self
@@ -99,12 +94,7 @@ impl<'a> Lowerer<'a> {
         }
         for (span, name, matrix, place) in found {
             let matrix_name = self.module.hlsl_type_name(matrix);
-            let TypeInner::Matrix {
-                columns,
-                rows,
-                scalar,
-            } = *self.module.inner(matrix)
-            else {
+            let Some((columns, rows, scalar)) = self.matrix_shape(matrix) else {
                 continue;
             };
             let (stored, how) = if scalar.kind == ScalarKind::Bool {
@@ -204,11 +194,7 @@ impl<'a> Lowerer<'a> {
                 })
             }
             (
-                TypeInner::Matrix {
-                    columns: inner,
-                    rows,
-                    ..
-                },
+                TypeInner::Matrix { columns: inner, .. },
                 TypeInner::Matrix {
                     columns,
                     rows: right_rows,
@@ -217,23 +203,11 @@ impl<'a> Lowerer<'a> {
             ) => {
                 self.check_inner_size(inner, right_rows, left.ty, right.ty, span)?;
                 let mut components = Vec::new();
-                let mut scalar = None;
                 for j in 0..columns.count() {
                     let column = self.matrix_column(cx, right, j, span);
-                    let product = self.matrix_times_vector(cx, left, column, span)?;
-                    scalar = self.numeric(product.ty).map(|(s, _)| s);
-                    components.push(product.expr);
+                    components.push(self.matrix_times_vector(cx, left, column, span)?);
                 }
-                let ty = self.module.type_handle(TypeInner::Matrix {
-                    columns,
-                    rows,
-                    scalar: scalar?,
-                });
-                Some(Operand {
-                    expr: cx.expr(Expression::Compose { ty, components }, ty, span),
-                    ty,
-                    literal: false,
-                })
+                self.compose_matrix(cx, components, span)
             }
             _ => None,
         }
@@ -247,9 +221,7 @@ impl<'a> Lowerer<'a> {
         vector: Operand,
         span: Span,
     ) -> Option<Operand> {
-        let TypeInner::Matrix { columns, .. } = *self.module.inner(matrix.ty) else {
-            return None;
-        };
+        let (columns, _, _) = self.matrix_shape(matrix.ty)?;
         let (scalar, _) = self.numeric(vector.ty)?;
         let scalar_ty = self.scalar_type(scalar);
         let mut sum: Option<Operand> = None;
@@ -308,14 +280,7 @@ impl<'a> Lowerer<'a> {
         matrix: Operand,
         span: Span,
     ) -> Option<Operand> {
-        let TypeInner::Matrix {
-            columns,
-            rows,
-            scalar,
-        } = *self.module.inner(matrix.ty)
-        else {
-            return None;
-        };
+        let (columns, rows, scalar) = self.matrix_shape(matrix.ty)?;
         let matrix = Operand {
             expr: cx.bind(matrix.expr),
             ..matrix
@@ -337,31 +302,20 @@ impl<'a> Lowerer<'a> {
                     )
                 })
                 .collect();
-            result_columns.push(cx.expr(
+            let expr = cx.expr(
                 Expression::Compose {
                     ty: column_ty,
                     components,
                 },
                 column_ty,
                 span,
-            ));
+            );
+            result_columns.push(Operand {
+                expr,
+                ty: column_ty,
+                literal: false,
+            });
         }
-        let ty = self.module.type_handle(TypeInner::Matrix {
-            columns: rows,
-            rows: columns,
-            scalar,
-        });
-        Some(Operand {
-            expr: cx.expr(
-                Expression::Compose {
-                    ty,
-                    components: result_columns,
-                },
-                ty,
-                span,
-            ),
-            ty,
-            literal: false,
-        })
+        self.compose_matrix(cx, result_columns, span)
     }
 }

@@ -940,7 +940,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let (columns, rows) = shape?;
+        let (columns, _) = shape?;
         if returns == Returns::Component || fun == MathFunction::Cross {
             self.error(
                 codes::NO_MATCHING_OVERLOAD,
@@ -957,7 +957,6 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let mut components = Vec::new();
-        let mut result_scalar = None;
         for j in 0..columns.count() {
             let column_operands: Vec<Operand> = operands
                 .iter()
@@ -967,25 +966,18 @@ impl<'a> Lowerer<'a> {
                 })
                 .collect();
             let (ops, ty) = self.common_operands_of(cx, &column_operands, spans, class, span)?;
-            let (scalar, shape) = self.numeric(ty)?;
+            let (_, shape) = self.numeric(ty)?;
             let column_ty = match returns {
                 Returns::BoolShaped => self.shaped(Scalar::BOOL, shape),
                 Returns::UintShaped => self.shaped(Scalar::U32, shape),
                 Returns::IntShaped => self.shaped(Scalar::I32, shape),
                 Returns::Same | Returns::Component => ty,
             };
-            result_scalar = self.numeric(column_ty).map(|(s, _)| s).or(Some(scalar));
-            components.push(cx.expr(Expression::Math { fun, args: ops }, column_ty, span));
+            let expr = cx.expr(Expression::Math { fun, args: ops }, column_ty, span);
+            components.push(rvalue_operand(expr, column_ty));
         }
-        let ty = self.module.type_handle(TypeInner::Matrix {
-            columns,
-            rows,
-            scalar: result_scalar?,
-        });
-        Some(rvalue(
-            cx.expr(Expression::Compose { ty, components }, ty, span),
-            ty,
-        ))
+        self.compose_matrix(cx, components, span)
+            .map(Operand::into_value)
     }
 
     #[allow(clippy::too_many_arguments)]
