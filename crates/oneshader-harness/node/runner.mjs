@@ -1,7 +1,7 @@
 // Runs one WGSL job for oneshader-harness on WebGPU (Dawn, from the npm `webgpu` package).
 //
 // Input (stdin, JSON):
-//   { "mode": "run" | "validate", "wgsl": "...", "entryPoint": "main",
+//   { "mode": "run" | "draw" | "validate", "wgsl": "...", "entryPoint": "main",
 //     "workgroups": [x, y, z], "features": ["subgroups"],
 //     "buffers": [{ "set": 0, "binding": 0, "kind": "storage" | "read-only-storage" | "uniform",
 //                   "data": "<base64>" },
@@ -10,8 +10,13 @@
 //                   "access": "read-only" | "write-only" | "read-write" (storage textures),
 //                   "data": "<base64>" (tightly packed rows) },
 //                 { "set", "binding", "kind": "sampler", "filter": "nearest" | "linear" }] }
+//   A draw ("mode": "draw") runs "wgsl"/"entryPoint" as the vertex shader and adds
+//   "draw": { "fragmentWgsl", "fragmentEntry", "width", "height", "targets": [format, ...],
+//             "vertexCount", "instanceCount" }: a triangle list without vertex buffers into
+//   render targets cleared to zero, front faces clockwise (D3D's convention).
 // Output (stdout): one line `ONESHADER_RESULT <json>`, where <json> is
-//   { "ok": true, "buffers": ["<base64>", ...], "device": {...} } or { "ok": false, "error": "..." }.
+//   { "ok": true, "buffers": ["<base64>", ...], "targets": [...] (draws), "device": {...} }
+//   or { "ok": false, "error": "..." }.
 // The process always ends with process.exit: Dawn may keep the event loop alive.
 
 import { create, globals } from 'webgpu';
@@ -50,6 +55,7 @@ const RAISED_LIMITS = [
   'maxComputeWorkgroupSizeY',
   'maxComputeWorkgroupSizeZ',
   'maxComputeWorkgroupsPerDimension',
+  'maxColorAttachmentBytesPerSample',
 ];
 
 // Opens a device with `features` (a list of names, or 'all' for every adapter feature).
@@ -114,9 +120,14 @@ async function validate(request) {
 
 const BUFFER_TYPES = new Set(['storage', 'read-only-storage', 'uniform']);
 
-// The bind group layout entry of one binding.
-function layoutEntry(b) {
-  const visibility = GPUShaderStage.COMPUTE;
+// The bind group layout entry of one binding, for a compute shader or for a draw (a
+// writable storage buffer is visible to the fragment stage only, as WebGPU requires).
+function layoutEntry(b, draw = false) {
+  const visibility = !draw
+    ? GPUShaderStage.COMPUTE
+    : b.kind === 'storage'
+      ? GPUShaderStage.FRAGMENT
+      : GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
   if (BUFFER_TYPES.has(b.kind)) {
     return { binding: b.binding, visibility, buffer: { type: b.kind } };
   }
@@ -142,7 +153,15 @@ function layoutEntry(b) {
   throw new Error(`unknown binding kind ${b.kind}`);
 }
 
-const TEXEL_SIZES = { rgba32float: 16, rgba8unorm: 4, r32float: 4, r32uint: 4 };
+const TEXEL_SIZES = {
+  rgba32float: 16,
+  rgba8unorm: 4,
+  r32float: 4,
+  r32uint: 4,
+  r32sint: 4,
+  rg32sint: 8,
+  rgba32uint: 16,
+};
 
 // Creates the GPU object of one binding, with what reads it back after the dispatch.
 function createResource(device, b) {
@@ -215,19 +234,71 @@ function createResource(device, b) {
   };
 }
 
+// The bind group layouts of a job's bindings, one per set, for a dispatch or a draw.
+function createLayouts(device, buffers, draw) {
+  const groupCount = Math.max(0, ...buffers.map((b) => b.set + 1));
+  const layouts = [];
+  for (let group = 0; group < groupCount; group++) {
+    const entries = buffers.filter((b) => b.set === group).map((b) => layoutEntry(b, draw));
+    layouts.push(device.createBindGroupLayout({ entries }));
+  }
+  return layouts;
+}
+
+// One bind group per layout, binding each resource where its binding says.
+function createBindGroups(device, buffers, layouts, gpuBuffers) {
+  return layouts.map((groupLayout, group) =>
+    device.createBindGroup({
+      layout: groupLayout,
+      entries: buffers
+        .map((b, index) => ({ b, index }))
+        .filter(({ b }) => b.set === group)
+        .map(({ b, index }) => ({ binding: b.binding, resource: gpuBuffers[index].resource })),
+    }),
+  );
+}
+
+// Maps each read-back buffer and returns its bytes in base64.
+async function readBack(resources) {
+  const out = [];
+  for (const { readback, unpad } of resources) {
+    if (!readback) {
+      out.push('');
+      continue;
+    }
+    await readback.mapAsync(GPUMapMode.READ);
+    const bytes = unpad(new Uint8Array(readback.getMappedRange()));
+    readback.unmap();
+    out.push(Buffer.from(bytes).toString('base64'));
+  }
+  return out;
+}
+
+// Records every resource's copy out, submits, and fails on the validation scope's error.
+async function submitChecked(device, encoder, resources) {
+  for (const { copyOut } of resources) {
+    copyOut?.(encoder);
+  }
+  device.queue.submit([encoder.finish()]);
+  const error = await device.popErrorScope();
+  if (error) {
+    throw new Error(`WebGPU validation failed: ${error.message}`);
+  }
+}
+
+// Fails when the device reported errors outside any scope.
+function checkUncaptured(uncaptured) {
+  if (uncaptured.length > 0) {
+    throw new Error(`WebGPU errors: ${uncaptured.join('\n')}`);
+  }
+}
+
 async function run(request) {
   const { device, uncaptured, describe } = await openDevice(request.features ?? []);
   const module = await compile(device, request.wgsl);
 
   device.pushErrorScope('validation');
-  const groupCount = Math.max(0, ...request.buffers.map((b) => b.set + 1));
-  const layouts = [];
-  for (let group = 0; group < groupCount; group++) {
-    const entries = request.buffers
-      .filter((b) => b.set === group)
-      .map(layoutEntry);
-    layouts.push(device.createBindGroupLayout({ entries }));
-  }
+  const layouts = createLayouts(device, request.buffers, false);
   const layout = device.createPipelineLayout({ bindGroupLayouts: layouts });
   const pipeline = device.createComputePipeline({
     layout,
@@ -235,16 +306,7 @@ async function run(request) {
   });
 
   const gpuBuffers = request.buffers.map((b) => createResource(device, b));
-
-  const bindGroups = layouts.map((groupLayout, group) =>
-    device.createBindGroup({
-      layout: groupLayout,
-      entries: request.buffers
-        .map((b, index) => ({ b, index }))
-        .filter(({ b }) => b.set === group)
-        .map(({ b, index }) => ({ binding: b.binding, resource: gpuBuffers[index].resource })),
-    }),
-  );
+  const bindGroups = createBindGroups(device, request.buffers, layouts, gpuBuffers);
 
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
@@ -253,30 +315,85 @@ async function run(request) {
   const [x, y, z] = request.workgroups;
   pass.dispatchWorkgroups(x, y, z);
   pass.end();
-  for (const { copyOut } of gpuBuffers) {
-    copyOut?.(encoder);
-  }
-  device.queue.submit([encoder.finish()]);
-  const error = await device.popErrorScope();
-  if (error) {
-    throw new Error(`WebGPU validation failed: ${error.message}`);
-  }
-
-  const buffers = [];
-  for (const { readback, unpad } of gpuBuffers) {
-    if (!readback) {
-      buffers.push('');
-      continue;
-    }
-    await readback.mapAsync(GPUMapMode.READ);
-    const bytes = unpad(new Uint8Array(readback.getMappedRange()));
-    readback.unmap();
-    buffers.push(Buffer.from(bytes).toString('base64'));
-  }
-  if (uncaptured.length > 0) {
-    throw new Error(`WebGPU errors: ${uncaptured.join('\n')}`);
-  }
+  await submitChecked(device, encoder, gpuBuffers);
+  const buffers = await readBack(gpuBuffers);
+  checkUncaptured(uncaptured);
   return { ok: true, buffers, device: describe() };
+}
+
+// A render target cleared to zero, and what reads it back after the draw.
+function createTarget(device, format, width, height) {
+  const texture = device.createTexture({
+    size: [width, height],
+    format,
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
+  const rowBytes = width * TEXEL_SIZES[format];
+  const paddedRow = Math.ceil(rowBytes / 256) * 256;
+  const readback = device.createBuffer({
+    size: paddedRow * height,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  return {
+    view: texture.createView(),
+    copyOut: (encoder) =>
+      encoder.copyTextureToBuffer(
+        { texture },
+        { buffer: readback, bytesPerRow: paddedRow },
+        [width, height],
+      ),
+    readback,
+    unpad: (mapped) => {
+      const out = new Uint8Array(rowBytes * height);
+      for (let y = 0; y < height; y++) {
+        out.set(mapped.subarray(y * paddedRow, y * paddedRow + rowBytes), y * rowBytes);
+      }
+      return out;
+    },
+  };
+}
+
+async function draw(request) {
+  const { device, uncaptured, describe } = await openDevice(request.features ?? []);
+  const d = request.draw;
+  const vertexModule = await compile(device, request.wgsl);
+  const fragmentModule = await compile(device, d.fragmentWgsl);
+
+  device.pushErrorScope('validation');
+  const layouts = createLayouts(device, request.buffers, true);
+  const layout = device.createPipelineLayout({ bindGroupLayouts: layouts });
+  const pipeline = device.createRenderPipeline({
+    layout,
+    vertex: { module: vertexModule, entryPoint: request.entryPoint },
+    fragment: {
+      module: fragmentModule,
+      entryPoint: d.fragmentEntry,
+      targets: d.targets.map((format) => ({ format })),
+    },
+    primitive: { topology: 'triangle-list', frontFace: 'cw', cullMode: 'none' },
+  });
+  const gpuBuffers = request.buffers.map((b) => createResource(device, b));
+  const bindGroups = createBindGroups(device, request.buffers, layouts, gpuBuffers);
+  const targets = d.targets.map((format) => createTarget(device, format, d.width, d.height));
+
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginRenderPass({
+    colorAttachments: targets.map((t) => ({
+      view: t.view,
+      loadOp: 'clear',
+      storeOp: 'store',
+      clearValue: [0, 0, 0, 0],
+    })),
+  });
+  pass.setPipeline(pipeline);
+  bindGroups.forEach((group, index) => pass.setBindGroup(index, group));
+  pass.draw(d.vertexCount, d.instanceCount);
+  pass.end();
+  await submitChecked(device, encoder, [...gpuBuffers, ...targets]);
+  const buffers = await readBack(gpuBuffers);
+  const texels = await readBack(targets);
+  checkUncaptured(uncaptured);
+  return { ok: true, buffers, targets: texels, device: describe() };
 }
 
 async function main() {
@@ -286,6 +403,9 @@ async function main() {
   }
   if (request.mode === 'run') {
     return run(request);
+  }
+  if (request.mode === 'draw') {
+    return draw(request);
   }
   throw new Error(`unknown mode ${request.mode}`);
 }

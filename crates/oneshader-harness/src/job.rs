@@ -212,6 +212,80 @@ pub struct ComputeJob {
     pub push_constants: Vec<u8>,
 }
 
+/// A draw for the Vulkan runner: a vertex and a pixel shader, `vertex_count` vertices (and
+/// `instance_count` instances) as a triangle list with no vertex buffers, so the vertex
+/// shader builds its positions from `SV_VertexID`/`SV_InstanceID`, into render targets of
+/// `width` x `height` texels cleared to zero.
+///
+/// The conventions are D3D's, so one HLSL shader draws the same image on every runtime:
+/// clip space has y up (Vulkan's viewport is flipped, as engines do with
+/// `VK_KHR_maintenance1`), clockwise triangles are front faces, and the provoking vertex of
+/// a flat value is the first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawJob {
+    /// The vertex shader's SPIR-V module, as words.
+    pub vertex_spirv: Vec<u32>,
+    /// The vertex shader's entry point.
+    pub vertex_entry: String,
+    /// The pixel shader's SPIR-V module, as words.
+    pub fragment_spirv: Vec<u32>,
+    /// The pixel shader's entry point.
+    pub fragment_entry: String,
+    /// The render targets' size in texels.
+    pub width: u32,
+    /// The render targets' height in texels.
+    pub height: u32,
+    /// The format of render target `i` (`SV_Target<i>`).
+    pub targets: Vec<TexelFormat>,
+    /// Vertices drawn (a triangle list).
+    pub vertex_count: u32,
+    /// Instances drawn.
+    pub instance_count: u32,
+    /// Buffers both stages may bind (storage and uniform buffers only).
+    pub buffers: Vec<BufferBinding>,
+}
+
+/// A draw for the WebGPU (Dawn) runner: [`DrawJob`]'s draw from two WGSL modules, with the
+/// same conventions (WebGPU's own: y up in clip space, `frontFace: "cw"`, the first vertex
+/// provoking).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgslDrawJob {
+    /// The vertex shader's WGSL.
+    pub vertex_wgsl: String,
+    /// The vertex shader's entry point.
+    pub vertex_entry: String,
+    /// The pixel shader's WGSL.
+    pub fragment_wgsl: String,
+    /// The pixel shader's entry point.
+    pub fragment_entry: String,
+    /// The render targets' size in texels.
+    pub width: u32,
+    /// The render targets' height in texels.
+    pub height: u32,
+    /// The format of render target `i` (`@location(i)`).
+    pub targets: Vec<TexelFormat>,
+    /// Vertices drawn (a triangle list).
+    pub vertex_count: u32,
+    /// Instances drawn.
+    pub instance_count: u32,
+    /// Buffers both stages may bind (storage and uniform buffers only; a writable storage
+    /// buffer is visible to the pixel shader alone, as WebGPU requires).
+    pub buffers: Vec<BufferBinding>,
+    /// The Vulkan driver Dawn runs on.
+    pub driver: DawnDriver,
+}
+
+/// The result of a draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOutput {
+    /// Every render target's texels, row by row from the top, in the job's order.
+    pub targets: Vec<Vec<u8>>,
+    /// Every buffer's bytes after the draw, in the order of the job's `buffers`.
+    pub buffers: Vec<Vec<u8>>,
+    /// The device that ran the job.
+    pub device: DeviceInfo,
+}
+
 /// A WGSL compute dispatch for the WebGPU (Dawn) runner.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WgslJob {

@@ -31,15 +31,16 @@ mod test_shaders;
 pub use generated::generated_shader;
 pub use job::{
     f32_bytes, f32s_of, i32_bytes, i32s_of, u32_bytes, u32s_of, BufferBinding, BufferKind,
-    ComputeJob, ComputeOutput, DawnDriver, DeviceInfo, Filter, ShaderStages, SubgroupOperations,
-    TexelFormat, WgslJob,
+    ComputeJob, ComputeOutput, DawnDriver, DeviceInfo, DrawJob, DrawOutput, Filter, ShaderStages,
+    SubgroupOperations, TexelFormat, WgslDrawJob, WgslJob,
 };
 pub use process::INSTALL_HINT;
 pub use spirv_val::spirv_val;
 pub use vulkan::{
-    check_compute_pipeline_layout, run_compute, time_compute, DispatchTiming, SetLayoutBindingDesc,
-    SetLayoutDesc, VulkanDriver, FENCE_TIMEOUT, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV,
+    check_compute_pipeline_layout, fence_timeout, run_compute, run_draw, time_compute,
+    DispatchTiming, SetLayoutBindingDesc, SetLayoutDesc, VulkanDriver, FENCE_TIMEOUT,
+    FENCE_TIMEOUT_ENV, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV,
 };
 pub use webgpu::{
-    run_wgsl_compute, validate_wgsl, MESA25_LAVAPIPE_ICD_ENV, NODE_ENV, NODE_TIMEOUT,
+    run_wgsl_compute, run_wgsl_draw, validate_wgsl, MESA25_LAVAPIPE_ICD_ENV, NODE_ENV, NODE_TIMEOUT,
 };

@@ -15,8 +15,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use crate::job::{
-    check_buffers, BufferKind, ComputeOutput, DawnDriver, DeviceInfo, ShaderStages,
-    SubgroupOperations, WgslJob,
+    check_buffers, BufferKind, ComputeOutput, DawnDriver, DeviceInfo, DrawOutput, ShaderStages,
+    SubgroupOperations, WgslDrawJob, WgslJob,
 };
 use crate::process::{run_with_limit, INSTALL_HINT};
 use crate::vulkan::VulkanDriver;
@@ -83,6 +83,7 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
         workgroups: job.workgroups,
         features: &job.features,
         buffers: job.buffers.iter().map(request_buffer).collect(),
+        draw: None,
     };
     let response = run_node(&request, job.driver)?;
     let device = response
@@ -110,6 +111,58 @@ pub fn run_wgsl_compute(job: &WgslJob) -> Result<ComputeOutput, String> {
     })
 }
 
+/// Runs `job`'s draw on Dawn (the `webgpu` package, over `job.driver`) and returns the render
+/// targets' texels (rows from the top, unpadded) and the buffers' bytes afterwards.
+pub fn run_wgsl_draw(job: &WgslDrawJob) -> Result<DrawOutput, String> {
+    check_buffers(&job.buffers)?;
+    let request = Request {
+        mode: "draw",
+        wgsl: &job.vertex_wgsl,
+        entry_point: &job.vertex_entry,
+        workgroups: [0; 3],
+        features: &[],
+        buffers: job.buffers.iter().map(request_buffer).collect(),
+        draw: Some(RequestDraw {
+            fragment_wgsl: &job.fragment_wgsl,
+            fragment_entry: &job.fragment_entry,
+            width: job.width,
+            height: job.height,
+            targets: job.targets.iter().map(|f| f.webgpu_name()).collect(),
+            vertex_count: job.vertex_count,
+            instance_count: job.instance_count,
+        }),
+    };
+    let response = run_node(&request, job.driver)?;
+    let device = response
+        .device
+        .ok_or("the node runner returned no device description")?;
+    let decode = |list: &[String]| {
+        list.iter()
+            .map(|b| {
+                BASE64
+                    .decode(b)
+                    .map_err(|e| format!("bad base64 from node: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let buffers = decode(&response.buffers)?;
+    let targets = decode(&response.targets)?;
+    if buffers.len() != job.buffers.len() || targets.len() != job.targets.len() {
+        return Err(format!(
+            "the node runner returned {} buffers and {} targets for {} and {}",
+            buffers.len(),
+            targets.len(),
+            job.buffers.len(),
+            job.targets.len()
+        ));
+    }
+    Ok(DrawOutput {
+        targets,
+        buffers,
+        device: device.into_info(),
+    })
+}
+
 /// Checks that Dawn compiles `wgsl` (`createShaderModule` and `getCompilationInfo`) on a device
 /// with every feature the adapter offers (on SwiftShader); the error lists each message as
 /// `line:column: error: text`.
@@ -121,6 +174,7 @@ pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
         workgroups: [0; 3],
         features: &[],
         buffers: Vec::new(),
+        draw: None,
     };
     run_node(&request, DawnDriver::SwiftShader).map(|_| ())
 }
@@ -134,6 +188,21 @@ struct Request<'a> {
     workgroups: [u32; 3],
     features: &'a [String],
     buffers: Vec<RequestBuffer>,
+    /// A draw's pixel shader, entry point, target size and formats, and counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<RequestDraw<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestDraw<'a> {
+    fragment_wgsl: &'a str,
+    fragment_entry: &'a str,
+    width: u32,
+    height: u32,
+    targets: Vec<&'static str>,
+    vertex_count: u32,
+    instance_count: u32,
 }
 
 /// A binding as the node runner reads it: a buffer, texture or sampler.
@@ -212,6 +281,8 @@ struct Response {
     error: Option<String>,
     #[serde(default)]
     buffers: Vec<String>,
+    #[serde(default)]
+    targets: Vec<String>,
     #[serde(default)]
     device: Option<ResponseDevice>,
 }

@@ -4,6 +4,7 @@
 //! many threads at once. All memory is host-visible and coherent: the buffers are filled and
 //! read back through mappings, with no staging copies.
 
+mod draw;
 mod timing;
 
 use std::ffi::CString;
@@ -17,11 +18,26 @@ use crate::job::{
     TexelFormat,
 };
 
+pub(crate) use draw::draw;
 pub(crate) use timing::time;
 pub use timing::DispatchTiming;
 
-/// The longest the harness waits for a dispatch to finish.
+/// The longest the harness waits for a dispatch to finish, unless
+/// [`FENCE_TIMEOUT_ENV`] says otherwise.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The variable that sets the seconds the harness waits for a dispatch (to cut down a shader
+/// that hangs a GPU without waiting a minute on each try).
+pub const FENCE_TIMEOUT_ENV: &str = "ONESHADER_FENCE_TIMEOUT_S";
+
+/// The longest the harness waits for a dispatch: [`FENCE_TIMEOUT_ENV`]'s seconds, or
+/// [`FENCE_TIMEOUT`].
+pub fn fence_timeout() -> Duration {
+    std::env::var(FENCE_TIMEOUT_ENV)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(FENCE_TIMEOUT, Duration::from_secs)
+}
 
 /// Checks that `bytes` can be pushed: a multiple of 4, within `maxPushConstantsSize`.
 fn check_push_constants(bytes: &[u8], limits: &vk::PhysicalDeviceLimits) -> Result<(), String> {
@@ -252,6 +268,10 @@ struct DeviceScope {
     /// What each of the job's bindings became, in the job's order.
     bound: Vec<Bound>,
     shader: vk::ShaderModule,
+    /// A draw's pixel shader (`shader` is its vertex shader).
+    fragment_shader: vk::ShaderModule,
+    render_pass: vk::RenderPass,
+    framebuffer: vk::Framebuffer,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pipeline_layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
@@ -297,6 +317,9 @@ impl DeviceScope {
             samplers: Vec::new(),
             bound: Vec::new(),
             shader: vk::ShaderModule::null(),
+            fragment_shader: vk::ShaderModule::null(),
+            render_pass: vk::RenderPass::null(),
+            framebuffer: vk::Framebuffer::null(),
             set_layouts: Vec::new(),
             pipeline_layout: vk::PipelineLayout::null(),
             pipeline: vk::Pipeline::null(),
@@ -347,10 +370,10 @@ impl DeviceScope {
             };
             self.bound.push(bound);
         }
-        self.bind_buffers(job)?;
+        self.bind_buffers(&job.buffers)?;
         self.record_and_submit(chosen.queue_family, job.workgroups, &job.push_constants)?;
 
-        let timeout_ns = u64::try_from(FENCE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
+        let timeout_ns = u64::try_from(fence_timeout().as_nanos()).unwrap_or(u64::MAX);
         // SAFETY: the fence belongs to this device.
         let waited = unsafe { self.device.wait_for_fences(&[self.fence], true, timeout_ns) };
         match waited {
@@ -358,7 +381,7 @@ impl DeviceScope {
             Err(vk::Result::TIMEOUT) => {
                 return Err(DispatchError::StillRunning(format!(
                     "the dispatch did not finish within {} s",
-                    FENCE_TIMEOUT.as_secs()
+                    fence_timeout().as_secs()
                 )))
             }
             Err(e) => {
@@ -391,26 +414,7 @@ impl DeviceScope {
         self.shader = unsafe { self.device.create_shader_module(&module_info, None) }
             .map_err(vk_error("vkCreateShaderModule"))?;
 
-        let set_count = job.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
-        for set in 0..set_count {
-            let bindings: Vec<_> = job
-                .buffers
-                .iter()
-                .filter(|b| b.set == set)
-                .map(|b| {
-                    vk::DescriptorSetLayoutBinding::default()
-                        .binding(b.binding)
-                        .descriptor_type(descriptor_type(b.kind))
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                })
-                .collect();
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
-            // SAFETY: `info` lives across the call.
-            let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
-                .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
-            self.set_layouts.push(layout);
-        }
+        self.create_set_layouts(&job.buffers, vk::ShaderStageFlags::COMPUTE)?;
         let push_constant_ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
             .offset(0)
@@ -446,22 +450,43 @@ impl DeviceScope {
         Ok(())
     }
 
-    /// A texture in optimal tiling with its view, and a host-visible staging buffer that
-    /// fills it before the dispatch and receives its texels after it.
-    fn create_texture(
+    /// One descriptor set layout per set the buffers name, each binding visible to `stages`.
+    fn create_set_layouts(
         &mut self,
-        binding: &BufferBinding,
-        width: u32,
-        height: u32,
+        buffers: &[BufferBinding],
+        stages: vk::ShaderStageFlags,
+    ) -> Result<(), String> {
+        let set_count = buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
+        for set in 0..set_count {
+            let bindings: Vec<_> = buffers
+                .iter()
+                .filter(|b| b.set == set)
+                .map(|b| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b.binding)
+                        .descriptor_type(descriptor_type(b.kind))
+                        .descriptor_count(1)
+                        .stage_flags(stages)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: `info` lives across the call.
+            let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
+                .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
+            self.set_layouts.push(layout);
+        }
+        Ok(())
+    }
+
+    /// A 2D image of `format` and `extent` in optimal tiling and device memory, with a view.
+    fn create_image(
+        &mut self,
         format: TexelFormat,
+        (width, height): (u32, u32),
+        usage: vk::ImageUsageFlags,
         memory_properties: &vk::PhysicalDeviceMemoryProperties,
-    ) -> Result<Bound, String> {
+    ) -> Result<(vk::Image, vk::ImageView), String> {
         let vk_format = vk_format(format);
-        let usage = match binding.kind {
-            BufferKind::StorageTexture { .. } => vk::ImageUsageFlags::STORAGE,
-            _ => vk::ImageUsageFlags::SAMPLED,
-        } | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::TRANSFER_DST;
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(vk_format)
@@ -485,7 +510,7 @@ impl DeviceScope {
         let requirements = unsafe { self.device.get_image_memory_requirements(image) };
         let memory_type = (0..memory_properties.memory_type_count)
             .find(|&i| requirements.memory_type_bits & (1 << i) != 0)
-            .ok_or("no memory type for a texture")?;
+            .ok_or("no memory type for an image")?;
         let allocate = vk::MemoryAllocateInfo::default()
             .allocation_size(requirements.size)
             .memory_type_index(memory_type);
@@ -505,6 +530,25 @@ impl DeviceScope {
         let view = unsafe { self.device.create_image_view(&view_info, None) }
             .map_err(vk_error("vkCreateImageView"))?;
         self.views.push(view);
+        Ok((image, view))
+    }
+
+    /// A texture in optimal tiling with its view, and a host-visible staging buffer that
+    /// fills it before the dispatch and receives its texels after it.
+    fn create_texture(
+        &mut self,
+        binding: &BufferBinding,
+        width: u32,
+        height: u32,
+        format: TexelFormat,
+        memory_properties: &vk::PhysicalDeviceMemoryProperties,
+    ) -> Result<Bound, String> {
+        let usage = match binding.kind {
+            BufferKind::StorageTexture { .. } => vk::ImageUsageFlags::STORAGE,
+            _ => vk::ImageUsageFlags::SAMPLED,
+        } | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST;
+        let (image, view) = self.create_image(format, (width, height), usage, memory_properties)?;
         let (staging, memory) = self.create_buffer(
             &binding.data,
             vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
@@ -649,13 +693,12 @@ impl DeviceScope {
         Ok(data)
     }
 
-    fn bind_buffers(&mut self, job: &ComputeJob) -> Result<(), String> {
+    fn bind_buffers(&mut self, buffers: &[BufferBinding]) -> Result<(), String> {
         if self.set_layouts.is_empty() {
             return Ok(());
         }
         let count = |kind: vk::DescriptorType| {
-            let n = job
-                .buffers
+            let n = buffers
                 .iter()
                 .filter(|b| descriptor_type(b.kind) == kind)
                 .count();
@@ -726,8 +769,7 @@ impl DeviceScope {
                 _ => [vk::BufferView::null()],
             })
             .collect();
-        let writes: Vec<_> = job
-            .buffers
+        let writes: Vec<_> = buffers
             .iter()
             .zip(self.bound.iter().zip(buffer_infos.iter().zip(&image_infos)))
             .zip(&texel_views)
@@ -795,15 +837,15 @@ impl DeviceScope {
             .map_err(vk_error("vkQueueSubmit"))
     }
 
-    /// Submits `commands` and waits up to [`FENCE_TIMEOUT`] for them to finish.
+    /// Submits `commands` and waits up to [`fence_timeout`] for them to finish.
     fn submit_and_wait(&mut self, commands: vk::CommandBuffer) -> Result<(), String> {
         self.submit(commands)?;
-        let timeout_ns = u64::try_from(FENCE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
+        let timeout_ns = u64::try_from(fence_timeout().as_nanos()).unwrap_or(u64::MAX);
         // SAFETY: the fence belongs to this device.
         unsafe { self.device.wait_for_fences(&[self.fence], true, timeout_ns) }.map_err(|e| {
             format!(
                 "the commands did not finish within {} s: {e:?}",
-                FENCE_TIMEOUT.as_secs()
+                fence_timeout().as_secs()
             )
         })
     }
@@ -877,6 +919,9 @@ impl Drop for DeviceScope {
                 device.destroy_descriptor_set_layout(layout, None);
             }
             device.destroy_shader_module(self.shader, None);
+            device.destroy_shader_module(self.fragment_shader, None);
+            device.destroy_framebuffer(self.framebuffer, None);
+            device.destroy_render_pass(self.render_pass, None);
             for &sampler in &self.samplers {
                 device.destroy_sampler(sampler, None);
             }

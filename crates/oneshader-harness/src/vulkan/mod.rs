@@ -1,14 +1,15 @@
-//! Running SPIR-V compute shaders on Vulkan: lavapipe, SwiftShader, or the system's driver.
+//! Running SPIR-V compute shaders and draws on Vulkan: lavapipe, SwiftShader, or the
+//! system's driver.
 
 mod dispatch;
 mod driver;
 mod layout_check;
 
-pub use dispatch::{DispatchTiming, FENCE_TIMEOUT};
+pub use dispatch::{fence_timeout, DispatchTiming, FENCE_TIMEOUT, FENCE_TIMEOUT_ENV};
 pub use driver::{VulkanDriver, LAVAPIPE_ICD_ENV, SWIFTSHADER_ICD_ENV};
 pub use layout_check::{check_compute_pipeline_layout, SetLayoutBindingDesc, SetLayoutDesc};
 
-use crate::job::{ComputeJob, ComputeOutput};
+use crate::job::{ComputeJob, ComputeOutput, DrawJob, DrawOutput};
 use crate::spirv_scan::{scan, EXECUTION_MODEL_GL_COMPUTE};
 use crate::spirv_val::spirv_val;
 
@@ -20,7 +21,7 @@ use crate::spirv_val::spirv_val;
 /// `(set, binding)` it decorates must have a buffer in `job.buffers`. The device is created
 /// with every Vulkan 1.0–1.2 feature it supports and no extensions. Jobs share no Vulkan
 /// objects, so any number may run on different threads at once. A dispatch that does not
-/// finish within [`FENCE_TIMEOUT`] is an error (its device is leaked, not destroyed).
+/// finish within [`fence_timeout`] is an error (its device is leaked, not destroyed).
 pub fn run_compute(driver: VulkanDriver, job: &ComputeJob) -> Result<ComputeOutput, String> {
     spirv_val(&job.spirv)?;
     check_interface(job)?;
@@ -42,6 +43,15 @@ pub fn time_compute(
 ) -> Result<DispatchTiming, String> {
     check_interface(job)?;
     dispatch::time(driver, job, repetitions).map_err(|e| format!("{driver:?}: {e}"))
+}
+
+/// Validates both modules with [`spirv_val`], then runs `job`'s draw once on `driver` with a
+/// fresh Vulkan 1.2 instance and device and returns the render targets' texels and the
+/// buffers' bytes afterwards. See [`DrawJob`] for the conventions (D3D's).
+pub fn run_draw(driver: VulkanDriver, job: &DrawJob) -> Result<DrawOutput, String> {
+    spirv_val(&job.vertex_spirv)?;
+    spirv_val(&job.fragment_spirv)?;
+    dispatch::draw(driver, job).map_err(|e| format!("{driver:?}: {e}"))
 }
 
 fn check_interface(job: &ComputeJob) -> Result<(), String> {

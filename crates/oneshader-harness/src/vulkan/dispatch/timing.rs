@@ -130,7 +130,7 @@ pub(crate) fn time(
             size,
         });
     }
-    device.bind_buffers(job)?;
+    device.bind_buffers(&job.buffers)?;
 
     let query_count = 2 * repetitions;
     let pool_info = vk::QueryPoolCreateInfo::default()
