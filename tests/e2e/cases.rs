@@ -26,12 +26,16 @@ macro_rules! cases {
 }
 
 cases!(
+    abs_int_min,
     aggregate_select,
     atomic_histogram,
     byte_address_words,
     cbuffer_structs,
     compact_odd,
     compute_struct_input,
+    degenerate_matrices,
+    degenerate_matrix_cbuffer,
+    flat_casts,
     frexp_split,
     groupshared_reduction,
     half_and_fmod,
@@ -41,7 +45,9 @@ cases!(
     integer_matrix_cbuffer,
     integer_semantics,
     matrix_componentwise,
+    matrix_derived_intrinsics,
     matrix_intrinsics,
+    nested_min_max,
     push_constant_digits,
     radix_digit_scan,
     raw_buffer_structs,

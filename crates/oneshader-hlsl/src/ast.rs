@@ -30,33 +30,60 @@ pub struct Ident {
 }
 
 /// A possibly qualified name: `x`, `ns::x`, `vk::binding`.
+///
+/// The name itself is held inline and the qualifiers in a boxed slice, so that a plain
+/// name (nearly every path) costs no allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
-    /// The `::`-separated parts, at least one.
-    pub segments: Vec<Ident>,
+    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
+    /// empty for a plain name.
+    pub qualifiers: Box<[Ident]>,
+    /// The last part: the name itself.
+    pub last: Ident,
     /// Where the whole path is.
     pub span: Span,
 }
 
 impl Path {
+    /// A path of `segments` (at least one) covering `span`; `None` without segments.
+    pub fn from_segments(mut segments: Vec<Ident>, span: Span) -> Option<Path> {
+        let last = segments.pop()?;
+        Some(Path {
+            qualifiers: segments.into_boxed_slice(),
+            last,
+            span,
+        })
+    }
+
     /// The last segment's spelling (the name itself, without qualifiers).
     pub fn name(&self) -> &str {
-        self.segments.last().map(|s| &*s.name).unwrap_or("")
+        &self.last.name
+    }
+
+    /// Whether this is a plain name, without qualifiers.
+    pub fn is_plain(&self) -> bool {
+        self.qualifiers.is_empty()
     }
 
     /// Whether this is the unqualified name `name`.
     pub fn is(&self, name: &str) -> bool {
-        matches!(&self.segments[..], [only] if &*only.name == name)
+        self.is_plain() && &*self.last.name == name
     }
 
     /// Whether this is `namespace::name` (`vk::binding`).
     pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
-        matches!(&self.segments[..], [first, second] if &*first.name == namespace && &*second.name == name)
+        matches!(&self.qualifiers[..], [first] if &*first.name == namespace)
+            && &*self.last.name == name
     }
 
     /// The path joined with `::`.
     pub fn to_text(&self) -> String {
-        let parts: Vec<&str> = self.segments.iter().map(|s| &*s.name).collect();
+        let parts: Vec<&str> = self
+            .qualifiers
+            .iter()
+            .chain(std::iter::once(&self.last))
+            .map(|s| &*s.name)
+            .collect();
         parts.join("::")
     }
 }

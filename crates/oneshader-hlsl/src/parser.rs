@@ -604,9 +604,11 @@ impl Parser<'_> {
                 .parse_function(start, attributes, modifiers, ty, name)
                 .map(Item::Function);
         }
-        let first = match <[Ident; 1]>::try_from(name.segments) {
-            Ok([ident]) => ident,
-            Err(_) => {
+        let first = match name {
+            Path {
+                qualifiers, last, ..
+            } if qualifiers.is_empty() => last,
+            _ => {
                 self.diagnostics.push(Diagnostic::error(
                     codes::SYNTAX,
                     name.span,
@@ -700,21 +702,22 @@ impl Parser<'_> {
                 break;
             }
         }
-        Ok(Path {
-            segments,
-            span: self.span_from(start),
-        })
+        let span = self.span_from(start);
+        Path::from_segments(segments, span).ok_or_else(|| self.expected("an attribute name"))
     }
 
     fn parse_path(&mut self, what: &str) -> PResult<Path> {
         let start = self.span();
-        let mut segments = vec![self.expect_ident(what)?];
+        let mut last = self.expect_ident(what)?;
+        let mut qualifiers = Vec::new();
         while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
             self.bump();
-            segments.push(self.expect_ident(what)?);
+            let next = self.expect_ident(what)?;
+            qualifiers.push(std::mem::replace(&mut last, next));
         }
         Ok(Path {
-            segments,
+            qualifiers: qualifiers.into_boxed_slice(),
+            last,
             span: self.span_from(start),
         })
     }

@@ -408,8 +408,9 @@ pub const CATALOG: &[CodeInfo] = &[
         Error,
         "A language construct this version of oneshader does not compile yet.",
         "The HLSL is valid, but oneshader does not yet compile this construct (for example \
-         textures and samplers, or operators on matrices). The message names the construct.",
-        "Texture2D<float4> Tex;",
+         a 1xN matrix or an integer matrix in stage inputs, or a bool matrix in a structured \
+         buffer). The message names the construct and what to write instead.",
+        "float4 main(float4x1 position : POSITION) : SV_Position",
         "Rewrite it with the constructs the message suggests, or report the need.",
     ),
     entry(

@@ -60,6 +60,9 @@ impl<'a> Lowerer<'a> {
     /// offsets and an unpadded size, arrays a stride of whole rows; a `row_major`
     /// matrix is stored as its transpose. Scalars, vectors and matrices are unchanged.
     pub(crate) fn cbuffer_layout(&mut self, ty: Handle<Type>, row_major: bool) -> Handle<Type> {
+        if let Some((rows, columns)) = self.degenerate_shape(ty) {
+            return self.degenerate_cbuffer_layout(ty, rows, columns, row_major);
+        }
         match self.module.inner(ty).clone() {
             TypeInner::Matrix {
                 columns,
@@ -227,6 +230,36 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// The cbuffer layout of a 1xN or Nx1 matrix: HLSL gives each stored column
+    /// (column_major) or row (row_major) a 16-byte row of its own, so a `float1x4` is four
+    /// rows of one float (an array of floats, stride 16) and a `float4x1` one row of four (a
+    /// one-element array of its vector, which starts a row as every matrix does).
+    fn degenerate_cbuffer_layout(
+        &mut self,
+        ty: Handle<Type>,
+        rows: u32,
+        columns: u32,
+        row_major: bool,
+    ) -> Handle<Type> {
+        let Some((scalar, _)) = self.numeric(ty) else {
+            return ty;
+        };
+        let (count, per_row) = if row_major {
+            (rows, columns)
+        } else {
+            (columns, rows)
+        };
+        let base = match VectorSize::from_count(per_row) {
+            Some(size) => self.module.type_handle(TypeInner::Vector { size, scalar }),
+            None => self.scalar_type(scalar),
+        };
+        self.module.type_handle(TypeInner::Array {
+            base,
+            size: ArraySize::Constant(count),
+            stride: 16,
+        })
+    }
+
     /// Reads the value at `place`.
     pub(crate) fn load_cbuffer(
         &mut self,
@@ -235,6 +268,31 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Handle<Expression> {
         let ty = place.ty;
+        if self.degenerate_shape(ty).is_some() {
+            // A 1xN or Nx1 matrix: its vector from the rows of its layout.
+            if let TypeInner::Array {
+                base,
+                size: ArraySize::Constant(n),
+                stride,
+            } = *self.module.inner(place.layout)
+            {
+                let components: Vec<_> = (0..n)
+                    .map(|i| {
+                        let part = CbufferPlace {
+                            offset: place.offset + i * stride,
+                            ty: base,
+                            layout: base,
+                            ..*place
+                        };
+                        self.load_cbuffer(cx, &part, span)
+                    })
+                    .collect();
+                if let [whole] = components[..] {
+                    return whole;
+                }
+                return cx.expr(Expression::Compose { ty, components }, ty, span);
+            }
+        }
         match self.module.inner(place.layout).clone() {
             TypeInner::Scalar(scalar) => self.load_cbuffer_scalar(cx, place, scalar, span),
             TypeInner::Vector { size, scalar } => {

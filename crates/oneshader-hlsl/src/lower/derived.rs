@@ -15,12 +15,13 @@ use super::intrinsics::Operands;
 use super::Lowerer;
 use crate::ast;
 
-/// Intrinsics this module lowers.
+/// Element-wise intrinsics this module lowers (on matrices column by column).
+pub(crate) const ELEMENT_WISE_DERIVED: &[&str] = &[
+    "isfinite", "rcp", "fmod", "degrees", "radians", "log10", "ldexp",
+];
+
+/// The other intrinsics this module lowers.
 pub(crate) const DERIVED_INTRINSICS: &[&str] = &[
-    "degrees",
-    "radians",
-    "log10",
-    "ldexp",
     "sincos",
     "modf",
     "frexp",
@@ -46,6 +47,121 @@ pub(crate) fn unsupported_intrinsic_message(name: &str) -> Option<String> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// The outputs of an intrinsic with `out` parameters of float argument `x` (`sincos`,
+    /// `modf`, `frexp`): `apply` gives them for a scalar or vector; a matrix gets them column
+    /// by column.
+    fn float_outputs(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        x: &'a ast::Expr,
+        span: Span,
+        mut apply: impl FnMut(&mut Self, &mut FnCtx, Operand) -> Option<Vec<Operand>>,
+    ) -> Option<Vec<Operand>> {
+        let operand = self.lower_rvalue(cx, x)?;
+        let spans = [x.span];
+        self.per_column_outputs(
+            cx,
+            name,
+            vec![operand],
+            &spans,
+            span,
+            |this, cx, operands| {
+                let (ops, ty) =
+                    this.common_operands_of(cx, &operands, &spans, Operands::Float, span)?;
+                let x = Operand {
+                    expr: ops.first().copied()?,
+                    ty,
+                    literal: false,
+                };
+                apply(this, cx, x)
+            },
+        )
+    }
+
+    /// Lowers a call of one of [`ELEMENT_WISE_DERIVED`], on scalars, vectors or matrices.
+    pub(crate) fn lower_element_wise_derived(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Option<Operand> {
+        let arity = if matches!(name, "fmod" | "ldexp") {
+            2
+        } else {
+            1
+        };
+        self.check_arity(name, arity, args.len(), span)?;
+        let operands = self.lower_arguments(cx, args.iter())?;
+        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        self.per_column(cx, name, operands, &spans, span, |this, cx, operands| {
+            this.element_wise_derived_of(cx, name, &operands, &spans, span)
+        })
+    }
+
+    /// Element-wise intrinsic `name` of scalar or vector float operands.
+    fn element_wise_derived_of(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        operands: &[Operand],
+        spans: &[Span],
+        span: Span,
+    ) -> Option<Operand> {
+        let (ops, ty) = self.common_operands_of(cx, operands, spans, Operands::Float, span)?;
+        let x = ops.first().copied()?;
+        let expr = match name {
+            "isfinite" => {
+                let x = cx.bind(x);
+                let (_, shape) = self.numeric(ty)?;
+                let bool_ty = self.shaped(Scalar::BOOL, shape);
+                let nan = self.math(cx, MathFunction::IsNan, vec![x], bool_ty, span);
+                let inf = self.math(cx, MathFunction::IsInf, vec![x], bool_ty, span);
+                let either = self.binary_keep(cx, BinaryOperator::LogicalOr, nan, inf, span);
+                cx.expr(
+                    Expression::Unary {
+                        op: UnaryOperator::LogicalNot,
+                        expr: either,
+                    },
+                    bool_ty,
+                    span,
+                )
+            }
+            "rcp" => {
+                let one = self.one_like(cx, ty, span)?;
+                self.binary_keep(cx, BinaryOperator::Divide, one, x, span)
+            }
+            "fmod" => {
+                let y = ops.get(1).copied()?;
+                self.binary_keep(cx, BinaryOperator::Modulo, x, y, span)
+            }
+            "ldexp" => {
+                let e = ops.get(1).copied()?;
+                let scale = self.math(cx, MathFunction::Exp2, vec![e], ty, span);
+                self.binary_keep(cx, BinaryOperator::Multiply, x, scale, span)
+            }
+            _ => {
+                let (x, factor) = match name {
+                    "degrees" => (x, 180.0 / std::f64::consts::PI),
+                    "radians" => (x, std::f64::consts::PI / 180.0),
+                    _ => (
+                        self.math(cx, MathFunction::Log2, vec![x], ty, span),
+                        std::f64::consts::LOG10_2,
+                    ),
+                };
+                let factor = self.float_like(cx, x, factor, span)?;
+                self.binary_keep(cx, BinaryOperator::Multiply, x, factor, span)
+            }
+        };
+        let ty = cx.function.type_of(expr);
+        Some(Operand {
+            expr,
+            ty,
+            literal: false,
+        })
+    }
+
     /// Lowers a call of one of [`DERIVED_INTRINSICS`].
     pub(crate) fn lower_derived(
         &mut self,
@@ -55,130 +171,98 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         match name {
-            "degrees" | "radians" | "log10" => {
-                let [arg] = self.expect_args::<1>(args, name, span)?;
-                let x = self.float_operand(cx, arg)?;
-                let (x, factor) = match name {
-                    "degrees" => (x.expr, 180.0 / std::f64::consts::PI),
-                    "radians" => (x.expr, std::f64::consts::PI / 180.0),
-                    _ => (
-                        self.math(cx, MathFunction::Log2, vec![x.expr], x.ty, span),
-                        std::f64::consts::LOG10_2,
-                    ),
-                };
-                let factor = self.float_like(cx, x, factor, span)?;
-                {
-                    let result = self.binary_keep(cx, BinaryOperator::Multiply, x, factor, span);
-                    Some(typed(cx, result))
-                }
-            }
-            "ldexp" => {
-                let [x, e] = self.expect_args::<2>(args, name, span)?;
-                let (ops, ty) = self.common_operands(cx, &[x, e], Operands::Float, span)?;
-                let scale = self.math(cx, MathFunction::Exp2, vec![ops.get(1).copied()?], ty, span);
-                {
-                    let result = self.binary_keep(
-                        cx,
-                        BinaryOperator::Multiply,
-                        ops.first().copied()?,
-                        scale,
-                        span,
-                    );
-                    Some(typed(cx, result))
-                }
-            }
             "sincos" => {
                 let [x, sin_out, cos_out] = self.expect_args::<3>(args, name, span)?;
-                let x = self.float_operand(cx, x)?;
-                let value = cx.bind(x.expr);
-                let sin = self.math(cx, MathFunction::Sin, vec![value], x.ty, span);
-                self.store_out(cx, sin_out, sin, x.ty)?;
-                let cos = self.math(cx, MathFunction::Cos, vec![value], x.ty, span);
-                self.store_out(cx, cos_out, cos, x.ty)?;
+                let outputs = self.float_outputs(cx, name, x, span, |this, cx, x| {
+                    let value = cx.bind(x.expr);
+                    let sin = this.math(cx, MathFunction::Sin, vec![value], x.ty, span);
+                    let cos = this.math(cx, MathFunction::Cos, vec![value], x.ty, span);
+                    Some(vec![typed_operand(cx, sin), typed_operand(cx, cos)])
+                })?;
+                let [sin, cos] = outputs.as_slice() else {
+                    return None;
+                };
+                self.store_out(cx, sin_out, sin.expr, sin.ty)?;
+                self.store_out(cx, cos_out, cos.expr, cos.ty)?;
                 let marker = self.void_marker(cx, span);
                 Some(typed(cx, marker))
             }
             "modf" => {
                 let [x, whole_out] = self.expect_args::<2>(args, name, span)?;
-                let x = self.float_operand(cx, x)?;
-                let value = cx.bind(x.expr);
-                let whole = self.math(cx, MathFunction::Trunc, vec![value], x.ty, span);
-                let whole = cx.bind(whole);
-                self.store_out(cx, whole_out, whole, x.ty)?;
-                {
-                    let result = self.binary_keep(cx, BinaryOperator::Subtract, value, whole, span);
-                    Some(typed(cx, result))
-                }
+                let outputs = self.float_outputs(cx, name, x, span, |this, cx, x| {
+                    let value = cx.bind(x.expr);
+                    let whole = this.math(cx, MathFunction::Trunc, vec![value], x.ty, span);
+                    let whole = cx.bind(whole);
+                    let fraction =
+                        this.binary_keep(cx, BinaryOperator::Subtract, value, whole, span);
+                    Some(vec![typed_operand(cx, fraction), typed_operand(cx, whole)])
+                })?;
+                let [fraction, whole] = outputs.as_slice() else {
+                    return None;
+                };
+                self.store_out(cx, whole_out, whole.expr, whole.ty)?;
+                Some(fraction.into_value())
             }
             "frexp" => {
                 // As DXC: from the bits, the exponent ((bits >> 23) & 0xff) - 126 and the
                 // mantissa with the exponent of 0.5; both 0 for a zero.
                 let [x, exponent_out] = self.expect_args::<2>(args, name, span)?;
-                let x = self.float_operand(cx, x)?;
-                let (_, shape) = self.numeric(x.ty)?;
-                let uint_ty = self.shaped(Scalar::U32, shape);
-                let bits = cx.expr(
-                    Expression::Bitcast {
-                        expr: x.expr,
-                        to: Scalar::U32,
-                    },
-                    uint_ty,
-                    span,
-                );
-                let bits = cx.bind(bits);
-                let mut u = UintOps {
-                    ty: uint_ty,
-                    shape,
-                    span,
+                let outputs = self.float_outputs(cx, name, x, span, |this, cx, x| {
+                    let (bits, mut u) = this.float_bits(cx, x.expr, x.ty, span)?;
+                    let magnitude = u.and(this, cx, bits, 0x7fff_ffff)?;
+                    let is_zero = u.compare(this, cx, BinaryOperator::Equal, magnitude, 0)?;
+                    let is_zero = cx.bind(is_zero);
+                    let shifted = u.shr(this, cx, bits, 23)?;
+                    let biased = u.and(this, cx, shifted, 0xff)?;
+                    let biased = cx.expr(
+                        Expression::Convert {
+                            expr: biased,
+                            to: Scalar::F32,
+                        },
+                        x.ty,
+                        span,
+                    );
+                    let bias = this.float_like(cx, biased, 126.0, span)?;
+                    let exponent =
+                        this.binary_keep(cx, BinaryOperator::Subtract, biased, bias, span);
+                    let zero = this.float_like(cx, exponent, 0.0, span)?;
+                    let exponent = cx.expr(
+                        Expression::Select {
+                            condition: is_zero,
+                            accept: zero,
+                            reject: exponent,
+                        },
+                        x.ty,
+                        span,
+                    );
+                    let exponent = cx.bind(exponent);
+                    let kept = u.and(this, cx, bits, 0x807f_ffff)?;
+                    let mantissa_bits = u.or(this, cx, kept, 0x3f00_0000)?;
+                    let mantissa = cx.expr(
+                        Expression::Bitcast {
+                            expr: mantissa_bits,
+                            to: Scalar::F32,
+                        },
+                        x.ty,
+                        span,
+                    );
+                    let zero = this.float_like(cx, mantissa, 0.0, span)?;
+                    let result = cx.expr(
+                        Expression::Select {
+                            condition: is_zero,
+                            accept: zero,
+                            reject: mantissa,
+                        },
+                        x.ty,
+                        span,
+                    );
+                    Some(vec![typed_operand(cx, result), typed_operand(cx, exponent)])
+                })?;
+                let [mantissa, exponent] = outputs.as_slice() else {
+                    return None;
                 };
-                let magnitude = u.and(self, cx, bits, 0x7fff_ffff)?;
-                let is_zero = u.compare(self, cx, BinaryOperator::Equal, magnitude, 0)?;
-                let is_zero = cx.bind(is_zero);
-                let shifted = u.shr(self, cx, bits, 23)?;
-                let biased = u.and(self, cx, shifted, 0xff)?;
-                let biased = cx.expr(
-                    Expression::Convert {
-                        expr: biased,
-                        to: Scalar::F32,
-                    },
-                    x.ty,
-                    span,
-                );
-                let bias = self.float_like(cx, biased, 126.0, span)?;
-                let exponent = self.binary_keep(cx, BinaryOperator::Subtract, biased, bias, span);
-                let zero = self.float_like(cx, exponent, 0.0, span)?;
-                let exponent = cx.expr(
-                    Expression::Select {
-                        condition: is_zero,
-                        accept: zero,
-                        reject: exponent,
-                    },
-                    x.ty,
-                    span,
-                );
-                let exponent = cx.bind(exponent);
-                self.store_out(cx, exponent_out, exponent, x.ty)?;
-                let kept = u.and(self, cx, bits, 0x807f_ffff)?;
-                let mantissa_bits = u.or(self, cx, kept, 0x3f00_0000)?;
-                let mantissa = cx.expr(
-                    Expression::Bitcast {
-                        expr: mantissa_bits,
-                        to: Scalar::F32,
-                    },
-                    x.ty,
-                    span,
-                );
-                let zero = self.float_like(cx, mantissa, 0.0, span)?;
-                let result = cx.expr(
-                    Expression::Select {
-                        condition: is_zero,
-                        accept: zero,
-                        reject: mantissa,
-                    },
-                    x.ty,
-                    span,
-                );
-                Some(typed(cx, result))
+                self.store_out(cx, exponent_out, exponent.expr, exponent.ty)?;
+                Some(mantissa.into_value())
             }
             "dst" => {
                 let [a, b] = self.expect_args::<2>(args, name, span)?;
@@ -325,6 +409,11 @@ impl<'a> Lowerer<'a> {
             "transpose" | "determinant" => {
                 let [arg] = self.expect_args::<1>(args, name, span)?;
                 let m = self.lower_rvalue(cx, arg)?;
+                if name == "transpose" {
+                    if let Some(transposed) = self.degenerate_transpose(m) {
+                        return Some(transposed.into_value());
+                    }
+                }
                 let TypeInner::Matrix {
                     columns,
                     rows,
@@ -404,15 +493,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The IEEE half bits (in the low 16 bits of a uint) nearest to float `x`, ties
-    /// to even; too large gives infinity, NaN stays NaN (quiet, payload truncated).
-    fn f32_to_f16_bits(
+    /// The bits of float `x` (of type `float_ty`) as a bound uint of its shape, with the
+    /// operations on uints of that shape.
+    fn float_bits(
         &mut self,
         cx: &mut FnCtx,
         x: Handle<Expression>,
         float_ty: Handle<Type>,
         span: Span,
-    ) -> Option<Handle<Expression>> {
+    ) -> Option<(Handle<Expression>, UintOps)> {
         let (_, shape) = self.numeric(float_ty)?;
         let uint_ty = self.shaped(Scalar::U32, shape);
         let bits = cx.expr(
@@ -423,12 +512,24 @@ impl<'a> Lowerer<'a> {
             uint_ty,
             span,
         );
-        let bits = cx.bind(bits);
-        let mut u = UintOps {
+        let u = UintOps {
             ty: uint_ty,
             shape,
             span,
         };
+        Some((cx.bind(bits), u))
+    }
+
+    /// The IEEE half bits (in the low 16 bits of a uint) nearest to float `x`, ties
+    /// to even; too large gives infinity, NaN stays NaN (quiet, payload truncated).
+    fn f32_to_f16_bits(
+        &mut self,
+        cx: &mut FnCtx,
+        x: Handle<Expression>,
+        float_ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let (bits, mut u) = self.float_bits(cx, x, float_ty, span)?;
         let inner = u.shr(self, cx, bits, 16)?;
         let sign = u.and(self, cx, inner, 0x8000)?;
         let sign = cx.bind(sign);
@@ -458,7 +559,7 @@ impl<'a> Lowerer<'a> {
                 expr: scaled,
                 to: Scalar::U32,
             },
-            uint_ty,
+            u.ty,
             span,
         );
         let inner = u.shr(self, cx, magnitude, 13)?;
@@ -618,6 +719,14 @@ impl<'a> Lowerer<'a> {
 }
 
 /// `expr` as a value of its own type.
+fn typed_operand(cx: &FnCtx, expr: Handle<Expression>) -> Operand {
+    Operand {
+        expr,
+        ty: cx.function.type_of(expr),
+        literal: false,
+    }
+}
+
 fn typed(cx: &FnCtx, expr: Handle<Expression>) -> Value {
     Value::Rvalue {
         expr,

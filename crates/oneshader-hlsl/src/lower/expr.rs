@@ -307,7 +307,7 @@ impl<'a> Lowerer<'a> {
     fn lower_name(&mut self, cx: &mut FnCtx, path: &ast::Path) -> Option<Value> {
         let name = path.name();
         let span = path.span;
-        if path.segments.len() == 1 {
+        if path.is_plain() {
             if let Some(symbol) = cx.lookup(name) {
                 return Some(match symbol {
                     LocalSymbol::Poisoned => return None,
@@ -499,7 +499,9 @@ impl<'a> Lowerer<'a> {
                         .compose_matrix(cx, components, span)
                         .map(Operand::into_value);
                 }
-                self.unary_operand(cx, op, value, operand.span, span)
+                let result = self.unary_operand(cx, op, value, operand.span, span)?;
+                let result = self.rvalue(cx, result, span)?;
+                Some(self.keep_degenerate(&[value], result).into_value())
             }
             ast::UnaryOp::PreIncrement
             | ast::UnaryOp::PreDecrement
@@ -604,6 +606,19 @@ impl<'a> Lowerer<'a> {
 
     /// Applies a binary operator to two values with HLSL's conversions.
     pub(crate) fn binary_operands(
+        &mut self,
+        cx: &mut FnCtx,
+        op: ast::BinaryOp,
+        left: Operand,
+        right: Operand,
+        span: Span,
+    ) -> Option<Operand> {
+        let result = self.binary_operands_of(cx, op, left, right, span)?;
+        Some(self.keep_degenerate(&[left, right], result))
+    }
+
+    /// [`Self::binary_operands`], the result as a plain vector for 1xN and Nx1 matrices.
+    fn binary_operands_of(
         &mut self,
         cx: &mut FnCtx,
         op: ast::BinaryOp,
@@ -1287,6 +1302,30 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Component `index` of vector `operand`.
+    pub(crate) fn vector_component(
+        &mut self,
+        cx: &mut FnCtx,
+        operand: Operand,
+        index: u32,
+        span: Span,
+    ) -> Operand {
+        let scalar = self.numeric(operand.ty).map_or(Scalar::F32, |(s, _)| s);
+        let ty = self.scalar_type(scalar);
+        Operand {
+            expr: cx.expr(
+                Expression::AccessIndex {
+                    base: operand.expr,
+                    index,
+                },
+                ty,
+                span,
+            ),
+            ty,
+            literal: false,
+        }
+    }
+
     /// The matrix whose columns are `columns`, vectors of one type, which gives the
     /// matrix its rows and component type.
     pub(crate) fn compose_matrix(
@@ -1536,6 +1575,11 @@ impl<'a> Lowerer<'a> {
             };
             return self.splat_scalar(cx, scalar, to, span, 0);
         }
+        if explicit {
+            if let Some(cast) = self.flat_cast(cx, operand, to, span) {
+                return cast;
+            }
+        }
         let from = self.numeric(operand.ty);
         let target = self.numeric(to);
         let (Some((fs, fshape)), Some((ts, tshape))) = (from, target) else {
@@ -1653,7 +1697,8 @@ impl<'a> Lowerer<'a> {
         cx.expr(Expression::Convert { expr, to }, to_ty, span)
     }
 
-    /// Splits a value into its scalar components (vectors by component).
+    /// Splits a value into its scalar components in HLSL's order (vectors by component,
+    /// matrices row by row, arrays by element, structs by member).
     pub(crate) fn scalarize(
         &mut self,
         cx: &mut FnCtx,
@@ -1663,22 +1708,27 @@ impl<'a> Lowerer<'a> {
     ) -> Option<()> {
         match self.module.inner(operand.ty).clone() {
             TypeInner::Scalar(_) => out.push(operand),
-            TypeInner::Vector { size, scalar } => {
-                let bound = cx.bind(operand.expr);
-                let ty = self.scalar_type(scalar);
+            TypeInner::Vector { size, .. } => {
+                let vector = Operand {
+                    expr: cx.bind(operand.expr),
+                    ..operand
+                };
                 for i in 0..size.count() {
-                    out.push(Operand {
-                        expr: cx.expr(
-                            Expression::AccessIndex {
-                                base: bound,
-                                index: i,
-                            },
-                            ty,
-                            span,
-                        ),
-                        ty,
-                        literal: false,
-                    });
+                    out.push(self.vector_component(cx, vector, i, span));
+                }
+            }
+            TypeInner::Matrix { columns, rows, .. } => {
+                let matrix = Operand {
+                    expr: cx.bind(operand.expr),
+                    ..operand
+                };
+                let columns: Vec<Operand> = (0..columns.count())
+                    .map(|c| self.matrix_column(cx, matrix, c, span))
+                    .collect();
+                for r in 0..rows.count() {
+                    for &column in &columns {
+                        out.push(self.vector_component(cx, column, r, span));
+                    }
                 }
             }
             TypeInner::Array { base, size, .. } => {
@@ -1898,6 +1948,13 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
+        // `._m02` of a 1xN or Nx1 matrix is a component of its vector.
+        let translated = match self.degenerate_swizzle(base_ty, &member.name, member.span) {
+            Some(Some(letters)) => Some(letters),
+            Some(None) => return None,
+            None => None,
+        };
+        let swizzle: &str = translated.as_deref().unwrap_or(&member.name);
         let inner = self.module.inner(base_ty).clone();
         match inner {
             TypeInner::Matrix { .. } => {
@@ -1923,7 +1980,7 @@ impl<'a> Lowerer<'a> {
             }
             TypeInner::Scalar(scalar) | TypeInner::Vector { scalar, .. } => {
                 let count = inner.component_count().unwrap_or(1);
-                let Some(components) = parse_swizzle(&member.name, count) else {
+                let Some(components) = parse_swizzle(swizzle, count) else {
                     self.error(
                         codes::UNKNOWN_MEMBER,
                         member.span,
@@ -2155,6 +2212,9 @@ impl<'a> Lowerer<'a> {
         }
         let index_operand = self.lower_rvalue(cx, index)?;
         let index_expr = self.index_value(cx, index_operand, index.span)?;
+        if let Some(row) = self.degenerate_row(cx, &value, index_expr, span) {
+            return row;
+        }
         let value = match value {
             Value::Cbuffer(place) => match self.cbuffer_element(cx, &place, index_expr, span) {
                 Some(element) => return Some(Value::Cbuffer(element)),

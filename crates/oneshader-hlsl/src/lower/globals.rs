@@ -162,11 +162,13 @@ impl<'a> Lowerer<'a> {
                 size: self.size_or_error(n, span)?,
                 scalar,
             },
-            Some(c) if n == 1 && c == 1 => TypeInner::Scalar(scalar),
             Some(c) if n == 1 || c == 1 => {
-                self.size_or_error(n.max(c), span)?;
-                self.degenerate_matrix_error(scalar, n, c, span);
-                return None;
+                for dimension in [n, c] {
+                    if dimension != 1 {
+                        self.size_or_error(dimension, span)?;
+                    }
+                }
+                return self.degenerate_matrix_type(scalar, n, c);
             }
             Some(c) => TypeInner::Matrix {
                 columns: self.size_or_error(c, span)?,
@@ -175,38 +177,6 @@ impl<'a> Lowerer<'a> {
             },
         };
         Some(self.module.type_handle(inner))
-    }
-
-    /// Rejects a 1xN or Nx1 matrix (`float1x4`, `float4x1`, `matrix<float, 1, 4>`).
-    ///
-    /// The IR has no 1-row or 1-column matrix, and lowering one as a vector would silently
-    /// change its meaning: `m[0]` of a `float1x4` is the whole row, `m[i]` of a `float4x1`
-    /// a `float1`, `._mRC` names a row and a column, `mul(float4x1, float1x4)` is an outer
-    /// product, and a cbuffer packs a column_major `float1x4` as four 16-byte rows.
-    fn degenerate_matrix_error(
-        &mut self,
-        scalar: Scalar,
-        rows: u32,
-        columns: u32,
-        span: oneshader_ir::Span,
-    ) {
-        let reported = self
-            .diagnostics
-            .iter()
-            .any(|d| d.code == codes::UNSUPPORTED_CONSTRUCT && d.span == Some(span));
-        if reported {
-            // cbuffer members are resolved once per layout pass.
-            return;
-        }
-        let name = types::scalar_name(scalar);
-        let vector = format!("{name}{}", rows.max(columns));
-        self.error(
-            codes::UNSUPPORTED_CONSTRUCT,
-            span,
-            format!(
-                "the matrix type '{name}{rows}x{columns}' ({rows} row(s), {columns} column(s)) is not supported yet: its row indexing, _mRC swizzles, mul shapes and cbuffer packing differ from those of a {vector}; use {vector} (or a matrix with at least 2 rows and 2 columns) instead"
-            ),
-        );
     }
 
     fn size_or_error(&mut self, n: u32, span: oneshader_ir::Span) -> Option<VectorSize> {
@@ -961,7 +931,8 @@ impl<'a> Lowerer<'a> {
                     return false;
                 };
                 // An integer matrix becomes an array of columns whose stride is its std430
-                // one, not a 16-byte row: such a cbuffer is read word by word.
+                // one, not a 16-byte row, and a 1xN or Nx1 matrix is a vector whose HLSL
+                // packing is not a vector's: such a cbuffer is read word by word.
                 let is_struct = matches!(
                     self.resolve_type(&field.ty),
                     Some(Ty::Value(t)) if matches!(
@@ -970,7 +941,7 @@ impl<'a> Lowerer<'a> {
                     ) || matches!(
                         self.module.inner(t),
                         TypeInner::Matrix { scalar, .. } if scalar.kind != ScalarKind::Float
-                    )
+                    ) || self.degenerate_shape(t).is_some()
                 );
                 is_struct
                     || field.declarators.iter().any(|d| {

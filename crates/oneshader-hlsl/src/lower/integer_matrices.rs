@@ -222,23 +222,10 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Operand> {
         let (columns, _, _) = self.matrix_shape(matrix.ty)?;
-        let (scalar, _) = self.numeric(vector.ty)?;
-        let scalar_ty = self.scalar_type(scalar);
         let mut sum: Option<Operand> = None;
         for k in 0..columns.count() {
             let column = self.matrix_column(cx, matrix, k, span);
-            let component = Operand {
-                expr: cx.expr(
-                    Expression::AccessIndex {
-                        base: vector.expr,
-                        index: k,
-                    },
-                    scalar_ty,
-                    span,
-                ),
-                ty: scalar_ty,
-                literal: false,
-            };
+            let component = self.vector_component(cx, vector, k, span);
             let term = self.binary_operands(cx, ast::BinaryOp::Mul, column, component, span)?;
             sum = Some(match sum {
                 None => term,

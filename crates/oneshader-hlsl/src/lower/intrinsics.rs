@@ -4,7 +4,7 @@
 use oneshader_ir::{
     codes, AddressSpace, AtomicFunction, Barrier, BinaryOperator, Diagnostic, Expression, Handle,
     Literal, MathFunction, ResourceKind, Scalar, ScalarKind, Span, Statement, Type, TypeInner,
-    UnaryOperator, VectorSize, WaveOp,
+    VectorSize, WaveOp,
 };
 
 use super::context::{FnCtx, LocalSymbol, Value};
@@ -327,9 +327,6 @@ pub(crate) fn is_pure_intrinsic(name: &str) -> bool {
                 | "asfloat"
                 | "any"
                 | "all"
-                | "rcp"
-                | "fmod"
-                | "isfinite"
                 | "mul"
                 | "and"
                 | "or"
@@ -338,6 +335,7 @@ pub(crate) fn is_pure_intrinsic(name: &str) -> bool {
                 | "transpose"
                 | "determinant"
         )
+        || super::derived::ELEMENT_WISE_DERIVED.contains(&name)
         || (super::derived::DERIVED_INTRINSICS.contains(&name)
             && !matches!(name, "sincos" | "modf" | "frexp"))
 }
@@ -406,6 +404,11 @@ impl<'a> Lowerer<'a> {
             ));
             return None;
         }
+        if super::derived::ELEMENT_WISE_DERIVED.contains(&name) {
+            return self
+                .lower_element_wise_derived(cx, name, args, span)
+                .map(Operand::into_value);
+        }
         if super::derived::DERIVED_INTRINSICS.contains(&name) {
             return self.lower_derived(cx, name, args, span);
         }
@@ -457,81 +460,6 @@ impl<'a> Lowerer<'a> {
                     cx.expr(Expression::Bitcast { expr: value, to }, ty, span)
                 };
                 Some(rvalue(expr, ty))
-            }
-            "rcp" => {
-                let [arg] = self.expect_args::<1>(args, name, span)?;
-                let x = self.float_operand(cx, arg)?;
-                let one = self.one_like(cx, x.ty, span)?;
-                Some(rvalue(
-                    cx.expr(
-                        Expression::Binary {
-                            op: BinaryOperator::Divide,
-                            left: one,
-                            right: x.expr,
-                        },
-                        x.ty,
-                        span,
-                    ),
-                    x.ty,
-                ))
-            }
-            "fmod" => {
-                let [a, b] = self.expect_args::<2>(args, name, span)?;
-                let (ops, ty) = self.common_operands(cx, &[a, b], Operands::Float, span)?;
-                Some(rvalue(
-                    cx.expr(
-                        Expression::Binary {
-                            op: BinaryOperator::Modulo,
-                            left: ops.first().copied()?,
-                            right: ops.get(1).copied()?,
-                        },
-                        ty,
-                        span,
-                    ),
-                    ty,
-                ))
-            }
-            "isfinite" => {
-                let [arg] = self.expect_args::<1>(args, name, span)?;
-                let x = self.float_operand(cx, arg)?;
-                let x = cx.bind(x.expr);
-                let ty = self.shape_of(cx, x, Scalar::BOOL);
-                let nan = cx.expr(
-                    Expression::Math {
-                        fun: MathFunction::IsNan,
-                        args: vec![x],
-                    },
-                    ty,
-                    span,
-                );
-                let inf = cx.expr(
-                    Expression::Math {
-                        fun: MathFunction::IsInf,
-                        args: vec![x],
-                    },
-                    ty,
-                    span,
-                );
-                let either = cx.expr(
-                    Expression::Binary {
-                        op: BinaryOperator::LogicalOr,
-                        left: nan,
-                        right: inf,
-                    },
-                    ty,
-                    span,
-                );
-                Some(rvalue(
-                    cx.expr(
-                        Expression::Unary {
-                            op: UnaryOperator::LogicalNot,
-                            expr: either,
-                        },
-                        ty,
-                        span,
-                    ),
-                    ty,
-                ))
             }
             "and" | "or" => {
                 // HLSL 2021's per-component logical operators (`&&`/`||` take scalars).
@@ -593,36 +521,39 @@ impl<'a> Lowerer<'a> {
             "any" | "all" => {
                 let [arg] = self.expect_args::<1>(args, name, span)?;
                 let operand = self.lower_rvalue(cx, arg)?;
-                let Some((_, shape)) = self.numeric(operand.ty) else {
-                    self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        arg.span,
-                        format!("{name} needs a scalar or vector"),
-                    );
-                    return None;
-                };
-                let bool_ty = self.shaped(Scalar::BOOL, shape);
-                let value = self.convert_value(cx, operand.into_value(), bool_ty, span, false)?;
                 let result = self.scalar_type(Scalar::BOOL);
-                if shape == Shape::Scalar {
+                let Some((columns, _, _)) = self.matrix_shape(operand.ty) else {
+                    let value = self.any_all_of(cx, name, operand, arg.span)?;
                     return Some(rvalue(value, result));
-                }
-                let fun = if name == "any" {
-                    MathFunction::Any
-                } else {
-                    MathFunction::All
                 };
-                Some(rvalue(
-                    cx.expr(
-                        Expression::Math {
-                            fun,
-                            args: vec![value],
-                        },
-                        result,
-                        span,
-                    ),
-                    result,
-                ))
+                // Of a matrix: of each column, then `||` (any) or `&&` (all) of those.
+                let matrix = Operand {
+                    expr: cx.bind(operand.expr),
+                    ..operand
+                };
+                let op = if name == "any" {
+                    BinaryOperator::LogicalOr
+                } else {
+                    BinaryOperator::LogicalAnd
+                };
+                let mut value = None;
+                for j in 0..columns.count() {
+                    let column = self.matrix_column(cx, matrix, j, span);
+                    let of_column = self.any_all_of(cx, name, column, arg.span)?;
+                    value = Some(match value {
+                        None => of_column,
+                        Some(left) => cx.expr(
+                            Expression::Binary {
+                                op,
+                                left,
+                                right: of_column,
+                            },
+                            result,
+                            span,
+                        ),
+                    });
+                }
+                Some(rvalue(value?, result))
             }
             "refract" => {
                 let [i, n, eta] = self.expect_args::<3>(args, name, span)?;
@@ -751,24 +682,36 @@ impl<'a> Lowerer<'a> {
         cx.expr(Expression::Literal(Literal::Bool(false)), ty, span)
     }
 
+    /// Reports (and gives `None`) when intrinsic `name`, which takes `arity` arguments, got
+    /// `count`.
+    pub(crate) fn check_arity(
+        &mut self,
+        name: &str,
+        arity: usize,
+        count: usize,
+        span: Span,
+    ) -> Option<()> {
+        if count == arity {
+            return Some(());
+        }
+        self.error(
+            codes::ARGUMENT_COUNT,
+            span,
+            format!(
+                "'{name}' takes {arity} argument{}, not {count}",
+                if arity == 1 { "" } else { "s" },
+            ),
+        );
+        None
+    }
+
     pub(crate) fn expect_args<'e, const N: usize>(
         &mut self,
         args: &'e [ast::Expr],
         name: &str,
         span: Span,
     ) -> Option<[&'e ast::Expr; N]> {
-        if args.len() != N {
-            self.error(
-                codes::ARGUMENT_COUNT,
-                span,
-                format!(
-                    "'{name}' takes {N} argument{}, not {}",
-                    if N == 1 { "" } else { "s" },
-                    args.len()
-                ),
-            );
-            return None;
-        }
+        self.check_arity(name, N, args.len(), span)?;
         let v: Vec<&ast::Expr> = args.iter().collect();
         v.try_into().ok()
     }
@@ -779,7 +722,7 @@ impl<'a> Lowerer<'a> {
         self.shaped(scalar, shape)
     }
 
-    fn one_like(
+    pub(crate) fn one_like(
         &mut self,
         cx: &mut FnCtx,
         ty: Handle<Type>,
@@ -816,6 +759,43 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// `any` or `all` (`name`) of a scalar or vector: a bool.
+    fn any_all_of(
+        &mut self,
+        cx: &mut FnCtx,
+        name: &str,
+        operand: Operand,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let Some((_, shape)) = self.numeric(operand.ty) else {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                span,
+                format!("{name} needs a scalar, vector or matrix"),
+            );
+            return None;
+        };
+        let bool_ty = self.shaped(Scalar::BOOL, shape);
+        let value = self.convert_value(cx, operand.into_value(), bool_ty, span, false)?;
+        if shape == Shape::Scalar {
+            return Some(value);
+        }
+        let fun = if name == "any" {
+            MathFunction::Any
+        } else {
+            MathFunction::All
+        };
+        let result = self.scalar_type(Scalar::BOOL);
+        Some(cx.expr(
+            Expression::Math {
+                fun,
+                args: vec![value],
+            },
+            result,
+            span,
+        ))
+    }
+
     /// Lowers `args` and converts them to one common type of the given class.
     pub(crate) fn common_operands(
         &mut self,
@@ -831,7 +811,7 @@ impl<'a> Lowerer<'a> {
 
     /// The common scalar or vector type of lowered `operands` (at `spans`) for an intrinsic
     /// of `class`, and the operands converted to it.
-    fn common_operands_of(
+    pub(crate) fn common_operands_of(
         &mut self,
         cx: &mut FnCtx,
         operands: &[Operand],
@@ -896,90 +876,6 @@ impl<'a> Lowerer<'a> {
         Some((converted, ty))
     }
 
-    /// An element-wise intrinsic with matrix arguments (`abs(m)`, `clamp(m, 0, 1)`,
-    /// `lerp(a, b, t)`): applied column by column, each matrix argument giving its column
-    /// and each scalar argument itself, as HLSL applies it per component.
-    #[allow(clippy::too_many_arguments)]
-    fn math_per_column(
-        &mut self,
-        cx: &mut FnCtx,
-        name: &str,
-        fun: MathFunction,
-        class: Operands,
-        returns: Returns,
-        operands: Vec<Operand>,
-        spans: &[Span],
-        span: Span,
-    ) -> Option<Value> {
-        let mut shape = None;
-        for (operand, &arg_span) in operands.iter().zip(spans) {
-            let inner = self.module.inner(operand.ty).clone();
-            let t = types::type_name(&self.module, operand.ty);
-            match inner {
-                TypeInner::Matrix { columns, rows, .. } => {
-                    if shape.is_some_and(|s| s != (columns, rows)) {
-                        self.error(
-                            codes::NO_MATCHING_OVERLOAD,
-                            arg_span,
-                            format!(
-                                "'{name}' takes matrices of one shape (or scalars), not also '{t}'"
-                            ),
-                        );
-                        return None;
-                    }
-                    shape = Some((columns, rows));
-                }
-                TypeInner::Scalar(_) => {}
-                _ => {
-                    self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        arg_span,
-                        format!("'{name}' with a matrix argument takes matrices of its shape or scalars, not '{t}'"),
-                    );
-                    return None;
-                }
-            }
-        }
-        let (columns, _) = shape?;
-        if returns == Returns::Component || fun == MathFunction::Cross {
-            self.error(
-                codes::NO_MATCHING_OVERLOAD,
-                span,
-                format!("'{name}' takes scalars or vectors, not matrices"),
-            );
-            return None;
-        }
-        let operands: Vec<Operand> = operands
-            .into_iter()
-            .map(|o| Operand {
-                expr: if o.literal { o.expr } else { cx.bind(o.expr) },
-                ..o
-            })
-            .collect();
-        let mut components = Vec::new();
-        for j in 0..columns.count() {
-            let column_operands: Vec<Operand> = operands
-                .iter()
-                .map(|&o| match self.module.inner(o.ty) {
-                    TypeInner::Matrix { .. } => self.matrix_column(cx, o, j, span),
-                    _ => o,
-                })
-                .collect();
-            let (ops, ty) = self.common_operands_of(cx, &column_operands, spans, class, span)?;
-            let (_, shape) = self.numeric(ty)?;
-            let column_ty = match returns {
-                Returns::BoolShaped => self.shaped(Scalar::BOOL, shape),
-                Returns::UintShaped => self.shaped(Scalar::U32, shape),
-                Returns::IntShaped => self.shaped(Scalar::I32, shape),
-                Returns::Same | Returns::Component => ty,
-            };
-            let expr = cx.expr(Expression::Math { fun, args: ops }, column_ty, span);
-            components.push(rvalue_operand(expr, column_ty));
-        }
-        self.compose_matrix(cx, components, span)
-            .map(Operand::into_value)
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn lower_math(
         &mut self,
@@ -992,27 +888,37 @@ impl<'a> Lowerer<'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
-        if args.len() != arity {
+        self.check_arity(name, arity, args.len(), span)?;
+        let lowered = self.lower_arguments(cx, args.iter())?;
+        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        let any_matrix = lowered.iter().any(|o| self.matrix_shape(o.ty).is_some());
+        if any_matrix && (returns == Returns::Component || fun == MathFunction::Cross) {
             self.error(
-                codes::ARGUMENT_COUNT,
+                codes::NO_MATCHING_OVERLOAD,
                 span,
-                format!(
-                    "'{name}' takes {arity} argument{}, not {}",
-                    if arity == 1 { "" } else { "s" },
-                    args.len()
-                ),
+                format!("'{name}' takes scalars or vectors, not matrices"),
             );
             return None;
         }
-        let lowered = self.lower_arguments(cx, args.iter())?;
-        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
-        if lowered
-            .iter()
-            .any(|o| matches!(self.module.inner(o.ty), TypeInner::Matrix { .. }))
-        {
-            return self.math_per_column(cx, name, fun, operands, returns, lowered, &spans, span);
-        }
-        let (ops, ty) = self.common_operands_of(cx, &lowered, &spans, operands, span)?;
+        let result = self.per_column(cx, name, lowered, &spans, span, |this, cx, lowered| {
+            this.math_of(cx, fun, operands, returns, &lowered, &spans, span)
+        })?;
+        Some(result.into_value())
+    }
+
+    /// Math function `fun` of scalar or vector operands, converted to their common type.
+    #[allow(clippy::too_many_arguments)]
+    fn math_of(
+        &mut self,
+        cx: &mut FnCtx,
+        fun: MathFunction,
+        operands: Operands,
+        returns: Returns,
+        lowered: &[Operand],
+        spans: &[Span],
+        span: Span,
+    ) -> Option<Operand> {
+        let (ops, ty) = self.common_operands_of(cx, lowered, spans, operands, span)?;
         let (scalar, shape) = self.numeric(ty)?;
         if matches!(fun, MathFunction::Cross) && shape != Shape::Vector(VectorSize::Tri) {
             self.error(
@@ -1030,33 +936,28 @@ impl<'a> Lowerer<'a> {
             Returns::IntShaped => self.shaped(Scalar::I32, shape),
         };
         // dot of scalars is a product.
-        if fun == MathFunction::Dot && shape == Shape::Scalar {
-            return Some(rvalue(
-                cx.expr(
-                    Expression::Binary {
-                        op: BinaryOperator::Multiply,
-                        left: ops.first().copied()?,
-                        right: ops.get(1).copied()?,
-                    },
-                    result,
-                    span,
-                ),
-                result,
-            ));
-        }
-        Some(rvalue(
-            cx.expr(Expression::Math { fun, args: ops }, result, span),
-            result,
-        ))
+        let expr = if fun == MathFunction::Dot && shape == Shape::Scalar {
+            Expression::Binary {
+                op: BinaryOperator::Multiply,
+                left: ops.first().copied()?,
+                right: ops.get(1).copied()?,
+            }
+        } else {
+            Expression::Math { fun, args: ops }
+        };
+        Some(rvalue_operand(cx.expr(expr, result, span), result))
     }
 
-    fn lower_mul(
+    pub(crate) fn lower_mul(
         &mut self,
         cx: &mut FnCtx,
         left: Operand,
         right: Operand,
         span: Span,
     ) -> Option<Value> {
+        if let Some(product) = self.degenerate_mul(cx, left, right, span) {
+            return product.map(Operand::into_value);
+        }
         let l = self.module.inner(left.ty).clone();
         let r = self.module.inner(right.ty).clone();
         let is_matrix = |t: &TypeInner| matches!(t, TypeInner::Matrix { .. });

@@ -6,10 +6,13 @@
 //! remaining function definitions are checked so their errors are reported too.
 
 mod cbuffer;
+mod columns;
 mod context;
 mod counter;
+mod degenerate_matrices;
 mod derived;
 mod expr;
+mod flat_casts;
 mod function;
 mod globals;
 mod image;
@@ -177,6 +180,7 @@ pub fn lower(
         lowerer.lower_entry_point(decl, stage, span);
     }
     lowerer.check_remaining_functions();
+    lowerer.refuse_degenerate_matrices_in_stage_io();
     lowerer.integer_matrices_to_arrays();
     let failed = lowerer.diagnostics.has_errors();
     diagnostics.extend(lowerer.diagnostics.into_vec());

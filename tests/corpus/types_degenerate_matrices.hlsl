@@ -1,6 +1,6 @@
 // oneshader: -E main -T cs_6_0
-// Pending (gap): 1xN and Nx1 matrices (float4x1 rows are float1: m41[3][0], ._m30; a
-// float1x4's row 0 is a float4). They are OSH0310 until the front end keeps their shape.
+// 1xN and Nx1 matrices: float4x1 rows are float1 (m41[3][0], ._m30); a float1x4's row 0 is
+// a float4.
 RWStructuredBuffer<float4> Out : register(u0);
 
 [numthreads(1, 1, 1)]
