@@ -47,3 +47,29 @@ pub type FastHashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// The hash set counterpart of [`FastHashMap`].
 pub type FastHashSet<K> = rustc_hash::FxHashSet<K>;
+
+/// Concatenates string pieces (anything that is `AsRef<str>`) into a new `String` of
+/// exactly their total length, in one allocation.
+///
+/// The backends' text writers build each expression as a `String`. `format!` spends most
+/// of its time there on allocation: a format string that starts with an argument
+/// (`"{left} + {right}"`) starts with no capacity and grows the string a few bytes at a
+/// time, and each piece goes through the formatting machinery. `concat_text!(left, " + ",
+/// right)` is the same text for pieces that are already strings.
+#[macro_export]
+macro_rules! concat_text {
+    ($($piece:expr),+ $(,)?) => {
+        // A `match` keeps the pieces' temporaries (`self.name(x)?`) alive to its end.
+        match [$(::core::convert::AsRef::<str>::as_ref(&$piece)),+] {
+            pieces => {
+                let mut text = ::std::string::String::with_capacity(
+                    pieces.iter().map(|piece| piece.len()).sum(),
+                );
+                for piece in pieces {
+                    text.push_str(piece);
+                }
+                text
+            }
+        }
+    };
+}

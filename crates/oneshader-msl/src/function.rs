@@ -7,6 +7,7 @@
 //! `atomic_load_explicit`/`atomic_store_explicit`.
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
+use oneshader_ir::concat_text;
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic,
     Expression, Function, Handle, HandleVec, Literal, LocalVariable, ScalarKind, ShaderStage,
@@ -86,14 +87,17 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         for (handle, local) in self.function.local_variables.iter() {
             let name = self.local_names[handle].clone();
             let declaration = self.w.types.name(local.ty).map_err(|what| {
-                unsupported(None, format!("{what} (local variable `{}`)", local.name))
+                unsupported(
+                    None,
+                    concat_text!(what, " (local variable `", local.name, "`)"),
+                )
             });
             let init = match local.init {
-                Some(init) => self.expr(init).map(|value| format!(" = {value}")),
+                Some(init) => self.expr(init).map(|value| concat_text!(" = ", value)),
                 None => Ok(" = {}".to_string()),
             };
             match (declaration, init) {
-                (Ok(ty), Ok(init)) => self.line(&format!("{ty} {name}{init};")),
+                (Ok(ty), Ok(init)) => self.line(&concat_text!(ty, " ", name, init, ";")),
                 (Err(e), _) | (_, Err(e)) => self.w.diagnostics.push(e),
             }
         }
@@ -148,7 +152,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 reject,
             } => {
                 let condition = self.expr(*condition)?;
-                self.line(&format!("if ({condition}) {{"));
+                self.line(&concat_text!("if (", condition, ") {"));
                 self.nested(accept);
                 if !reject.is_empty() {
                     self.line("} else {");
@@ -158,11 +162,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
             Statement::Switch { selector, cases } => {
                 let selector = self.expr(*selector)?;
-                self.line(&format!("switch ({selector}) {{"));
+                self.line(&concat_text!("switch (", selector, ") {"));
                 self.indent += 1;
                 for case in cases {
                     let label = match case.value {
-                        SwitchValue::I32(v) => format!("case {}:", int_literal(v)),
+                        SwitchValue::I32(v) => concat_text!("case ", int_literal(v), ":"),
                         SwitchValue::U32(v) => format!("case {v}u:"),
                         SwitchValue::Default => "default:".to_string(),
                     };
@@ -170,7 +174,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                         self.line(&label);
                         continue;
                     }
-                    self.line(&format!("{label} {{"));
+                    self.line(&concat_text!(label, " {"));
                     self.nested(&case.body);
                     if !case.fall_through && !ends_in_jump(&case.body) {
                         self.indent += 1;
@@ -195,21 +199,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     // `continue` jumps to the top, where the continuing block runs before
                     // every iteration but the first.
                     let first = self.fresh("loop_init");
-                    self.line(&format!("bool {first} = true;"));
+                    self.line(&concat_text!("bool ", first, " = true;"));
                     self.line("while (true) {");
                     self.indent += 1;
-                    self.line(&format!("if (!{first}) {{"));
+                    self.line(&concat_text!("if (!", first, ") {"));
                     self.nested(continuing);
                     if let Some(condition) = break_if {
                         let condition = self.expr(*condition)?;
                         self.indent += 1;
-                        self.line(&format!("if ({condition}) {{"));
+                        self.line(&concat_text!("if (", condition, ") {"));
                         self.line("    break;");
                         self.line("}");
                         self.indent -= 1;
                     }
                     self.line("}");
-                    self.line(&format!("{first} = false;"));
+                    self.line(&concat_text!(first, " = false;"));
                     self.block(body);
                     self.indent -= 1;
                     self.line("}");
@@ -222,7 +226,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 if self.w.entry.stage != ShaderStage::Fragment {
                     return Err(unsupported(
                         self.w.entry.span,
-                        format!("`discard` in a {} shader", self.w.entry.stage.name()),
+                        concat_text!("`discard` in a ", self.w.entry.stage.name(), " shader"),
                     ));
                 }
                 self.line("discard_fragment();");
@@ -243,15 +247,19 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let mut value = self.expr(*value)?;
                 if self.points_to_packed_member(*pointer)? {
                     // A packed vector is assigned from a vector, not from a swizzle.
-                    value = format!("{}({value})", self.type_name_of(value_expr)?);
+                    value = concat_text!(self.type_name_of(value_expr)?, "(", value, ")");
                 }
                 if self.is_atomic(*pointer) {
                     self.check_atomic_scalar(*pointer)?;
-                    self.line(&format!(
-                        "atomic_store_explicit(&{target}, {value}, memory_order_relaxed);"
+                    self.line(&concat_text!(
+                        "atomic_store_explicit(&",
+                        target,
+                        ", ",
+                        value,
+                        ", memory_order_relaxed);"
                     ));
                 } else {
-                    self.line(&format!("{target} = {value};"));
+                    self.line(&concat_text!(target, " = ", value, ";"));
                 }
             }
             Statement::Atomic {
@@ -277,10 +285,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     values.push(self.expr(argument)?);
                 }
                 values.extend(self.w.hidden_arguments(*function));
-                let call = format!("{name}({})", values.join(", "));
+                let call = concat_text!(name, "(", values.join(", "), ")");
                 match result {
                     Some(result) => self.bind_text(*result, &call)?,
-                    None => self.line(&format!("{call};")),
+                    None => self.line(&concat_text!(call, ";")),
                 }
             }
         }
@@ -303,7 +311,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
             .map_err(|what| unsupported(self.span(h), what))?;
             let qualifier = space_qualifier(space);
-            self.line(&format!("{qualifier} {pointee}& {name} = {target};"));
+            self.line(&concat_text!(
+                qualifier, " ", pointee, "& ", name, " = ", target, ";"
+            ));
             self.bound[h] = Some(name);
             return Ok(());
         }
@@ -320,7 +330,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .name(ty)
             .map_err(|what| unsupported(self.span(h), what))?;
         let name = format!("_e{}", h.index());
-        self.line(&format!("{type_name} {name} = {text};"));
+        self.line(&concat_text!(type_name, " ", name, " = ", text, ";"));
         if let Some(slot) = self.bound.try_get_mut(h) {
             *slot = Some(name);
         }
@@ -341,20 +351,27 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         value: Option<String>,
     ) -> Result<(), Diagnostic> {
         match (output, value) {
-            (Output::Helper, Some(value)) => self.line(&format!("return {value};")),
+            (Output::Helper, Some(value)) => self.line(&concat_text!("return ", value, ";")),
             (Output::Helper | Output::EntryVoid, _) => self.line("return;"),
             (Output::EntrySingle, Some(value)) => {
-                self.line(&format!("return _stage_out{{{value}}};"))
+                self.line(&concat_text!("return _stage_out{", value, "};"))
             }
             (Output::EntryStruct { ty, accessors }, Some(value)) => {
                 let temporary = self.fresh("result");
                 let members: Vec<String> = accessors
                     .iter()
-                    .map(|member| format!("{temporary}.{member}"))
+                    .map(|member| concat_text!(temporary, ".", member))
                     .collect();
-                let text = format!(
-                    "{{ {ty} {temporary} = {value}; return _stage_out{{{}}}; }}",
-                    members.join(", ")
+                let text = concat_text!(
+                    "{ ",
+                    ty,
+                    " ",
+                    temporary,
+                    " = ",
+                    value,
+                    "; return _stage_out{",
+                    members.join(", "),
+                    "}; }"
                 );
                 self.line(&text);
             }
@@ -372,7 +389,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if self.w.entry.stage != ShaderStage::Compute {
             return Err(unsupported(
                 self.w.entry.span,
-                format!("a memory barrier in a {} shader", self.w.entry.stage.name()),
+                concat_text!(
+                    "a memory barrier in a ",
+                    self.w.entry.stage.name(),
+                    " shader"
+                ),
             ));
         }
         let mut flags = Vec::new();
@@ -387,7 +408,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
         // Metal has no fence without execution sync in MSL 2.4's compute functions;
         // a barrier without `group_sync` is written as the stronger threadgroup barrier.
-        self.line(&format!("threadgroup_barrier({});", flags.join(" | ")));
+        self.line(&concat_text!(
+            "threadgroup_barrier(",
+            flags.join(" | "),
+            ");"
+        ));
         Ok(())
     }
 
@@ -420,11 +445,19 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 return self.compare_exchange(pointer, &target, &value, compare, result)
             }
         };
-        let call = format!("atomic_{op}_explicit(&{target}, {value}, memory_order_relaxed)");
+        let call = concat_text!(
+            "atomic_",
+            op,
+            "_explicit(&",
+            target,
+            ", ",
+            value,
+            ", memory_order_relaxed)"
+        );
         match result {
             Some(result) => self.bind_text(result, &call),
             None => {
-                self.line(&format!("{call};"));
+                self.line(&concat_text!(call, ";"));
                 Ok(())
             }
         }
@@ -475,15 +508,43 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let expected = self.fresh("expected");
         let desired = self.fresh("desired");
         let qualifier = space_qualifier(space).trim_start_matches("const ");
-        self.line(&format!("{type_name} {original} = {compare_text};"));
+        self.line(&concat_text!(
+            type_name,
+            " ",
+            original,
+            " = ",
+            compare_text,
+            ";"
+        ));
         self.line("{");
         self.indent += 1;
-        self.line(&format!(
-            "{qualifier} {atomic_type}& {reference} = {target};"
+        self.line(&concat_text!(
+            qualifier,
+            " ",
+            atomic_type,
+            "& ",
+            reference,
+            " = ",
+            target,
+            ";"
         ));
-        self.line(&format!("{type_name} {expected} = {original};"));
-        self.line(&format!("{type_name} {desired} = {value};"));
-        self.line(&format!("while (!atomic_compare_exchange_weak_explicit(&{reference}, &{original}, {desired}, memory_order_relaxed, memory_order_relaxed) && {original} == {expected}) {{"));
+        self.line(&concat_text!(
+            type_name, " ", expected, " = ", original, ";"
+        ));
+        self.line(&concat_text!(type_name, " ", desired, " = ", value, ";"));
+        self.line(&concat_text!(
+            "while (!atomic_compare_exchange_weak_explicit(&",
+            reference,
+            ", &",
+            original,
+            ", ",
+            desired,
+            ", memory_order_relaxed, memory_order_relaxed) && ",
+            original,
+            " == ",
+            expected,
+            ") {"
+        ));
         self.line("}");
         self.indent -= 1;
         self.line("}");
@@ -569,13 +630,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                         .ok_or("a struct member that doesn't exist")?
                         .to_string();
                     let value = self.constant_aggregate_copy(
-                        format!("{text}.{member}"),
+                        concat_text!(text, ".", member),
                         member_ty,
                         depth + 1,
                     )?;
-                    fields.push(format!(".{member} = {value}"));
+                    fields.push(concat_text!(".", member, " = ", value));
                 }
-                Ok(format!("{name}{{{}}}", fields.join(", ")))
+                Ok(concat_text!(name, "{", fields.join(", "), "}"))
             }
             Some(&TypeInner::Array {
                 base,
@@ -583,9 +644,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 ..
             }) => {
                 if n > ELEMENT_LIMIT {
-                    return Err(format!(
-                        "copying a constant-buffer array of {n} elements as a whole (at most {ELEMENT_LIMIT}); read the elements you need instead"
-                    ));
+                    return Err(format!("copying a constant-buffer array of {n} elements as a whole (at most {ELEMENT_LIMIT}); read the elements you need instead"));
                 }
                 let name = self.w.types.name(ty)?;
                 let mut elements = Vec::with_capacity(n as usize);
@@ -596,7 +655,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                         depth + 1,
                     )?);
                 }
-                Ok(format!("{name}{{{}}}", elements.join(", ")))
+                Ok(concat_text!(name, "{", elements.join(", "), "}"))
             }
             _ => Ok(text),
         }
@@ -656,7 +715,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 _ => false,
             };
         if compound {
-            format!("({text})")
+            concat_text!("(", text, ")")
         } else {
             text
         }
@@ -688,7 +747,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if op == UnaryOperator::Negate && self.wraps_in_unsigned(expr)? {
             let signed = self.type_name_of(expr)?;
             let bits = self.unsigned_bits(expr)?;
-            return Ok(format!("as_type<{signed}>(-{bits})"));
+            return Ok(concat_text!("as_type<", signed, ">(-", bits, ")"));
         }
         let operand = self.operand(expr)?;
         let op = match op {
@@ -696,7 +755,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             UnaryOperator::LogicalNot => "!",
             UnaryOperator::BitwiseNot => "~",
         };
-        Ok(format!("{op}{operand}"))
+        Ok(concat_text!(op, operand))
     }
 
     /// [`Self::expr`] for every kind but the unary and binary operators.
@@ -713,7 +772,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
             Expression::ZeroValue(ty) => {
                 let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
-                Ok(format!("{name}{{}}"))
+                Ok(concat_text!(name, "{}"))
             }
             Expression::Compose { ty, components } => {
                 let mut values = Vec::new();
@@ -723,15 +782,17 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
                 Ok(match self.w.types.inner(*ty) {
                     Some(TypeInner::Struct { .. }) => {
-                        format!("{name}{}", self.w.struct_initializer(*ty, values))
+                        concat_text!(name, self.w.struct_initializer(*ty, values))
                     }
-                    Some(TypeInner::Array { .. }) => format!("{name}{{{}}}", values.join(", ")),
-                    _ => format!("{name}({})", values.join(", ")),
+                    Some(TypeInner::Array { .. }) => {
+                        concat_text!(name, "{", values.join(", "), "}")
+                    }
+                    _ => concat_text!(name, "(", values.join(", "), ")"),
                 })
             }
             Expression::Splat { value, .. } => {
                 let value = self.expr(*value)?;
-                Ok(format!("{}({value})", self.type_name_of(h)?))
+                Ok(concat_text!(self.type_name_of(h)?, "(", value, ")"))
             }
             Expression::Swizzle {
                 size,
@@ -744,12 +805,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     .take(size.count() as usize)
                     .map(|c| c.letter())
                     .collect();
-                Ok(format!("{vector}.{letters}"))
+                Ok(concat_text!(vector, ".", letters))
             }
             Expression::Access { base, index } => {
                 let base_text = self.operand(*base)?;
                 let index = self.expr(*index)?;
-                Ok(format!("{base_text}[{index}]"))
+                Ok(concat_text!(base_text, "[", index, "]"))
             }
             Expression::AccessIndex { base, index } => {
                 let base_text = self.operand(*base)?;
@@ -769,9 +830,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                             .ok_or_else(|| unsupported(span, "a struct member that doesn't exist"))?
                             .to_string();
                         if !through_pointer && self.w.types.member_is_packed(base_ty, *index) {
-                            format!("{}({base_text}.{member})", self.type_name_of(h)?)
+                            concat_text!(self.type_name_of(h)?, "(", base_text, ".", member, ")")
                         } else {
-                            format!("{base_text}.{member}")
+                            concat_text!(base_text, ".", member)
                         }
                     }
                     (Some(TypeInner::Vector { .. }), Some(component)) => {
@@ -800,12 +861,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let target = self.expr(*pointer)?;
                 if self.is_atomic(*pointer) {
                     self.check_atomic_scalar(*pointer)?;
-                    return Ok(format!(
-                        "atomic_load_explicit(&{target}, memory_order_relaxed)"
+                    return Ok(concat_text!(
+                        "atomic_load_explicit(&",
+                        target,
+                        ", memory_order_relaxed)"
                     ));
                 }
                 if self.points_to_packed_member(*pointer)? {
-                    return Ok(format!("{}({target})", self.type_name_of(h)?));
+                    return Ok(concat_text!(self.type_name_of(h)?, "(", target, ")"));
                 }
                 match self.w.types.inner(self.type_of(*pointer)?) {
                     Some(&TypeInner::Pointer {
@@ -829,19 +892,25 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let reject = self.expr(*reject)?;
                 Ok(match self.inner_of(h)? {
                     TypeInner::Scalar(_) | TypeInner::Vector { .. } => {
-                        format!("select({reject}, {accept}, {condition})")
+                        concat_text!("select(", reject, ", ", accept, ", ", condition, ")")
                     }
-                    _ => format!("({condition} ? {accept} : {reject})"),
+                    _ => concat_text!("(", condition, " ? ", accept, " : ", reject, ")"),
                 })
             }
             Expression::Math { fun, args } => crate::math::write(self, h, *fun, args),
             Expression::Convert { expr, .. } => {
                 let value = self.expr(*expr)?;
-                Ok(format!("{}({value})", self.type_name_of(h)?))
+                Ok(concat_text!(self.type_name_of(h)?, "(", value, ")"))
             }
             Expression::Bitcast { expr, .. } => {
                 let value = self.expr(*expr)?;
-                Ok(format!("as_type<{}>({value})", self.type_name_of(h)?))
+                Ok(concat_text!(
+                    "as_type<",
+                    self.type_name_of(h)?,
+                    ">(",
+                    value,
+                    ")"
+                ))
             }
             Expression::Wave { op, args } => crate::wave::write(self, h, *op, args),
             Expression::CallResult(_) | Expression::AtomicResult => Err(unsupported(
@@ -876,18 +945,18 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if op == Modulo && is_float {
             let l = self.expr(left)?;
             let r = self.expr(right)?;
-            return Ok(format!("fmod({l}, {r})"));
+            return Ok(concat_text!("fmod(", l, ", ", r, ")"));
         }
         if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.wraps_in_unsigned(left)? {
             let signed = self.type_name_of(left)?;
             let bits = self.wrapping_bits(op, left, right)?;
-            return Ok(format!("as_type<{signed}>({bits})"));
+            return Ok(concat_text!("as_type<", signed, ">(", bits, ")"));
         }
         let l = self.operand(left)?;
         let mut r = self.operand(right)?;
         if matches!(op, ShiftLeft | ShiftRight) && matches!(left_inner, TypeInner::Vector { .. }) {
             // MSL vector shifts want both operands of one type.
-            r = format!("{}({r})", self.type_name_of(left)?);
+            r = concat_text!(self.type_name_of(left)?, "(", r, ")");
         }
         if matches!(op, LogicalAnd | LogicalOr)
             && matches!(left_inner, TypeInner::Scalar(_))
@@ -896,7 +965,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             // `&&` would skip the right side; the IR evaluates both, and a wave
             // operation must see every active lane.
             let bit = if op == LogicalAnd { "&" } else { "|" };
-            return Ok(format!("bool({l} {bit} {r})"));
+            return Ok(concat_text!("bool(", l, " ", bit, " ", r, ")"));
         }
         let symbol = match op {
             Add => "+",
@@ -918,7 +987,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             ShiftLeft => "<<",
             ShiftRight => ">>",
         };
-        Ok(format!("{l} {symbol} {r}"))
+        Ok(concat_text!(l, " ", symbol, " ", r))
     }
 
     /// Whether `h` is a 32- or 64-bit signed integer scalar or vector, whose `+ - * <<`
@@ -946,11 +1015,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             BinaryOperator::Multiply => ("*", self.unsigned_bits(right)?),
             // The count keeps its value; MSL wants it in the shifted operand's type.
             _ => {
-                let unsigned = format!("u{}", self.type_name_of(left)?);
-                ("<<", format!("{unsigned}({})", self.expr(right)?))
+                let unsigned = concat_text!("u", self.type_name_of(left)?);
+                ("<<", concat_text!(unsigned, "(", self.expr(right)?, ")"))
             }
         };
-        Ok(format!("{l} {symbol} {r}"))
+        Ok(concat_text!(l, " ", symbol, " ", r))
     }
 
     /// The bits of signed integer `h` in its unsigned type. A chain of wrapping operations
@@ -969,15 +1038,15 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                             | BinaryOperator::ShiftLeft
                     ) =>
             {
-                Ok(format!("({})", self.wrapping_bits(op, left, right)?))
+                Ok(concat_text!("(", self.wrapping_bits(op, left, right)?, ")"))
             }
             Some(&Expression::Unary {
                 op: UnaryOperator::Negate,
                 expr,
-            }) if inline => Ok(format!("(-{})", self.unsigned_bits(expr)?)),
+            }) if inline => Ok(concat_text!("(-", self.unsigned_bits(expr)?, ")")),
             _ => {
-                let unsigned = format!("u{}", self.type_name_of(h)?);
-                Ok(format!("as_type<{unsigned}>({})", self.expr(h)?))
+                let unsigned = concat_text!("u", self.type_name_of(h)?);
+                Ok(concat_text!("as_type<", unsigned, ">(", self.expr(h)?, ")"))
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Textures and derivatives as MSL member functions: `.sample`, `.sample_compare`,
 //! `.gather`, `.read`, `.write`, `.get_width` …, `dfdx`/`dfdy`/`fwidth`.
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{
     DerivativeAxis, Diagnostic, Expression, Handle, ImageClass, ImageDimension, ImageQuery,
     SampleLevel, ShaderStage, SwizzleComponent, TypeInner,
@@ -60,12 +61,12 @@ impl FunctionWriter<'_, '_> {
         if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_))
             && self.w.entry.stage != ShaderStage::Fragment
         {
-            return Err(unsupported(span, format!("Sample, SampleBias and SampleCmp need implicit derivatives, which only pixel shaders have (this is a {} shader): use SampleLevel, SampleGrad or SampleCmpLevelZero", self.w.entry.stage.name())));
+            return Err(unsupported(span, concat_text!("Sample, SampleBias and SampleCmp need implicit derivatives, which only pixel shaders have (this is a ", self.w.entry.stage.name(), " shader): use SampleLevel, SampleGrad or SampleCmpLevelZero")));
         }
         let texture = self.expr(*image)?;
         let mut args = vec![self.expr(*sampler)?, self.expr(*coordinate)?];
         if let Some(layer) = array_index {
-            args.push(format!("uint({})", self.expr(*layer)?));
+            args.push(concat_text!("uint(", self.expr(*layer)?, ")"));
         }
         if let Some(dref) = depth_ref {
             args.push(self.expr(*dref)?);
@@ -83,12 +84,15 @@ impl FunctionWriter<'_, '_> {
             match level {
                 SampleLevel::Auto => {}
                 SampleLevel::Zero => args.push("level(0.0)".into()),
-                SampleLevel::Exact(lod) => args.push(format!("level({})", self.expr(*lod)?)),
-                SampleLevel::Bias(bias) => args.push(format!("bias({})", self.expr(*bias)?)),
-                SampleLevel::Gradient { x, y } => args.push(format!(
-                    "{gradient}({}, {})",
+                SampleLevel::Exact(lod) => args.push(concat_text!("level(", self.expr(*lod)?, ")")),
+                SampleLevel::Bias(bias) => args.push(concat_text!("bias(", self.expr(*bias)?, ")")),
+                SampleLevel::Gradient { x, y } => args.push(concat_text!(
+                    gradient,
+                    "(",
                     self.expr(*x)?,
-                    self.expr(*y)?
+                    ", ",
+                    self.expr(*y)?,
+                    ")"
                 )),
             }
         }
@@ -110,7 +114,7 @@ impl FunctionWriter<'_, '_> {
                     SwizzleComponent::Z => "z",
                     SwizzleComponent::W => "w",
                 };
-                args.push(format!("component::{c}"));
+                args.push(concat_text!("component::", c));
                 "gather"
             }
             (Some(_), Some(_)) => {
@@ -126,7 +130,14 @@ impl FunctionWriter<'_, '_> {
                 "sample"
             }
         };
-        Ok(format!("{texture}.{method}({})", args.join(", ")))
+        Ok(concat_text!(
+            texture,
+            ".",
+            method,
+            "(",
+            args.join(", "),
+            ")"
+        ))
     }
 
     /// `Load` and `operator[]` reads.
@@ -157,21 +168,21 @@ impl FunctionWriter<'_, '_> {
         };
         let coords = self.expr(*coordinate)?;
         let mut args = vec![if count == 1 {
-            format!("uint({coords})")
+            concat_text!("uint(", coords, ")")
         } else {
             format!("uint{count}({coords})")
         }];
         if let Some(layer) = array_index {
-            args.push(format!("uint({})", self.expr(*layer)?));
+            args.push(concat_text!("uint(", self.expr(*layer)?, ")"));
         }
         if let Some(sample) = sample {
-            args.push(format!("uint({})", self.expr(*sample)?));
+            args.push(concat_text!("uint(", self.expr(*sample)?, ")"));
         } else if let (Some(level), ImageClass::Sampled { .. }, false) =
             (level, class, dim == ImageDimension::D1)
         {
-            args.push(format!("uint({})", self.expr(*level)?));
+            args.push(concat_text!("uint(", self.expr(*level)?, ")"));
         }
-        Ok(format!("{texture}.read({})", args.join(", ")))
+        Ok(concat_text!(texture, ".read(", args.join(", "), ")"))
     }
 
     /// `CalculateLevelOfDetail[Unclamped]`: `calculate_clamped_lod` /
@@ -193,11 +204,11 @@ impl FunctionWriter<'_, '_> {
             "CalculateLevelOfDetailUnclamped"
         };
         if self.w.entry.stage != ShaderStage::Fragment {
-            return Err(unsupported(span, format!("'{name}' needs implicit derivatives, which only pixel shaders have in MSL (this is a {} shader): compute the level from the coordinate's rate of change and the texture size, and use SampleLevel", self.w.entry.stage.name())));
+            return Err(unsupported(span, concat_text!("'", name, "' needs implicit derivatives, which only pixel shaders have in MSL (this is a ", self.w.entry.stage.name(), " shader): compute the level from the coordinate's rate of change and the texture size, and use SampleLevel")));
         }
         let (dim, _, _, _) = self.image_shape(image)?;
         if dim == ImageDimension::D1 {
-            return Err(unsupported(span, format!("'{name}' on a Texture1D: MSL's texture1d has no mipmaps and no level-of-detail query; use a Texture2D of height 1")));
+            return Err(unsupported(span, concat_text!("'", name, "' on a Texture1D: MSL's texture1d has no mipmaps and no level-of-detail query; use a Texture2D of height 1")));
         }
         let texture = self.expr(image)?;
         let sampler = self.expr(sampler)?;
@@ -207,7 +218,9 @@ impl FunctionWriter<'_, '_> {
         } else {
             "calculate_unclamped_lod"
         };
-        Ok(format!("{texture}.{function}({sampler}, {coordinate})"))
+        Ok(concat_text!(
+            texture, ".", function, "(", sampler, ", ", coordinate, ")"
+        ))
     }
 
     /// `GetDimensions` parts.
@@ -217,7 +230,7 @@ impl FunctionWriter<'_, '_> {
         Ok(match query {
             ImageQuery::Size { level } => {
                 let lod = match (level, class) {
-                    (Some(level), _) => format!("uint({})", self.expr(level)?),
+                    (Some(level), _) => concat_text!("uint(", self.expr(level)?, ")"),
                     _ => String::new(),
                 };
                 let lod = if matches!(dim, ImageDimension::D1 | ImageDimension::Buffer) {
@@ -227,19 +240,41 @@ impl FunctionWriter<'_, '_> {
                 };
                 match dim {
                     ImageDimension::D1 | ImageDimension::Buffer => {
-                        format!("{texture}.get_width()")
+                        concat_text!(texture, ".get_width()")
                     }
                     ImageDimension::D2 | ImageDimension::Cube => {
-                        format!("uint2({texture}.get_width({lod}), {texture}.get_height({lod}))")
+                        concat_text!(
+                            "uint2(",
+                            texture,
+                            ".get_width(",
+                            lod,
+                            "), ",
+                            texture,
+                            ".get_height(",
+                            lod,
+                            "))"
+                        )
                     }
-                    ImageDimension::D3 => format!(
-                        "uint3({texture}.get_width({lod}), {texture}.get_height({lod}), {texture}.get_depth({lod}))"
+                    ImageDimension::D3 => concat_text!(
+                        "uint3(",
+                        texture,
+                        ".get_width(",
+                        lod,
+                        "), ",
+                        texture,
+                        ".get_height(",
+                        lod,
+                        "), ",
+                        texture,
+                        ".get_depth(",
+                        lod,
+                        "))"
                     ),
                 }
             }
-            ImageQuery::NumLevels => format!("{texture}.get_num_mip_levels()"),
-            ImageQuery::NumLayers => format!("{texture}.get_array_size()"),
-            ImageQuery::NumSamples => format!("{texture}.get_num_samples()"),
+            ImageQuery::NumLevels => concat_text!(texture, ".get_num_mip_levels()"),
+            ImageQuery::NumLayers => concat_text!(texture, ".get_array_size()"),
+            ImageQuery::NumSamples => concat_text!(texture, ".get_num_samples()"),
         })
     }
 
@@ -262,15 +297,15 @@ impl FunctionWriter<'_, '_> {
         let mut args = vec![
             self.expr(value)?,
             if count == 1 {
-                format!("uint({coords})")
+                concat_text!("uint(", coords, ")")
             } else {
                 format!("uint{count}({coords})")
             },
         ];
         if let Some(layer) = array_index {
-            args.push(format!("uint({})", self.expr(layer)?));
+            args.push(concat_text!("uint(", self.expr(layer)?, ")"));
         }
-        Ok(format!("{texture}.write({});", args.join(", ")))
+        Ok(concat_text!(texture, ".write(", args.join(", "), ");"))
     }
 
     /// `ddx`, `ddy`, `fwidth` (MSL has no coarse/fine control: its derivatives are fine
@@ -284,7 +319,7 @@ impl FunctionWriter<'_, '_> {
         if self.w.entry.stage != ShaderStage::Fragment {
             return Err(unsupported(
                 self.function.expressions.span(h),
-                format!("ddx, ddy and fwidth need derivatives, which only pixel shaders have (this is a {} shader)", self.w.entry.stage.name()),
+                concat_text!("ddx, ddy and fwidth need derivatives, which only pixel shaders have (this is a ", self.w.entry.stage.name(), " shader)"),
             ));
         }
         let f = match axis {
@@ -292,6 +327,6 @@ impl FunctionWriter<'_, '_> {
             DerivativeAxis::Y => "dfdy",
             DerivativeAxis::Width => "fwidth",
         };
-        Ok(format!("{f}({})", self.expr(expr)?))
+        Ok(concat_text!(f, "(", self.expr(expr)?, ")"))
     }
 }

@@ -9,6 +9,7 @@
 //! declared with MSL's natural layout and marked inexact: it may be used as a value, but
 //! not in a buffer.
 
+use oneshader_ir::concat_text;
 use std::collections::BTreeSet;
 
 use oneshader_ir::{
@@ -117,7 +118,7 @@ impl<'a> Types<'a> {
             if let TypeInner::Struct { members, .. } = &ty.inner {
                 let base = ty.name.as_deref().unwrap_or("_struct");
                 types.struct_names[index] = Some(namer.name(base));
-                types.atomic_struct_names[index] = Some(namer.name(&format!("{base}_atomic")));
+                types.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
                 let mut member_namer = Namer::new();
                 types.member_names[index] =
                     members.iter().map(|m| member_namer.name(&m.name)).collect();
@@ -177,7 +178,7 @@ impl<'a> Types<'a> {
             TypeInner::Scalar(scalar) if atomic => match (scalar.kind, scalar.width) {
                 (ScalarKind::Uint, 4) => "atomic_uint".into(),
                 (ScalarKind::Sint, 4) => "atomic_int".into(),
-                _ => return Err(format!("an atomic {}", scalar_name(scalar)?)),
+                _ => return Err(concat_text!("an atomic ", scalar_name(scalar)?)),
             },
             TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
             TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
@@ -192,9 +193,10 @@ impl<'a> Types<'a> {
                 scalar,
             } => {
                 if scalar.kind != ScalarKind::Float {
-                    return Err(format!(
-                        "a {} matrix: MSL matrices hold floats only",
-                        scalar_name(scalar)?
+                    return Err(concat_text!(
+                        "a ",
+                        scalar_name(scalar)?,
+                        " matrix: MSL matrices hold floats only"
                     ));
                 }
                 format!(
@@ -267,7 +269,7 @@ impl<'a> Types<'a> {
         }) = self.inner(base)
         {
             if stride == 3 * scalar_size(*scalar) {
-                return Ok(format!("packed_{name}"));
+                return Ok(concat_text!("packed_", name));
             }
         }
         match self.size_align(base) {
@@ -276,7 +278,7 @@ impl<'a> Types<'a> {
                 "a buffer of {name} with a {stride}-byte stride (MSL's is {})",
                 round_up(size, align)
             )),
-            None => Err(format!("a buffer of {name}")),
+            None => Err(concat_text!("a buffer of ", name)),
         }
     }
 
@@ -495,7 +497,7 @@ impl<'a> Types<'a> {
                     let member_atomic = atomic && self.holds_atomics(member.ty);
                     let mut type_name = self.name_with(member.ty, member_atomic)?;
                     if packed {
-                        type_name = format!("packed_{type_name}");
+                        type_name = concat_text!("packed_", type_name);
                     }
                     let member_name = self.member_name(ty, index).unwrap_or("_member");
                     out.push_str(&format!("    {type_name} {member_name};\n"));
@@ -536,7 +538,15 @@ pub(crate) fn texture_name(
             };
             let array = if arrayed { "_array" } else { "" };
             let element = scalar_name(Scalar { kind, width: 4 })?;
-            Ok(format!("{base}{array}<{element}, access::{access}>"))
+            Ok(concat_text!(
+                base,
+                array,
+                "<",
+                element,
+                ", access::",
+                access,
+                ">"
+            ))
         }
         ImageClass::Sampled {
             kind, multisampled, ..
@@ -550,7 +560,7 @@ pub(crate) fn texture_name(
                 _ => return Err("a comparison sample of a 1D or 3D texture".into()),
             };
             let array = if arrayed { "_array" } else { "" };
-            Ok(format!("{base}{array}<float, access::sample>"))
+            Ok(concat_text!(base, array, "<float, access::sample>"))
         }
         ImageClass::Sampled { .. } => image_name(dim, arrayed, class),
     }
@@ -579,7 +589,7 @@ fn image_name(
     };
     let array = if arrayed { "_array" } else { "" };
     let element = scalar_name(Scalar { kind, width: 4 })?;
-    Ok(format!("{base}{array}<{element}{access}>"))
+    Ok(concat_text!(base, array, "<", element, access, ">"))
 }
 
 #[cfg(test)]

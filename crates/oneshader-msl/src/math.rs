@@ -1,5 +1,6 @@
 //! Built-in functions, the bit functions among them, as MSL calls.
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{Expression, Handle, MathFunction, ScalarKind, TypeInner};
 
 use crate::function::FunctionWriter;
@@ -70,7 +71,7 @@ fn write_of_texts(
         if result_type == argument_type {
             text
         } else {
-            format!("{result_type}({text})")
+            concat_text!(result_type, "(", text, ")")
         }
     };
 
@@ -79,12 +80,12 @@ fn write_of_texts(
         let b = operand(fw, 1)?;
         let c = operand(fw, 2)?;
         // Parenthesized: the text may be the operand of a swizzle or another operator.
-        return Ok(format!("({a} * {b} + {c})"));
+        return Ok(concat_text!("(", a, " * ", b, " + ", c, ")"));
     }
     if fun == MatrixMultiply {
         let a = operand(fw, 0)?;
         let b = operand(fw, 1)?;
-        return Ok(format!("({a} * {b})"));
+        return Ok(concat_text!("(", a, " * ", b, ")"));
     }
     if fun == Dot && !is_float {
         // Metal's dot takes floats: an integer dot is the sum of the products.
@@ -93,16 +94,16 @@ fn write_of_texts(
             _ => 1,
         };
         // As vectors, so that a swizzle operand can be indexed.
-        let a = format!("{argument_type}({})", text(0)?);
-        let b = format!("{argument_type}({})", text(1)?);
+        let a = concat_text!(argument_type, "(", text(0)?, ")");
+        let b = concat_text!(argument_type, "(", text(1)?, ")");
         let terms: Vec<String> = ['x', 'y', 'z', 'w']
             .iter()
             .take(count as usize)
             .map(|c| format!("{a}.{c} * {b}.{c}"))
             .collect();
-        return Ok(format!("({})", terms.join(" + ")));
+        return Ok(concat_text!("(", terms.join(" + "), ")"));
     }
-    let call = |name: &str| format!("{name}({})", texts.join(", "));
+    let call = |name: &str| concat_text!(name, "(", texts.join(", "), ")");
     let float_only = |name: &str| {
         if is_float {
             Ok(call(name))

@@ -281,6 +281,10 @@ const LIBRARY_FUNCTIONS: &[&str] = &[
 /// Whether `name` is a vector, packed vector or matrix type name of MSL (`float3`,
 /// `packed_half2`, `float4x4`).
 fn is_vector_or_matrix_type(name: &str) -> bool {
+    // Every such name ends in its last dimension, 2 to 4.
+    if !name.ends_with(['2', '3', '4']) {
+        return false;
+    }
     let name = name.strip_prefix("packed_").unwrap_or(name);
     const SCALARS: &[&str] = &[
         "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half",
@@ -309,10 +313,17 @@ fn reserved_words() -> &'static FastHashSet<&'static str> {
 /// Steps 1–3 of the scheme: `name` made a valid, unreserved identifier that doesn't start
 /// with `_`.
 pub fn sanitize(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    // Sized once: collecting the mapped characters grew the string a few bytes at a time.
+    let mut out = String::with_capacity(name.len() + 2);
+    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        // Nearly every name: nothing to replace.
+        out.push_str(name);
+    } else {
+        out.extend(
+            name.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }),
+        );
+    }
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'v');
     }
@@ -370,14 +381,19 @@ impl Namer {
     /// The MSL name for `name` in this scope, now taken.
     pub fn name(&mut self, name: &str) -> String {
         let base = sanitize(name);
-        let mut candidate = base.clone();
+        let mut candidate = None;
         let mut suffix = 1;
-        while self.taken.contains(&candidate) || self.outer.contains(&candidate) {
-            candidate = format!("{base}_{suffix}");
+        while self.is_taken(candidate.as_deref().unwrap_or(base.as_str())) {
+            candidate = Some(format!("{base}_{suffix}"));
             suffix += 1;
         }
-        self.taken.insert(candidate.clone());
-        candidate
+        let name = candidate.unwrap_or(base);
+        self.taken.insert(name.clone());
+        name
+    }
+
+    fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name) || self.outer.contains(name)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Helper functions the output defines when an HLSL operation has no single MSL
 //! function with the same meaning. Each is defined once per argument type it is used
 //! with (C++ overloading keeps one name).
+use oneshader_ir::concat_text;
 
 /// A helper function, with the MSL argument type it is defined for.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,7 +64,7 @@ impl Polyfill {
                 let all: Vec<String> = COMPONENTS
                     .iter()
                     .take(*components as usize)
-                    .map(|c| format!("simd_all(e.{c})"))
+                    .map(|c| concat_text!("simd_all(e.", c, ")"))
                     .collect();
                 format!(
                     "bool{components} {name}({ty} x) {{\n    bool{components} e = x == simd_broadcast_first(x);\n    return bool{components}({});\n}}\n",

@@ -4,6 +4,7 @@
 //! functions don't take `bool` for arithmetic, and a `bool` passed through a shuffle or
 //! broadcast is carried as `uint` and converted back.
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{Expression, Handle, ScalarKind, ShaderStage, TypeInner, WaveOp};
 
 use crate::function::FunctionWriter;
@@ -44,19 +45,16 @@ fn operand(
         _ => {
             return Err(unsupported(
                 span,
-                format!(
-                    "{} on a value that is not a scalar or vector",
-                    op.hlsl_name()
-                ),
+                concat_text!(op.hlsl_name(), " on a value that is not a scalar or vector"),
             ))
         }
     };
     if scalar.width == 8 {
         return Err(unsupported(
             span,
-            format!(
-                "{} on 64-bit values: Metal's SIMD-group functions take 32- and 16-bit types only",
-                op.hlsl_name()
+            concat_text!(
+                op.hlsl_name(),
+                " on 64-bit values: Metal's SIMD-group functions take 32- and 16-bit types only"
             ),
         ));
     }
@@ -105,19 +103,19 @@ pub fn write(
             if value.kind != ScalarKind::Bool || value.components != 1 {
                 return Err(unsupported(
                     span,
-                    format!("{} on a value that is not a bool", op.hlsl_name()),
+                    concat_text!(op.hlsl_name(), " on a value that is not a bool"),
                 ));
             }
             let b = value.text;
             Ok(match op {
-                ActiveAnyTrue => format!("simd_any({b})"),
-                ActiveAllTrue => format!("simd_all({b})"),
+                ActiveAnyTrue => concat_text!("simd_any(", b, ")"),
+                ActiveAllTrue => concat_text!("simd_all(", b, ")"),
                 // Exact: an integer sum of 0/1 over the active lanes (below this one).
-                ActiveCountBits => format!("simd_sum(uint({b}))"),
-                PrefixCountBits => format!("simd_prefix_exclusive_sum(uint({b}))"),
+                ActiveCountBits => concat_text!("simd_sum(uint(", b, "))"),
+                PrefixCountBits => concat_text!("simd_prefix_exclusive_sum(uint(", b, "))"),
                 _ => {
                     fw.w.polyfills.insert(Polyfill::Ballot);
-                    format!("_ballot({b})")
+                    concat_text!("_ballot(", b, ")")
                 }
             })
         }
@@ -125,7 +123,7 @@ pub fn write(
             let value = operand(fw, op, arg(0)?)?;
             let (ty, text) = if value.kind == ScalarKind::Bool {
                 let ty = value.type_with("uint");
-                let text = format!("{ty}({})", value.text);
+                let text = concat_text!(ty, "(", value.text, ")");
                 (ty, text)
             } else {
                 let scalar = scalar_name(oneshader_ir::Scalar {
@@ -139,7 +137,7 @@ pub fn write(
                 ty,
                 components: value.components,
             });
-            Ok(format!("_all_equal({text})"))
+            Ok(concat_text!("_all_equal(", text, ")"))
         }
         ActiveSum | ActiveProduct | ActiveMin | ActiveMax | PrefixSum | PrefixProduct
         | ActiveBitAnd | ActiveBitOr | ActiveBitXor => {
@@ -148,14 +146,15 @@ pub fn write(
             if value.kind == ScalarKind::Bool || (bitwise && value.kind == ScalarKind::Float) {
                 return Err(unsupported(
                     span,
-                    format!(
-                        "{} on {} values",
+                    concat_text!(
                         op.hlsl_name(),
+                        " on ",
                         if value.kind == ScalarKind::Bool {
                             "bool"
                         } else {
                             "float"
-                        }
+                        },
+                        " values"
                     ),
                 ));
             }
@@ -163,10 +162,10 @@ pub fn write(
             let function = op.info().msl.first().copied().ok_or_else(|| {
                 unsupported(
                     span,
-                    format!("{} (the mapping table has no MSL function)", op.hlsl_name()),
+                    concat_text!(op.hlsl_name(), " (the mapping table has no MSL function)"),
                 )
             })?;
-            Ok(format!("{function}({})", value.text))
+            Ok(concat_text!(function, "(", value.text, ")"))
         }
         ReadLaneFirst => carry(fw, op, arg(0)?, "simd_broadcast_first", None),
         ReadLaneAt => {
@@ -176,7 +175,7 @@ pub fn write(
                 op,
                 arg(0)?,
                 "simd_shuffle",
-                Some(format!("ushort({lane})")),
+                Some(concat_text!("ushort(", lane, ")")),
             )
         }
         QuadReadAcrossX => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("1".into())),
@@ -189,7 +188,7 @@ pub fn write(
                 op,
                 arg(0)?,
                 "quad_shuffle",
-                Some(format!("ushort({lane})")),
+                Some(concat_text!("ushort(", lane, ")")),
             )
         }
     }
@@ -205,15 +204,14 @@ fn carry(
     lane: Option<String>,
 ) -> Written {
     let value = operand(fw, op, value)?;
-    let extra = lane.map(|l| format!(", {l}")).unwrap_or_default();
+    let extra = lane.map(|l| concat_text!(", ", l)).unwrap_or_default();
     if value.kind == ScalarKind::Bool {
         let carrier = value.type_with("uint");
         let boolean = value.type_with("bool");
-        Ok(format!(
-            "{boolean}({function}({carrier}({}){extra}))",
-            value.text
+        Ok(concat_text!(
+            boolean, "(", function, "(", carrier, "(", value.text, ")", extra, "))"
         ))
     } else {
-        Ok(format!("{function}({}{extra})", value.text))
+        Ok(concat_text!(function, "(", value.text, extra, ")"))
     }
 }

@@ -2,6 +2,7 @@
 //! entry function's signature and stage I/O, and the hidden parameters through which
 //! helper functions reach globals and wave built-ins.
 
+use oneshader_ir::concat_text;
 use std::collections::BTreeSet;
 
 use oneshader_ir::analysis::{self, GlobalUse};
@@ -302,21 +303,19 @@ impl<'a> Writer<'a> {
             .get(handle.index())
             .is_some_and(|u| u.atomic);
         let span = global.span;
-        let err = |what: String| unsupported(span, format!("{what} (global `{}`)", global.name));
+        let err =
+            |what: String| unsupported(span, concat_text!(what, " (global `", global.name, "`)"));
         Ok(Some(match global.space {
             AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
-                format!(
-                    "{} {name}",
-                    self.resource_type(global, atomic).map_err(err)?
-                )
+                concat_text!(self.resource_type(global, atomic).map_err(err)?, " ", name)
             }
             AddressSpace::Workgroup => {
                 let ty = self.value_type(global.ty, atomic).map_err(err)?;
-                format!("threadgroup {ty}& {name}")
+                concat_text!("threadgroup ", ty, "& ", name)
             }
             AddressSpace::Private => {
                 let ty = self.value_type(global.ty, atomic).map_err(err)?;
-                format!("thread {ty}& {name}")
+                concat_text!("thread ", ty, "& ", name)
             }
             AddressSpace::Function => return Ok(None),
         }))
@@ -352,15 +351,19 @@ impl<'a> Writer<'a> {
                         stride,
                     }) => {
                         let element = self.types.buffer_element_name(base, stride, atomic)?;
-                        Ok(format!("{qualifier} {element}*"))
+                        Ok(concat_text!(qualifier, " ", element, "*"))
                     }
-                    _ => Ok(format!(
-                        "{qualifier} {}&",
-                        self.value_type(global.ty, atomic)?
+                    _ => Ok(concat_text!(
+                        qualifier,
+                        " ",
+                        self.value_type(global.ty, atomic)?,
+                        "&"
                     )),
                 }
             }
-            AddressSpace::Uniform => Ok(format!("constant {}&", self.types.name(global.ty)?)),
+            AddressSpace::Uniform => {
+                Ok(concat_text!("constant ", self.types.name(global.ty)?, "&"))
+            }
             AddressSpace::Handle => match self.types.inner(global.ty) {
                 Some(&TypeInner::Image {
                     dim,
@@ -393,19 +396,23 @@ impl<'a> Writer<'a> {
                 Some(&TypeInner::Pointer { base, space }) => self
                     .types
                     .name(base)
-                    .map(|ty| format!("{} {ty}& {name}", space_qualifier(space))),
+                    .map(|ty| concat_text!(space_qualifier(space), " ", ty, "& ", name)),
                 _ => self
                     .types
                     .name(argument.ty)
-                    .map(|ty| format!("{ty} {name}")),
+                    .map(|ty| concat_text!(ty, " ", name)),
             };
             match declaration {
                 Ok(declaration) => parameters.push(declaration),
                 Err(what) => self.diagnostics.push(unsupported(
                     None,
-                    format!(
-                        "{what} (parameter `{}` of `{}`)",
-                        argument.name, function.name
+                    concat_text!(
+                        what,
+                        " (parameter `",
+                        argument.name,
+                        "` of `",
+                        function.name,
+                        "`)"
                     ),
                 )),
             }
@@ -418,7 +425,7 @@ impl<'a> Writer<'a> {
             Some(result) => self.types.name(result.ty).unwrap_or_else(|what| {
                 self.diagnostics.push(unsupported(
                     None,
-                    format!("{what} (result of `{}`)", function.name),
+                    concat_text!(what, " (result of `", function.name, "`)"),
                 ));
                 "void".into()
             }),
@@ -447,7 +454,7 @@ impl<'a> Writer<'a> {
                         Ok(Input::Parameter(p)) => parameters.push(p),
                         Ok(Input::StageIn(m)) => {
                             stage_in.push(m);
-                            argument_values.push(format!("_in.{name}"));
+                            argument_values.push(concat_text!("_in.", name));
                             continue;
                         }
                         Err(e) => self.diagnostics.push(e),
@@ -460,9 +467,10 @@ impl<'a> Writer<'a> {
                     else {
                         self.diagnostics.push(unsupported(
                             entry.span,
-                            format!(
-                                "entry point parameter `{}` without a semantic",
-                                argument.name
+                            concat_text!(
+                                "entry point parameter `",
+                                argument.name,
+                                "` without a semantic"
                             ),
                         ));
                         argument_values.push(name);
@@ -471,13 +479,16 @@ impl<'a> Writer<'a> {
                     let mut values = Vec::new();
                     for (index, member) in members.iter().enumerate() {
                         let member_name = self.types.member_name(argument.ty, index).unwrap_or("m");
-                        let flat = namer.name(&format!("{name}_{member_name}"));
+                        let flat = namer.name(&concat_text!(name, "_", member_name));
                         let Some(binding) = &member.binding else {
                             self.diagnostics.push(unsupported(
                                 entry.span,
-                                format!(
-                                    "member `{}` of entry point parameter `{}` without a semantic",
-                                    member.name, argument.name
+                                concat_text!(
+                                    "member `",
+                                    member.name,
+                                    "` of entry point parameter `",
+                                    argument.name,
+                                    "` without a semantic"
                                 ),
                             ));
                             continue;
@@ -489,14 +500,14 @@ impl<'a> Writer<'a> {
                             }
                             Ok(Input::StageIn(m)) => {
                                 stage_in.push(m);
-                                values.push(format!("_in.{flat}"));
+                                values.push(concat_text!("_in.", flat));
                             }
                             Err(e) => self.diagnostics.push(e),
                         }
                     }
                     let ty = self.types.name(argument.ty).unwrap_or_default();
                     let initializer = self.struct_initializer(argument.ty, values);
-                    prologue.push(format!("{ty} {name} = {ty}{initializer};"));
+                    prologue.push(concat_text!(ty, " ", name, " = ", ty, initializer, ";"));
                     argument_values.push(name);
                 }
             }
@@ -520,7 +531,10 @@ impl<'a> Writer<'a> {
                 .get(handle.index())
                 .is_some_and(|u| u.atomic);
             let err = |what: String| {
-                unsupported(global.span, format!("{what} (global `{}`)", global.name))
+                unsupported(
+                    global.span,
+                    concat_text!(what, " (global `", global.name, "`)"),
+                )
             };
             match global.space {
                 AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
@@ -544,18 +558,21 @@ impl<'a> Writer<'a> {
                 }
                 AddressSpace::Workgroup => {
                     if stage != ShaderStage::Compute {
-                        self.diagnostics.push(err(format!(
-                            "groupshared data in a {} shader",
-                            stage.name()
+                        self.diagnostics.push(err(concat_text!(
+                            "groupshared data in a ",
+                            stage.name(),
+                            " shader"
                         )));
                     }
                     match self.value_type(global.ty, atomic) {
-                        Ok(ty) => declarations.push(format!("threadgroup {ty} {name};")),
+                        Ok(ty) => {
+                            declarations.push(concat_text!("threadgroup ", ty, " ", name, ";"))
+                        }
                         Err(what) => self.diagnostics.push(err(what)),
                     }
                 }
                 AddressSpace::Private => match self.value_type(global.ty, false) {
-                    Ok(ty) => declarations.push(format!("{ty} {name} = {{}};")),
+                    Ok(ty) => declarations.push(concat_text!(ty, " ", name, " = {};")),
                     Err(what) => self.diagnostics.push(err(what)),
                 },
                 AddressSpace::Function => {}
@@ -620,9 +637,10 @@ impl<'a> Writer<'a> {
                                 }
                                 None => self.diagnostics.push(unsupported(
                                     entry.span,
-                                    format!(
-                                        "entry point result member `{}` without a semantic",
-                                        member.name
+                                    concat_text!(
+                                        "entry point result member `",
+                                        member.name,
+                                        "` without a semantic"
                                     ),
                                 )),
                             }
@@ -711,7 +729,7 @@ impl<'a> Writer<'a> {
                 Slot::Padding(_) => parts.push("{}".into()),
             }
         }
-        format!("{{{}}}", parts.join(", "))
+        concat_text!("{", parts.join(", "), "}")
     }
 
     /// An entry input: a parameter with a built-in attribute, or a `[[stage_in]]` member.
@@ -755,8 +773,8 @@ impl<'a> Writer<'a> {
                         ))
                     }
                 };
-                Ok(Input::Parameter(format!(
-                    "{type_name} {name} [[{attribute}]]"
+                Ok(Input::Parameter(concat_text!(
+                    type_name, " ", name, " [[", attribute, "]]"
                 )))
             }
             Binding::Location {
@@ -787,9 +805,13 @@ impl<'a> Writer<'a> {
                         attributes.push(qualifier.into());
                     }
                 }
-                Ok(Input::StageIn(format!(
-                    "{type_name} {name} [[{}]]",
-                    attributes.join(", ")
+                Ok(Input::StageIn(concat_text!(
+                    type_name,
+                    " ",
+                    name,
+                    " [[",
+                    attributes.join(", "),
+                    "]]"
                 )))
             }
         }
@@ -826,7 +848,7 @@ impl<'a> Writer<'a> {
                 ))
             }
         };
-        Ok(format!("{type_name} {name} [[{attribute}]]"))
+        Ok(concat_text!(type_name, " ", name, " [[", attribute, "]]"))
     }
 }
 
@@ -868,7 +890,7 @@ pub fn wave_stage_error(span: Option<Span>, what: &str) -> Diagnostic {
     Diagnostic::error(
         codes::MSL_WAVE_STAGE,
         span,
-        format!("The intrinsic '{what}' is not available in a vertex shader in MSL: Metal has no SIMD-group lane index or lane count in vertex functions."),
+        concat_text!("The intrinsic '", what, "' is not available in a vertex shader in MSL: Metal has no SIMD-group lane index or lane count in vertex functions."),
     )
 }
 

@@ -6,6 +6,7 @@
 //! text composes without precedence surprises.
 
 use oneshader_ir::analysis::{pointer_root, PointerRoot};
+use oneshader_ir::concat_text;
 use oneshader_ir::{
     BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind,
     SwizzleComponent, Type, TypeInner, UnaryOperator,
@@ -113,7 +114,7 @@ impl Writer<'_> {
                 Expression::Binary { .. } | Expression::Unary { .. }
             );
         Ok(if infix || text.starts_with('-') {
-            format!("({text})")
+            concat_text!("(", text, ")")
         } else {
             text
         })
@@ -137,6 +138,7 @@ impl Writer<'_> {
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expression` is not on every level of a deep tree.
         match *expression {
+            Expression::Math { fun, ref args } => self.math(context, handle, fun, args),
             Expression::Unary { op, expr } => self.unary(context, handle, op, expr),
             Expression::Binary { op, left, right } => self.binary(context, handle, op, left, right),
             Expression::Select {
@@ -159,7 +161,9 @@ impl Writer<'_> {
         let reject = self.expression(context, reject)?;
         let accept = self.expression(context, accept)?;
         let condition = self.expression(context, condition)?;
-        Ok(format!("select({reject}, {accept}, {condition})"))
+        Ok(concat_text!(
+            "select(", reject, ", ", accept, ", ", condition, ")"
+        ))
     }
 
     /// [`Self::expression`] for every kind but the operators.
@@ -173,19 +177,20 @@ impl Writer<'_> {
     ) -> Res<String> {
         Ok(match expression {
             Expression::Literal(value) => literal(*value)
-                .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))?,
-            Expression::ZeroValue(ty) => format!("{}()", self.type_at(*ty, false, span)?),
+                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
+            Expression::ZeroValue(ty) => concat_text!(self.type_at(*ty, false, span)?, "()"),
             Expression::Compose { ty, components } => {
                 let parts = components
                     .iter()
                     .map(|&c| self.expression(context, c))
                     .collect::<Res<Vec<_>>>()?;
-                format!("{}({})", self.type_at(*ty, false, span)?, parts.join(", "))
+                concat_text!(self.type_at(*ty, false, span)?, "(", parts.join(", "), ")")
             }
-            Expression::Splat { value, .. } => format!(
-                "{}({})",
+            Expression::Splat { value, .. } => concat_text!(
                 self.type_text_of(context, handle)?,
-                self.expression(context, *value)?
+                "(",
+                self.expression(context, *value)?,
+                ")"
             ),
             Expression::Swizzle {
                 size,
@@ -197,17 +202,18 @@ impl Writer<'_> {
                     .take(size.count() as usize)
                     .map(|c| c.letter())
                     .collect();
-                format!("{}.{letters}", self.operand(context, *vector)?)
+                concat_text!(self.operand(context, *vector)?, ".", letters)
             }
-            Expression::Access { base, index } => format!(
-                "{}[{}]",
+            Expression::Access { base, index } => concat_text!(
                 self.operand(context, *base)?,
-                self.expression(context, *index)?
+                "[",
+                self.expression(context, *index)?,
+                "]"
             ),
             Expression::AccessIndex { base, index } => {
                 let base_ty = self.type_handle_of(context, *base)?;
                 let selector = self.member_selector(base_ty, *index, span)?;
-                format!("{}{selector}", self.operand(context, *base)?)
+                concat_text!(self.operand(context, *base)?, selector)
             }
             Expression::GlobalVariable(global) => self
                 .global_names
@@ -243,7 +249,7 @@ impl Writer<'_> {
                 if from == to {
                     value
                 } else {
-                    format!("{}({value})", self.type_text_of(context, handle)?)
+                    concat_text!(self.type_text_of(context, handle)?, "(", value, ")")
                 }
             }
             Expression::Bitcast { expr, .. } => {
@@ -253,7 +259,13 @@ impl Writer<'_> {
                 if from == to {
                     value
                 } else {
-                    format!("bitcast<{}>({value})", self.type_text_of(context, handle)?)
+                    concat_text!(
+                        "bitcast<",
+                        self.type_text_of(context, handle)?,
+                        ">(",
+                        value,
+                        ")"
+                    )
                 }
             }
             Expression::Wave { op, args } => self.wave(context, handle, *op, args)?,
@@ -264,7 +276,7 @@ impl Writer<'_> {
                 ))
             }
             Expression::ArrayLength(pointer) => {
-                format!("arrayLength({})", self.pointer(context, *pointer)?)
+                concat_text!("arrayLength(", self.pointer(context, *pointer)?, ")")
             }
             Expression::ImageSample { .. } => self.image_sample(context, handle)?,
             Expression::ImageLevelOfDetail { clamped, .. } => {
@@ -275,7 +287,7 @@ impl Writer<'_> {
                 };
                 return Err(unsupported(
                     span,
-                    format!("The intrinsic '{name}' is not supported in WGSL: WGSL has no level-of-detail query. Compute the level from the coordinate's derivatives (dpdx/dpdy, i.e. ddx/ddy) scaled by textureDimensions, and sample with SampleLevel; or compile this shader for SPIR-V and MSL only (--target spirv,msl)."),
+                    concat_text!("The intrinsic '", name, "' is not supported in WGSL: WGSL has no level-of-detail query. Compute the level from the coordinate's derivatives (dpdx/dpdy, i.e. ddx/ddy) scaled by textureDimensions, and sample with SampleLevel; or compile this shader for SPIR-V and MSL only (--target spirv,msl)."),
                 ));
             }
             Expression::ImageLoad { .. } => self.image_load(context, handle)?,
@@ -309,7 +321,7 @@ impl Writer<'_> {
                     .get(&base_ty)
                     .and_then(|names| names.get(index as usize))
                     .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
-                format!(".{name}")
+                concat_text!(".", name)
             }
             TypeInner::Vector { .. } => match SwizzleComponent::from_index(index) {
                 Some(component) => format!(".{}", component.letter()),
@@ -346,15 +358,16 @@ impl Writer<'_> {
                     .get(*index as usize)
                     .ok_or_else(|| unsupported(span, "a function argument out of range"))?
             ),
-            Expression::Access { base, index } => format!(
-                "{}[{}]",
+            Expression::Access { base, index } => concat_text!(
                 self.reference(context, *base)?,
-                self.expression(context, *index)?
+                "[",
+                self.expression(context, *index)?,
+                "]"
             ),
             Expression::AccessIndex { base, index } => {
                 let base_ty = self.type_handle_of(context, *base)?;
                 let selector = self.member_selector(base_ty, *index, span)?;
-                format!("{}{selector}", self.reference(context, *base)?)
+                concat_text!(self.reference(context, *base)?, selector)
             }
             Expression::ImageTexelPointer {
                 image, coordinate, ..
@@ -382,7 +395,7 @@ impl Writer<'_> {
         {
             return Ok(name.to_owned());
         }
-        Ok(format!("&{reference}"))
+        Ok(concat_text!("&", reference))
     }
 
     /// Whether `pointer` points into a global declared with atomic integers.
@@ -427,7 +440,9 @@ impl Writer<'_> {
             return Ok(reference);
         }
         match self.type_of(context, handle)? {
-            TypeInner::Scalar(s) if s.is_integer() => Ok(format!("atomicLoad(&{reference})")),
+            TypeInner::Scalar(s) if s.is_integer() => {
+                Ok(concat_text!("atomicLoad(&", reference, ")"))
+            }
             _ => Err(unsupported(
                 context.function.expressions.span(handle),
                 "loading a whole aggregate from a buffer that is also used atomically \
@@ -457,16 +472,22 @@ impl Writer<'_> {
                 let scalar = self.type_of(context, handle)?.scalar();
                 if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
                     // WGSL has no unary minus on u32; 0 - x wraps as HLSL does.
-                    format!("({}() - {value})", self.type_text_of(context, handle)?)
+                    concat_text!(
+                        "(",
+                        self.type_text_of(context, handle)?,
+                        "() - ",
+                        value,
+                        ")"
+                    )
                 } else if value.starts_with('-') {
                     // Not `--`, which is the decrement token.
-                    format!("- {value}")
+                    concat_text!("- ", value)
                 } else {
-                    format!("-{value}")
+                    concat_text!("-", value)
                 }
             }
-            UnaryOperator::LogicalNot => format!("!{value}"),
-            UnaryOperator::BitwiseNot => format!("~{value}"),
+            UnaryOperator::LogicalNot => concat_text!("!", value),
+            UnaryOperator::BitwiseNot => concat_text!("~", value),
         })
     }
 
@@ -508,10 +529,11 @@ impl Writer<'_> {
                 let columns: Vec<String> = (0..columns.count())
                     .map(|c| format!("{l}[{c}] {symbol} {r}[{c}]"))
                     .collect();
-                return Ok(format!(
-                    "{}({})",
+                return Ok(concat_text!(
                     self.type_text_of(context, handle)?,
-                    columns.join(", ")
+                    "(",
+                    columns.join(", "),
+                    ")"
                 ));
             }
         }
@@ -521,7 +543,7 @@ impl Writer<'_> {
         } else {
             self.operand(context, right)?
         };
-        Ok(format!("{l} {symbol} {r}"))
+        Ok(concat_text!(l, " ", symbol, " ", r))
     }
 
     /// A shift count; a constant one is reduced below 32, as WGSL requires of constants
@@ -577,7 +599,6 @@ impl Writer<'_> {
                 format!("{fun:?} with {} operands instead of {arity}", args.len()),
             )
         };
-        let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
         if args.len() != arity {
             return Err(wrong_arity());
         }
@@ -585,7 +606,25 @@ impl Writer<'_> {
             .iter()
             .map(|&a| self.expression(context, a))
             .collect::<Res<Vec<_>>>()?;
-        let call = |name: &str| format!("{name}({})", values.join(", "));
+        self.math_text(context, handle, fun, args, values)
+    }
+
+    /// [`Self::math`] once its operands are written: out of line, so that its large frame is
+    /// not on every level of a deeply nested call.
+    #[inline(never)]
+    fn math_text(
+        &self,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        fun: MathFunction,
+        args: &[Handle<Expression>],
+        values: Vec<String>,
+    ) -> Res<String> {
+        use MathFunction as M;
+        let span = context.function.expressions.span(handle);
+        let wrong_arity = || unsupported(span, format!("{fun:?} with {} operands", args.len()));
+        let arg = |index: usize| args.get(index).copied().ok_or_else(wrong_arity);
+        let call = |name: &str| concat_text!(name, "(", values.join(", "), ")");
         let result_scalar = self.type_of(context, handle)?.scalar();
         let arg_inner = self.type_of(context, arg(0)?)?.clone();
         let arg_scalar = arg_inner.scalar();
@@ -593,7 +632,12 @@ impl Writer<'_> {
         // (integer to integer keeps the bits: -1 becomes 0xFFFFFFFF).
         let converted = |text: String| -> Res<String> {
             if result_scalar != arg_scalar {
-                Ok(format!("{}({text})", self.type_text_of(context, handle)?))
+                Ok(concat_text!(
+                    self.type_text_of(context, handle)?,
+                    "(",
+                    text,
+                    ")"
+                ))
             } else {
                 Ok(text)
             }
@@ -630,19 +674,25 @@ impl Writer<'_> {
                 Some(ScalarKind::Uint) => {
                     // WGSL has no sign(u32): min(x, 1) is 0 or 1.
                     let one = self.splat_text(&arg_inner, "1u");
-                    converted(format!(
-                        "min({}, {one})",
-                        values.first().ok_or_else(wrong_arity)?
+                    converted(concat_text!(
+                        "min(",
+                        values.first().ok_or_else(wrong_arity)?,
+                        ", ",
+                        one,
+                        ")"
                     ))?
                 }
                 _ => converted(call("sign"))?,
             },
             M::Lerp => call("mix"),
-            M::Mad => format!(
-                "({} * {} + {})",
+            M::Mad => concat_text!(
+                "(",
                 self.operand(context, arg(0)?)?,
+                " * ",
                 self.operand(context, arg(1)?)?,
-                self.operand(context, arg(2)?)?
+                " + ",
+                self.operand(context, arg(2)?)?,
+                ")"
             ),
             M::Step => call("step"),
             M::SmoothStep => call("smoothstep"),
@@ -655,10 +705,12 @@ impl Writer<'_> {
             M::Refract => call("refract"),
             M::Transpose => call("transpose"),
             M::Determinant => call("determinant"),
-            M::MatrixMultiply => format!(
-                "({} * {})",
+            M::MatrixMultiply => concat_text!(
+                "(",
                 self.operand(context, arg(0)?)?,
-                self.operand(context, arg(1)?)?
+                " * ",
+                self.operand(context, arg(1)?)?,
+                ")"
             ),
             M::Any => call("any"),
             M::All => call("all"),
@@ -675,9 +727,18 @@ impl Writer<'_> {
                 let mask = self.splat_text(&arg_inner, "0x7fffffffu");
                 let infinity = self.splat_text(&arg_inner, "0x7f800000u");
                 let comparison = if fun == M::IsNan { ">" } else { "==" };
-                format!(
-                    "((bitcast<{bits_type}>({}) & {mask}) {comparison} {infinity})",
-                    values.first().ok_or_else(wrong_arity)?
+                concat_text!(
+                    "((bitcast<",
+                    bits_type,
+                    ">(",
+                    values.first().ok_or_else(wrong_arity)?,
+                    ") & ",
+                    mask,
+                    ") ",
+                    comparison,
+                    " ",
+                    infinity,
+                    ")"
                 )
             }
             M::CountBits => converted(call("countOneBits"))?,

@@ -5,6 +5,7 @@
 //! shaders, storage texture formats outside WebGPU's list, 1D arrays, level-of-detail
 //! sampling of 1D textures, comparison textures also read without comparison.
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{
     DerivativeAxis, DerivativeControl, Expression, GlobalVariable, Handle, ImageClass,
     ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, TypeInner,
@@ -60,8 +61,12 @@ impl Writer<'_> {
             return Ok(None);
         };
         let usage = self.uses.get(handle.index()).copied().unwrap_or_default();
-        let err =
-            |what: String| unsupported(global.span, format!("{what} (texture '{}')", global.name));
+        let err = |what: String| {
+            unsupported(
+                global.span,
+                concat_text!(what, " (texture '", global.name, "')"),
+            )
+        };
         if dim == ImageDimension::D1 && arrayed {
             return Err(err("WGSL has no 1D array textures".into()));
         }
@@ -94,17 +99,18 @@ impl Writer<'_> {
                             "comparison sampling needs a float 2D or cube texture".into()
                         ));
                     }
-                    format!("texture_depth_{shape}")
+                    concat_text!("texture_depth_", shape)
                 } else if multisampled {
                     if arrayed {
                         return Err(err("WGSL has no multisampled array textures".into()));
                     }
-                    format!(
-                        "texture_multisampled_2d<{}>",
-                        sample_type(kind).map_err(err)?
+                    concat_text!(
+                        "texture_multisampled_2d<",
+                        sample_type(kind).map_err(err)?,
+                        ">"
                     )
                 } else {
-                    format!("texture_{shape}<{}>", sample_type(kind).map_err(err)?)
+                    concat_text!("texture_", shape, "<", sample_type(kind).map_err(err)?, ">")
                 }
             }
             ImageClass::Storage { format, .. } => {
@@ -119,7 +125,7 @@ impl Writer<'_> {
                     (false, true) => "write",
                     _ => "read",
                 };
-                format!("texture_storage_{shape}<{name}, {access}>")
+                concat_text!("texture_storage_", shape, "<", name, ", ", access, ">")
             }
         }))
     }
@@ -165,10 +171,11 @@ impl Writer<'_> {
         else {
             return Ok(None);
         };
-        let mut element = typed_buffer_element(class)
-            .map_err(|e| unsupported(global.span, format!("{e} (typed buffer '{name}')")))?;
+        let mut element = typed_buffer_element(class).map_err(|e| {
+            unsupported(global.span, concat_text!(e, " (typed buffer '", name, "')"))
+        })?;
         if atomic {
-            element = format!("atomic<{element}>");
+            element = concat_text!("atomic<", element, ">");
         }
         let access = match class {
             ImageClass::Storage { .. } => "read_write",
@@ -196,10 +203,11 @@ impl Writer<'_> {
                  keep the values in a RWStructuredBuffer or RWByteAddressBuffer",
             ));
         }
-        Ok(format!(
-            "{}[{}]",
+        Ok(concat_text!(
             self.expression(context, image)?,
-            self.expression(context, coordinate)?
+            "[",
+            self.expression(context, coordinate)?,
+            "]"
         ))
     }
 
@@ -238,7 +246,7 @@ impl Writer<'_> {
         if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_))
             && self.entry.stage != ShaderStage::Fragment
         {
-            return Err(unsupported(span, format!("Sample, SampleBias and SampleCmp need implicit derivatives, which WGSL allows only in fragment shaders (this is a {} shader): use SampleLevel, SampleGrad or SampleCmpLevelZero", self.entry.stage.name())));
+            return Err(unsupported(span, concat_text!("Sample, SampleBias and SampleCmp need implicit derivatives, which WGSL allows only in fragment shaders (this is a ", self.entry.stage.name(), " shader): use SampleLevel, SampleGrad or SampleCmpLevelZero")));
         }
         if dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
             return Err(unsupported(span, "WGSL samples 1D textures only with textureSample (no level, bias, gradient or gather): use a 2D texture of height 1"));
@@ -291,7 +299,7 @@ impl Writer<'_> {
         if let Some(offset) = offset {
             args.push(Self::offset_text(offset));
         }
-        Ok(format!("{function}({})", args.join(", ")))
+        Ok(concat_text!(function, "(", args.join(", "), ")"))
     }
 
     /// `Load` and `operator[]` reads.
@@ -314,23 +322,24 @@ impl Writer<'_> {
         let (dim, class, compared) = self.image_shape(context, *image)?;
         if dim == ImageDimension::Buffer {
             // The IR reads 4 components; the missing ones are 0, 0, 1 as for textures.
-            let mut element = format!(
-                "{}[{}]",
+            let mut element = concat_text!(
                 self.expression(context, *image)?,
-                self.expression(context, *coordinate)?
+                "[",
+                self.expression(context, *coordinate)?,
+                "]"
             );
             if self.is_atomic_pointer(context, *image) {
-                element = format!("atomicLoad(&{element})");
+                element = concat_text!("atomicLoad(&", element, ")");
             }
             let (kind, components) = class_components(class);
             let sample = sample_type(kind).map_err(|e| unsupported(span, e))?;
             let fill = match components {
-                1 => format!(", {sample}(0), {sample}(0), {sample}(1)"),
-                2 => format!(", {sample}(0), {sample}(1)"),
-                3 => format!(", {sample}(1)"),
+                1 => concat_text!(", ", sample, "(0), ", sample, "(0), ", sample, "(1)"),
+                2 => concat_text!(", ", sample, "(0), ", sample, "(1)"),
+                3 => concat_text!(", ", sample, "(1)"),
                 _ => return Ok(element),
             };
-            return Ok(format!("vec4<{sample}>({element}{fill})"));
+            return Ok(concat_text!("vec4<", sample, ">(", element, fill, ")"));
         }
         let mut args = vec![
             self.expression(context, *image)?,
@@ -344,9 +353,9 @@ impl Writer<'_> {
         } else if let (Some(level), ImageClass::Sampled { .. }) = (level, class) {
             args.push(self.expression(context, *level)?);
         }
-        let load = format!("textureLoad({})", args.join(", "));
+        let load = concat_text!("textureLoad(", args.join(", "), ")");
         Ok(if compared {
-            format!("vec4<f32>({load}, 0.0, 0.0, 1.0)")
+            concat_text!("vec4<f32>(", load, ", 0.0, 0.0, 1.0)")
         } else {
             load
         })
@@ -361,19 +370,22 @@ impl Writer<'_> {
     ) -> Res<String> {
         let texture = self.expression(context, image)?;
         if let (ImageDimension::Buffer, _, _) = self.image_shape(context, image)? {
-            return Ok(format!("arrayLength(&{texture})"));
+            return Ok(concat_text!("arrayLength(&", texture, ")"));
         }
         Ok(match query {
             ImageQuery::Size { level: Some(level) } => {
-                format!(
-                    "textureDimensions({texture}, {})",
-                    self.expression(context, level)?
+                concat_text!(
+                    "textureDimensions(",
+                    texture,
+                    ", ",
+                    self.expression(context, level)?,
+                    ")"
                 )
             }
-            ImageQuery::Size { level: None } => format!("textureDimensions({texture})"),
-            ImageQuery::NumLevels => format!("textureNumLevels({texture})"),
-            ImageQuery::NumLayers => format!("textureNumLayers({texture})"),
-            ImageQuery::NumSamples => format!("textureNumSamples({texture})"),
+            ImageQuery::Size { level: None } => concat_text!("textureDimensions(", texture, ")"),
+            ImageQuery::NumLevels => concat_text!("textureNumLevels(", texture, ")"),
+            ImageQuery::NumLayers => concat_text!("textureNumLayers(", texture, ")"),
+            ImageQuery::NumSamples => concat_text!("textureNumSamples(", texture, ")"),
         })
     }
 
@@ -396,18 +408,27 @@ impl Writer<'_> {
                 _ => "",
             };
             if self.is_atomic_pointer(context, image) {
-                return Ok(format!(
-                    "atomicStore(&{}[{}], ({}){swizzle});",
+                return Ok(concat_text!(
+                    "atomicStore(&",
                     self.expression(context, image)?,
+                    "[",
                     self.expression(context, coordinate)?,
-                    self.expression(context, value)?
+                    "], (",
+                    self.expression(context, value)?,
+                    ")",
+                    swizzle,
+                    ");"
                 ));
             }
-            return Ok(format!(
-                "{}[{}] = ({}){swizzle};",
+            return Ok(concat_text!(
                 self.expression(context, image)?,
+                "[",
                 self.expression(context, coordinate)?,
-                self.expression(context, value)?
+                "] = (",
+                self.expression(context, value)?,
+                ")",
+                swizzle,
+                ";"
             ));
         }
         let mut args = vec![
@@ -418,7 +439,7 @@ impl Writer<'_> {
             args.push(self.expression(context, layer)?);
         }
         args.push(self.expression(context, value)?);
-        Ok(format!("textureStore({});", args.join(", ")))
+        Ok(concat_text!("textureStore(", args.join(", "), ");"))
     }
 
     /// `ddx`, `ddy`, `fwidth` and their coarse and fine forms.
@@ -431,7 +452,7 @@ impl Writer<'_> {
         expr: Handle<Expression>,
     ) -> Res<String> {
         if self.entry.stage != ShaderStage::Fragment {
-            return Err(unsupported(span, format!("ddx, ddy and fwidth need derivatives, which WGSL allows only in fragment shaders (this is a {} shader)", self.entry.stage.name())));
+            return Err(unsupported(span, concat_text!("ddx, ddy and fwidth need derivatives, which WGSL allows only in fragment shaders (this is a ", self.entry.stage.name(), " shader)")));
         }
         let base = match axis {
             DerivativeAxis::X => "dpdx",
@@ -443,9 +464,12 @@ impl Writer<'_> {
             DerivativeControl::Coarse => "Coarse",
             DerivativeControl::Fine => "Fine",
         };
-        Ok(format!(
-            "{base}{suffix}({})",
-            self.expression(context, expr)?
+        Ok(concat_text!(
+            base,
+            suffix,
+            "(",
+            self.expression(context, expr)?,
+            ")"
         ))
     }
 }

@@ -8,6 +8,7 @@
 //! (no attribute changes them). The uniform address space adds rules of its own
 //! ([`check_uniform`]).
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{ArraySize, Handle, Module, ScalarKind, StructMember, Type, TypeInner};
 
 /// Alignment and size in bytes of a type in WGSL.
@@ -130,7 +131,7 @@ pub fn plan_struct(
     let mut previous: Option<(u32, Layout)> = None;
     for (index, member) in members.iter().enumerate() {
         let member_layout = layout_depth(module, member.ty, depth)
-            .map_err(|why| format!("member '{}': {why}", member.name))?;
+            .map_err(|why| concat_text!("member '", member.name, "': ", why))?;
         align = align.max(member_layout.align);
         let offset = member.offset;
         match previous {
@@ -253,7 +254,7 @@ fn check_uniform_depth(module: &Module, ty: Handle<Type>, depth: u32) -> Result<
                     }
                 }
                 check_uniform_depth(module, member.ty, depth + 1)
-                    .map_err(|why| format!("member '{}': {why}", member.name))?;
+                    .map_err(|why| concat_text!("member '", member.name, "': ", why))?;
             }
             Ok(())
         }

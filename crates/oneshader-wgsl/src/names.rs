@@ -569,29 +569,34 @@ impl Namer {
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
     pub fn name(&mut self, name: &str, fallback: &str) -> String {
         let base = sanitize(name, fallback, self.members);
-        let mut candidate = base.clone();
+        let mut candidate = None;
         let mut suffix = 1u32;
-        while self.is_taken(&candidate) {
-            candidate = format!("{base}_{suffix}");
+        while self.is_taken(candidate.as_deref().unwrap_or(base.as_str())) {
+            candidate = Some(format!("{base}_{suffix}"));
             suffix += 1;
         }
-        self.used.insert(candidate.clone());
-        candidate
+        let name = candidate.unwrap_or(base);
+        self.used.insert(name.clone());
+        name
     }
 }
 
 /// `name` made a valid WGSL identifier that is no keyword or predeclared name.
 fn sanitize(name: &str, fallback: &str, member: bool) -> String {
-    let mut text: String = name
-        .chars()
-        .map(|c| {
+    // Sized once: collecting the mapped characters grew the string a few bytes at a time.
+    let mut text = String::with_capacity(name.len() + 3);
+    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        // Nearly every name: nothing to replace.
+        text.push_str(name);
+    } else {
+        text.extend(name.chars().map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' {
                 c
             } else {
                 '_'
             }
-        })
-        .collect();
+        }));
+    }
     if text.is_empty() || text == "_" {
         text = fallback.to_owned();
     }

@@ -1,5 +1,6 @@
 //! Statements: structured control flow, stores, atomics, calls and barriers.
 
+use oneshader_ir::concat_text;
 use std::fmt::Write as _;
 
 use oneshader_ir::{
@@ -302,7 +303,7 @@ impl Writer<'_> {
         let head = if matches!(labels, [only] if only == "default") {
             "default".to_owned()
         } else {
-            format!("case {}", labels.join(", "))
+            concat_text!("case ", labels.join(", "))
         };
         let _ = writeln!(out, "{p}{head}: {{");
         // The switch, the case clause and its block.
@@ -375,7 +376,7 @@ impl Writer<'_> {
             if self.type_handle_of(context, h)? == pointee {
                 Ok(text)
             } else {
-                Ok(format!("{pointee_text}({text})"))
+                Ok(concat_text!(pointee_text, "(", text, ")"))
             }
         };
         let value = operand(context, value)?;
@@ -475,7 +476,7 @@ impl Writer<'_> {
             );
         }
         let p = pad(indent);
-        let call = format!("{name}({})", values.join(", "));
+        let call = concat_text!(name, "(", values.join(", "), ")");
         match result {
             Some(r) => {
                 let bound = format!("_e{}", r.index());

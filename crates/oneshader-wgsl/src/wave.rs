@@ -1,6 +1,7 @@
 //! Wave and quad operations as WGSL subgroup built-ins, with exact polyfills where WGSL
 //! has no direct equivalent (docs/wgsl.md has the table).
 
+use oneshader_ir::concat_text;
 use oneshader_ir::{Expression, Handle, ScalarKind, SwizzleComponent, TypeInner, WaveOp};
 
 use crate::expressions::constant_index;
@@ -21,10 +22,11 @@ impl Writer<'_> {
         let inner = self.type_of(context, value)?.clone();
         let is_bool = inner.scalar().is_some_and(|s| s.kind == ScalarKind::Bool);
         let text = if is_bool {
-            format!(
-                "{}({})",
+            concat_text!(
                 self.bits_type(&inner),
-                self.expression(context, value)?
+                "(",
+                self.expression(context, value)?,
+                ")"
             )
         } else {
             self.operand(context, value)?
@@ -43,7 +45,7 @@ impl Writer<'_> {
         }
         match value.inner {
             TypeInner::Vector { size, .. } => format!("vec{}<bool>({text})", size.count()),
-            _ => format!("bool({text})"),
+            _ => concat_text!("bool(", text, ")"),
         }
     }
 
@@ -75,9 +77,12 @@ impl Writer<'_> {
         let missing = |what: &str| {
             unsupported(
                 span,
-                format!(
-                    "'{}' needs the {what}, which this function lacks",
-                    op.hlsl_name()
+                concat_text!(
+                    "'",
+                    op.hlsl_name(),
+                    "' needs the ",
+                    what,
+                    ", which this function lacks"
                 ),
             )
         };
@@ -86,24 +91,36 @@ impl Writer<'_> {
             if inner.scalar().is_none_or(|s| s.kind == ScalarKind::Bool) {
                 return Err(unsupported(
                     span,
-                    format!("'{}' on a value that is not a number", op.hlsl_name()),
+                    concat_text!("'", op.hlsl_name(), "' on a value that is not a number"),
                 ));
             }
-            Ok(format!("{name}({})", self.expression(context, arg(0)?)?))
+            Ok(concat_text!(
+                name,
+                "(",
+                self.expression(context, arg(0)?)?,
+                ")"
+            ))
         };
         let condition = |name: &str| -> Res<String> {
-            Ok(format!("{name}({})", self.expression(context, arg(0)?)?))
+            Ok(concat_text!(
+                name,
+                "(",
+                self.expression(context, arg(0)?)?,
+                ")"
+            ))
         };
         let count = |name: &str| -> Res<String> {
             // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
-            Ok(format!(
-                "{name}(u32({}))",
-                self.expression(context, arg(0)?)?
+            Ok(concat_text!(
+                name,
+                "(u32(",
+                self.expression(context, arg(0)?)?,
+                "))"
             ))
         };
         let moved = |name: &str| -> Res<String> {
             let value = self.wave_value(context, arg(0)?)?;
-            let text = format!("{name}({})", value.text);
+            let text = concat_text!(name, "(", value.text, ")");
             Ok(self.wave_result(&value, text))
         };
         // The built-in the mapping table gives the operation (docs/intrinsics.md), for
@@ -111,9 +128,10 @@ impl Writer<'_> {
         let function = op.info().wgsl.first().copied().ok_or_else(|| {
             unsupported(
                 span,
-                format!(
-                    "'{}': the mapping table has no WGSL function",
-                    op.hlsl_name()
+                concat_text!(
+                    "'",
+                    op.hlsl_name(),
+                    "': the mapping table has no WGSL function"
                 ),
             )
         })?;
@@ -126,7 +144,7 @@ impl Writer<'_> {
                 .lane_index
                 .clone()
                 .ok_or_else(|| missing("lane index"))?,
-            IsFirstLane => format!("{function}()"),
+            IsFirstLane => concat_text!(function, "()"),
             ActiveAnyTrue | ActiveAllTrue | ActiveBallot => condition(function)?,
             ActiveCountBits | PrefixCountBits => count(function)?,
             ActiveSum | ActiveProduct | ActiveMin | ActiveMax | ActiveBitAnd | ActiveBitOr
@@ -142,10 +160,12 @@ impl Writer<'_> {
                     Some(lane) if (0..128).contains(&lane) => {
                         format!("subgroupBroadcast({}, {lane}u)", value.text)
                     }
-                    _ => format!(
-                        "subgroupShuffle({}, {})",
+                    _ => concat_text!(
+                        "subgroupShuffle(",
                         value.text,
-                        self.expression(context, arg(1)?)?
+                        ", ",
+                        self.expression(context, arg(1)?)?,
+                        ")"
                     ),
                 };
                 self.wave_result(&value, text)
@@ -164,9 +184,14 @@ impl Writer<'_> {
                             .clone()
                             .ok_or_else(|| missing("lane index"))?;
                         let quad_lane = self.unsigned(context, arg(1)?)?;
-                        format!(
-                            "subgroupShuffle({}, ({lane_index} & ~3u) + {quad_lane})",
-                            value.text
+                        concat_text!(
+                            "subgroupShuffle(",
+                            value.text,
+                            ", (",
+                            lane_index,
+                            " & ~3u) + ",
+                            quad_lane,
+                            ")"
                         )
                     }
                 };
@@ -179,7 +204,8 @@ impl Writer<'_> {
     /// active lane's value: `subgroupAll(x == subgroupBroadcastFirst(x))`.
     fn all_equal(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<String> {
         let value = self.wave_value(context, value)?;
-        let compare = |v: &str| format!("subgroupAll({v} == subgroupBroadcastFirst({v}))");
+        let compare =
+            |v: &str| concat_text!("subgroupAll(", v, " == subgroupBroadcastFirst(", v, "))");
         Ok(match value.inner {
             TypeInner::Vector { size, .. } => {
                 let components: Vec<String> = SwizzleComponent::ALL
@@ -199,7 +225,7 @@ impl Writer<'_> {
         Ok(if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
             self.operand(context, value)?
         } else {
-            format!("u32({})", self.expression(context, value)?)
+            concat_text!("u32(", self.expression(context, value)?, ")")
         })
     }
 }

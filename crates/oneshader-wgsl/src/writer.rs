@@ -1,5 +1,6 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
+use oneshader_ir::concat_text;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -249,18 +250,20 @@ impl<'a> Writer<'a> {
             if kill && stage != ShaderStage::Fragment {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
-                    format!(
-                        "'discard' in a {} shader: WGSL allows it only in fragment shaders",
-                        stage.name()
+                    concat_text!(
+                        "'discard' in a ",
+                        stage.name(),
+                        " shader: WGSL allows it only in fragment shaders"
                     ),
                 ));
             }
             if barrier && stage != ShaderStage::Compute {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
-                    format!(
-                        "a barrier in a {} shader: WGSL has barriers only in compute shaders",
-                        stage.name()
+                    concat_text!(
+                        "a barrier in a ",
+                        stage.name(),
+                        " shader: WGSL has barriers only in compute shaders"
                     ),
                 ));
             }
@@ -294,7 +297,9 @@ impl<'a> Writer<'a> {
 
     /// Finds every struct the output declares, members before the structs holding them.
     fn collect_structs(&mut self) {
-        let mut seen = FastHashSet::default();
+        // Every expression's type is a root: a flag per type and (atomic, host) pair
+        // rather than a hashed set, which cost more than the walk itself.
+        let mut seen = vec![false; self.module.types.len() * 4];
         let mut roots: Vec<(Handle<Type>, bool, bool)> = Vec::new();
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
@@ -333,11 +338,13 @@ impl<'a> Writer<'a> {
         ty: Handle<Type>,
         atomic: bool,
         host: bool,
-        seen: &mut FastHashSet<(Handle<Type>, bool, bool)>,
+        seen: &mut [bool],
         depth: u32,
     ) {
-        if depth > 64 || !seen.insert((ty, atomic, host)) {
-            return;
+        let index = ty.index() * 4 + usize::from(atomic) * 2 + usize::from(host);
+        match seen.get_mut(index) {
+            Some(seen) if depth <= 64 && !*seen => *seen = true,
+            _ => return,
         }
         let Ok(inner) = layout::inner(self.module, ty) else {
             return;
@@ -362,7 +369,7 @@ impl<'a> Writer<'a> {
                         .clone()
                         .unwrap_or_else(|| format!("S{}", ty.index()));
                     let base = if atomic {
-                        format!("{base}_atomic")
+                        concat_text!(base, "_atomic")
                     } else {
                         base
                     };
@@ -444,9 +451,11 @@ impl<'a> Writer<'a> {
             if let Err(why) = result {
                 self.diagnostics.push(unsupported(
                     global.span,
-                    format!(
-                        "the memory layout of '{}' cannot be expressed in WGSL: {why}",
-                        global.name
+                    concat_text!(
+                        "the memory layout of '",
+                        global.name,
+                        "' cannot be expressed in WGSL: ",
+                        why
                     ),
                 ));
             }
@@ -471,7 +480,7 @@ impl<'a> Writer<'a> {
             TypeInner::Scalar(scalar) => {
                 let name = self.scalar_name(*scalar)?;
                 if atomic && scalar.is_integer() {
-                    format!("atomic<{name}>")
+                    concat_text!("atomic<", name, ">")
                 } else {
                     name.to_owned()
                 }
@@ -499,7 +508,7 @@ impl<'a> Writer<'a> {
                 match size {
                     ArraySize::Constant(0) => return Err("arrays of 0 elements".into()),
                     ArraySize::Constant(n) => format!("array<{element}, {n}>"),
-                    ArraySize::Runtime => format!("array<{element}>"),
+                    ArraySize::Runtime => concat_text!("array<", element, ">"),
                 }
             }
             TypeInner::Struct { .. } => self
@@ -510,15 +519,15 @@ impl<'a> Writer<'a> {
             TypeInner::Pointer { base, space } => {
                 let base = self.type_name_depth(*base, false, depth + 1)?;
                 match space {
-                    AddressSpace::Function => format!("ptr<function, {base}>"),
-                    AddressSpace::Private => format!("ptr<private, {base}>"),
-                    AddressSpace::Workgroup => format!("ptr<workgroup, {base}>"),
-                    AddressSpace::Uniform => format!("ptr<uniform, {base}>"),
+                    AddressSpace::Function => concat_text!("ptr<function, ", base, ">"),
+                    AddressSpace::Private => concat_text!("ptr<private, ", base, ">"),
+                    AddressSpace::Workgroup => concat_text!("ptr<workgroup, ", base, ">"),
+                    AddressSpace::Uniform => concat_text!("ptr<uniform, ", base, ">"),
                     AddressSpace::Storage { writable: false } => {
-                        format!("ptr<storage, {base}, read>")
+                        concat_text!("ptr<storage, ", base, ", read>")
                     }
                     AddressSpace::Storage { writable: true } => {
-                        format!("ptr<storage, {base}, read_write>")
+                        concat_text!("ptr<storage, ", base, ", read_write>")
                     }
                     AddressSpace::Handle => {
                         return Err("pointers to textures or samplers".into());
@@ -549,7 +558,7 @@ impl<'a> Writer<'a> {
                         (ImageDimension::D2, false, true) => "multisampled_2d",
                         _ => return Err("this texture shape has no WGSL texture type".into()),
                     };
-                    format!("texture_{shape}<{sample}>")
+                    concat_text!("texture_", shape, "<", sample, ">")
                 }
                 ImageClass::Storage { .. } => {
                     return Err(
@@ -634,7 +643,7 @@ impl<'a> Writer<'a> {
 
     pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
         self.type_name(ty, atomic)
-            .map_err(|why| unsupported(span, format!("WGSL cannot express {why}")))
+            .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))
     }
 
     fn write_struct(&mut self, out: &mut String, ty: Handle<Type>, atomic: bool) -> Res<()> {
@@ -699,7 +708,7 @@ impl<'a> Writer<'a> {
             let resource = global.resource.as_ref().ok_or_else(|| {
                 unsupported(
                     global.span,
-                    format!("the resource '{}' has no binding", global.name),
+                    concat_text!("the resource '", global.name, "' has no binding"),
                 )
             })?;
             Ok(format!(
@@ -744,9 +753,10 @@ impl<'a> Writer<'a> {
             AddressSpace::Function => {
                 return Err(unsupported(
                     global.span,
-                    format!(
-                        "the global '{}' is in the function address space",
-                        global.name
+                    concat_text!(
+                        "the global '",
+                        global.name,
+                        "' is in the function address space"
                     ),
                 ))
             }
@@ -773,7 +783,7 @@ impl<'a> Writer<'a> {
                         ),
                     ));
                 }
-                Ok(format!("@builtin({}) ", builtin_name(*builtin)))
+                Ok(concat_text!("@builtin(", builtin_name(*builtin), ") "))
             }
             Binding::Location {
                 location,
@@ -863,31 +873,32 @@ impl<'a> Writer<'a> {
                 (None, true) if !self.is_io_struct(argument.ty) => {
                     return Err(unsupported(
                         span,
-                        format!(
-                            "the entry point parameter '{}' has no semantic",
-                            argument.name
+                        concat_text!(
+                            "the entry point parameter '",
+                            argument.name,
+                            "' has no semantic"
                         ),
                     ))
                 }
                 _ => String::new(),
             };
-            params.push(format!("{attributes}{name}: {ty}"));
+            params.push(concat_text!(attributes, name, ": ", ty));
             arg_names.push(name);
         }
         let lane_index = needs.index.then(|| LANE_INDEX.to_owned());
         let lane_count = needs.count.then(|| LANE_COUNT.to_owned());
         if needs.index {
             params.push(if is_entry {
-                format!("@builtin(subgroup_invocation_id) {LANE_INDEX}: u32")
+                concat_text!("@builtin(subgroup_invocation_id) ", LANE_INDEX, ": u32")
             } else {
-                format!("{LANE_INDEX}: u32")
+                concat_text!(LANE_INDEX, ": u32")
             });
         }
         if needs.count {
             params.push(if is_entry {
-                format!("@builtin(subgroup_size) {LANE_COUNT}: u32")
+                concat_text!("@builtin(subgroup_size) ", LANE_COUNT, ": u32")
             } else {
-                format!("{LANE_COUNT}: u32")
+                concat_text!(LANE_COUNT, ": u32")
             });
         }
         let result = match &function.result {
@@ -904,7 +915,7 @@ impl<'a> Writer<'a> {
                     }
                     _ => String::new(),
                 };
-                format!(" -> {attributes}{ty}")
+                concat_text!(" -> ", attributes, ty)
             }
         };
         let name = match handle {
