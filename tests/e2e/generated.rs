@@ -8,7 +8,9 @@
 //! the whole batch. The environment sets the run:
 //!
 //! - `ONESHADER_GENERATED_PROGRAMS=N` (default 1000) and `ONESHADER_GENERATED_SEED=S` (default 1);
-//! - `ONESHADER_GENERATED_PROGRAM=I`: only program `I` of that seed (to rerun a failure);
+//! - `ONESHADER_GENERATED_PROGRAM=I`: only program `I` of that seed (to rerun a failure), or
+//!   `A..B`: programs `A` to `B - 1` (to rerun a batch: batches start at multiples of the
+//!   batch size);
 //! - `ONESHADER_GENERATED_BATCH=B`: programs per shader (default 25);
 //! - `ONESHADER_GENERATED_RUNTIMES=lavapipe,swiftshader,dawn-lavapipe,dawn-swiftshader` or `all`
 //!   (default: lavapipe and Dawn on SwiftShader; `ONESHADER_TEST_DEVICE=system` runs on
@@ -18,12 +20,17 @@
 //!   `spirv,wgsl` where node is and the lavapipe pass with `spirv` where lavapipe is; the
 //!   programs are the same for the same seed;
 //! - `ONESHADER_GENERATED_WORKERS=W`: batches checked at once (default: the cores, at most 8);
-//! - `ONESHADER_GENERATED_SAVE=1`: every program is written as a failing one is (to read a
-//!   program that fails elsewhere, such as on a GPU of another machine).
+//! - `ONESHADER_GENERATED_SAVE=1`: every program and every batch is written as a failing one
+//!   is (to read a program that fails elsewhere, such as on a GPU of another machine);
+//! - `ONESHADER_GENERATED_RUN=FILE[,FILE..]`: the test `saved_shaders` compiles each of these
+//!   shaders (a saved program or batch, cut down by hand), runs it with the seed's input and
+//!   prints every program word each thread wrote, one line per thread: to cut a failure down
+//!   on a machine where the interpreter's program is gone, diff the lines of two runtimes.
 //!
 //! A mismatch names the seed, the program, the runtime, the thread and word, expected and
 //! actual, and the file (under `target/tmp/generated-failures/`) holding the program alone as a
-//! shader with the same output layout.
+//! shader with the same output layout; a batch that does not run (a lost device, a dispatch
+//! that never ends) is written there whole.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,9 +68,19 @@ impl Settings {
     fn from_env() -> Settings {
         let seed = env_number("ONESHADER_GENERATED_SEED").unwrap_or(1);
         let programs = env_number("ONESHADER_GENERATED_PROGRAMS").unwrap_or(1000) as usize;
-        let indices = match env_number("ONESHADER_GENERATED_PROGRAM") {
-            Some(only) => vec![only as usize],
-            None => (0..programs).collect(),
+        let indices = match std::env::var("ONESHADER_GENERATED_PROGRAM") {
+            Ok(only) => match only.split_once("..") {
+                Some((first, end)) => {
+                    let bound = |b: &str| -> usize {
+                        b.parse().unwrap_or_else(|_| {
+                            panic!("ONESHADER_GENERATED_PROGRAM={only} is not I or A..B")
+                        })
+                    };
+                    (bound(first)..bound(end)).collect()
+                }
+                None => vec![env_number("ONESHADER_GENERATED_PROGRAM").unwrap_or(0) as usize],
+            },
+            Err(_) => (0..programs).collect(),
         };
         let batch = env_number("ONESHADER_GENERATED_BATCH").unwrap_or(25).max(1) as usize;
         let selected = Runtime::selected();
@@ -155,6 +172,175 @@ fn save(settings: &Settings, index: usize, program: &Program) -> String {
     }
 }
 
+/// Writes a whole batch that does not run, named by its first program.
+fn save_batch(settings: &Settings, first: usize, programs: &[Program]) -> String {
+    let dir = failure_dir();
+    let path = dir.join(format!("seed-{}-batch-{first}.hlsl", settings.seed));
+    let written =
+        std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, batch_shader(programs)));
+    match written {
+        Ok(()) => path.display().to_string(),
+        Err(e) => format!("(not written: {}: {e})", path.display()),
+    }
+}
+
+/// Compiles a saved shader (a batch or a cut-down one) and runs it on each runtime with seed
+/// `seed`'s input; gives each runtime's `Out` words, or why it did not run.
+fn run_saved(
+    name: &str,
+    source: &str,
+    seed: u64,
+    settings: &Settings,
+) -> Vec<(Runtime, Result<Vec<u32>, String>)> {
+    let options = CompileOptions {
+        targets: settings.targets.clone(),
+        ..CompileOptions::default()
+    };
+    let compiled = try_compile_source_and_validate(name, source, &options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let buffers = [
+        (
+            "Out".to_string(),
+            vec![0u8; output_words(saved_programs(source)) * 4],
+        ),
+        ("In".to_string(), u32_bytes(&input_words(seed as u32))),
+    ];
+    settings
+        .runtimes
+        .iter()
+        .map(|&runtime| {
+            let words =
+                run(&compiled, runtime, &buffers, [1, 1, 1]).and_then(|output| output.u32s(0));
+            (runtime, words)
+        })
+        .collect()
+}
+
+/// The programs' regions a saved shader's `Out` needs: program `k` writes at `program_base(k)`
+/// whatever programs a cut-down batch kept.
+fn saved_programs(source: &str) -> usize {
+    source
+        .split("void program")
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<usize>().ok()
+        })
+        .max()
+        .map_or(0, |last| last + 1)
+}
+
+/// Runs the shaders `ONESHADER_GENERATED_RUN` names (see the module's documentation) and prints
+/// their program words; passes with nothing to do when it is unset.
+#[test]
+fn saved_shaders() {
+    let Ok(files) = std::env::var("ONESHADER_GENERATED_RUN") else {
+        return;
+    };
+    let settings = Settings::from_env();
+    for file in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        let source = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for (runtime, words) in run_saved(file, &source, settings.seed, &settings) {
+            let words = match words {
+                Ok(words) => words,
+                Err(e) => {
+                    println!("{file} on {runtime:?}: does not run: {e}");
+                    continue;
+                }
+            };
+            for k in 0..saved_programs(&source) {
+                for t in 0..THREADS {
+                    let at = program_base(k) + t * WORDS;
+                    let line: Vec<String> = words[at..at + WORDS]
+                        .iter()
+                        .map(|w| format!("{w:08x}"))
+                        .collect();
+                    println!("{file} program{k} thread {t:2}: {}", line.join(" "));
+                }
+            }
+        }
+    }
+}
+
+/// The cut-down programs of `tests/driver_bugs/` (each a GPU driver's bug, written up in
+/// docs/testing.md) run here as HLSL says they should: each dispatch finishes and every
+/// `// expect: programK thread T word W = 0xV` line holds. On the driver each names, this test
+/// fails: that is the bug.
+#[test]
+fn driver_bug_repros_run_as_hlsl_says() {
+    let settings = Settings::from_env();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("driver_bugs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|x| x == "hlsl"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 3,
+        "the repros are missing from {}",
+        dir.display()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = path.display().to_string();
+        let source = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let header = |key: &str| -> Vec<&str> {
+            source
+                .lines()
+                .filter_map(|line| line.strip_prefix(key))
+                .map(str::trim)
+                .collect()
+        };
+        let seed = header("// seed:")
+            .first()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: no `// seed: N` line"));
+        let expectations: Vec<(usize, usize, usize, u32)> = header("// expect:")
+            .into_iter()
+            .filter(|e| *e != "runs")
+            .map(|e| {
+                parse_expectation(e).unwrap_or_else(|| panic!("{name}: bad expect line `{e}`"))
+            })
+            .collect();
+        for (runtime, words) in run_saved(&name, &source, seed, &settings) {
+            let words = match words {
+                Ok(words) => words,
+                Err(e) => {
+                    failures.push(format!("{name} on {runtime:?} does not run: {e}"));
+                    continue;
+                }
+            };
+            for &(program, thread, word, value) in &expectations {
+                let actual = words[program_base(program) + thread * WORDS + word];
+                if actual != value {
+                    failures.push(format!(
+                        "{name} on {runtime:?}: program{program} thread {thread} word {word} \
+                         is {actual:#010x}, expected {value:#010x}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `programK thread T word W = 0xV`.
+fn parse_expectation(line: &str) -> Option<(usize, usize, usize, u32)> {
+    let (place, value) = line.split_once('=')?;
+    let words: Vec<&str> = place.split_whitespace().collect();
+    let [program, "thread", thread, "word", word] = words[..] else {
+        return None;
+    };
+    let value = u32::from_str_radix(value.trim().strip_prefix("0x")?, 16).ok()?;
+    Some((
+        program.strip_prefix("program")?.parse().ok()?,
+        thread.parse().ok()?,
+        word.parse().ok()?,
+        value,
+    ))
+}
+
 #[test]
 fn generated_programs_match_the_interpreter() {
     let settings = Settings::from_env();
@@ -215,6 +401,7 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
         for (&index, program) in indices.iter().zip(&programs) {
             eprintln!("saved {}", save(settings, index, program));
         }
+        eprintln!("saved {}", save_batch(settings, indices[0], &programs));
     }
     let name = format!("generated-{}-{}.hlsl", settings.seed, indices[0]);
     let compiled = match compile(settings, &name, &programs) {
@@ -244,7 +431,10 @@ fn check_batch(settings: &Settings, indices: &[usize]) -> (Vec<String>, Vec<u32>
         let output = match run(&compiled, runtime, &buffers, [1, 1, 1]) {
             Ok(output) => output,
             Err(e) => {
-                failures.push(format!("{name} on {runtime:?} does not run: {e}"));
+                let file = save_batch(settings, indices[0], &programs);
+                failures.push(format!(
+                    "{name} on {runtime:?} does not run: {e}\n  batch: {file}"
+                ));
                 continue;
             }
         };
