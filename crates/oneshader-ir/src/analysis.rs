@@ -103,10 +103,23 @@ pub fn wave_uses(function: &Function) -> Vec<WaveUse> {
 pub fn subgroup_operations(module: &Module, entry: &EntryPoint) -> SubgroupOperations {
     entry_functions(module, entry)
         .into_iter()
-        .flat_map(wave_uses)
-        .fold(SubgroupOperations::empty(), |ops, wave| {
-            ops | wave.op.subgroup_operations()
+        .fold(SubgroupOperations::empty(), |ops, function| {
+            ops | function_subgroup_operations(function)
         })
+}
+
+/// The Vulkan subgroup operations `function` itself needs (not those of its callees).
+pub fn function_subgroup_operations(function: &Function) -> SubgroupOperations {
+    function
+        .expressions
+        .iter()
+        .fold(
+            SubgroupOperations::empty(),
+            |ops, (_, expression)| match expression {
+                Expression::Wave { op, .. } => ops | op.subgroup_operations(),
+                _ => ops,
+            },
+        )
 }
 
 /// How code uses one global variable.
@@ -126,9 +139,29 @@ pub struct GlobalUse {
 }
 
 impl GlobalUse {
+    /// No use at all.
+    pub const NONE: GlobalUse = GlobalUse {
+        read: false,
+        write: false,
+        atomic: false,
+        length: false,
+        compared: false,
+    };
+
     /// Whether the global is used at all.
     pub fn is_used(self) -> bool {
         self.read || self.write || self.atomic || self.length
+    }
+
+    /// Both uses together.
+    pub const fn union(self, other: GlobalUse) -> GlobalUse {
+        GlobalUse {
+            read: self.read || other.read,
+            write: self.write || other.write,
+            atomic: self.atomic || other.atomic,
+            length: self.length || other.length,
+            compared: self.compared || other.compared,
+        }
     }
 }
 
@@ -166,58 +199,78 @@ pub enum PointerRoot {
 pub fn global_uses(module: &Module, entry: &EntryPoint) -> Vec<GlobalUse> {
     let mut uses = vec![GlobalUse::default(); module.global_variables.len()];
     for function in entry_functions(module, entry) {
-        record_global_uses(function, &mut uses);
+        visit_global_uses(function, &mut |global, used| {
+            if let Some(entry) = uses.get_mut(global.index()) {
+                *entry = entry.union(used);
+            }
+        });
     }
     uses
 }
 
-fn record_global_uses(function: &Function, uses: &mut [GlobalUse]) {
-    let mut mark = |pointer: Handle<Expression>, apply: &dyn Fn(&mut GlobalUse)| {
+/// Calls `visit` with each global `function` itself uses and how, once per use (a
+/// global used several times is visited several times).
+pub fn visit_global_uses(
+    function: &Function,
+    visit: &mut dyn FnMut(Handle<GlobalVariable>, GlobalUse),
+) {
+    const READ: GlobalUse = GlobalUse {
+        read: true,
+        ..GlobalUse::NONE
+    };
+    const WRITE: GlobalUse = GlobalUse {
+        write: true,
+        ..GlobalUse::NONE
+    };
+    const READ_WRITE: GlobalUse = READ.union(WRITE);
+    const LENGTH: GlobalUse = GlobalUse {
+        length: true,
+        ..GlobalUse::NONE
+    };
+    let mut mark = |pointer: Handle<Expression>, used: GlobalUse| {
         if let Some(PointerRoot::Global(global)) = pointer_root(function, pointer) {
-            if let Some(entry) = uses.get_mut(global.index()) {
-                apply(entry);
-            }
+            visit(global, used);
         }
     };
     for (_, expression) in function.expressions.iter() {
         match expression {
-            Expression::Load { pointer } => mark(*pointer, &|u| u.read = true),
-            Expression::ArrayLength(pointer) => mark(*pointer, &|u| u.length = true),
+            Expression::Load { pointer } => mark(*pointer, READ),
+            Expression::ArrayLength(pointer) => mark(*pointer, LENGTH),
             Expression::ImageSample {
                 image,
                 sampler,
                 depth_ref,
                 ..
             } => {
-                if depth_ref.is_some() {
-                    mark(*image, &|u| u.compared = true);
-                }
-                mark(*image, &|u| u.read = true);
-                mark(*sampler, &|u| u.read = true);
+                let compared = GlobalUse {
+                    compared: depth_ref.is_some(),
+                    ..READ
+                };
+                mark(*image, compared);
+                mark(*sampler, READ);
             }
-            Expression::ImageLoad { image, .. } => mark(*image, &|u| u.read = true),
-            Expression::ImageQuery { image, .. } => mark(*image, &|u| u.length = true),
+            Expression::ImageLoad { image, .. } => mark(*image, READ),
+            Expression::ImageQuery { image, .. } => mark(*image, LENGTH),
             Expression::ImageLevelOfDetail { image, sampler, .. } => {
-                mark(*image, &|u| u.length = true);
-                mark(*sampler, &|u| u.read = true);
+                mark(*image, LENGTH);
+                mark(*sampler, READ);
             }
             _ => {}
         }
     }
     walk_statements(&function.body, &mut |statement| match statement {
-        Statement::Store { pointer, .. } => mark(*pointer, &|u| u.write = true),
-        Statement::ImageStore { image, .. } => mark(*image, &|u| u.write = true),
-        Statement::Atomic { pointer, .. } => mark(*pointer, &|u| {
-            u.atomic = true;
-            u.read = true;
-            u.write = true;
-        }),
+        Statement::Store { pointer, .. } => mark(*pointer, WRITE),
+        Statement::ImageStore { image, .. } => mark(*image, WRITE),
+        Statement::Atomic { pointer, .. } => mark(
+            *pointer,
+            GlobalUse {
+                atomic: true,
+                ..READ_WRITE
+            },
+        ),
         Statement::Call { arguments, .. } => {
             for &argument in arguments {
-                mark(argument, &|u| {
-                    u.read = true;
-                    u.write = true;
-                });
+                mark(argument, READ_WRITE);
             }
         }
         _ => {}
@@ -233,7 +286,15 @@ pub fn workgroup_variables(
     module: &Module,
     entry: &EntryPoint,
 ) -> Vec<(Handle<GlobalVariable>, u64)> {
-    let uses = global_uses(module, entry);
+    workgroup_variables_of(module, &global_uses(module, entry))
+}
+
+/// The groupshared variables marked used in `uses` (indexed by global handle, as
+/// [`global_uses`] gives them), each with its size in bytes.
+pub fn workgroup_variables_of(
+    module: &Module,
+    uses: &[GlobalUse],
+) -> Vec<(Handle<GlobalVariable>, u64)> {
     module
         .global_variables
         .iter()

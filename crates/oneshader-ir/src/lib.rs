@@ -11,6 +11,7 @@ pub mod arena;
 pub mod catalog;
 pub mod diagnostic;
 pub mod expression;
+pub mod info;
 pub mod mapping;
 pub mod module;
 pub mod samples;
@@ -25,6 +26,7 @@ pub use expression::{
     AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
     Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
+pub use info::{EntryPointInfo, ModuleInfo};
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
     Binding, BindingShift, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult,

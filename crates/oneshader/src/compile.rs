@@ -2,7 +2,10 @@
 
 use std::path::Path;
 
-use oneshader_ir::{analysis, codes, Diagnostic, EntryPoint, Module, ShaderStage, SourceMap, Span};
+use oneshader_ir::{
+    analysis, codes, Diagnostic, EntryPoint, EntryPointInfo, Module, ModuleInfo, ShaderStage,
+    SourceMap, Span,
+};
 
 use crate::options::CompileOptions;
 use crate::reflection::Reflection;
@@ -161,10 +164,12 @@ pub fn compile_module(
                 .extend(device.check_entry_point(&module, entry));
         }
     }
+    let info = ModuleInfo::new(&module);
     let too_large: Vec<Diagnostic> = module
         .entry_points
         .iter()
-        .filter_map(|entry| groupshared_too_large(&module, entry))
+        .zip(info.entry_points())
+        .filter_map(|(entry, entry_info)| groupshared_too_large(&module, entry, entry_info))
         .collect();
     if !too_large.is_empty() {
         result.diagnostics.extend(too_large);
@@ -191,6 +196,7 @@ pub fn compile_module(
     };
     result.reflection = Some(Reflection::of_module(
         &module,
+        &info,
         &msl_indices,
         &result.sources,
     ));
@@ -230,8 +236,12 @@ fn failed(sources: SourceMap, diagnostic: Diagnostic) -> CompileResult {
 
 /// OSH0370 when `entry` uses more than [`analysis::MAX_WORKGROUP_BYTES`] of
 /// groupshared memory, at its largest groupshared variable.
-fn groupshared_too_large(module: &Module, entry: &EntryPoint) -> Option<Diagnostic> {
-    let variables = analysis::workgroup_variables(module, entry);
+fn groupshared_too_large(
+    module: &Module,
+    entry: &EntryPoint,
+    info: &EntryPointInfo,
+) -> Option<Diagnostic> {
+    let variables = analysis::workgroup_variables_of(module, &info.global_uses);
     let total = variables
         .iter()
         .fold(0u64, |total, (_, bytes)| total.saturating_add(*bytes));
@@ -553,5 +563,52 @@ mod tests {
             .find("main", Target::Wgsl)
             .and_then(ShaderBlob::as_text);
         assert!(wgsl.unwrap_or_default().contains("fn main("));
+    }
+
+    /// The module facts shared by every entry point ([`ModuleInfo`]) equal what the
+    /// one-entry-point analyses compute, on the kernel set (six entry points sharing
+    /// helpers) and every corpus shader.
+    #[test]
+    fn module_info_agrees_with_the_analyses() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut paths = vec![root.join("shaders/Kernels.hlsl")];
+        let corpus = std::fs::read_dir(root.join("tests/corpus")).expect("tests/corpus");
+        paths.extend(
+            corpus
+                .filter_map(|entry| Some(entry.ok()?.path()))
+                .filter(|path| path.extension().is_some_and(|e| e == "hlsl")),
+        );
+        let mut entry_points = 0;
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("a readable shader");
+            let mut sources = SourceMap::new();
+            let main = sources.add(path.display().to_string(), &text);
+            let (module, _) = stages::run_front_end(&mut sources, main, &CompileOptions::default());
+            let Some(module) = module else { continue };
+            let info = ModuleInfo::new(&module);
+            for (entry, facts) in module.entry_points.iter().zip(info.entry_points()) {
+                let at = format!("{} {}", path.display(), entry.name);
+                assert_eq!(
+                    facts.reachable_functions,
+                    analysis::reachable_functions(&module, entry),
+                    "{at}"
+                );
+                assert_eq!(
+                    facts.global_uses,
+                    analysis::global_uses(&module, entry),
+                    "{at}"
+                );
+                assert_eq!(
+                    facts.subgroup_operations,
+                    analysis::subgroup_operations(&module, entry),
+                    "{at}"
+                );
+                entry_points += 1;
+            }
+        }
+        assert!(
+            entry_points >= 70,
+            "only {entry_points} entry points compared"
+        );
     }
 }

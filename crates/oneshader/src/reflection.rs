@@ -9,10 +9,11 @@ mod io;
 mod memory;
 mod needs;
 
-use oneshader_ir::analysis::{self, GlobalUse};
+use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
-    EntryPoint, ImageClass, ImageDimension, Module, RegisterClass, ResourceKind, ScalarKind,
-    ShaderStage, SourceMap, Span, StorageFormat, SubgroupOperations, TypeInner,
+    EntryPoint, EntryPointInfo, ImageClass, ImageDimension, Module, ModuleInfo, RegisterClass,
+    ResourceKind, ScalarKind, ShaderStage, SourceMap, Span, StorageFormat, SubgroupOperations,
+    TypeInner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,7 @@ impl Reflection {
     /// `sources` turns declaration spans into file and line.
     pub(crate) fn of_module(
         module: &Module,
+        info: &ModuleInfo,
         msl_indices: &[Option<u32>],
         sources: &SourceMap,
     ) -> Reflection {
@@ -49,11 +51,28 @@ impl Reflection {
             entry_points: module
                 .entry_points
                 .iter()
-                .map(|entry| {
-                    EntryPointReflection::of_entry_point(module, entry, msl_indices, sources)
+                .zip(info.entry_points())
+                .map(|(entry, entry_info)| {
+                    EntryPointReflection::of_entry_point(
+                        module,
+                        entry,
+                        entry_info,
+                        msl_indices,
+                        sources,
+                    )
                 })
                 .collect(),
         }
+    }
+
+    /// [`Reflection::of_module`] with the module's facts computed here, for tests.
+    #[cfg(test)]
+    pub(crate) fn of_module_alone(
+        module: &Module,
+        msl_indices: &[Option<u32>],
+        sources: &SourceMap,
+    ) -> Reflection {
+        Reflection::of_module(module, &ModuleInfo::new(module), msl_indices, sources)
     }
 
     /// The entry point named `name`.
@@ -113,10 +132,11 @@ impl EntryPointReflection {
     fn of_entry_point(
         module: &Module,
         entry: &EntryPoint,
+        info: &EntryPointInfo,
         msl_indices: &[Option<u32>],
         sources: &SourceMap,
     ) -> EntryPointReflection {
-        let uses = analysis::global_uses(module, entry);
+        let uses = &info.global_uses;
         let resources = module
             .global_variables
             .iter()
@@ -153,7 +173,7 @@ impl EntryPointReflection {
             })
             .collect();
         let asks_length = uses.iter().any(|u| u.length);
-        let subgroup_operations = analysis::subgroup_operations(module, entry);
+        let subgroup_operations = info.subgroup_operations;
         let quad_elsewhere = subgroup_operations.contains(SubgroupOperations::QUAD)
             && !matches!(entry.stage, ShaderStage::Fragment | ShaderStage::Compute);
         let (inputs, outputs) = io::stage_io(module, entry);
@@ -170,7 +190,7 @@ impl EntryPointReflection {
             } else {
                 vk_shader_stage_bit(entry.stage)
             },
-            type_needs: TypeNeeds::of_entry_point(module, entry, &uses),
+            type_needs: TypeNeeds::of_entry_point(module, entry, info),
             quad_operations_in_all_stages: quad_elsewhere,
             msl_buffer_sizes_index: asks_length
                 .then(|| crate::stages::msl_buffer_sizes_index(module)),
@@ -458,7 +478,7 @@ mod tests {
     use oneshader_ir::samples;
 
     fn compact() -> Reflection {
-        Reflection::of_module(
+        Reflection::of_module_alone(
             &samples::compact(),
             &[Some(0), Some(1), Some(2)],
             &SourceMap::new(),
@@ -544,7 +564,7 @@ mod tests {
             })
             .expect("Compact declares Values");
         module.global_variables.append(unused, None);
-        let reflection = Reflection::of_module(&module, &[], &SourceMap::new());
+        let reflection = Reflection::of_module_alone(&module, &[], &SourceMap::new());
         let names: Vec<&str> = reflection.entry_points[0]
             .resources
             .iter()

@@ -279,7 +279,7 @@ mod tests {
 
     fn compact_pipeline() -> PipelineLayout {
         let reflection =
-            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
+            Reflection::of_module_alone(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         PipelineLayout::new(&[cs])
     }
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn missing_entry_point_is_an_error() {
         let reflection =
-            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
+            Reflection::of_module_alone(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let error = EntryLayout::from_reflection(&reflection, "VSMain").expect_err("no VSMain");
         assert_eq!(
             error.to_string(),
@@ -380,7 +380,7 @@ mod tests {
     #[test]
     fn two_resources_at_one_binding_conflict() {
         let reflection =
-            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
+            Reflection::of_module_alone(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         let mut other = cs.clone();
         other.entry_point = "Other".into();
@@ -409,7 +409,7 @@ mod tests {
     #[test]
     fn no_subgroup_operations_no_feature_and_groups_are_contiguous() {
         let reflection =
-            Reflection::of_module(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
+            Reflection::of_module_alone(&samples::compact(), &[], &oneshader_ir::SourceMap::new());
         let mut cs = EntryLayout::from_reflection(&reflection, "CSMain").expect("CSMain exists");
         cs.subgroup_operations = SubgroupOperations::empty();
         cs.resources.retain(|r| r.name == "Kept");

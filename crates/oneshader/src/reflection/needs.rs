@@ -1,7 +1,7 @@
 //! Which scalar widths beyond 32 bits an entry point uses, and so which device
 //! features it needs (`shaderInt64`, `shaderFloat64`, 16-bit storage, WebGPU `shader-f16`).
 
-use oneshader_ir::analysis::{self, GlobalUse};
+use oneshader_ir::EntryPointInfo;
 use oneshader_ir::{EntryPoint, Handle, Module, ScalarKind, Type, TypeInner};
 use serde::{Deserialize, Serialize};
 
@@ -52,10 +52,10 @@ impl TypeNeeds {
     pub(super) fn of_entry_point(
         module: &Module,
         entry: &EntryPoint,
-        uses: &[GlobalUse],
+        info: &EntryPointInfo,
     ) -> TypeNeeds {
         let mut needs = TypeNeeds::default();
-        for function in analysis::entry_functions(module, entry) {
+        for function in info.functions(module, entry) {
             for &ty in &function.expression_types {
                 needs.add_type(module, ty);
             }
@@ -70,7 +70,11 @@ impl TypeNeeds {
             }
         }
         for (handle, global) in module.global_variables.iter() {
-            if uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+            if info
+                .global_uses
+                .get(handle.index())
+                .is_some_and(|u| u.is_used())
+            {
                 needs.add_type(module, global.ty);
             }
         }

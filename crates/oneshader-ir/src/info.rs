@@ -1,0 +1,199 @@
+//! Facts about a whole module, computed once and shared by every entry point's backends
+//! and reflection: which functions each entry point reaches, how it uses each global, and
+//! which subgroup operations it needs.
+//!
+//! The free functions of [`analysis`](crate::analysis) answer the same questions for one
+//! entry point by walking the bodies of every function it reaches. A module with several
+//! entry points, written for three targets and reflected, asks each question many times
+//! per entry point; [`ModuleInfo`] walks each function body once.
+
+use crate::analysis::{self, GlobalUse};
+use crate::arena::Handle;
+use crate::module::{EntryPoint, Function, GlobalVariable, Module};
+use crate::statement::Statement;
+use crate::wave::SubgroupOperations;
+
+/// The facts of every entry point of a module, by entry point index.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleInfo {
+    entry_points: Vec<EntryPointInfo>,
+}
+
+/// What one entry point reaches and uses.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EntryPointInfo {
+    /// Every function the entry point reaches through calls, each once, in handle order
+    /// (as [`analysis::reachable_functions`] gives them).
+    pub reachable_functions: Vec<Handle<Function>>,
+    /// How the entry function and every function it reaches use each global, indexed by
+    /// global handle (as [`analysis::global_uses`] gives them).
+    pub global_uses: Vec<GlobalUse>,
+    /// The Vulkan subgroup operations the entry point needs.
+    pub subgroup_operations: SubgroupOperations,
+}
+
+/// What one function does itself, not counting its callees.
+#[derive(Default)]
+struct FunctionFacts {
+    /// The functions it calls, sorted, each once.
+    callees: Vec<Handle<Function>>,
+    /// Each global it uses, with how, sorted by global, each once.
+    global_uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
+    /// The subgroup operations of its own wave operations.
+    subgroup_operations: SubgroupOperations,
+}
+
+impl FunctionFacts {
+    fn of(function: &Function) -> FunctionFacts {
+        let mut callees = Vec::new();
+        analysis::walk_statements(&function.body, &mut |statement| {
+            if let Statement::Call { function, .. } = statement {
+                callees.push(*function);
+            }
+        });
+        callees.sort_unstable();
+        callees.dedup();
+        let mut global_uses = Vec::new();
+        analysis::visit_global_uses(function, &mut |global, used| {
+            global_uses.push((global, used));
+        });
+        global_uses.sort_unstable_by_key(|&(global, _)| global);
+        global_uses.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                earlier.1 = earlier.1.union(later.1);
+            }
+            same
+        });
+        FunctionFacts {
+            callees,
+            global_uses,
+            subgroup_operations: analysis::function_subgroup_operations(function),
+        }
+    }
+}
+
+impl ModuleInfo {
+    /// Walks every function of `module` once and derives the facts of each entry point.
+    pub fn new(module: &Module) -> ModuleInfo {
+        let functions: Vec<FunctionFacts> = module
+            .functions
+            .iter()
+            .map(|(_, function)| FunctionFacts::of(function))
+            .collect();
+        let entry_points = module
+            .entry_points
+            .iter()
+            .map(|entry| EntryPointInfo::of(module, entry, &functions))
+            .collect();
+        ModuleInfo { entry_points }
+    }
+
+    /// The facts of each entry point, in the module's order.
+    pub fn entry_points(&self) -> &[EntryPointInfo] {
+        &self.entry_points
+    }
+
+    /// The facts of entry point number `index`, if the module has it.
+    pub fn entry_point(&self, index: usize) -> Option<&EntryPointInfo> {
+        self.entry_points.get(index)
+    }
+}
+
+impl EntryPointInfo {
+    /// The facts of `entry`, from the facts of the module's functions (by handle index).
+    fn of(module: &Module, entry: &EntryPoint, functions: &[FunctionFacts]) -> EntryPointInfo {
+        let own = FunctionFacts::of(&entry.function);
+        let mut reached = vec![false; functions.len()];
+        let mut stack = own.callees.clone();
+        while let Some(handle) = stack.pop() {
+            let Some(seen) = reached.get_mut(handle.index()) else {
+                continue;
+            };
+            if std::mem::replace(seen, true) {
+                continue;
+            }
+            if let Some(facts) = functions.get(handle.index()) {
+                stack.extend_from_slice(&facts.callees);
+            }
+        }
+        let reachable_functions: Vec<Handle<Function>> = reached
+            .iter()
+            .enumerate()
+            .filter(|&(_, &reached)| reached)
+            .map(|(index, _)| Handle::from_index(index))
+            .collect();
+        let mut global_uses = vec![GlobalUse::NONE; module.global_variables.len()];
+        let mut subgroup_operations = SubgroupOperations::empty();
+        let reached_facts = reachable_functions
+            .iter()
+            .filter_map(|handle| functions.get(handle.index()));
+        for facts in std::iter::once(&own).chain(reached_facts) {
+            for &(global, used) in &facts.global_uses {
+                if let Some(entry) = global_uses.get_mut(global.index()) {
+                    *entry = entry.union(used);
+                }
+            }
+            subgroup_operations |= facts.subgroup_operations;
+        }
+        EntryPointInfo {
+            reachable_functions,
+            global_uses,
+            subgroup_operations,
+        }
+    }
+
+    /// The entry function followed by every function it reaches (as
+    /// [`analysis::entry_functions`] gives them).
+    pub fn functions<'a>(
+        &'a self,
+        module: &'a Module,
+        entry: &'a EntryPoint,
+    ) -> impl Iterator<Item = &'a Function> + 'a {
+        std::iter::once(&entry.function).chain(
+            self.reachable_functions
+                .iter()
+                .filter_map(|&handle| module.functions.try_get(handle)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples;
+
+    /// The shared facts are those the one-entry-point analyses compute, for every
+    /// entry point of `module`.
+    pub(crate) fn assert_agrees_with_the_analyses(module: &Module) {
+        {
+            let info = ModuleInfo::new(module);
+            for (index, entry) in module.entry_points.iter().enumerate() {
+                let facts = info.entry_point(index).expect("one info per entry point");
+                assert_eq!(
+                    facts.reachable_functions,
+                    analysis::reachable_functions(module, entry)
+                );
+                assert_eq!(facts.global_uses, analysis::global_uses(module, entry));
+                assert_eq!(
+                    facts.subgroup_operations,
+                    analysis::subgroup_operations(module, entry)
+                );
+                let functions: Vec<*const Function> = facts
+                    .functions(module, entry)
+                    .map(std::ptr::from_ref)
+                    .collect();
+                let expected: Vec<*const Function> = analysis::entry_functions(module, entry)
+                    .into_iter()
+                    .map(std::ptr::from_ref)
+                    .collect();
+                assert_eq!(functions, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_analyses_on_compact() {
+        assert_agrees_with_the_analyses(&samples::compact());
+    }
+}
