@@ -6,14 +6,13 @@ use oneshader_ir::{
     AddressSpace, Diagnostic, EntryPoint, FastHashMap, Function, GlobalVariable, Handle, Module,
     ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
 };
-use rspirv::binary::Assemble;
-use rspirv::dr::{self, Builder, Operand};
 use rspirv::spirv::{
     self, AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel,
     StorageClass, Word,
 };
 
 use crate::error::{Error, Result};
+use crate::module::{Builder, Operand};
 use crate::types::Layout;
 use crate::Options;
 
@@ -61,7 +60,7 @@ pub(crate) struct Writer<'a> {
     pub(crate) types: FastHashMap<(Handle<Type>, Layout), Word>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
-    /// Scalar types declared so far (rspirv's own lookup scans every type).
+    /// Scalar types declared so far (saves the capability checks of `scalar_type`).
     scalar_types: FastHashMap<Scalar, Word>,
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
@@ -128,10 +127,7 @@ impl<'a> Writer<'a> {
             writer.diagnostics.push(diagnostic);
         }
         if writer.diagnostics.is_empty() {
-            let mut module = writer.b.module();
-            crate::compact::remove_dangling_names(&mut module);
-            crate::compact::remove_unused_globals(&mut module);
-            Ok(module.assemble())
+            Ok(writer.b.assemble())
         } else {
             Err(writer.diagnostics)
         }
@@ -153,7 +149,7 @@ impl<'a> Writer<'a> {
         }
 
         let void = self.b.type_void();
-        let entry_type = self.b.type_function(void, []);
+        let entry_type = self.b.type_function(void, &[]);
         let entry_id = self.b.id();
         let entry = self.entry;
         if let Err(Error(diagnostic)) =
@@ -205,7 +201,7 @@ impl<'a> Writer<'a> {
         if let Some(&id) = self.pointer_types.get(&(class, pointee)) {
             return id;
         }
-        let id = self.b.type_pointer(None, class, pointee);
+        let id = self.b.type_pointer(class, pointee);
         self.pointer_types.insert((class, pointee), id);
         id
     }
@@ -222,10 +218,10 @@ impl<'a> Writer<'a> {
 
     /// Ends a function left half-written by an error, so the builder can go on.
     fn abandon_function(&mut self) {
-        if self.b.selected_block().is_some() {
+        if self.b.in_block() {
             let _ = self.b.unreachable();
         }
-        if self.b.selected_function().is_some() {
+        if self.b.in_function() {
             let _ = self.b.end_function();
         }
     }
@@ -247,9 +243,7 @@ impl<'a> Writer<'a> {
             };
             parameter_types.push(ty);
         }
-        let function_type = self
-            .b
-            .type_function(return_type, parameter_types.iter().copied());
+        let function_type = self.b.type_function(return_type, &parameter_types);
         Ok(FunctionSignature {
             id: self.b.id(),
             return_type,
@@ -354,7 +348,7 @@ impl<'a> Writer<'a> {
         if let Some(&id) = self.composite_constants.get(&(ty, components.clone())) {
             return id;
         }
-        let id = self.b.constant_composite(ty, components.iter().copied());
+        let id = self.b.constant_composite(ty, &components);
         self.composite_constants.insert((ty, components), id);
         id
     }
@@ -380,11 +374,6 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Appends a module-level instruction (a variable) after the types it uses.
-    fn global_instruction(&mut self, instruction: dr::Instruction) {
-        self.b.module_mut().types_global_values.push(instruction);
-    }
-
     /// A module-level `OpVariable` of pointer type `pointer` in `class`.
     pub fn global_variable(
         &mut self,
@@ -392,15 +381,7 @@ impl<'a> Writer<'a> {
         class: StorageClass,
         initializer: Option<Word>,
     ) -> Word {
-        let id = self.b.id();
-        let mut operands = vec![Operand::StorageClass(class)];
-        operands.extend(initializer.map(Operand::IdRef));
-        self.global_instruction(dr::Instruction::new(
-            spirv::Op::Variable,
-            Some(pointer),
-            Some(id),
-            operands,
-        ));
+        let id = self.b.global_variable(pointer, class, initializer);
         self.interface.push(id);
         id
     }
