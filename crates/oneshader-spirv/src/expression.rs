@@ -42,14 +42,16 @@ impl FunctionWriter<'_, '_> {
                     }
                 }
                 let ty = self.value_type_of(handle)?;
-                Some(self.w.composite_constant(ty, constants))
+                Some(self.w.composite_constant(ty, &constants))
             }
             Expression::Splat { size, value } => match self.constant(*value)? {
                 Some(constant) => {
                     let ty = self.value_type_of(handle)?;
+                    let constants = [constant; 4];
+                    let count = (size.count() as usize).min(constants.len());
                     Some(
                         self.w
-                            .composite_constant(ty, vec![constant; size.count() as usize]),
+                            .composite_constant(ty, constants.get(..count).unwrap_or_default()),
                     )
                 }
                 None => None,

@@ -408,17 +408,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
             }
         };
-        let mut operands = Vec::with_capacity(indices.len() + 1);
-        if wrapped {
-            operands.push(self.w.u32_constant(0)?);
-        }
-        for index in indices.into_iter().rev() {
-            operands.push(match index {
-                Index::Constant(value) => self.w.u32_constant(value)?,
-                Index::Dynamic(index) => self.value(index)?,
-            });
-        }
-        if operands.is_empty() {
+        if indices.is_empty() && !wrapped {
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -430,10 +420,20 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 pointee_id,
             });
         }
+        // The root, then the indices.
+        let mut chain = Vec::with_capacity(indices.len() + 2);
+        chain.push(root);
+        if wrapped {
+            chain.push(self.w.u32_constant(0)?);
+        }
+        for index in indices.into_iter().rev() {
+            chain.push(match index {
+                Index::Constant(value) => self.w.u32_constant(value)?,
+                Index::Dynamic(index) => self.value(index)?,
+            });
+        }
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
-        let mut chain = vec![root];
-        chain.extend(operands);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
         Ok(Pointer {
             id,

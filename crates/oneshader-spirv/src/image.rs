@@ -394,7 +394,7 @@ impl FunctionWriter<'_, '_> {
                 component
             } else {
                 let vector = self.w.b.type_vector(int_type, components.len() as u32);
-                self.w.composite_constant(vector, components)
+                self.w.composite_constant(vector, &components)
             };
             extra.push(constant);
         }

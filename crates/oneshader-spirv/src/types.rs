@@ -80,7 +80,7 @@ impl Writer<'_> {
             TypeInner::Array { .. } | TypeInner::Struct { .. } => layout,
             _ => Layout::Plain,
         };
-        if let Some(&id) = self.types.get(&(ty, layout)) {
+        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.get(layout)) {
             return Ok(id);
         }
         let id = match *inner {
@@ -161,7 +161,9 @@ impl Writer<'_> {
             } => self.image_type(dim, arrayed, class)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
         };
-        self.types.insert((ty, layout), id);
+        if let Some(ids) = self.types.get_mut(ty.index()) {
+            ids.set(layout, id);
+        }
         Ok(id)
     }
 

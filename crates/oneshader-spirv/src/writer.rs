@@ -29,6 +29,33 @@ pub(crate) struct GlobalInfo {
     pub wrapped: bool,
 }
 
+/// The SPIR-V types of one IR type, per layout, once declared.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TypeIds {
+    /// In [`Layout::Plain`].
+    pub plain: Option<Word>,
+    /// In [`Layout::Explicit`].
+    pub explicit: Option<Word>,
+}
+
+impl TypeIds {
+    /// The type in `layout`, if declared.
+    pub fn get(self, layout: Layout) -> Option<Word> {
+        match layout {
+            Layout::Plain => self.plain,
+            Layout::Explicit => self.explicit,
+        }
+    }
+
+    /// Records `id` as the type in `layout`.
+    pub fn set(&mut self, layout: Layout, id: Word) {
+        match layout {
+            Layout::Plain => self.plain = Some(id),
+            Layout::Explicit => self.explicit = Some(id),
+        }
+    }
+}
+
 /// A helper function's SPIR-V signature.
 #[derive(Clone, Debug)]
 pub(crate) struct FunctionSignature {
@@ -57,7 +84,7 @@ pub(crate) struct Writer<'a> {
     /// The `GLSL.std.450` import, once used.
     glsl: Option<Word>,
     /// SPIR-V types of IR types, per memory layout.
-    pub(crate) types: FastHashMap<(Handle<Type>, Layout), Word>,
+    pub(crate) types: Vec<TypeIds>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
     /// Scalar types declared so far (saves the capability checks of `scalar_type`).
@@ -67,7 +94,10 @@ pub(crate) struct Writer<'a> {
     /// Scalar constants by type id and bits.
     scalar_constants: FastHashMap<(Word, u64), Word>,
     /// Composite and null constants by type and constituents.
-    composite_constants: FastHashMap<(Word, Vec<Word>), Word>,
+    /// The key is the type followed by the constituents (none for `OpConstantNull`).
+    composite_constants: FastHashMap<Vec<Word>, Word>,
+    /// The key of `composite_constants` being looked up, kept to spare an allocation.
+    composite_key: Vec<Word>,
     /// Globals written so far.
     globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
     /// Built-in input variables made for wave operations.
@@ -106,12 +136,13 @@ impl<'a> Writer<'a> {
             b: Builder::new(),
             capabilities: Vec::new(),
             glsl: None,
-            types: FastHashMap::default(),
+            types: vec![TypeIds::default(); module.types.len()],
             blocks: FastHashMap::default(),
             scalar_types: FastHashMap::default(),
             pointer_types: FastHashMap::default(),
             scalar_constants: FastHashMap::default(),
             composite_constants: FastHashMap::default(),
+            composite_key: Vec::new(),
             globals: FastHashMap::default(),
             wave_inputs: FastHashMap::default(),
             interface: Vec::new(),
@@ -294,6 +325,9 @@ impl<'a> Writer<'a> {
 
     /// The SPIR-V type of values of IR type `ty`.
     pub fn value_type(&mut self, ty: Handle<Type>) -> Result<Word> {
+        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.plain) {
+            return Ok(id);
+        }
         self.type_id(ty, Layout::Plain)
     }
 
@@ -338,28 +372,34 @@ impl<'a> Writer<'a> {
             Some(size) => {
                 let scalar_ty = self.scalar_type(scalar)?;
                 let ty = self.b.type_vector(scalar_ty, size.count());
-                Ok(self.composite_constant(ty, vec![component; size.count() as usize]))
+                let components = [component; 4];
+                let count = (size.count() as usize).min(components.len());
+                Ok(self.composite_constant(ty, components.get(..count).unwrap_or_default()))
             }
         }
     }
 
     /// An `OpConstantComposite` of type `ty` (cached).
-    pub fn composite_constant(&mut self, ty: Word, components: Vec<Word>) -> Word {
-        if let Some(&id) = self.composite_constants.get(&(ty, components.clone())) {
+    pub fn composite_constant(&mut self, ty: Word, components: &[Word]) -> Word {
+        self.composite_key.clear();
+        self.composite_key.push(ty);
+        self.composite_key.extend_from_slice(components);
+        if let Some(&id) = self.composite_constants.get(self.composite_key.as_slice()) {
             return id;
         }
-        let id = self.b.constant_composite(ty, &components);
-        self.composite_constants.insert((ty, components), id);
+        let id = self.b.constant_composite(ty, components);
+        self.composite_constants
+            .insert(self.composite_key.clone(), id);
         id
     }
 
     /// An `OpConstantNull` of type `ty` (cached).
     pub fn null_constant(&mut self, ty: Word) -> Word {
-        if let Some(&id) = self.composite_constants.get(&(ty, Vec::new())) {
+        if let Some(&id) = self.composite_constants.get([ty].as_slice()) {
             return id;
         }
         let id = self.b.constant_null(ty);
-        self.composite_constants.insert((ty, Vec::new()), id);
+        self.composite_constants.insert(vec![ty], id);
         id
     }
 
