@@ -136,7 +136,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             arguments: Vec::new(),
             constructs: Vec::new(),
             outputs: None,
-            known: FastHashMap::default(),
+            known: FastHashMap::with_capacity_and_hasher(
+                f.local_variables.len(),
+                Default::default(),
+            ),
         }
     }
 

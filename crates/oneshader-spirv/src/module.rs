@@ -195,12 +195,19 @@ impl Builder {
             debug_names: Vec::new(),
             annotations: Vec::new(),
             globals: Vec::with_capacity(256),
-            functions: Vec::with_capacity(1024),
-            types: FastHashMap::default(),
+            functions: Vec::new(),
+            types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
             function_types: FastHashMap::default(),
             function: None,
             spare: FunctionState::default(),
         }
+    }
+
+    /// Makes room for the ids and function words of about `expressions` IR expressions
+    /// (most become one instruction with a result; a few words each).
+    pub fn reserve(&mut self, expressions: usize) {
+        self.ids.reserve(expressions + expressions / 2);
+        self.functions.reserve(4 * expressions);
     }
 
     /// Sets the SPIR-V version of the header.

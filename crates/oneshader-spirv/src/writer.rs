@@ -139,8 +139,8 @@ impl<'a> Writer<'a> {
             types: vec![TypeIds::default(); module.types.len()],
             blocks: FastHashMap::default(),
             scalar_types: FastHashMap::default(),
-            pointer_types: FastHashMap::default(),
-            scalar_constants: FastHashMap::default(),
+            pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
+            scalar_constants: FastHashMap::with_capacity_and_hasher(64, Default::default()),
             composite_constants: FastHashMap::default(),
             composite_key: Vec::new(),
             globals: FastHashMap::default(),
@@ -168,6 +168,13 @@ impl<'a> Writer<'a> {
     /// function and the helpers; errors in one function don't stop the others.
     fn write_functions(&mut self) -> Result<()> {
         let helpers = analysis::reachable_functions(self.module, self.entry);
+        let expressions = self.entry.function.expressions.len()
+            + helpers
+                .iter()
+                .filter_map(|&handle| self.module.functions.try_get(handle))
+                .map(|function| function.expressions.len())
+                .sum::<usize>();
+        self.b.reserve(expressions);
         for &handle in &helpers {
             let function = self.module.functions.try_get(handle).ok_or_else(|| {
                 Error::malformed(
