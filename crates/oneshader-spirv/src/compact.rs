@@ -1,199 +1,214 @@
 //! Size clean-ups on the written module: Function variables that are only ever
 //! stored to (every load was forwarded from a store), and types, constants and
 //! names nothing refers to any more.
+//!
+//! Both work on the words of [`Builder`], with what it counted while writing: how often
+//! functions, entry points and execution modes use each id, and which ids functions
+//! define and read.
 
-use rspirv::dr::{Function, Instruction, Module, Operand};
 use rspirv::spirv::{Op, Word};
 
-/// A set of ids, one flag per id: SPIR-V ids are dense (below the module's bound), so a
-/// flag vector is far cheaper than hashing each id.
-#[derive(Clone, Debug, Default)]
-struct IdSet {
-    /// The id of `flags[0]`: a function's variables are numbered together, far above 0 in
-    /// a large module, and a set of them sized from id 0 made the pass quadratic.
-    base: Word,
-    flags: Vec<bool>,
+use crate::module::{Builder, FunctionState};
+
+/// The instructions of `words`, each as its words (a truncated last one is left out).
+fn instructions(words: &[Word]) -> impl Iterator<Item = &[Word]> + '_ {
+    let mut rest = words;
+    std::iter::from_fn(move || {
+        let count = (*rest.first()? >> 16).max(1) as usize;
+        let instruction = rest.get(..count)?;
+        rest = rest.get(count..).unwrap_or_default();
+        Some(instruction)
+    })
 }
 
-impl IdSet {
-    /// An empty set with room for the ids below `bound`.
-    fn with_bound(bound: Word) -> Self {
-        IdSet::with_range(0, bound)
-    }
+/// The opcode of an instruction.
+fn opcode(instruction: &[Word]) -> u32 {
+    instruction.first().map_or(0, |word| word & 0xffff)
+}
 
-    /// An empty set with room for the ids from `first` up to, not including, `end`.
-    fn with_range(first: Word, end: Word) -> Self {
-        IdSet {
-            base: first,
-            flags: vec![false; end.saturating_sub(first) as usize],
-        }
+/// Forgets one use of `id` (by an instruction that is removed).
+fn unuse(builder: &mut Builder, id: Word) {
+    if let Some(info) = builder.ids.get_mut(id as usize) {
+        info.uses = info.uses.saturating_sub(1);
     }
+}
 
-    /// The index of `id` in `flags`; `None` below `base`.
-    fn index(&self, id: Word) -> Option<usize> {
-        id.checked_sub(self.base).map(|offset| offset as usize)
-    }
-
-    /// Adds `id`. An id below `base` is ignored: each set is made with room for the ids
-    /// it is given.
-    fn insert(&mut self, id: Word) {
-        let Some(index) = self.index(id) else {
-            return;
+/// Appends `function` to the module's functions, its variables at the start of its
+/// first block, less the variables that nothing reads and the stores to them.
+pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
+    let body = &function.body;
+    // Without a block the variables have nowhere to go.
+    let first_block = function.first_block.unwrap_or(body.len());
+    let mut any_removed = false;
+    for variable in instructions(&function.variables) {
+        let &[_, _, id, ..] = variable else {
+            continue;
         };
-        if index >= self.flags.len() {
-            self.flags.resize(index + 1, false);
-        }
-        if let Some(flag) = self.flags.get_mut(index) {
-            *flag = true;
-        }
-    }
-
-    fn remove(&mut self, id: Word) {
-        if let Some(flag) = self.index(id).and_then(|index| self.flags.get_mut(index)) {
-            *flag = false;
+        let Some(info) = builder.ids.get_mut(id as usize) else {
+            continue;
+        };
+        if !info.read || function.first_block.is_none() {
+            info.removed = true;
+            info.in_function = false;
+            any_removed = true;
         }
     }
-
-    fn contains(&self, id: Word) -> bool {
-        self.index(id)
-            .and_then(|index| self.flags.get(index))
-            .copied()
-            .unwrap_or(false)
-    }
-
-    fn extend(&mut self, ids: impl IntoIterator<Item = Word>) {
-        for id in ids {
-            self.insert(id);
+    builder
+        .functions
+        .extend_from_slice(body.get(..first_block).unwrap_or_default());
+    for variable in instructions(&function.variables) {
+        let &[_, pointer, id, ref rest @ ..] = variable else {
+            continue;
+        };
+        if builder
+            .ids
+            .get(id as usize)
+            .is_some_and(|info| info.removed)
+        {
+            unuse(builder, pointer);
+            if let [_, initializer] = *rest {
+                unuse(builder, initializer);
+            }
+        } else {
+            builder.functions.extend_from_slice(variable);
         }
     }
-}
-
-/// The id bound of `module`'s header (every id is below it), 0 without a header: the
-/// size an [`IdSet`] of its ids starts with (it grows for any id beyond).
-fn bound(module: &Module) -> Word {
-    module.header.as_ref().map_or(0, |header| header.bound)
-}
-
-/// The ids an instruction refers to (its result type and id operands).
-fn references(instruction: &Instruction) -> impl Iterator<Item = Word> + '_ {
-    instruction
-        .result_type
-        .into_iter()
-        .chain(instruction.operands.iter().filter_map(Operand::id_ref_any))
-}
-
-/// Removes the Function variables of `function` that nothing reads: their stores
-/// and the variables themselves.
-pub(crate) fn remove_write_only_variables(function: &mut Function) {
-    let variables: Vec<Word> = function
-        .blocks
-        .first()
-        .into_iter()
-        .flat_map(|block| &block.instructions)
-        .filter(|i| i.class.opcode == Op::Variable)
-        .filter_map(|i| i.result_id)
-        .collect();
-    let (Some(&first), Some(&last)) = (variables.iter().min(), variables.iter().max()) else {
+    let rest = body.get(first_block..).unwrap_or_default();
+    if !any_removed {
+        builder.functions.extend_from_slice(rest);
         return;
+    }
+    for instruction in instructions(rest) {
+        if let (true, &[_, pointer, value, ..]) =
+            (opcode(instruction) == Op::Store as u32, instruction)
+        {
+            if builder
+                .ids
+                .get(pointer as usize)
+                .is_some_and(|info| info.removed)
+            {
+                unuse(builder, pointer);
+                unuse(builder, value);
+                continue;
+            }
+        }
+        builder.functions.extend_from_slice(instruction);
+    }
+}
+
+/// The ids a module-level instruction refers to: its result type and id operands, as
+/// two slices.
+fn global_references(instruction: &[Word]) -> (&[Word], &[Word]) {
+    let words = |range: std::ops::Range<usize>| instruction.get(range).unwrap_or_default();
+    let tail = |start: usize| instruction.get(start..).unwrap_or_default();
+    const VECTOR: u32 = Op::TypeVector as u32;
+    const MATRIX: u32 = Op::TypeMatrix as u32;
+    const IMAGE: u32 = Op::TypeImage as u32;
+    const SAMPLED_IMAGE: u32 = Op::TypeSampledImage as u32;
+    const RUNTIME_ARRAY: u32 = Op::TypeRuntimeArray as u32;
+    const ARRAY: u32 = Op::TypeArray as u32;
+    const STRUCT: u32 = Op::TypeStruct as u32;
+    const FUNCTION: u32 = Op::TypeFunction as u32;
+    const POINTER: u32 = Op::TypePointer as u32;
+    const CONSTANT: u32 = Op::Constant as u32;
+    const TRUE: u32 = Op::ConstantTrue as u32;
+    const FALSE: u32 = Op::ConstantFalse as u32;
+    const NULL: u32 = Op::ConstantNull as u32;
+    const COMPOSITE: u32 = Op::ConstantComposite as u32;
+    const VARIABLE: u32 = Op::Variable as u32;
+    match opcode(instruction) {
+        VECTOR | MATRIX | IMAGE | SAMPLED_IMAGE | RUNTIME_ARRAY => (words(2..3), &[]),
+        ARRAY => (words(2..4), &[]),
+        STRUCT | FUNCTION => (tail(2), &[]),
+        POINTER => (words(3..4), &[]),
+        CONSTANT | TRUE | FALSE | NULL => (words(1..2), &[]),
+        COMPOSITE => (words(1..2), tail(3)),
+        VARIABLE => (words(1..2), tail(4)),
+        _ => (&[], &[]),
+    }
+}
+
+/// The result id of a module-level instruction.
+fn global_result(instruction: &[Word]) -> Option<Word> {
+    const CONSTANT: u32 = Op::Constant as u32;
+    const TRUE: u32 = Op::ConstantTrue as u32;
+    const FALSE: u32 = Op::ConstantFalse as u32;
+    const NULL: u32 = Op::ConstantNull as u32;
+    const COMPOSITE: u32 = Op::ConstantComposite as u32;
+    const VARIABLE: u32 = Op::Variable as u32;
+    match opcode(instruction) {
+        CONSTANT | TRUE | FALSE | NULL | COMPOSITE | VARIABLE => instruction.get(2).copied(),
+        _ => instruction.get(1).copied(),
+    }
+}
+
+/// The module's words: the header, then each section, less the types, constants and
+/// module-level variables nothing refers to, and less the names and decorations of ids
+/// no instruction defines any more.
+pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word) -> Vec<Word> {
+    // What functions, entry points and execution modes use lives, and with it what it
+    // refers to; each global refers only to globals before it.
+    let mut live: Vec<bool> = builder.ids.iter().map(|info| info.uses > 0).collect();
+    let globals: Vec<&[Word]> = instructions(&builder.globals).collect();
+    for instruction in globals.iter().rev() {
+        let Some(id) = global_result(instruction) else {
+            continue;
+        };
+        if !live.get(id as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let (first, second) = global_references(instruction);
+        for &reference in first.iter().chain(second) {
+            if let Some(flag) = live.get_mut(reference as usize) {
+                *flag = true;
+            }
+        }
+    }
+    let is_live = |id: Word| live.get(id as usize).copied().unwrap_or(false);
+    let defined = |id: Word| {
+        builder
+            .ids
+            .get(id as usize)
+            .is_some_and(|info| info.in_function || (info.global.is_some() && is_live(id)))
     };
-    // Sized for the variables alone: other ids are no variable's.
-    let mut unread = IdSet::with_range(first, last + 1);
-    unread.extend(variables.iter().copied());
-    for instruction in function.blocks.iter().flat_map(|b| &b.instructions) {
-        let is_store = instruction.class.opcode == Op::Store;
-        for (index, id) in instruction
-            .operands
-            .iter()
-            .enumerate()
-            .filter_map(|(index, operand)| operand.id_ref_any().map(|id| (index, id)))
-        {
-            // The pointer operand of a store only writes.
-            if !(is_store && index == 0) {
-                unread.remove(id);
-            }
-        }
-    }
-    if !variables.iter().any(|&id| unread.contains(id)) {
-        return;
-    }
-    for block in &mut function.blocks {
-        block.instructions.retain(|i| match i.class.opcode {
-            Op::Variable => !i.result_id.is_some_and(|id| unread.contains(id)),
-            Op::Store => {
-                !matches!(i.operands.first(), Some(Operand::IdRef(id)) if unread.contains(*id))
-            }
-            _ => true,
-        });
-    }
-}
 
-/// Removes types, constants and module-level variables that nothing refers to,
-/// with their names and decorations.
-pub(crate) fn remove_unused_globals(module: &mut Module) {
-    // What the entry points and functions refer to does not change while globals go,
-    // so it is collected once; only the globals' own references are counted again.
-    let mut used_outside = IdSet::with_bound(bound(module));
-    let mut mark = |instruction: &Instruction| used_outside.extend(references(instruction));
-    module
-        .entry_points
-        .iter()
-        .chain(&module.execution_modes)
-        .for_each(&mut mark);
-    for function in &module.functions {
-        function
-            .def
-            .iter()
-            .chain(&function.parameters)
-            .chain(function.blocks.iter().flat_map(|b| &b.instructions))
-            .for_each(&mut mark);
-    }
-    loop {
-        let mut used = used_outside.clone();
-        for instruction in &module.types_global_values {
-            used.extend(references(instruction));
-        }
-        let mut unused = IdSet::default();
-        let mut any_unused = false;
-        for id in module
-            .types_global_values
-            .iter()
-            .filter_map(|i| i.result_id)
-        {
-            if !used.contains(id) {
-                unused.insert(id);
-                any_unused = true;
+    let sections = [
+        &builder.capabilities,
+        &builder.ext_inst_imports,
+        &builder.memory_model,
+        &builder.entry_points,
+        &builder.execution_modes,
+        &builder.debug_names,
+        &builder.annotations,
+        &builder.globals,
+        &builder.functions,
+    ];
+    let mut words = Vec::with_capacity(5 + sections.iter().map(|s| s.len()).sum::<usize>());
+    words.extend([
+        rspirv::spirv::MAGIC_NUMBER,
+        version,
+        generator,
+        builder.bound(),
+        0,
+    ]);
+    words.extend_from_slice(&builder.capabilities);
+    words.extend_from_slice(&builder.ext_inst_imports);
+    words.extend_from_slice(&builder.memory_model);
+    words.extend_from_slice(&builder.entry_points);
+    words.extend_from_slice(&builder.execution_modes);
+    // Names and decorations name their target first.
+    for section in [&builder.debug_names, &builder.annotations] {
+        for instruction in instructions(section) {
+            if instruction.get(1).is_some_and(|&target| defined(target)) {
+                words.extend_from_slice(instruction);
             }
         }
-        if !any_unused {
-            return;
-        }
-        module
-            .types_global_values
-            .retain(|i| !i.result_id.is_some_and(|id| unused.contains(id)));
-        let targets_unused = |i: &Instruction| matches!(i.operands.first(), Some(Operand::IdRef(id)) if unused.contains(*id));
-        module.debug_names.retain(|i| !targets_unused(i));
-        module.annotations.retain(|i| !targets_unused(i));
     }
-}
-
-/// Removes the names of ids that no longer exist in any function.
-pub(crate) fn remove_dangling_names(module: &mut Module) {
-    let mut defined = IdSet::with_bound(bound(module));
-    defined.extend(
-        module
-            .types_global_values
-            .iter()
-            .filter_map(|i| i.result_id),
-    );
-    for function in &module.functions {
-        defined.extend(function.def.iter().filter_map(|i| i.result_id));
-        defined.extend(function.parameters.iter().filter_map(|i| i.result_id));
-        for block in &function.blocks {
-            defined.extend(block.label.iter().filter_map(|i| i.result_id));
-            defined.extend(block.instructions.iter().filter_map(|i| i.result_id));
+    for instruction in globals {
+        if global_result(instruction).is_some_and(is_live) {
+            words.extend_from_slice(instruction);
         }
     }
-    let dangling = |i: &Instruction| matches!(i.operands.first(), Some(Operand::IdRef(id)) if !defined.contains(*id));
-    module.debug_names.retain(|i| !dangling(i));
-    module.annotations.retain(|i| !dangling(i));
+    words.extend_from_slice(&builder.functions);
+    words
 }

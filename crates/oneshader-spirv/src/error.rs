@@ -1,4 +1,4 @@
-//! The backend's error: an `OSH5001` diagnostic, convertible from rspirv's errors.
+//! The backend's error: an `OSH5001` diagnostic, convertible from the module builder's errors.
 
 use oneshader_ir::{codes, Diagnostic, Span};
 
@@ -21,8 +21,8 @@ impl Error {
     }
 }
 
-impl From<rspirv::dr::Error> for Error {
-    fn from(error: rspirv::dr::Error) -> Self {
+impl From<crate::module::BuildError> for Error {
+    fn from(error: crate::module::BuildError) -> Self {
         Error::malformed(None, format!("the SPIR-V builder refused it ({error:?})"))
     }
 }

@@ -4,11 +4,11 @@ use oneshader_ir::{
     BinaryOperator, Expression, Handle, Literal, Scalar, ScalarKind, Span, TypeInner,
     UnaryOperator, VectorSize,
 };
-use rspirv::dr::Operand;
 use rspirv::spirv::{Op, StorageClass, Word};
 
 use crate::error::{Error, Result};
 use crate::function::FunctionWriter;
+use crate::module::Operand;
 
 /// The bits of a literal, as its scalar type's constant holds them.
 fn literal_bits(literal: Literal) -> u64 {
@@ -42,14 +42,16 @@ impl FunctionWriter<'_, '_> {
                     }
                 }
                 let ty = self.value_type_of(handle)?;
-                Some(self.w.composite_constant(ty, constants))
+                Some(self.w.composite_constant(ty, &constants))
             }
             Expression::Splat { size, value } => match self.constant(*value)? {
                 Some(constant) => {
                     let ty = self.value_type_of(handle)?;
+                    let constants = [constant; 4];
+                    let count = (size.count() as usize).min(constants.len());
                     Some(
                         self.w
-                            .composite_constant(ty, vec![constant; size.count() as usize]),
+                            .composite_constant(ty, constants.get(..count).unwrap_or_default()),
                     )
                 }
                 None => None,
@@ -133,7 +135,7 @@ impl FunctionWriter<'_, '_> {
                         .take(size.count() as usize)
                         .map(|&c| Operand::LiteralBit32(c as u32)),
                 );
-                self.emit(Op::VectorShuffle, result_type, operands)
+                self.emit(Op::VectorShuffle, result_type, &operands)
             }
             Expression::Access { base, index } => {
                 self.dynamic_access(*base, *index, result_type, span)
@@ -143,7 +145,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit(
                     Op::CompositeExtract,
                     result_type,
-                    vec![Operand::IdRef(base), Operand::LiteralBit32(*index)],
+                    &[Operand::IdRef(base), Operand::LiteralBit32(*index)],
                 )
             }
             Expression::GlobalVariable(global) if self.is_handle(handle)? => {
@@ -272,7 +274,7 @@ impl FunctionWriter<'_, '_> {
         self.emit(
             Op::ArrayLength,
             result_type,
-            vec![Operand::IdRef(info.variable), Operand::LiteralBit32(member)],
+            &[Operand::IdRef(info.variable), Operand::LiteralBit32(member)],
         )
     }
 
@@ -382,7 +384,7 @@ impl FunctionWriter<'_, '_> {
                     this.emit(
                         Op::CompositeExtract,
                         column_type,
-                        vec![Operand::IdRef(matrix), Operand::LiteralBit32(column)],
+                        &[Operand::IdRef(matrix), Operand::LiteralBit32(column)],
                     )
                 };
                 let a = extract(self, l)?;

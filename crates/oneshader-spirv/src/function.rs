@@ -6,11 +6,11 @@ use oneshader_ir::{
     AddressSpace, Block, Expression, FastHashMap, FastHashSet, Function, Handle, LocalVariable,
     Span, Statement, Type, TypeInner,
 };
-use rspirv::dr::{self, InsertPoint, Operand};
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
 
 use crate::error::{Error, Result};
 use crate::interface::EntryInterface;
+use crate::module::Operand;
 use crate::types::Layout;
 use crate::writer::{FunctionSignature, Writer};
 
@@ -71,8 +71,6 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     locals: Vec<Word>,
     /// Each argument: its value, or for `out`/`inout` parameters its pointer.
     arguments: Vec<Word>,
-    /// `OpVariable`s made while writing (temporaries), put in the first block at the end.
-    variables: Vec<dr::Instruction>,
     /// The enclosing loops and switches, innermost last.
     pub constructs: Vec<Construct>,
     /// For the entry function: its outputs.
@@ -91,7 +89,7 @@ pub(crate) fn write_entry_function<'a>(
     function_type: Word,
 ) -> Result<()> {
     let entry = w.entry;
-    w.b.begin_function(void, Some(id), FunctionControl::NONE, function_type)?;
+    w.b.begin_function(void, id, FunctionControl::NONE, function_type)?;
     w.b.begin_block(None)?;
     let interface = crate::interface::declare(w, id)?;
     let mut writer = FunctionWriter::new(w, &entry.function);
@@ -108,7 +106,7 @@ pub(crate) fn write_helper_function<'a>(
 ) -> Result<()> {
     w.b.begin_function(
         signature.return_type,
-        Some(signature.id),
+        signature.id,
         FunctionControl::NONE,
         signature.function_type,
     )?;
@@ -136,15 +134,17 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             scopes: vec![Vec::new()],
             locals: Vec::new(),
             arguments: Vec::new(),
-            variables: Vec::new(),
             constructs: Vec::new(),
             outputs: None,
-            known: FastHashMap::default(),
+            known: FastHashMap::with_capacity_and_hasher(
+                f.local_variables.len(),
+                Default::default(),
+            ),
         }
     }
 
-    /// Declares the locals, writes the body, ends the function, and puts every
-    /// `OpVariable` at the start of its first block.
+    /// Declares the locals, writes the body, and ends the function (which puts every
+    /// `OpVariable` at the start of its first block).
     fn write_body(mut self) -> Result<()> {
         let f = self.f;
         let mut stores = Vec::new();
@@ -155,7 +155,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
         for (local, variable, init) in stores {
             let value = self.value(init)?;
-            self.w.b.store(variable, value, None, [])?;
+            self.w.b.store(variable, value, None)?;
             self.known.insert(local, value);
         }
         self.block(&f.body)?;
@@ -165,17 +165,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 (None, Some(_)) => self.w.b.unreachable()?,
             }
         }
-        let function = self.w.b.selected_function();
         self.w.b.end_function()?;
-        let variables = std::mem::take(&mut self.variables);
-        if let Some(function) =
-            function.and_then(|index| self.w.b.module_mut().functions.get_mut(index))
-        {
-            if let Some(first) = function.blocks.first_mut() {
-                first.instructions.splice(0..0, variables);
-            }
-            crate::compact::remove_write_only_variables(function);
-        }
         Ok(())
     }
 
@@ -236,21 +226,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new_variable(&mut self, ty: Handle<Type>, initializer: Option<Word>) -> Result<Word> {
         let pointee = self.w.value_type(ty)?;
         let pointer = self.w.pointer_type(StorageClass::Function, pointee);
-        let id = self.w.b.id();
-        let mut operands = vec![Operand::StorageClass(StorageClass::Function)];
-        operands.extend(initializer.map(Operand::IdRef));
-        self.variables.push(dr::Instruction::new(
-            Op::Variable,
-            Some(pointer),
-            Some(id),
-            operands,
-        ));
-        Ok(id)
+        Ok(self.w.b.function_variable(pointer, initializer))
     }
 
     /// Whether the current block still takes instructions (no terminator yet).
     pub fn is_open(&self) -> bool {
-        self.w.b.selected_block().is_some()
+        self.w.b.in_block()
     }
 
     /// The IR expression `handle`.
@@ -342,22 +323,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     }
 
     /// Appends an instruction with a result to the current block; returns the result.
-    pub fn emit(&mut self, op: Op, result_type: Word, operands: Vec<Operand>) -> Result<Word> {
+    pub fn emit(&mut self, op: Op, result_type: Word, operands: &[Operand]) -> Result<Word> {
         let id = self.w.b.id();
-        self.w.b.insert_into_block(
-            InsertPoint::End,
-            dr::Instruction::new(op, Some(result_type), Some(id), operands),
-        )?;
+        self.w
+            .b
+            .instruction(op, Some(result_type), Some(id), operands)?;
         Ok(id)
     }
 
     /// Appends an instruction whose operands are all ids.
     pub fn emit_ids(&mut self, op: Op, result_type: Word, operands: &[Word]) -> Result<Word> {
-        self.emit(
-            op,
-            result_type,
-            operands.iter().map(|&id| Operand::IdRef(id)).collect(),
-        )
+        let id = self.w.b.id();
+        self.w
+            .b
+            .instruction_ids(op, Some(result_type), Some(id), operands)?;
+        Ok(id)
     }
 
     /// Writes the pointer expression `handle` as an access chain from its variable.
@@ -431,17 +411,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
             }
         };
-        let mut operands = Vec::with_capacity(indices.len() + 1);
-        if wrapped {
-            operands.push(self.w.u32_constant(0)?);
-        }
-        for index in indices.into_iter().rev() {
-            operands.push(match index {
-                Index::Constant(value) => self.w.u32_constant(value)?,
-                Index::Dynamic(index) => self.value(index)?,
-            });
-        }
-        if operands.is_empty() {
+        if indices.is_empty() && !wrapped {
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -453,10 +423,20 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 pointee_id,
             });
         }
+        // The root, then the indices.
+        let mut chain = Vec::with_capacity(indices.len() + 2);
+        chain.push(root);
+        if wrapped {
+            chain.push(self.w.u32_constant(0)?);
+        }
+        for index in indices.into_iter().rev() {
+            chain.push(match index {
+                Index::Constant(value) => self.w.u32_constant(value)?,
+                Index::Dynamic(index) => self.value(index)?,
+            });
+        }
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
-        let mut chain = vec![root];
-        chain.extend(operands);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
         Ok(Pointer {
             id,
@@ -477,7 +457,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn store(&mut self, pointer: Pointer, value: Word) -> Result<()> {
         let plain = self.w.value_type(pointer.pointee)?;
         let value = self.convert_layout(value, plain, pointer.pointee_id)?;
-        self.w.b.store(pointer.id, value, None, [])?;
+        self.w.b.store(pointer.id, value, None)?;
         Ok(())
     }
 
@@ -501,7 +481,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let extracted = self.emit(
                 Op::CompositeExtract,
                 part_from,
-                vec![Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
+                &[Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
             )?;
             converted.push(self.convert_layout(extracted, part_from, part_to)?);
         }
@@ -511,34 +491,28 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// The member types of struct type `id`, or the element type repeated for an array
     /// type of at most [`MEMBERWISE_ARRAY_LIMIT`] elements; `None` for anything else.
     fn composite_parts(&self, id: Word) -> Option<Vec<Word>> {
-        let declarations = &self.w.b.module_ref().types_global_values;
-        let declaration = declarations.iter().find(|i| i.result_id == Some(id))?;
-        let id_of = |operand: &Operand| match operand {
-            Operand::IdRef(id) => Some(*id),
-            _ => None,
-        };
-        match declaration.class.opcode {
-            Op::TypeStruct => declaration.operands.iter().map(id_of).collect(),
-            Op::TypeArray => {
-                let element = id_of(declaration.operands.first()?)?;
-                let length_id = id_of(declaration.operands.get(1)?)?;
-                let length = declarations
-                    .iter()
-                    .find(|i| i.result_id == Some(length_id))
-                    .and_then(|i| match i.operands.first() {
-                        Some(Operand::LiteralBit32(n)) => Some(*n),
-                        _ => None,
-                    })?;
-                (length <= MEMBERWISE_ARRAY_LIMIT).then(|| vec![element; length as usize])
-            }
-            _ => None,
+        let declaration = self.w.b.global_instruction(id)?;
+        let opcode = declaration.first()? & 0xffff;
+        if opcode == Op::TypeStruct as u32 {
+            return declaration.get(2..).map(<[Word]>::to_vec);
         }
+        if opcode != Op::TypeArray as u32 {
+            return None;
+        }
+        let &[_, _, element, length_id] = declaration else {
+            return None;
+        };
+        // `OpConstant %type %id value`.
+        let &[_, _, _, length] = self.w.b.global_instruction(length_id)? else {
+            return None;
+        };
+        (length <= MEMBERWISE_ARRAY_LIMIT).then(|| vec![element; length as usize])
     }
 
     /// Keeps `value` in a new Function variable of IR type `ty` and returns its pointer.
     pub fn spill(&mut self, ty: Handle<Type>, value: Word) -> Result<Word> {
         let variable = self.new_variable(ty, None)?;
-        self.w.b.store(variable, value, None, [])?;
+        self.w.b.store(variable, value, None)?;
         Ok(variable)
     }
 

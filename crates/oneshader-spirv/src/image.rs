@@ -7,13 +7,13 @@ use oneshader_ir::{
     ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, StorageFormat, Type,
     TypeInner,
 };
-use rspirv::dr::Operand;
 use rspirv::spirv::{
     Capability, Decoration, Dim, ImageFormat, ImageOperands, Op, StorageClass, Word,
 };
 
 use crate::error::{Error, Result};
 use crate::function::{FunctionWriter, Pointer};
+use crate::module::Operand;
 use crate::types::Layout;
 use crate::writer::{GlobalInfo, Writer};
 
@@ -141,7 +141,6 @@ impl Writer<'_> {
             u32::from(multisampled),
             sampled,
             format,
-            None,
         ))
     }
 
@@ -247,7 +246,7 @@ impl FunctionWriter<'_, '_> {
                 parts.push(self.emit(
                     Op::CompositeExtract,
                     component_type,
-                    vec![Operand::IdRef(coords), Operand::LiteralBit32(i)],
+                    &[Operand::IdRef(coords), Operand::LiteralBit32(i)],
                 )?);
             }
         }
@@ -315,7 +314,7 @@ impl FunctionWriter<'_, '_> {
         self.emit(
             Op::CompositeExtract,
             result_type,
-            vec![
+            &[
                 Operand::IdRef(levels),
                 Operand::LiteralBit32(u32::from(!clamped)),
             ],
@@ -395,7 +394,7 @@ impl FunctionWriter<'_, '_> {
                 component
             } else {
                 let vector = self.w.b.type_vector(int_type, components.len() as u32);
-                self.w.composite_constant(vector, components)
+                self.w.composite_constant(vector, &components)
             };
             extra.push(constant);
         }
@@ -424,7 +423,7 @@ impl FunctionWriter<'_, '_> {
             operands.push(Operand::ImageOperands(mask));
             operands.extend(extra.into_iter().map(Operand::IdRef));
         }
-        self.emit(op, result_type, operands)
+        self.emit(op, result_type, &operands)
     }
 
     /// `Load` and `operator[]` reads.
@@ -464,7 +463,7 @@ impl FunctionWriter<'_, '_> {
                 Op::ImageRead
             }
         };
-        self.emit(op, result_type, operands)
+        self.emit(op, result_type, &operands)
     }
 
     /// `OpImageTexelPointer` to one texel of a storage image (an `RWTexture*` or
@@ -487,7 +486,7 @@ impl FunctionWriter<'_, '_> {
         let coords = self.coordinates_with_layer(coordinate, array_index, false)?;
         let sample = self.w.u32_constant(0)?;
         let pointee_id = self.w.type_id(pointee, Layout::of(StorageClass::Image))?;
-        let pointer_type = self.w.b.type_pointer(None, StorageClass::Image, pointee_id);
+        let pointer_type = self.w.b.type_pointer(StorageClass::Image, pointee_id);
         let id = self.emit_ids(
             Op::ImageTexelPointer,
             pointer_type,
@@ -552,19 +551,19 @@ impl FunctionWriter<'_, '_> {
                     return self.emit(
                         Op::CompositeExtract,
                         result_type,
-                        vec![Operand::IdRef(all), Operand::LiteralBit32(0)],
+                        &[Operand::IdRef(all), Operand::LiteralBit32(0)],
                     );
                 }
                 let mut operands = vec![Operand::IdRef(all), Operand::IdRef(all)];
                 operands.extend((0..wanted).map(Operand::LiteralBit32));
-                self.emit(Op::VectorShuffle, result_type, operands)
+                self.emit(Op::VectorShuffle, result_type, &operands)
             }
             ImageQuery::NumLayers => {
                 let all = size(self, None)?;
                 self.emit(
                     Op::CompositeExtract,
                     result_type,
-                    vec![Operand::IdRef(all), Operand::LiteralBit32(size_count - 1)],
+                    &[Operand::IdRef(all), Operand::LiteralBit32(size_count - 1)],
                 )
             }
             ImageQuery::NumLevels => {
@@ -593,7 +592,7 @@ impl FunctionWriter<'_, '_> {
         let image_value = self.value(image)?;
         let coords = self.coordinates_with_layer(coordinate, array_index, false)?;
         let texel = self.value(value)?;
-        self.w.b.image_write(image_value, coords, texel, None, [])?;
+        self.w.b.image_write(image_value, coords, texel)?;
         Ok(())
     }
 

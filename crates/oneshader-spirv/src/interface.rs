@@ -5,11 +5,11 @@ use oneshader_ir::{
     Binding, BuiltIn, Handle, Interpolation, Sampling, ScalarKind, ShaderStage, Span, Type,
     TypeInner,
 };
-use rspirv::dr::Operand;
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, Op, StorageClass, Word};
 
 use crate::error::{Error, Result};
 use crate::function::FunctionWriter;
+use crate::module::Operand;
 use crate::writer::Writer;
 
 /// One IR value crossing the interface: a variable, or one per struct member.
@@ -265,15 +265,15 @@ impl FunctionWriter<'_, '_> {
             ));
         };
         match output {
-            Io::Single { variable, .. } => self.w.b.store(variable, value, None, [])?,
+            Io::Single { variable, .. } => self.w.b.store(variable, value, None)?,
             Io::Members { members, .. } => {
                 for (index, (variable, member_type)) in members.into_iter().enumerate() {
                     let member = self.emit(
                         Op::CompositeExtract,
                         member_type,
-                        vec![Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
+                        &[Operand::IdRef(value), Operand::LiteralBit32(index as u32)],
                     )?;
-                    self.w.b.store(variable, member, None, [])?;
+                    self.w.b.store(variable, member, None)?;
                 }
             }
         }

@@ -1,9 +1,9 @@
 //! oneshader-spirv: the SPIR-V backend of oneshader.
 //!
 //! [`write_entry_point`] turns one entry point of an IR [`Module`] into a SPIR-V 1.5
-//! module for Vulkan 1.2, built with rspirv's `dr::Builder`. The output holds that
-//! entry point, the functions it reaches and the globals they use, and declares only
-//! the capabilities those need. Wave and quad operations become `OpGroupNonUniform*`
+//! module for Vulkan 1.2, written as words section by section (`module.rs`; rspirv
+//! provides the `spirv` enums). The output holds that entry point, the functions it
+//! reaches and the globals they use, and declares only the capabilities those need. Wave and quad operations become `OpGroupNonUniform*`
 //! instructions as DXC chooses them; docs/spirv.md has the full mapping.
 //!
 //! ```
@@ -20,6 +20,7 @@ mod function;
 mod image;
 mod interface;
 mod math;
+mod module;
 mod statement;
 mod types;
 mod wave;

@@ -2,11 +2,11 @@
 //! instructions otherwise.
 
 use oneshader_ir::{Expression, Handle, MathFunction, ScalarKind, Span, TypeInner};
-use rspirv::dr::Operand;
 use rspirv::spirv::{GlslStd450Op as GLOp, Op, Word};
 
 use crate::error::{Error, Result};
 use crate::function::FunctionWriter;
+use crate::module::Operand;
 
 impl FunctionWriter<'_, '_> {
     /// Writes `fun(args)`, the value of expression `handle`.
@@ -72,12 +72,9 @@ impl FunctionWriter<'_, '_> {
         };
         let glsl = |this: &mut Self, op: GLOp, ty: Word, operands: &[Word]| {
             let set = this.w.glsl();
-            let mut list = vec![
-                Operand::IdRef(set),
-                Operand::LiteralExtInstInteger(op as u32),
-            ];
-            list.extend(operands.iter().map(|&id| Operand::IdRef(id)));
-            this.emit(Op::ExtInst, ty, list)
+            let id = this.w.b.id();
+            this.w.b.ext_inst(ty, id, set, op as u32, operands)?;
+            Ok(id)
         };
         let by_kind = |float: GLOp, sint: GLOp, uint: GLOp| match kind {
             Some(Float) => Ok(float),
@@ -198,7 +195,7 @@ impl FunctionWriter<'_, '_> {
                         let component = self.emit(
                             Op::CompositeExtract,
                             result_type,
-                            vec![Operand::IdRef(product), Operand::LiteralBit32(index)],
+                            &[Operand::IdRef(product), Operand::LiteralBit32(index)],
                         )?;
                         sum = Some(match sum {
                             None => component,

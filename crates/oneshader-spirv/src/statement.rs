@@ -8,7 +8,6 @@ use oneshader_ir::{
     AtomicFunction, Barrier, Block, Expression, Handle, ScalarKind, ShaderStage, Statement,
     SwitchCase, SwitchValue, TypeInner,
 };
-use rspirv::dr::Operand;
 use rspirv::spirv::{
     LoopControl, MemorySemantics, Op, Scope, SelectionControl, StorageClass, Word,
 };
@@ -159,7 +158,7 @@ impl FunctionWriter<'_, '_> {
         self.w.b.selection_merge(merge, SelectionControl::NONE)?;
         self.w
             .b
-            .branch_conditional(condition, accept_label, reject_label, [])?;
+            .branch_conditional(condition, accept_label, reject_label)?;
         self.w.b.begin_block(Some(accept_label))?;
         self.nested(accept)?;
         self.branch_if_open(merge)?;
@@ -211,13 +210,13 @@ impl FunctionWriter<'_, '_> {
                 let condition = self.value(condition)?;
                 self.w
                     .b
-                    .loop_merge(merge, continue_label, LoopControl::NONE, [])?;
+                    .loop_merge(merge, continue_label, LoopControl::NONE)?;
                 self.branch_out_when(condition, breaks_when, merge, body_label)?;
             }
             None => {
                 self.w
                     .b
-                    .loop_merge(merge, continue_label, LoopControl::NONE, [])?;
+                    .loop_merge(merge, continue_label, LoopControl::NONE)?;
                 self.w.b.branch(body_label)?;
             }
         }
@@ -239,7 +238,7 @@ impl FunctionWriter<'_, '_> {
                 match break_if {
                     Some(condition) => {
                         let condition = self.value(condition)?;
-                        self.w.b.branch_conditional(condition, merge, header, [])?;
+                        self.w.b.branch_conditional(condition, merge, header)?;
                     }
                     None => self.w.b.branch(header)?,
                 }
@@ -263,7 +262,7 @@ impl FunctionWriter<'_, '_> {
         stay: Word,
     ) -> Result<()> {
         let (accept, reject) = if out_when { (out, stay) } else { (stay, out) };
-        self.w.b.branch_conditional(condition, accept, reject, [])?;
+        self.w.b.branch_conditional(condition, accept, reject)?;
         Ok(())
     }
 
@@ -299,12 +298,8 @@ impl FunctionWriter<'_, '_> {
         for (case, &label) in cases.iter().zip(&labels) {
             match case.value {
                 SwitchValue::Default => default = label,
-                SwitchValue::I32(value) if signed => {
-                    targets.push((Operand::LiteralBit32(value as u32), label))
-                }
-                SwitchValue::U32(value) if !signed => {
-                    targets.push((Operand::LiteralBit32(value), label))
-                }
+                SwitchValue::I32(value) if signed => targets.push((value as u32, label)),
+                SwitchValue::U32(value) if !signed => targets.push((value, label)),
                 _ => {
                     return Err(Error::malformed(
                         span,
@@ -314,7 +309,7 @@ impl FunctionWriter<'_, '_> {
             }
         }
         self.w.b.selection_merge(merge, SelectionControl::NONE)?;
-        self.w.b.switch(selector, default, targets)?;
+        self.w.b.switch(selector, default, &targets)?;
         self.constructs.push(Construct::Switch { merge });
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);

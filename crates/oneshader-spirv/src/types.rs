@@ -6,10 +6,10 @@
 //! (`OpCopyLogical` only for long arrays).
 
 use oneshader_ir::{ArraySize, Handle, Scalar, ScalarKind, Span, Type, TypeInner, VectorSize};
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, StorageClass, Word};
 
 use crate::error::{Error, Result};
+use crate::module::Operand;
 use crate::writer::Writer;
 
 /// Whether a type carries the explicit memory layout of buffers.
@@ -80,7 +80,7 @@ impl Writer<'_> {
             TypeInner::Array { .. } | TypeInner::Struct { .. } => layout,
             _ => Layout::Plain,
         };
-        if let Some(&id) = self.types.get(&(ty, layout)) {
+        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.get(layout)) {
             return Ok(id);
         }
         let id = match *inner {
@@ -114,7 +114,7 @@ impl Writer<'_> {
                 match size {
                     ArraySize::Constant(length) => {
                         let length = self.u32_constant(length)?;
-                        self.b.type_array_id(Some(id), element, length);
+                        self.b.type_array_id(id, element, length);
                     }
                     ArraySize::Runtime => {
                         if layout == Layout::Plain {
@@ -123,7 +123,7 @@ impl Writer<'_> {
                                 "a runtime-sized array outside a buffer is not supported",
                             ));
                         }
-                        self.b.type_runtime_array_id(Some(id), element);
+                        self.b.type_runtime_array_id(id, element);
                     }
                 }
                 if layout == Layout::Explicit {
@@ -138,7 +138,7 @@ impl Writer<'_> {
                     member_types.push(self.type_id(member.ty, layout)?);
                 }
                 let id = self.b.id();
-                self.b.type_struct_id(Some(id), member_types);
+                self.b.type_struct_id(id, &member_types);
                 if layout == Layout::Explicit {
                     let member_tys: Vec<_> = members.iter().map(|m| (m.ty, m.offset)).collect();
                     self.lay_out_members(id, &member_tys)?;
@@ -161,7 +161,9 @@ impl Writer<'_> {
             } => self.image_type(dim, arrayed, class)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
         };
-        self.types.insert((ty, layout), id);
+        if let Some(ids) = self.types.get_mut(ty.index()) {
+            ids.set(layout, id);
+        }
         Ok(id)
     }
 
@@ -238,7 +240,7 @@ impl Writer<'_> {
             ids.push(self.type_id(member, Layout::Explicit)?);
         }
         let id = self.b.id();
-        self.b.type_struct_id(Some(id), ids);
+        self.b.type_struct_id(id, &ids);
         self.b.decorate(id, Decoration::Block, []);
         self.lay_out_members(id, &member_types)?;
         if read_only && class == StorageClass::StorageBuffer {

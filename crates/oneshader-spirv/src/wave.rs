@@ -2,11 +2,11 @@
 //! them, with the capability each needs.
 
 use oneshader_ir::{Expression, Handle, Scalar, ScalarKind, Span, TypeInner, WaveOp};
-use rspirv::dr::Operand;
 use rspirv::spirv::{self, Capability, GroupOperation, Op, Scope, Word};
 
 use crate::error::{Error, Result};
 use crate::function::FunctionWriter;
+use crate::module::Operand;
 
 impl FunctionWriter<'_, '_> {
     /// Writes wave operation `op` on `args`, the value of expression `handle`.
@@ -142,7 +142,7 @@ impl FunctionWriter<'_, '_> {
         self.emit(
             op,
             result_type,
-            vec![
+            &[
                 Operand::IdScope(scope),
                 Operand::GroupOperation(operation),
                 Operand::IdRef(value),
@@ -221,7 +221,7 @@ impl FunctionWriter<'_, '_> {
                     let component = self.emit(
                         Op::CompositeExtract,
                         component_type,
-                        vec![Operand::IdRef(value), Operand::LiteralBit32(index)],
+                        &[Operand::IdRef(value), Operand::LiteralBit32(index)],
                     )?;
                     equal.push(self.emit_ids(
                         Op::GroupNonUniformAllEqual,

@@ -6,14 +6,13 @@ use oneshader_ir::{
     AddressSpace, Diagnostic, EntryPoint, FastHashMap, Function, GlobalVariable, Handle, Module,
     ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
 };
-use rspirv::binary::Assemble;
-use rspirv::dr::{self, Builder, Operand};
 use rspirv::spirv::{
     self, AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel,
     StorageClass, Word,
 };
 
 use crate::error::{Error, Result};
+use crate::module::{Builder, Operand};
 use crate::types::Layout;
 use crate::Options;
 
@@ -28,6 +27,33 @@ pub(crate) struct GlobalInfo {
     pub pointee: Word,
     /// Whether the IR's value is member 0 of a `Block` wrapper struct.
     pub wrapped: bool,
+}
+
+/// The SPIR-V types of one IR type, per layout, once declared.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TypeIds {
+    /// In [`Layout::Plain`].
+    pub plain: Option<Word>,
+    /// In [`Layout::Explicit`].
+    pub explicit: Option<Word>,
+}
+
+impl TypeIds {
+    /// The type in `layout`, if declared.
+    pub fn get(self, layout: Layout) -> Option<Word> {
+        match layout {
+            Layout::Plain => self.plain,
+            Layout::Explicit => self.explicit,
+        }
+    }
+
+    /// Records `id` as the type in `layout`.
+    pub fn set(&mut self, layout: Layout, id: Word) {
+        match layout {
+            Layout::Plain => self.plain = Some(id),
+            Layout::Explicit => self.explicit = Some(id),
+        }
+    }
 }
 
 /// A helper function's SPIR-V signature.
@@ -58,17 +84,20 @@ pub(crate) struct Writer<'a> {
     /// The `GLSL.std.450` import, once used.
     glsl: Option<Word>,
     /// SPIR-V types of IR types, per memory layout.
-    pub(crate) types: FastHashMap<(Handle<Type>, Layout), Word>,
+    pub(crate) types: Vec<TypeIds>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
-    /// Scalar types declared so far (rspirv's own lookup scans every type).
+    /// Scalar types declared so far (saves the capability checks of `scalar_type`).
     scalar_types: FastHashMap<Scalar, Word>,
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
     /// Scalar constants by type id and bits.
     scalar_constants: FastHashMap<(Word, u64), Word>,
     /// Composite and null constants by type and constituents.
-    composite_constants: FastHashMap<(Word, Vec<Word>), Word>,
+    /// The key is the type followed by the constituents (none for `OpConstantNull`).
+    composite_constants: FastHashMap<Vec<Word>, Word>,
+    /// The key of `composite_constants` being looked up, kept to spare an allocation.
+    composite_key: Vec<Word>,
     /// Globals written so far.
     globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
     /// Built-in input variables made for wave operations.
@@ -107,12 +136,13 @@ impl<'a> Writer<'a> {
             b: Builder::new(),
             capabilities: Vec::new(),
             glsl: None,
-            types: FastHashMap::default(),
+            types: vec![TypeIds::default(); module.types.len()],
             blocks: FastHashMap::default(),
             scalar_types: FastHashMap::default(),
-            pointer_types: FastHashMap::default(),
-            scalar_constants: FastHashMap::default(),
+            pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
+            scalar_constants: FastHashMap::with_capacity_and_hasher(64, Default::default()),
             composite_constants: FastHashMap::default(),
+            composite_key: Vec::new(),
             globals: FastHashMap::default(),
             wave_inputs: FastHashMap::default(),
             interface: Vec::new(),
@@ -128,10 +158,7 @@ impl<'a> Writer<'a> {
             writer.diagnostics.push(diagnostic);
         }
         if writer.diagnostics.is_empty() {
-            let mut module = writer.b.module();
-            crate::compact::remove_dangling_names(&mut module);
-            crate::compact::remove_unused_globals(&mut module);
-            Ok(module.assemble())
+            Ok(writer.b.assemble())
         } else {
             Err(writer.diagnostics)
         }
@@ -141,6 +168,13 @@ impl<'a> Writer<'a> {
     /// function and the helpers; errors in one function don't stop the others.
     fn write_functions(&mut self) -> Result<()> {
         let helpers = analysis::reachable_functions(self.module, self.entry);
+        let expressions = self.entry.function.expressions.len()
+            + helpers
+                .iter()
+                .filter_map(|&handle| self.module.functions.try_get(handle))
+                .map(|function| function.expressions.len())
+                .sum::<usize>();
+        self.b.reserve(expressions);
         for &handle in &helpers {
             let function = self.module.functions.try_get(handle).ok_or_else(|| {
                 Error::malformed(
@@ -153,7 +187,7 @@ impl<'a> Writer<'a> {
         }
 
         let void = self.b.type_void();
-        let entry_type = self.b.type_function(void, []);
+        let entry_type = self.b.type_function(void, &[]);
         let entry_id = self.b.id();
         let entry = self.entry;
         if let Err(Error(diagnostic)) =
@@ -205,7 +239,7 @@ impl<'a> Writer<'a> {
         if let Some(&id) = self.pointer_types.get(&(class, pointee)) {
             return id;
         }
-        let id = self.b.type_pointer(None, class, pointee);
+        let id = self.b.type_pointer(class, pointee);
         self.pointer_types.insert((class, pointee), id);
         id
     }
@@ -222,10 +256,10 @@ impl<'a> Writer<'a> {
 
     /// Ends a function left half-written by an error, so the builder can go on.
     fn abandon_function(&mut self) {
-        if self.b.selected_block().is_some() {
+        if self.b.in_block() {
             let _ = self.b.unreachable();
         }
-        if self.b.selected_function().is_some() {
+        if self.b.in_function() {
             let _ = self.b.end_function();
         }
     }
@@ -247,9 +281,7 @@ impl<'a> Writer<'a> {
             };
             parameter_types.push(ty);
         }
-        let function_type = self
-            .b
-            .type_function(return_type, parameter_types.iter().copied());
+        let function_type = self.b.type_function(return_type, &parameter_types);
         Ok(FunctionSignature {
             id: self.b.id(),
             return_type,
@@ -300,6 +332,9 @@ impl<'a> Writer<'a> {
 
     /// The SPIR-V type of values of IR type `ty`.
     pub fn value_type(&mut self, ty: Handle<Type>) -> Result<Word> {
+        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.plain) {
+            return Ok(id);
+        }
         self.type_id(ty, Layout::Plain)
     }
 
@@ -344,28 +379,34 @@ impl<'a> Writer<'a> {
             Some(size) => {
                 let scalar_ty = self.scalar_type(scalar)?;
                 let ty = self.b.type_vector(scalar_ty, size.count());
-                Ok(self.composite_constant(ty, vec![component; size.count() as usize]))
+                let components = [component; 4];
+                let count = (size.count() as usize).min(components.len());
+                Ok(self.composite_constant(ty, components.get(..count).unwrap_or_default()))
             }
         }
     }
 
     /// An `OpConstantComposite` of type `ty` (cached).
-    pub fn composite_constant(&mut self, ty: Word, components: Vec<Word>) -> Word {
-        if let Some(&id) = self.composite_constants.get(&(ty, components.clone())) {
+    pub fn composite_constant(&mut self, ty: Word, components: &[Word]) -> Word {
+        self.composite_key.clear();
+        self.composite_key.push(ty);
+        self.composite_key.extend_from_slice(components);
+        if let Some(&id) = self.composite_constants.get(self.composite_key.as_slice()) {
             return id;
         }
-        let id = self.b.constant_composite(ty, components.iter().copied());
-        self.composite_constants.insert((ty, components), id);
+        let id = self.b.constant_composite(ty, components);
+        self.composite_constants
+            .insert(self.composite_key.clone(), id);
         id
     }
 
     /// An `OpConstantNull` of type `ty` (cached).
     pub fn null_constant(&mut self, ty: Word) -> Word {
-        if let Some(&id) = self.composite_constants.get(&(ty, Vec::new())) {
+        if let Some(&id) = self.composite_constants.get([ty].as_slice()) {
             return id;
         }
         let id = self.b.constant_null(ty);
-        self.composite_constants.insert((ty, Vec::new()), id);
+        self.composite_constants.insert(vec![ty], id);
         id
     }
 
@@ -380,11 +421,6 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Appends a module-level instruction (a variable) after the types it uses.
-    fn global_instruction(&mut self, instruction: dr::Instruction) {
-        self.b.module_mut().types_global_values.push(instruction);
-    }
-
     /// A module-level `OpVariable` of pointer type `pointer` in `class`.
     pub fn global_variable(
         &mut self,
@@ -392,15 +428,7 @@ impl<'a> Writer<'a> {
         class: StorageClass,
         initializer: Option<Word>,
     ) -> Word {
-        let id = self.b.id();
-        let mut operands = vec![Operand::StorageClass(class)];
-        operands.extend(initializer.map(Operand::IdRef));
-        self.global_instruction(dr::Instruction::new(
-            spirv::Op::Variable,
-            Some(pointer),
-            Some(id),
-            operands,
-        ));
+        let id = self.b.global_variable(pointer, class, initializer);
         self.interface.push(id);
         id
     }

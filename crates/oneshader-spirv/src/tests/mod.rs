@@ -9,6 +9,7 @@ mod io;
 mod math;
 mod memory;
 mod wave;
+mod words;
 
 use std::io::Write;
 use std::process::Command;
