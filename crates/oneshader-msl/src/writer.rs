@@ -12,6 +12,8 @@ use oneshader_ir::{
     Span, Type, TypeInner, WaveOp,
 };
 
+use std::rc::Rc;
+
 use crate::function::{FunctionWriter, Output};
 use crate::layout::{Slot, Types};
 use crate::names::Namer;
@@ -84,19 +86,35 @@ pub struct Writer<'a> {
     /// The program-scope names (structs, functions, globals), for function scopes.
     pub program_names: Namer,
     /// MSL name of each global, by handle.
-    pub global_names: HandleVec<GlobalVariable, String>,
-    /// MSL name of each function, by handle.
-    pub function_names: HandleVec<Function, String>,
+    pub global_names: HandleVec<GlobalVariable, Rc<str>>,
+    /// MSL name of each function, by handle (empty for functions the entry point
+    /// doesn't reach).
+    pub function_names: HandleVec<Function, Rc<str>>,
+    /// The functions the entry point reaches, callees before callers.
+    reachable: Vec<Handle<Function>>,
     /// How the entry point uses each global, by handle.
     pub global_uses: Vec<GlobalUse>,
     /// What each function needs passed, by handle.
     pub needs: HandleVec<Function, Needs>,
+    /// Each function's hidden parameters, once asked for.
+    hidden: HandleVec<Function, Option<Rc<Hidden>>>,
     /// Argument-table slots, by global handle.
     pub resource_indices: Vec<Option<MslResourceIndex>>,
     /// Helper functions the output needs.
     pub polyfills: BTreeSet<Polyfill>,
     /// Errors so far.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The hidden parameters of a helper function: the globals and built-ins it reaches.
+#[derive(Debug, Default)]
+pub struct Hidden {
+    /// Their declarations in the function's signature.
+    pub declarations: Vec<String>,
+    /// The names a call passes for them.
+    pub names: Vec<Rc<str>>,
+    /// The globals that can't be passed, reported wherever the parameters are written.
+    pub errors: Vec<Diagnostic>,
 }
 
 /// An `OSH5101` error.
@@ -167,6 +185,7 @@ impl<'a> Writer<'a> {
             .iter()
             .map(|(_, g)| namer.name(&g.name))
             .collect();
+        let unreached: Rc<str> = Rc::from("");
         let function_names = module
             .functions
             .iter()
@@ -174,7 +193,7 @@ impl<'a> Writer<'a> {
                 if reachable.contains(&handle) {
                     namer.name(&f.name)
                 } else {
-                    String::new()
+                    Rc::clone(&unreached)
                 }
             })
             .collect();
@@ -189,7 +208,9 @@ impl<'a> Writer<'a> {
             global_names,
             function_names,
             global_uses: analysis::global_uses(module, entry),
+            hidden: HandleVec::from_len(needs.len(), None),
             needs,
+            reachable,
             resource_indices: resource_indices(module),
             polyfills: BTreeSet::new(),
             diagnostics: Vec::new(),
@@ -209,16 +230,17 @@ impl<'a> Writer<'a> {
 
     fn write_program(&mut self) -> String {
         let mut functions = String::new();
-        for handle in analysis::reachable_functions(self.module, self.entry) {
+        for handle in std::mem::take(&mut self.reachable) {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
             };
-            functions.push_str(&self.write_helper(handle, function));
+            functions = self.write_helper(handle, function, functions);
             functions.push('\n');
         }
-        functions.push_str(&self.write_entry());
+        functions = self.write_entry(functions);
 
-        let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
+        let mut out = String::with_capacity(functions.len() + 1024);
+        out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
         let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
         for ty in structs {
             match self.types.declaration(ty) {
@@ -248,43 +270,57 @@ impl<'a> Writer<'a> {
         out
     }
 
-    /// The hidden parameters of a function with `needs`, as declarations and as the
-    /// names a call passes.
-    fn hidden_parameters(&mut self, needs: &Needs) -> (Vec<String>, Vec<String>) {
-        let mut declarations = Vec::new();
-        let mut names = Vec::new();
-        for &global in &needs.globals {
+    /// The hidden parameters of `function` (made on first use): its parameters for the
+    /// globals and built-ins it reaches, and the names its calls pass.
+    pub fn hidden_parameters(&mut self, function: Handle<Function>) -> Rc<Hidden> {
+        if let Some(Some(hidden)) = self.hidden.try_get(function) {
+            return Rc::clone(hidden);
+        }
+        let mut hidden = Hidden::default();
+        let globals = self
+            .needs
+            .try_get(function)
+            .map(|needs| needs.globals.iter().copied().collect::<Vec<_>>())
+            .unwrap_or_default();
+        for global in globals {
             match self.global_parameter(global) {
-                Ok(Some(declaration)) => declarations.push(declaration),
+                Ok(Some(declaration)) => hidden.declarations.push(declaration),
                 Ok(None) => continue,
                 Err(error) => {
-                    self.diagnostics.push(error);
+                    hidden.errors.push(error);
                     continue;
                 }
             }
-            names.push(self.global_names[global].clone());
+            hidden.names.push(Rc::clone(&self.global_names[global]));
         }
+        let needs = self.needs.try_get(function);
         for (needed, declaration, name) in [
-            (needs.lane_index, "uint _lane_index", LANE_INDEX),
-            (needs.lane_count, "uint _lane_count", LANE_COUNT),
             (
-                needs.buffer_sizes,
+                needs.is_some_and(|n| n.lane_index),
+                "uint _lane_index",
+                LANE_INDEX,
+            ),
+            (
+                needs.is_some_and(|n| n.lane_count),
+                "uint _lane_count",
+                LANE_COUNT,
+            ),
+            (
+                needs.is_some_and(|n| n.buffer_sizes),
                 "constant uint* _buffer_sizes",
                 BUFFER_SIZES,
             ),
         ] {
             if needed {
-                declarations.push(declaration.into());
-                names.push(name.into());
+                hidden.declarations.push(declaration.into());
+                hidden.names.push(name.into());
             }
         }
-        (declarations, names)
-    }
-
-    /// The names a call of `function` passes for its hidden parameters.
-    pub fn hidden_arguments(&mut self, function: Handle<Function>) -> Vec<String> {
-        let needs = self.needs.try_get(function).cloned().unwrap_or_default();
-        self.hidden_parameters(&needs).1
+        let hidden = Rc::new(hidden);
+        if let Some(slot) = self.hidden.try_get_mut(function) {
+            *slot = Some(Rc::clone(&hidden));
+        }
+        hidden
     }
 
     /// The declaration of a global as a helper parameter: a resource as it comes into the
@@ -297,7 +333,7 @@ impl<'a> Writer<'a> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
             return Ok(None);
         };
-        let name = self.global_names[handle].clone();
+        let name = Rc::clone(&self.global_names[handle]);
         let atomic = self
             .global_uses
             .get(handle.index())
@@ -321,12 +357,8 @@ impl<'a> Writer<'a> {
         }))
     }
 
-    fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
-        if atomic {
-            self.types.atomic_name(ty)
-        } else {
-            self.types.name(ty)
-        }
+    fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        self.types.name_with(ty, atomic)
     }
 
     /// The parameter type of a resource: `const device float*`, `constant Params&`,
@@ -380,30 +412,42 @@ impl<'a> Writer<'a> {
                         .unwrap_or_default();
                     crate::layout::texture_name(dim, arrayed, class, usage)
                 }
-                _ => self.types.name(global.ty),
+                _ => self.types.name(global.ty).map(str::to_owned),
             },
-            _ => self.types.name(global.ty),
+            _ => self.types.name(global.ty).map(str::to_owned),
         }
     }
 
-    fn write_helper(&mut self, handle: Handle<Function>, function: &'a Function) -> String {
+    /// Appends helper function `handle` to `out`, and returns it.
+    fn write_helper(
+        &mut self,
+        handle: Handle<Function>,
+        function: &'a Function,
+        out: String,
+    ) -> String {
+        let mut out = out;
         let mut namer = self.program_names.inner();
-        let mut parameters = Vec::new();
-        let mut argument_values = Vec::new();
+        let mut parameters = String::new();
+        let mut argument_values = Vec::with_capacity(function.arguments.len());
         for argument in &function.arguments {
             let name = namer.name(&argument.name);
-            let declaration = match self.types.inner(argument.ty) {
-                Some(&TypeInner::Pointer { base, space }) => self
-                    .types
-                    .name(base)
-                    .map(|ty| concat_text!(space_qualifier(space), " ", ty, "& ", name)),
-                _ => self
-                    .types
-                    .name(argument.ty)
-                    .map(|ty| concat_text!(ty, " ", name)),
+            let (qualifier, ty) = match self.types.inner(argument.ty) {
+                Some(&TypeInner::Pointer { base, space }) => (Some(space_qualifier(space)), base),
+                _ => (None, argument.ty),
             };
-            match declaration {
-                Ok(declaration) => parameters.push(declaration),
+            match self.types.name(ty) {
+                Ok(ty) => {
+                    if !parameters.is_empty() {
+                        parameters.push_str(", ");
+                    }
+                    if let Some(qualifier) = qualifier {
+                        parameters.push_str(qualifier);
+                        parameters.push(' ');
+                    }
+                    parameters.push_str(ty);
+                    parameters.push_str(if qualifier.is_some() { "& " } else { " " });
+                    parameters.push_str(&name);
+                }
                 Err(what) => self.diagnostics.push(unsupported(
                     None,
                     concat_text!(
@@ -418,25 +462,42 @@ impl<'a> Writer<'a> {
             }
             argument_values.push(name);
         }
-        let needs = self.needs.try_get(handle).cloned().unwrap_or_default();
-        parameters.extend(self.hidden_parameters(&needs).0);
-        let result = match &function.result {
-            None => "void".to_string(),
-            Some(result) => self.types.name(result.ty).unwrap_or_else(|what| {
-                self.diagnostics.push(unsupported(
-                    None,
-                    concat_text!(what, " (result of `", function.name, "`)"),
-                ));
-                "void".into()
-            }),
-        };
-        let name = self.function_names[handle].clone();
-        let body = FunctionWriter::new(self, function, namer, argument_values, Output::Helper)
-            .write_body(Vec::new());
-        format!("{result} {name}({}) {{\n{body}}}\n", parameters.join(", "))
+        let hidden = self.hidden_parameters(handle);
+        for declaration in &hidden.declarations {
+            if !parameters.is_empty() {
+                parameters.push_str(", ");
+            }
+            parameters.push_str(declaration);
+        }
+        self.diagnostics.extend(hidden.errors.iter().cloned());
+        match &function.result {
+            None => out.push_str("void"),
+            Some(result) => match self.types.name(result.ty) {
+                Ok(ty) => out.push_str(ty),
+                Err(what) => {
+                    self.diagnostics.push(unsupported(
+                        None,
+                        concat_text!(what, " (result of `", function.name, "`)"),
+                    ));
+                    out.push_str("void");
+                }
+            },
+        }
+        out.push(' ');
+        out.push_str(&self.function_names[handle]);
+        out.push('(');
+        out.push_str(&parameters);
+        out.push_str(") {\n");
+        let mut out =
+            FunctionWriter::new(self, function, namer, argument_values, Output::Helper, out)
+                .write_body(&[]);
+        out.push_str("}\n");
+        out
     }
 
-    fn write_entry(&mut self) -> String {
+    /// Appends the entry function (and its stage I/O structs) to `out`, and returns it.
+    fn write_entry(&mut self, out: String) -> String {
+        let mut out = out;
         let entry = self.entry;
         let function = &entry.function;
         let stage = entry.stage;
@@ -454,7 +515,7 @@ impl<'a> Writer<'a> {
                         Ok(Input::Parameter(p)) => parameters.push(p),
                         Ok(Input::StageIn(m)) => {
                             stage_in.push(m);
-                            argument_values.push(concat_text!("_in.", name));
+                            argument_values.push(Rc::from(concat_text!("_in.", name)));
                             continue;
                         }
                         Err(e) => self.diagnostics.push(e),
@@ -496,7 +557,7 @@ impl<'a> Writer<'a> {
                         match self.input(binding, member.ty, &flat) {
                             Ok(Input::Parameter(p)) => {
                                 parameters.push(p);
-                                values.push(flat);
+                                values.push(flat.to_string());
                             }
                             Ok(Input::StageIn(m)) => {
                                 stage_in.push(m);
@@ -505,7 +566,7 @@ impl<'a> Writer<'a> {
                             Err(e) => self.diagnostics.push(e),
                         }
                     }
-                    let ty = self.types.name(argument.ty).unwrap_or_default();
+                    let ty = self.types.name(argument.ty).unwrap_or_default().to_owned();
                     let initializer = self.struct_initializer(argument.ty, values);
                     prologue.push(concat_text!(ty, " ", name, " = ", ty, initializer, ";"));
                     argument_values.push(name);
@@ -525,7 +586,7 @@ impl<'a> Writer<'a> {
             let Some(global) = self.module.global_variables.try_get(handle) else {
                 continue;
             };
-            let name = self.global_names[handle].clone();
+            let name = Rc::clone(&self.global_names[handle]);
             let atomic = self
                 .global_uses
                 .get(handle.index())
@@ -652,7 +713,7 @@ impl<'a> Writer<'a> {
                             "an entry point result without a semantic",
                         ));
                     }
-                    let ty = self.types.name(result.ty).unwrap_or_default();
+                    let ty = self.types.name(result.ty).unwrap_or_default().to_owned();
                     Output::EntryStruct { ty, accessors }
                 }
             },
@@ -690,22 +751,32 @@ impl<'a> Writer<'a> {
             output
         };
 
-        let body = FunctionWriter::new(self, function, namer, argument_values, output)
-            .write_body(prologue);
-        let mut out = String::new();
         for (name, members) in [("_stage_in", &stage_in), ("_stage_out", &stage_out)] {
             if !members.is_empty() {
-                out.push_str(&format!("struct {name} {{\n"));
+                out.push_str("struct ");
+                out.push_str(name);
+                out.push_str(" {\n");
                 for member in members {
-                    out.push_str(&format!("    {member};\n"));
+                    out.push_str("    ");
+                    out.push_str(member);
+                    out.push_str(";\n");
                 }
                 out.push_str("};\n\n");
             }
         }
-        out.push_str(&format!(
-            "{qualifier} {result} {entry_name}({}) {{\n{body}}}\n",
-            parameters.join(", ")
-        ));
+        for piece in [qualifier, " ", result, " ", &entry_name, "("] {
+            out.push_str(piece);
+        }
+        for (index, parameter) in parameters.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(parameter);
+        }
+        out.push_str(") {\n");
+        let mut out = FunctionWriter::new(self, function, namer, argument_values, output, out)
+            .write_body(&prologue);
+        out.push_str("}\n");
         out
     }
 
@@ -744,7 +815,8 @@ impl<'a> Writer<'a> {
         let type_name = self
             .types
             .name(ty)
-            .map_err(|what| unsupported(span, what))?;
+            .map_err(|what| unsupported(span, what))?
+            .to_owned();
         match binding {
             Binding::BuiltIn(builtin) => {
                 let attribute = match (builtin, stage) {
