@@ -71,6 +71,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         output: Output,
         out: String,
     ) -> Self {
+        namer.reserve(function.local_variables.len());
         let local_names = function
             .local_variables
             .iter()

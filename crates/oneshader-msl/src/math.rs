@@ -86,7 +86,10 @@ pub fn write(
             // Copied out for the other terms (rare: integer dot products only).
             let a = fw.out.get(a).unwrap_or_default().to_owned();
             let b = fw.out.get(b).unwrap_or_default().to_owned();
-            for letter in ["y", "z", "w"].iter().take(count.saturating_sub(1) as usize) {
+            for letter in ["y", "z", "w"]
+                .iter()
+                .take(count.saturating_sub(1) as usize)
+            {
                 for piece in [" + ", &a, ".", letter, " * ", &b, ".", letter] {
                     fw.out.push_str(piece);
                 }

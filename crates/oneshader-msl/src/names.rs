@@ -370,11 +370,23 @@ impl Namer {
         Namer::default()
     }
 
+    /// Makes room for `additional` more names in this scope, so that taking them doesn't
+    /// grow (and rehash) the set of taken names step by step.
+    pub fn reserve(&mut self, additional: usize) {
+        self.taken.reserve(additional);
+    }
+
     /// Moves the names taken here into the part that inner scopes share, so that
     /// [`Namer::inner`] costs nothing until more names are taken here.
     pub fn share(&mut self) {
-        if !self.taken.is_empty() {
-            let taken = std::mem::take(&mut self.taken);
+        if self.taken.is_empty() {
+            return;
+        }
+        let taken = std::mem::take(&mut self.taken);
+        if self.outer.is_empty() {
+            // The usual case (the program scope): the set moves as it is.
+            self.outer = Rc::new(taken);
+        } else {
             Rc::make_mut(&mut self.outer).extend(taken);
         }
     }

@@ -65,6 +65,14 @@ impl Needs {
         needs
     }
 
+    /// Whether everything `other` needs is needed here too.
+    fn covers(&self, other: &Needs) -> bool {
+        other.globals.is_subset(&self.globals)
+            && (self.lane_index || !other.lane_index)
+            && (self.lane_count || !other.lane_count)
+            && (self.buffer_sizes || !other.buffer_sizes)
+    }
+
     fn absorb(&mut self, other: &Needs) {
         self.globals.extend(other.globals.iter().copied());
         self.lane_index |= other.lane_index;
@@ -90,7 +98,7 @@ pub struct Writer<'a> {
     /// MSL name of each function, by handle (empty for functions the entry point
     /// doesn't reach).
     pub function_names: HandleVec<Function, Rc<str>>,
-    /// The functions the entry point reaches, callees before callers.
+    /// The functions the entry point reaches, in handle order.
     reachable: Vec<Handle<Function>>,
     /// How the entry point uses each global, by handle.
     pub global_uses: Vec<GlobalUse>,
@@ -147,31 +155,55 @@ pub fn write(module: &Module, entry: usize, options: &Options) -> Result<String,
 impl<'a> Writer<'a> {
     fn new(module: &'a Module, entry: &'a EntryPoint, options: &'a Options) -> Self {
         let reachable = analysis::reachable_functions(module, entry);
+        let mut is_reachable = vec![false; module.functions.len()];
+        for handle in &reachable {
+            if let Some(slot) = is_reachable.get_mut(handle.index()) {
+                *slot = true;
+            }
+        }
+        let is_reachable =
+            |handle: Handle<Function>| is_reachable.get(handle.index()).is_some_and(|&r| r);
         let mut namer = Namer::new();
+        let structs = module
+            .types
+            .iter()
+            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+            .count();
+        namer.reserve(1 + module.global_variables.len() + reachable.len() + 2 * structs);
         // The entry point is named first so that it keeps its HLSL name when it can.
         namer.name(&entry.name);
 
         let mut needs: HandleVec<Function, Needs> = module
             .functions
             .iter()
-            .map(|(_, f)| Needs::direct(f))
+            .map(|(handle, f)| {
+                // Only reached functions' needs are ever read.
+                if is_reachable(handle) {
+                    Needs::direct(f)
+                } else {
+                    Needs::default()
+                }
+            })
             .collect();
         // Propagate callees' needs to callers; each round settles at least one more
-        // level of the call graph.
+        // level of the call graph. A callee's needs are copied only when they add
+        // something, so the last round (which finds nothing new) copies nothing.
+        let calls: Vec<(Handle<Function>, BTreeSet<Handle<Function>>)> = reachable
+            .iter()
+            .filter_map(|&handle| {
+                let function = module.functions.try_get(handle)?;
+                Some((handle, analysis::callees(function)))
+            })
+            .collect();
         for _ in 0..=needs.len() {
             let mut changed = false;
-            for &handle in &reachable {
-                let Some(function) = module.functions.try_get(handle) else {
-                    continue;
-                };
-                let mut mine = needs[handle].clone();
-                for callee in analysis::callees(function) {
-                    if let Some(theirs) = needs.try_get(callee) {
-                        mine.absorb(theirs);
-                    }
-                }
-                if mine != needs[handle] {
-                    needs[handle] = mine;
+            for (handle, callees) in &calls {
+                for &callee in callees {
+                    let new = match (needs.try_get(callee), needs.try_get(*handle)) {
+                        (Some(theirs), Some(mine)) if !mine.covers(theirs) => theirs.clone(),
+                        _ => continue,
+                    };
+                    needs[*handle].absorb(&new);
                     changed = true;
                 }
             }
@@ -190,7 +222,7 @@ impl<'a> Writer<'a> {
             .functions
             .iter()
             .map(|(handle, f)| {
-                if reachable.contains(&handle) {
+                if is_reachable(handle) {
                     namer.name(&f.name)
                 } else {
                     Rc::clone(&unreached)
@@ -229,7 +261,9 @@ impl<'a> Writer<'a> {
     }
 
     fn write_program(&mut self) -> String {
-        let mut functions = String::new();
+        // Room for a typical kernel's functions, so the text isn't copied as it grows
+        // from a few bytes.
+        let mut functions = String::with_capacity(8192);
         for handle in std::mem::take(&mut self.reachable) {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
@@ -427,6 +461,7 @@ impl<'a> Writer<'a> {
     ) -> String {
         let mut out = out;
         let mut namer = self.program_names.inner();
+        namer.reserve(function.arguments.len() + function.local_variables.len());
         let mut parameters = String::new();
         let mut argument_values = Vec::with_capacity(function.arguments.len());
         for argument in &function.arguments {
@@ -502,6 +537,7 @@ impl<'a> Writer<'a> {
         let function = &entry.function;
         let stage = entry.stage;
         let mut namer = self.program_names.inner();
+        namer.reserve(function.arguments.len() + function.local_variables.len());
         let mut parameters: Vec<String> = Vec::new();
         let mut stage_in: Vec<String> = Vec::new();
         let mut prologue: Vec<String> = Vec::new();
