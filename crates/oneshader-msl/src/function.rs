@@ -132,8 +132,16 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Starts a line at the current indentation.
     fn start_line(&mut self) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
+        /// Sixteen levels of indentation, pushed as one piece.
+        const SPACES: &str = "                                                                ";
+        let mut width = self.indent * 4;
+        while width > 0 {
+            let piece = SPACES.get(..width.min(SPACES.len())).unwrap_or_default();
+            self.out.push_str(piece);
+            width -= piece.len();
+            if piece.is_empty() {
+                break;
+            }
         }
     }
 

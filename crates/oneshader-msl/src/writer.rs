@@ -14,7 +14,7 @@ use oneshader_ir::{
 
 use std::rc::Rc;
 
-use crate::function::{FunctionWriter, Output};
+use crate::function::{push_decimal, FunctionWriter, Output};
 use crate::layout::{Slot, Types};
 use crate::names::Namer;
 use crate::polyfill::Polyfill;
@@ -462,7 +462,31 @@ impl<'a> Writer<'a> {
         let mut out = out;
         let mut namer = self.program_names.inner();
         namer.reserve(function.arguments.len() + function.local_variables.len());
-        let mut parameters = String::new();
+        // The signature goes straight into the output; an error about the result is
+        // reported after the parameters' (the order they are declared in).
+        let result_error = match &function.result {
+            None => {
+                out.push_str("void");
+                None
+            }
+            Some(result) => match self.types.name(result.ty) {
+                Ok(ty) => {
+                    out.push_str(ty);
+                    None
+                }
+                Err(what) => {
+                    out.push_str("void");
+                    Some(unsupported(
+                        None,
+                        concat_text!(what, " (result of `", function.name, "`)"),
+                    ))
+                }
+            },
+        };
+        out.push(' ');
+        out.push_str(&self.function_names[handle]);
+        out.push('(');
+        let mut first = true;
         let mut argument_values = Vec::with_capacity(function.arguments.len());
         for argument in &function.arguments {
             let name = namer.name(&argument.name);
@@ -472,16 +496,17 @@ impl<'a> Writer<'a> {
             };
             match self.types.name(ty) {
                 Ok(ty) => {
-                    if !parameters.is_empty() {
-                        parameters.push_str(", ");
+                    if !first {
+                        out.push_str(", ");
                     }
+                    first = false;
                     if let Some(qualifier) = qualifier {
-                        parameters.push_str(qualifier);
-                        parameters.push(' ');
+                        out.push_str(qualifier);
+                        out.push(' ');
                     }
-                    parameters.push_str(ty);
-                    parameters.push_str(if qualifier.is_some() { "& " } else { " " });
-                    parameters.push_str(&name);
+                    out.push_str(ty);
+                    out.push_str(if qualifier.is_some() { "& " } else { " " });
+                    out.push_str(&name);
                 }
                 Err(what) => self.diagnostics.push(unsupported(
                     None,
@@ -499,29 +524,14 @@ impl<'a> Writer<'a> {
         }
         let hidden = self.hidden_parameters(handle);
         for declaration in &hidden.declarations {
-            if !parameters.is_empty() {
-                parameters.push_str(", ");
+            if !first {
+                out.push_str(", ");
             }
-            parameters.push_str(declaration);
+            first = false;
+            out.push_str(declaration);
         }
         self.diagnostics.extend(hidden.errors.iter().cloned());
-        match &function.result {
-            None => out.push_str("void"),
-            Some(result) => match self.types.name(result.ty) {
-                Ok(ty) => out.push_str(ty),
-                Err(what) => {
-                    self.diagnostics.push(unsupported(
-                        None,
-                        concat_text!(what, " (result of `", function.name, "`)"),
-                    ));
-                    out.push_str("void");
-                }
-            },
-        }
-        out.push(' ');
-        out.push_str(&self.function_names[handle]);
-        out.push('(');
-        out.push_str(&parameters);
+        self.diagnostics.extend(result_error);
         out.push_str(") {\n");
         let mut out =
             FunctionWriter::new(self, function, namer, argument_values, Output::Helper, out)
@@ -642,14 +652,13 @@ impl<'a> Writer<'a> {
                         continue;
                     };
                     match self.resource_type(global, atomic) {
-                        Ok(ty) => resources.push((
-                            index,
-                            format!(
-                                "{ty} {name} [[{}({})]]",
-                                index.table.attribute(),
-                                index.index
-                            ),
-                        )),
+                        Ok(ty) => {
+                            let mut parameter =
+                                concat_text!(ty, " ", name, " [[", index.table.attribute(), "(",);
+                            push_decimal(&mut parameter, u64::from(index.index));
+                            parameter.push_str(")]]");
+                            resources.push((index, parameter));
+                        }
                         Err(what) => self.diagnostics.push(err(what)),
                     }
                 }
