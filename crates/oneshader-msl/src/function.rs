@@ -18,6 +18,7 @@ use std::rc::Rc;
 
 use crate::layout::Slot;
 use crate::names::Namer;
+use crate::text::push_decimal;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 
 /// How `return` is written.
@@ -1455,22 +1456,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         push_decimal(&mut self.out, u64::from(stride));
         self.out.push_str("u)");
         Ok(())
-    }
-}
-
-/// Appends the decimal digits of `value` (without the formatting machinery, which costs
-/// more than the digits for the `_eN` names written at nearly every expression).
-pub fn push_decimal(out: &mut String, value: u64) {
-    let mut divisor = 1;
-    while value / divisor >= 10 {
-        divisor *= 10;
-    }
-    loop {
-        out.push(char::from(b'0' + (value / divisor % 10) as u8));
-        if divisor == 1 {
-            break;
-        }
-        divisor /= 10;
     }
 }
 

@@ -128,6 +128,7 @@ impl<'a> Types<'a> {
                 types.struct_names[index] = Some(namer.name(base));
                 types.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
                 let mut member_namer = Namer::new();
+                member_namer.reserve(members.len());
                 types.member_names[index] =
                     members.iter().map(|m| member_namer.name(&m.name)).collect();
                 // Members' types come before the struct in the arena, so their

@@ -411,9 +411,13 @@ impl Namer {
     pub fn name(&mut self, name: &str) -> Rc<str> {
         let base = sanitized(name);
         let name: Rc<str> = if self.is_taken(&base) {
+            let mut candidate = String::with_capacity(base.len() + 3);
             let mut suffix = 1;
             loop {
-                let candidate = format!("{base}_{suffix}");
+                candidate.clear();
+                candidate.push_str(&base);
+                candidate.push('_');
+                crate::text::push_decimal(&mut candidate, suffix);
                 if !self.is_taken(&candidate) {
                     break candidate.into();
                 }

@@ -7,9 +7,10 @@
 use oneshader_ir::concat_text;
 use oneshader_ir::{Diagnostic, Expression, Handle, ScalarKind, ShaderStage, TypeInner, WaveOp};
 
-use crate::function::{push_decimal, FunctionWriter};
+use crate::function::FunctionWriter;
 use crate::layout::scalar_name;
 use crate::polyfill::Polyfill;
+use crate::text::push_decimal;
 use crate::writer::{unsupported, wave_stage_error, LANE_COUNT, LANE_INDEX};
 
 type Written = Result<(), Diagnostic>;

@@ -14,11 +14,12 @@ use oneshader_ir::{
 
 use std::rc::Rc;
 
-use crate::function::{push_decimal, FunctionWriter, Output};
+use crate::function::{FunctionWriter, Output};
 use crate::layout::{Slot, Types};
 use crate::names::Namer;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
+use crate::text::push_decimal;
 use crate::Options;
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
