@@ -14,7 +14,11 @@ use oneshader_ir::{
     Statement, SwitchValue, Type, TypeInner, UnaryOperator,
 };
 
+use std::rc::Rc;
+
+use crate::layout::Slot;
 use crate::names::Namer;
+use crate::text::push_decimal;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 
 /// How `return` is written.
@@ -34,33 +38,41 @@ pub enum Output {
     },
 }
 
-/// Writes the body of one function.
+/// Writes the body of one function, straight into the output text.
+///
+/// Expressions are written where they are used, into [`FunctionWriter::out`], the way
+/// naga's back ends do: no expression is built as a `String` of its own first.
 pub struct FunctionWriter<'w, 'a> {
     /// The program-level state.
     pub w: &'w mut Writer<'a>,
     /// The function written.
     pub function: &'a Function,
-    local_names: HandleVec<LocalVariable, String>,
-    argument_values: Vec<String>,
-    bound: HandleVec<Expression, Option<String>>,
+    /// The output so far: the functions before this one, then this one's text.
+    pub out: String,
+    local_names: HandleVec<LocalVariable, Rc<str>>,
+    argument_values: Vec<Rc<str>>,
+    /// Whether each expression is bound to its `_eN` name.
+    bound: HandleVec<Expression, bool>,
     output: Output,
-    out: String,
     indent: usize,
     temporaries: usize,
 }
 
-type Written = Result<String, Diagnostic>;
+/// Writing an expression or statement: the text went to the output, or the error why not.
+type Written = Result<(), Diagnostic>;
 
 impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// A writer for `function`, whose arguments read as `argument_values`, naming its
-    /// locals in `namer`.
+    /// locals in `namer`, that appends the body to `out`.
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
         mut namer: Namer,
-        argument_values: Vec<String>,
+        argument_values: Vec<Rc<str>>,
         output: Output,
+        out: String,
     ) -> Self {
+        namer.reserve(function.local_variables.len());
         let local_names = function
             .local_variables
             .iter()
@@ -69,46 +81,73 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         FunctionWriter {
             w,
             function,
+            out,
             local_names,
             argument_values,
-            bound: HandleVec::from_len(function.expressions.len(), None),
+            bound: HandleVec::from_len(function.expressions.len(), false),
             output,
-            out: String::new(),
             indent: 1,
             temporaries: 0,
         }
     }
 
-    /// The body's text: `prologue` lines, the locals, then the statements.
-    pub fn write_body(mut self, prologue: Vec<String>) -> String {
+    /// Appends the body: `prologue` lines, the locals, then the statements; returns the
+    /// output.
+    pub fn write_body(mut self, prologue: &[String]) -> String {
         for line in prologue {
-            self.line(&line);
+            self.line(line);
         }
         for (handle, local) in self.function.local_variables.iter() {
-            let name = self.local_names[handle].clone();
-            let declaration = self.w.types.name(local.ty).map_err(|what| {
-                unsupported(
-                    None,
-                    concat_text!(what, " (local variable `", local.name, "`)"),
-                )
-            });
-            let init = match local.init {
-                Some(init) => self.expr(init).map(|value| concat_text!(" = ", value)),
-                None => Ok(" = {}".to_string()),
+            self.start_line();
+            let declared = self
+                .w
+                .types
+                .name(local.ty)
+                .map(|ty| self.out.push_str(ty))
+                .map_err(|what| {
+                    unsupported(
+                        None,
+                        concat_text!(what, " (local variable `", local.name, "`)"),
+                    )
+                });
+            self.out.push(' ');
+            self.out.push_str(&self.local_names[handle]);
+            let initialized = match local.init {
+                Some(init) => {
+                    self.out.push_str(" = ");
+                    self.expr(init)
+                }
+                None => {
+                    self.out.push_str(" = {}");
+                    Ok(())
+                }
             };
-            match (declaration, init) {
-                (Ok(ty), Ok(init)) => self.line(&concat_text!(ty, " ", name, init, ";")),
-                (Err(e), _) | (_, Err(e)) => self.w.diagnostics.push(e),
+            self.out.push_str(";\n");
+            if let Err(error) = declared.and(initialized) {
+                self.w.diagnostics.push(error);
             }
         }
         self.block(&self.function.body);
         self.out
     }
 
-    fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
+    /// Starts a line at the current indentation.
+    fn start_line(&mut self) {
+        /// Sixteen levels of indentation, pushed as one piece.
+        const SPACES: &str = "                                                                ";
+        let mut width = self.indent * 4;
+        while width > 0 {
+            let piece = SPACES.get(..width.min(SPACES.len())).unwrap_or_default();
+            self.out.push_str(piece);
+            width -= piece.len();
+            if piece.is_empty() {
+                break;
+            }
         }
+    }
+
+    fn line(&mut self, text: &str) {
+        self.start_line();
         self.out.push_str(text);
         self.out.push('\n');
     }
@@ -120,6 +159,25 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     fn fresh(&mut self, prefix: &str) -> String {
         self.temporaries += 1;
         format!("_{prefix}{}", self.temporaries)
+    }
+
+    /// Whether `h` has been bound to its `_eN` name.
+    fn is_bound(&self, h: Handle<Expression>) -> bool {
+        self.bound.try_get(h).is_some_and(|&bound| bound)
+    }
+
+    /// Writes `_eN`, the name a `Bind` gives expression `h`.
+    fn write_bound_name(&mut self, h: Handle<Expression>) {
+        self.out.push_str("_e");
+        push_decimal(&mut self.out, h.index() as u64);
+    }
+
+    /// Writes the text of `h` and takes it back out of the output, for the few writers
+    /// that put operands in another order than they evaluate them.
+    pub(crate) fn expr_text(&mut self, h: Handle<Expression>) -> Result<String, Diagnostic> {
+        let start = self.out.len();
+        self.expr(h)?;
+        Ok(self.out.split_off(start))
     }
 
     // ------------------------------------------------------------------ statements
@@ -151,8 +209,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 accept,
                 reject,
             } => {
-                let condition = self.expr(*condition)?;
-                self.line(&concat_text!("if (", condition, ") {"));
+                self.start_line();
+                self.out.push_str("if (");
+                self.expr(*condition)?;
+                self.out.push_str(") {\n");
                 self.nested(accept);
                 if !reject.is_empty() {
                     self.line("} else {");
@@ -161,20 +221,31 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 self.line("}");
             }
             Statement::Switch { selector, cases } => {
-                let selector = self.expr(*selector)?;
-                self.line(&concat_text!("switch (", selector, ") {"));
+                self.start_line();
+                self.out.push_str("switch (");
+                self.expr(*selector)?;
+                self.out.push_str(") {\n");
                 self.indent += 1;
                 for case in cases {
-                    let label = match case.value {
-                        SwitchValue::I32(v) => concat_text!("case ", int_literal(v), ":"),
-                        SwitchValue::U32(v) => format!("case {v}u:"),
-                        SwitchValue::Default => "default:".to_string(),
-                    };
+                    self.start_line();
+                    match case.value {
+                        SwitchValue::I32(v) => {
+                            self.out.push_str("case ");
+                            push_int(&mut self.out, v);
+                            self.out.push(':');
+                        }
+                        SwitchValue::U32(v) => {
+                            self.out.push_str("case ");
+                            push_decimal(&mut self.out, u64::from(v));
+                            self.out.push_str("u:");
+                        }
+                        SwitchValue::Default => self.out.push_str("default:"),
+                    }
                     if case.body.is_empty() && case.fall_through {
-                        self.line(&label);
+                        self.out.push('\n');
                         continue;
                     }
-                    self.line(&concat_text!(label, " {"));
+                    self.out.push_str(" {\n");
                     self.nested(&case.body);
                     if !case.fall_through && !ends_in_jump(&case.body) {
                         self.indent += 1;
@@ -205,9 +276,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     self.line(&concat_text!("if (!", first, ") {"));
                     self.nested(continuing);
                     if let Some(condition) = break_if {
-                        let condition = self.expr(*condition)?;
                         self.indent += 1;
-                        self.line(&concat_text!("if (", condition, ") {"));
+                        self.start_line();
+                        self.out.push_str("if (");
+                        self.expr(*condition)?;
+                        self.out.push_str(") {\n");
                         self.line("    break;");
                         self.line("}");
                         self.indent -= 1;
@@ -241,27 +314,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let line = self.image_store(*image, *coordinate, *array_index, *value)?;
                 self.line(&line);
             }
-            Statement::Store { pointer, value } => {
-                let target = self.expr(*pointer)?;
-                let value_expr = *value;
-                let mut value = self.expr(*value)?;
-                if self.points_to_packed_member(*pointer)? {
-                    // A packed vector is assigned from a vector, not from a swizzle.
-                    value = concat_text!(self.type_name_of(value_expr)?, "(", value, ")");
-                }
-                if self.is_atomic(*pointer) {
-                    self.check_atomic_scalar(*pointer)?;
-                    self.line(&concat_text!(
-                        "atomic_store_explicit(&",
-                        target,
-                        ", ",
-                        value,
-                        ", memory_order_relaxed);"
-                    ));
-                } else {
-                    self.line(&concat_text!(target, " = ", value, ";"));
-                }
-            }
+            Statement::Store { pointer, value } => self.store(*pointer, *value)?,
             Statement::Atomic {
                 pointer,
                 fun,
@@ -274,71 +327,132 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 arguments,
                 result,
             } => {
-                let name = self
-                    .w
-                    .function_names
-                    .try_get(*function)
-                    .cloned()
-                    .unwrap_or_default();
-                let mut values = Vec::new();
-                for &argument in arguments {
-                    values.push(self.expr(argument)?);
+                self.start_line();
+                let declared = match result {
+                    Some(result) => self.start_bind(*result),
+                    None => Ok(()),
+                };
+                if let Some(name) = self.w.function_names.try_get(*function) {
+                    self.out.push_str(name);
                 }
-                values.extend(self.w.hidden_arguments(*function));
-                let call = concat_text!(name, "(", values.join(", "), ")");
-                match result {
-                    Some(result) => self.bind_text(*result, &call)?,
-                    None => self.line(&concat_text!(call, ";")),
+                self.out.push('(');
+                let mut first = true;
+                for &argument in arguments {
+                    if !first {
+                        self.out.push_str(", ");
+                    }
+                    first = false;
+                    self.expr(argument)?;
+                }
+                let hidden = self.w.hidden_parameters(*function);
+                for name in &hidden.names {
+                    if !first {
+                        self.out.push_str(", ");
+                    }
+                    first = false;
+                    self.out.push_str(name);
+                }
+                self.w.diagnostics.extend(hidden.errors.iter().cloned());
+                self.out.push(')');
+                declared?;
+                self.out.push_str(";\n");
+                if let Some(result) = result {
+                    self.mark_bound(*result);
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// `target = value;`, or an atomic store.
+    fn store(
+        &mut self,
+        pointer: Handle<Expression>,
+        value: Handle<Expression>,
+    ) -> Result<(), Diagnostic> {
+        self.start_line();
+        let atomic = self.is_atomic(pointer);
+        if atomic {
+            self.out.push_str("atomic_store_explicit(&");
+        }
+        self.expr(pointer)?;
+        self.out.push_str(if atomic { ", " } else { " = " });
+        let packed = self.points_to_packed_member(pointer);
+        // A packed vector is assigned from a vector, not from a swizzle.
+        let converted = match packed {
+            Ok(true) => {
+                let named = self.write_type_of(value);
+                self.out.push('(');
+                Some(named)
+            }
+            _ => None,
+        };
+        self.expr(value)?;
+        packed?;
+        if let Some(named) = converted {
+            named?;
+            self.out.push(')');
+        }
+        if atomic {
+            self.check_atomic_scalar(pointer)?;
+            self.out.push_str(", memory_order_relaxed);\n");
+        } else {
+            self.out.push_str(";\n");
         }
         Ok(())
     }
 
     /// Evaluates `h` into a temporary (or a reference, for pointers).
     fn bind(&mut self, h: Handle<Expression>) -> Result<(), Diagnostic> {
-        if self.bound.try_get(h).is_some_and(Option::is_some) {
+        if self.is_bound(h) {
             return Ok(());
         }
         let ty = self.type_of(h)?;
+        self.start_line();
         if let Some(&TypeInner::Pointer { base, space }) = self.w.types.inner(ty) {
-            let target = self.expr(h)?;
-            let name = format!("_e{}", h.index());
-            let pointee = if self.is_atomic(h) {
-                self.w.types.atomic_name(base)
-            } else {
-                self.w.types.name(base)
-            }
-            .map_err(|what| unsupported(self.span(h), what))?;
-            let qualifier = space_qualifier(space);
-            self.line(&concat_text!(
-                qualifier, " ", pointee, "& ", name, " = ", target, ";"
-            ));
-            self.bound[h] = Some(name);
-            return Ok(());
+            let atomic = self.is_atomic(h);
+            let declared = match self.w.types.name_with(base, atomic) {
+                Ok(pointee) => {
+                    self.out.push_str(space_qualifier(space));
+                    self.out.push(' ');
+                    self.out.push_str(pointee);
+                    self.out.push_str("& ");
+                    self.write_bound_name(h);
+                    self.out.push_str(" = ");
+                    Ok(())
+                }
+                Err(what) => Err(what),
+            };
+            self.expr(h)?;
+            declared.map_err(|what| unsupported(self.span(h), what))?;
+        } else {
+            let declared = self.start_bind(h);
+            self.expr(h)?;
+            declared?;
         }
-        let value = self.expr(h)?;
-        self.bind_text(h, &value)
-    }
-
-    /// Declares `_eN` for expression `h` with the value `text`.
-    fn bind_text(&mut self, h: Handle<Expression>, text: &str) -> Result<(), Diagnostic> {
-        let ty = self.type_of(h)?;
-        let type_name = self
-            .w
-            .types
-            .name(ty)
-            .map_err(|what| unsupported(self.span(h), what))?;
-        let name = format!("_e{}", h.index());
-        self.line(&concat_text!(type_name, " ", name, " = ", text, ";"));
-        if let Some(slot) = self.bound.try_get_mut(h) {
-            *slot = Some(name);
-        }
+        self.out.push_str(";\n");
+        self.mark_bound(h);
         Ok(())
     }
 
+    /// Writes `T _eN = `, the start of the declaration binding expression `h`. On an
+    /// error nothing is written; the caller reports it after the value's own errors.
+    fn start_bind(&mut self, h: Handle<Expression>) -> Result<(), Diagnostic> {
+        self.write_type_of(h)?;
+        self.out.push(' ');
+        self.write_bound_name(h);
+        self.out.push_str(" = ");
+        Ok(())
+    }
+
+    /// Records that `h` is now read through its `_eN` name.
+    fn mark_bound(&mut self, h: Handle<Expression>) {
+        if let Some(slot) = self.bound.try_get_mut(h) {
+            *slot = true;
+        }
+    }
+
     fn write_return(&mut self, value: Option<Handle<Expression>>) -> Result<(), Diagnostic> {
-        let value = value.map(|v| self.expr(v)).transpose()?;
         let output = std::mem::replace(&mut self.output, Output::Helper);
         let result = self.write_return_as(&output, value);
         self.output = output;
@@ -348,32 +462,47 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     fn write_return_as(
         &mut self,
         output: &Output,
-        value: Option<String>,
+        value: Option<Handle<Expression>>,
     ) -> Result<(), Diagnostic> {
+        self.start_line();
         match (output, value) {
-            (Output::Helper, Some(value)) => self.line(&concat_text!("return ", value, ";")),
-            (Output::Helper | Output::EntryVoid, _) => self.line("return;"),
+            (Output::Helper, Some(value)) => {
+                self.out.push_str("return ");
+                self.expr(value)?;
+                self.out.push_str(";\n");
+            }
+            (Output::Helper | Output::EntryVoid, value) => {
+                if let Some(value) = value {
+                    // Evaluated for its errors only.
+                    let start = self.out.len();
+                    self.expr(value)?;
+                    self.out.truncate(start);
+                }
+                self.out.push_str("return;\n");
+            }
             (Output::EntrySingle, Some(value)) => {
-                self.line(&concat_text!("return _stage_out{", value, "};"))
+                self.out.push_str("return _stage_out{");
+                self.expr(value)?;
+                self.out.push_str("};\n");
             }
             (Output::EntryStruct { ty, accessors }, Some(value)) => {
                 let temporary = self.fresh("result");
-                let members: Vec<String> = accessors
-                    .iter()
-                    .map(|member| concat_text!(temporary, ".", member))
-                    .collect();
-                let text = concat_text!(
-                    "{ ",
-                    ty,
-                    " ",
-                    temporary,
-                    " = ",
-                    value,
-                    "; return _stage_out{",
-                    members.join(", "),
-                    "}; }"
-                );
-                self.line(&text);
+                self.out.push_str("{ ");
+                self.out.push_str(ty);
+                self.out.push(' ');
+                self.out.push_str(&temporary);
+                self.out.push_str(" = ");
+                self.expr(value)?;
+                self.out.push_str("; return _stage_out{");
+                for (index, member) in accessors.iter().enumerate() {
+                    if index > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(&temporary);
+                    self.out.push('.');
+                    self.out.push_str(member);
+                }
+                self.out.push_str("}; }\n");
             }
             (_, None) => {
                 return Err(unsupported(
@@ -396,23 +525,16 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 ),
             ));
         }
-        let mut flags = Vec::new();
-        if barrier.device_memory {
-            flags.push("mem_flags::mem_device");
-        }
-        if barrier.workgroup_memory {
-            flags.push("mem_flags::mem_threadgroup");
-        }
-        if flags.is_empty() {
-            flags.push("mem_flags::mem_none");
-        }
         // Metal has no fence without execution sync in MSL 2.4's compute functions;
         // a barrier without `group_sync` is written as the stronger threadgroup barrier.
-        self.line(&concat_text!(
-            "threadgroup_barrier(",
-            flags.join(" | "),
-            ");"
-        ));
+        self.line(match (barrier.device_memory, barrier.workgroup_memory) {
+            (true, true) => {
+                "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"
+            }
+            (true, false) => "threadgroup_barrier(mem_flags::mem_device);",
+            (false, true) => "threadgroup_barrier(mem_flags::mem_threadgroup);",
+            (false, false) => "threadgroup_barrier(mem_flags::mem_none);",
+        });
         Ok(())
     }
 
@@ -431,8 +553,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 "an atomic operation on memory other than a buffer or groupshared variable",
             ));
         }
-        let target = self.expr(pointer)?;
-        let value = self.expr(value)?;
         let op = match fun {
             AtomicFunction::Add => "fetch_add",
             AtomicFunction::And => "fetch_and",
@@ -442,25 +562,29 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             AtomicFunction::Max => "fetch_max",
             AtomicFunction::Exchange => "exchange",
             AtomicFunction::CompareExchange => {
-                return self.compare_exchange(pointer, &target, &value, compare, result)
+                let target = self.expr_text(pointer)?;
+                let value = self.expr_text(value)?;
+                return self.compare_exchange(pointer, &target, &value, compare, result);
             }
         };
-        let call = concat_text!(
-            "atomic_",
-            op,
-            "_explicit(&",
-            target,
-            ", ",
-            value,
-            ", memory_order_relaxed)"
-        );
-        match result {
-            Some(result) => self.bind_text(result, &call),
-            None => {
-                self.line(&concat_text!(call, ";"));
-                Ok(())
-            }
+        self.start_line();
+        let declared = match result {
+            Some(result) => self.start_bind(result),
+            None => Ok(()),
+        };
+        self.out.push_str("atomic_");
+        self.out.push_str(op);
+        self.out.push_str("_explicit(&");
+        self.expr(pointer)?;
+        self.out.push_str(", ");
+        self.expr(value)?;
+        self.out.push_str(", memory_order_relaxed)");
+        declared?;
+        self.out.push_str(";\n");
+        if let Some(result) = result {
+            self.mark_bound(result);
         }
+        Ok(())
     }
 
     /// `InterlockedCompareExchange`: MSL only has the weak compare-exchange, which may
@@ -477,13 +601,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let span = self.span(pointer);
         let compare =
             compare.ok_or_else(|| unsupported(span, "a compare-exchange without a comparand"))?;
-        let compare_text = self.expr(compare)?;
+        let compare_text = self.expr_text(compare)?;
         let ty = self.type_of(compare)?;
         let type_name = self
             .w
             .types
             .name(ty)
-            .map_err(|what| unsupported(span, what))?;
+            .map_err(|what| unsupported(span, what))?
+            .to_owned();
         let pointer_ty = self.type_of(pointer)?;
         let (base, space) = match self.w.types.inner(pointer_ty) {
             Some(&TypeInner::Pointer { base, space }) => (base, space),
@@ -493,14 +618,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             .w
             .types
             .atomic_name(base)
-            .map_err(|what| unsupported(span, what))?;
+            .map_err(|what| unsupported(span, what))?
+            .to_owned();
         let original = match result {
             Some(result) => {
-                let name = format!("_e{}", result.index());
-                if let Some(slot) = self.bound.try_get_mut(result) {
-                    *slot = Some(name.clone());
-                }
-                name
+                self.mark_bound(result);
+                format!("_e{}", result.index())
             }
             None => self.fresh("original"),
         };
@@ -576,13 +699,16 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         })
     }
 
-    /// The MSL name of the type of `h`.
-    pub fn type_name_of(&mut self, h: Handle<Expression>) -> Written {
+    /// Writes the MSL name of the type of `h`; on an error nothing is written.
+    pub fn write_type_of(&mut self, h: Handle<Expression>) -> Written {
         let ty = self.type_of(h)?;
-        self.w
-            .types
-            .name(ty)
-            .map_err(|what| unsupported(self.span(h), what))
+        match self.w.types.name(ty) {
+            Ok(name) => {
+                self.out.push_str(name);
+                Ok(())
+            }
+            Err(what) => Err(unsupported(self.span(h), what)),
+        }
     }
 
     /// Whether pointer `h` is a struct member declared as a packed vector.
@@ -599,18 +725,19 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         })
     }
 
-    /// `text`, a value of type `ty` in `constant` memory, as a `thread` value.
+    /// Writes `path`, an lvalue of type `ty` in `constant` memory, as a `thread` value.
     ///
     /// A struct or array is rebuilt member by member (designated initializers, so
     /// padding fields stay out of it): a struct's implicit copy constructor binds a
     /// generic reference, which a `constant` object does not convert to. Scalars,
-    /// vectors and matrices copy as they are.
+    /// vectors and matrices copy as they are. `path` is extended for the members and
+    /// left as it came.
     fn constant_aggregate_copy(
         &mut self,
-        text: String,
+        path: &mut String,
         ty: Handle<Type>,
         depth: u32,
-    ) -> Result<String, String> {
+    ) -> Result<(), String> {
         /// Deeper nesting is not expanded (no HLSL type nests this deep in practice).
         const DEPTH_LIMIT: u32 = 16;
         /// Longer arrays would make the expansion unreasonably long.
@@ -618,25 +745,30 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if depth > DEPTH_LIMIT {
             return Err("a constant-buffer value nested more than 16 levels deep".into());
         }
+        let length = path.len();
         match self.w.types.inner(ty) {
             Some(TypeInner::Struct { members, .. }) => {
                 let name = self.w.types.name(ty)?;
-                let mut fields = Vec::with_capacity(members.len());
+                self.out.push_str(name);
+                self.out.push('{');
                 for (index, member_ty) in members.iter().map(|m| m.ty).enumerate() {
                     let member = self
                         .w
                         .types
                         .member_name(ty, index)
-                        .ok_or("a struct member that doesn't exist")?
-                        .to_string();
-                    let value = self.constant_aggregate_copy(
-                        concat_text!(text, ".", member),
-                        member_ty,
-                        depth + 1,
-                    )?;
-                    fields.push(concat_text!(".", member, " = ", value));
+                        .ok_or("a struct member that doesn't exist")?;
+                    if index > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push('.');
+                    self.out.push_str(member);
+                    self.out.push_str(" = ");
+                    path.push('.');
+                    path.push_str(member);
+                    self.constant_aggregate_copy(path, member_ty, depth + 1)?;
+                    path.truncate(length);
                 }
-                Ok(concat_text!(name, "{", fields.join(", "), "}"))
+                self.out.push('}');
             }
             Some(&TypeInner::Array {
                 base,
@@ -647,21 +779,25 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     return Err(format!("copying a constant-buffer array of {n} elements as a whole (at most {ELEMENT_LIMIT}); read the elements you need instead"));
                 }
                 let name = self.w.types.name(ty)?;
-                let mut elements = Vec::with_capacity(n as usize);
+                self.out.push_str(name);
+                self.out.push('{');
                 for i in 0..n {
-                    elements.push(self.constant_aggregate_copy(
-                        format!("{text}[{i}]"),
-                        base,
-                        depth + 1,
-                    )?);
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    path.push('[');
+                    push_decimal(path, u64::from(i));
+                    path.push(']');
+                    self.constant_aggregate_copy(path, base, depth + 1)?;
+                    path.truncate(length);
                 }
-                Ok(concat_text!(name, "{", elements.join(", "), "}"))
+                self.out.push('}');
             }
-            _ => Ok(text),
+            _ => self.out.push_str(path),
         }
+        Ok(())
     }
 
-    /// Whether pointer `h` points into a global used atomically.
     /// Whether pointer `h` points at atomic integers (or an aggregate holding some): into
     /// a global used atomically, at a 32-bit integer, not at a float or vector member of
     /// such a buffer's struct.
@@ -699,32 +835,37 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
     }
 
-    /// `h` as an operand of an operator: parenthesized unless it is a name, literal or
-    /// call-like expression.
+    /// Writes `h` as an operand of an operator: parenthesized unless it is a name,
+    /// literal or call-like expression.
     pub fn operand(&mut self, h: Handle<Expression>) -> Written {
-        let text = self.expr(h)?;
-        Ok(self.parenthesized(h, text))
-    }
-
-    /// `text`, the text of `h`, as an operand of an operator (see [`Self::operand`]).
-    pub fn parenthesized(&self, h: Handle<Expression>, text: String) -> String {
-        let compound = self.bound.try_get(h).is_none_or(Option::is_none)
-            && match self.function.expressions.try_get(h) {
-                Some(Expression::Unary { .. } | Expression::Binary { .. }) => true,
-                Some(Expression::Literal(_)) => text.starts_with('-'),
-                _ => false,
-            };
-        if compound {
-            concat_text!("(", text, ")")
-        } else {
-            text
+        if self.is_bound(h) {
+            self.write_bound_name(h);
+            return Ok(());
         }
+        match self.function.expressions.try_get(h) {
+            Some(Expression::Unary { .. } | Expression::Binary { .. }) => {
+                self.out.push('(');
+                self.expr(h)?;
+                self.out.push(')');
+            }
+            Some(Expression::Literal(_)) => {
+                let start = self.out.len();
+                self.expr(h)?;
+                if self.out.get(start..).is_some_and(|t| t.starts_with('-')) {
+                    self.out.insert(start, '(');
+                    self.out.push(')');
+                }
+            }
+            _ => self.expr(h)?,
+        }
+        Ok(())
     }
 
-    /// The text of expression `h`.
+    /// Writes the text of expression `h`.
     pub fn expr(&mut self, h: Handle<Expression>) -> Written {
-        if let Some(Some(name)) = self.bound.try_get(h) {
-            return Ok(name.clone());
+        if self.is_bound(h) {
+            self.write_bound_name(h);
+            return Ok(());
         }
         let span = self.span(h);
         let expression = self
@@ -745,17 +886,19 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// `-x`, `!x` or `~x`.
     fn unary(&mut self, op: UnaryOperator, expr: Handle<Expression>) -> Written {
         if op == UnaryOperator::Negate && self.wraps_in_unsigned(expr)? {
-            let signed = self.type_name_of(expr)?;
-            let bits = self.unsigned_bits(expr)?;
-            return Ok(concat_text!("as_type<", signed, ">(-", bits, ")"));
+            self.out.push_str("as_type<");
+            self.write_type_of(expr)?;
+            self.out.push_str(">(-");
+            self.unsigned_bits(expr)?;
+            self.out.push(')');
+            return Ok(());
         }
-        let operand = self.operand(expr)?;
-        let op = match op {
+        self.out.push_str(match op {
             UnaryOperator::Negate => "-",
             UnaryOperator::LogicalNot => "!",
             UnaryOperator::BitwiseNot => "~",
-        };
-        Ok(concat_text!(op, operand))
+        });
+        self.operand(expr)
     }
 
     /// [`Self::expr`] for every kind but the unary and binary operators.
@@ -768,118 +911,69 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     ) -> Written {
         match expression {
             Expression::Literal(literal) => {
-                literal_text(*literal).map_err(|w| unsupported(span, w))
+                write_literal(&mut self.out, *literal).map_err(|w| unsupported(span, w))
             }
             Expression::ZeroValue(ty) => {
                 let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
-                Ok(concat_text!(name, "{}"))
+                self.out.push_str(name);
+                self.out.push_str("{}");
+                Ok(())
             }
-            Expression::Compose { ty, components } => {
-                let mut values = Vec::new();
-                for &component in components {
-                    values.push(self.expr(component)?);
-                }
-                let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
-                Ok(match self.w.types.inner(*ty) {
-                    Some(TypeInner::Struct { .. }) => {
-                        concat_text!(name, self.w.struct_initializer(*ty, values))
-                    }
-                    Some(TypeInner::Array { .. }) => {
-                        concat_text!(name, "{", values.join(", "), "}")
-                    }
-                    _ => concat_text!(name, "(", values.join(", "), ")"),
-                })
-            }
+            Expression::Compose { ty, components } => self.compose(*ty, components, span),
             Expression::Splat { value, .. } => {
-                let value = self.expr(*value)?;
-                Ok(concat_text!(self.type_name_of(h)?, "(", value, ")"))
+                let named = self.write_type_of(h);
+                self.out.push('(');
+                self.expr(*value)?;
+                named?;
+                self.out.push(')');
+                Ok(())
             }
             Expression::Swizzle {
                 size,
                 vector,
                 pattern,
             } => {
-                let vector = self.operand(*vector)?;
-                let letters: String = pattern
-                    .iter()
-                    .take(size.count() as usize)
-                    .map(|c| c.letter())
-                    .collect();
-                Ok(concat_text!(vector, ".", letters))
+                self.operand(*vector)?;
+                self.out.push('.');
+                for component in pattern.iter().take(size.count() as usize) {
+                    self.out.push(component.letter());
+                }
+                Ok(())
             }
             Expression::Access { base, index } => {
-                let base_text = self.operand(*base)?;
-                let index = self.expr(*index)?;
-                Ok(concat_text!(base_text, "[", index, "]"))
+                self.operand(*base)?;
+                self.out.push('[');
+                self.expr(*index)?;
+                self.out.push(']');
+                Ok(())
             }
-            Expression::AccessIndex { base, index } => {
-                let base_text = self.operand(*base)?;
-                let base_ty = self.type_of(*base)?;
-                let base_ty = match self.w.types.inner(base_ty) {
-                    Some(&TypeInner::Pointer { base, .. }) => base,
-                    _ => base_ty,
-                };
-                let through_pointer = base_ty != self.type_of(*base)?;
-                let component = oneshader_ir::SwizzleComponent::from_index(*index);
-                Ok(match (self.w.types.inner(base_ty), component) {
-                    (Some(TypeInner::Struct { .. }), _) => {
-                        let member = self
-                            .w
-                            .types
-                            .member_name(base_ty, *index as usize)
-                            .ok_or_else(|| unsupported(span, "a struct member that doesn't exist"))?
-                            .to_string();
-                        if !through_pointer && self.w.types.member_is_packed(base_ty, *index) {
-                            concat_text!(self.type_name_of(h)?, "(", base_text, ".", member, ")")
-                        } else {
-                            concat_text!(base_text, ".", member)
-                        }
-                    }
-                    (Some(TypeInner::Vector { .. }), Some(component)) => {
-                        format!("{base_text}.{}", component.letter())
-                    }
-                    _ => format!("{base_text}[{index}]"),
-                })
+            Expression::AccessIndex { base, index } => self.access_index(h, *base, *index, span),
+            Expression::GlobalVariable(global) => {
+                let name = self
+                    .w
+                    .global_names
+                    .try_get(*global)
+                    .ok_or_else(|| unsupported(span, "a global that doesn't exist"))?;
+                self.out.push_str(name);
+                Ok(())
             }
-            Expression::GlobalVariable(global) => self
-                .w
-                .global_names
-                .try_get(*global)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a global that doesn't exist")),
-            Expression::LocalVariable(local) => self
-                .local_names
-                .try_get(*local)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a local variable that doesn't exist")),
-            Expression::FunctionArgument(index) => self
-                .argument_values
-                .get(*index as usize)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a function argument that doesn't exist")),
-            Expression::Load { pointer } => {
-                let target = self.expr(*pointer)?;
-                if self.is_atomic(*pointer) {
-                    self.check_atomic_scalar(*pointer)?;
-                    return Ok(concat_text!(
-                        "atomic_load_explicit(&",
-                        target,
-                        ", memory_order_relaxed)"
-                    ));
-                }
-                if self.points_to_packed_member(*pointer)? {
-                    return Ok(concat_text!(self.type_name_of(h)?, "(", target, ")"));
-                }
-                match self.w.types.inner(self.type_of(*pointer)?) {
-                    Some(&TypeInner::Pointer {
-                        base,
-                        space: AddressSpace::Uniform,
-                    }) => self
-                        .constant_aggregate_copy(target, base, 0)
-                        .map_err(|what| unsupported(span, what)),
-                    _ => Ok(target),
-                }
+            Expression::LocalVariable(local) => {
+                let name = self
+                    .local_names
+                    .try_get(*local)
+                    .ok_or_else(|| unsupported(span, "a local variable that doesn't exist"))?;
+                self.out.push_str(name);
+                Ok(())
             }
+            Expression::FunctionArgument(index) => {
+                let value = self
+                    .argument_values
+                    .get(*index as usize)
+                    .ok_or_else(|| unsupported(span, "a function argument that doesn't exist"))?;
+                self.out.push_str(value);
+                Ok(())
+            }
+            Expression::Load { pointer } => self.load(h, *pointer, span),
             Expression::Unary { op, expr } => self.unary(*op, *expr),
             Expression::Binary { op, left, right } => self.binary(*op, *left, *right),
             Expression::Select {
@@ -887,30 +981,43 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 accept,
                 reject,
             } => {
-                let condition = self.expr(*condition)?;
-                let accept = self.expr(*accept)?;
-                let reject = self.expr(*reject)?;
-                Ok(match self.inner_of(h)? {
+                // The operands are evaluated in the IR's order and written in MSL's.
+                let condition = self.expr_text(*condition)?;
+                let accept = self.expr_text(*accept)?;
+                let reject = self.expr_text(*reject)?;
+                let (open, first, second, third, close) = match self.inner_of(h)? {
                     TypeInner::Scalar(_) | TypeInner::Vector { .. } => {
-                        concat_text!("select(", reject, ", ", accept, ", ", condition, ")")
+                        ("select(", &reject, &accept, &condition, ")")
                     }
-                    _ => concat_text!("(", condition, " ? ", accept, " : ", reject, ")"),
-                })
+                    _ => ("(", &condition, &accept, &reject, ")"),
+                };
+                let (after_first, after_second) = if open == "(" {
+                    (" ? ", " : ")
+                } else {
+                    (", ", ", ")
+                };
+                for piece in [open, first, after_first, second, after_second, third, close] {
+                    self.out.push_str(piece);
+                }
+                Ok(())
             }
             Expression::Math { fun, args } => crate::math::write(self, h, *fun, args),
             Expression::Convert { expr, .. } => {
-                let value = self.expr(*expr)?;
-                Ok(concat_text!(self.type_name_of(h)?, "(", value, ")"))
+                let named = self.write_type_of(h);
+                self.out.push('(');
+                self.expr(*expr)?;
+                named?;
+                self.out.push(')');
+                Ok(())
             }
             Expression::Bitcast { expr, .. } => {
-                let value = self.expr(*expr)?;
-                Ok(concat_text!(
-                    "as_type<",
-                    self.type_name_of(h)?,
-                    ">(",
-                    value,
-                    ")"
-                ))
+                self.out.push_str("as_type<");
+                let named = self.write_type_of(h);
+                self.out.push_str(">(");
+                self.expr(*expr)?;
+                named?;
+                self.out.push(')');
+                Ok(())
             }
             Expression::Wave { op, args } => crate::wave::write(self, h, *op, args),
             Expression::CallResult(_) | Expression::AtomicResult => Err(unsupported(
@@ -918,18 +1025,202 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 "a call or atomic result used before its statement",
             )),
             Expression::ArrayLength(pointer) => self.array_length(h, *pointer),
-            Expression::ImageSample { .. } => self.image_sample(h),
-            Expression::ImageLevelOfDetail { .. } => self.image_level_of_detail(h),
-            Expression::ImageLoad { .. } => self.image_load(h),
+            Expression::ImageSample { .. } => {
+                let text = self.image_sample(h)?;
+                self.out.push_str(&text);
+                Ok(())
+            }
+            Expression::ImageLevelOfDetail { .. } => {
+                let text = self.image_level_of_detail(h)?;
+                self.out.push_str(&text);
+                Ok(())
+            }
+            Expression::ImageLoad { .. } => {
+                let text = self.image_load(h)?;
+                self.out.push_str(&text);
+                Ok(())
+            }
             Expression::ImageTexelPointer { .. } => Err(unsupported(
                 span,
                 "an Interlocked* function on an element of a RWBuffer or RWTexture: MSL 2.4 \
                  has no texture atomics (Metal 3.1 adds them); keep the counters in a \
                  RWStructuredBuffer or RWByteAddressBuffer for Metal",
             )),
-            Expression::ImageQuery { image, query } => self.image_query(*image, *query),
-            Expression::Derivative { axis, expr, .. } => self.derivative(h, *axis, *expr),
+            Expression::ImageQuery { image, query } => {
+                let text = self.image_query(*image, *query)?;
+                self.out.push_str(&text);
+                Ok(())
+            }
+            Expression::Derivative { axis, expr, .. } => {
+                let text = self.derivative(h, *axis, *expr)?;
+                self.out.push_str(&text);
+                Ok(())
+            }
         }
+    }
+
+    /// `T(a, b)`, `T{a, b}` for arrays, `T{a, {}, b}` for structs (with `{}` for padding).
+    fn compose(
+        &mut self,
+        ty: Handle<Type>,
+        components: &[Handle<Expression>],
+        span: Option<oneshader_ir::Span>,
+    ) -> Written {
+        let named = match self.w.types.name(ty) {
+            Ok(name) => {
+                self.out.push_str(name);
+                Ok(())
+            }
+            Err(what) => Err(unsupported(span, what)),
+        };
+        let mut components = components.iter().peekable();
+        match self.w.types.inner(ty) {
+            Some(TypeInner::Struct { .. }) => {
+                let slots = self.w.types.layout(ty).map_or(0, |l| l.slots.len());
+                self.out.push('{');
+                for position in 0..slots {
+                    if position > 0 {
+                        self.out.push_str(", ");
+                    }
+                    let member = matches!(
+                        self.w.types.layout(ty).and_then(|l| l.slots.get(position)),
+                        Some(Slot::Member { .. })
+                    );
+                    // Padding takes no component.
+                    match components.next_if(|_| member) {
+                        Some(&component) => self.expr(component)?,
+                        None => self.out.push_str("{}"),
+                    }
+                }
+                self.out.push('}');
+                // Components beyond the members are not written, but still checked.
+                let end = self.out.len();
+                for &component in components {
+                    self.expr(component)?;
+                }
+                self.out.truncate(end);
+            }
+            inner => {
+                let (open, close) = match inner {
+                    Some(TypeInner::Array { .. }) => ('{', '}'),
+                    _ => ('(', ')'),
+                };
+                self.out.push(open);
+                for (index, &component) in components.enumerate() {
+                    if index > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.expr(component)?;
+                }
+                self.out.push(close);
+            }
+        }
+        named
+    }
+
+    /// `base.member`, `base.x` or `base[i]` for a constant index.
+    fn access_index(
+        &mut self,
+        h: Handle<Expression>,
+        base: Handle<Expression>,
+        index: u32,
+        span: Option<oneshader_ir::Span>,
+    ) -> Written {
+        let value_ty = self.type_of(base)?;
+        let base_ty = match self.w.types.inner(value_ty) {
+            Some(&TypeInner::Pointer { base, .. }) => base,
+            _ => value_ty,
+        };
+        let through_pointer = base_ty != value_ty;
+        match self.w.types.inner(base_ty) {
+            Some(TypeInner::Struct { .. }) => {
+                let exists = self.w.types.member_name(base_ty, index as usize).is_some();
+                if exists && !through_pointer && self.w.types.member_is_packed(base_ty, index) {
+                    // A packed member read as a value is unpacked.
+                    let named = self.write_type_of(h);
+                    self.out.push('(');
+                    self.operand(base)?;
+                    named?;
+                    self.out.push('.');
+                    self.out.push_str(
+                        self.w
+                            .types
+                            .member_name(base_ty, index as usize)
+                            .unwrap_or_default(),
+                    );
+                    self.out.push(')');
+                } else {
+                    self.operand(base)?;
+                    let member = self
+                        .w
+                        .types
+                        .member_name(base_ty, index as usize)
+                        .ok_or_else(|| unsupported(span, "a struct member that doesn't exist"))?;
+                    self.out.push('.');
+                    self.out.push_str(member);
+                }
+            }
+            Some(TypeInner::Vector { .. })
+                if oneshader_ir::SwizzleComponent::from_index(index).is_some() =>
+            {
+                self.operand(base)?;
+                if let Some(component) = oneshader_ir::SwizzleComponent::from_index(index) {
+                    self.out.push('.');
+                    self.out.push(component.letter());
+                }
+            }
+            _ => {
+                self.operand(base)?;
+                self.out.push('[');
+                push_decimal(&mut self.out, u64::from(index));
+                self.out.push(']');
+            }
+        }
+        Ok(())
+    }
+
+    /// A load: the value the pointer's lvalue reads, an atomic load, or a copy out of
+    /// `constant` memory.
+    fn load(
+        &mut self,
+        h: Handle<Expression>,
+        pointer: Handle<Expression>,
+        span: Option<oneshader_ir::Span>,
+    ) -> Written {
+        if self.is_atomic(pointer) {
+            self.out.push_str("atomic_load_explicit(&");
+            self.expr(pointer)?;
+            self.check_atomic_scalar(pointer)?;
+            self.out.push_str(", memory_order_relaxed)");
+            return Ok(());
+        }
+        let start = self.out.len();
+        let packed = self.points_to_packed_member(pointer);
+        if let Ok(true) = packed {
+            let named = self.write_type_of(h);
+            self.out.push('(');
+            self.expr(pointer)?;
+            named?;
+            self.out.push(')');
+            return Ok(());
+        }
+        self.expr(pointer)?;
+        packed?;
+        if let Some(&TypeInner::Pointer {
+            base,
+            space: AddressSpace::Uniform,
+        }) = self.w.types.inner(self.type_of(pointer)?)
+        {
+            if matches!(
+                self.w.types.inner(base),
+                Some(TypeInner::Struct { .. } | TypeInner::Array { .. })
+            ) {
+                let mut path = self.out.split_off(start);
+                self.constant_aggregate_copy(&mut path, base, 0)
+                    .map_err(|what| unsupported(span, what))?;
+            }
+        }
+        Ok(())
     }
 
     fn binary(
@@ -943,51 +1234,66 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let scalar = left_inner.scalar();
         let is_float = scalar.is_some_and(|s| s.kind == ScalarKind::Float);
         if op == Modulo && is_float {
-            let l = self.expr(left)?;
-            let r = self.expr(right)?;
-            return Ok(concat_text!("fmod(", l, ", ", r, ")"));
+            self.out.push_str("fmod(");
+            self.expr(left)?;
+            self.out.push_str(", ");
+            self.expr(right)?;
+            self.out.push(')');
+            return Ok(());
         }
         if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.wraps_in_unsigned(left)? {
-            let signed = self.type_name_of(left)?;
-            let bits = self.wrapping_bits(op, left, right)?;
-            return Ok(concat_text!("as_type<", signed, ">(", bits, ")"));
+            self.out.push_str("as_type<");
+            self.write_type_of(left)?;
+            self.out.push_str(">(");
+            self.wrapping_bits(op, left, right)?;
+            self.out.push(')');
+            return Ok(());
         }
-        let l = self.operand(left)?;
-        let mut r = self.operand(right)?;
+        // `&&` would skip the right side; the IR evaluates both, and a wave operation
+        // must see every active lane.
+        let evaluate_both = matches!(op, LogicalAnd | LogicalOr)
+            && matches!(left_inner, TypeInner::Scalar(_))
+            && self.has_wave_operation(right);
+        if evaluate_both {
+            self.out.push_str("bool(");
+        }
+        self.operand(left)?;
+        self.out.push_str(match op {
+            LogicalAnd if evaluate_both => " & ",
+            LogicalOr if evaluate_both => " | ",
+            Add => " + ",
+            Subtract => " - ",
+            Multiply => " * ",
+            Divide => " / ",
+            Modulo => " % ",
+            Equal => " == ",
+            NotEqual => " != ",
+            Less => " < ",
+            LessEqual => " <= ",
+            Greater => " > ",
+            GreaterEqual => " >= ",
+            BitwiseAnd => " & ",
+            BitwiseXor => " ^ ",
+            BitwiseOr => " | ",
+            LogicalAnd => " && ",
+            LogicalOr => " || ",
+            ShiftLeft => " << ",
+            ShiftRight => " >> ",
+        });
         if matches!(op, ShiftLeft | ShiftRight) && matches!(left_inner, TypeInner::Vector { .. }) {
             // MSL vector shifts want both operands of one type.
-            r = concat_text!(self.type_name_of(left)?, "(", r, ")");
+            let named = self.write_type_of(left);
+            self.out.push('(');
+            self.operand(right)?;
+            named?;
+            self.out.push(')');
+        } else {
+            self.operand(right)?;
         }
-        if matches!(op, LogicalAnd | LogicalOr)
-            && matches!(left_inner, TypeInner::Scalar(_))
-            && self.has_wave_operation(right)
-        {
-            // `&&` would skip the right side; the IR evaluates both, and a wave
-            // operation must see every active lane.
-            let bit = if op == LogicalAnd { "&" } else { "|" };
-            return Ok(concat_text!("bool(", l, " ", bit, " ", r, ")"));
+        if evaluate_both {
+            self.out.push(')');
         }
-        let symbol = match op {
-            Add => "+",
-            Subtract => "-",
-            Multiply => "*",
-            Divide => "/",
-            Modulo => "%",
-            Equal => "==",
-            NotEqual => "!=",
-            Less => "<",
-            LessEqual => "<=",
-            Greater => ">",
-            GreaterEqual => ">=",
-            BitwiseAnd => "&",
-            BitwiseXor => "^",
-            BitwiseOr => "|",
-            LogicalAnd => "&&",
-            LogicalOr => "||",
-            ShiftLeft => "<<",
-            ShiftRight => ">>",
-        };
-        Ok(concat_text!(l, " ", symbol, " ", r))
+        Ok(())
     }
 
     /// Whether `h` is a 32- or 64-bit signed integer scalar or vector, whose `+ - * <<`
@@ -1008,25 +1314,37 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         left: Handle<Expression>,
         right: Handle<Expression>,
     ) -> Written {
-        let l = self.unsigned_bits(left)?;
-        let (symbol, r) = match op {
-            BinaryOperator::Add => ("+", self.unsigned_bits(right)?),
-            BinaryOperator::Subtract => ("-", self.unsigned_bits(right)?),
-            BinaryOperator::Multiply => ("*", self.unsigned_bits(right)?),
+        self.unsigned_bits(left)?;
+        match op {
+            BinaryOperator::Add => {
+                self.out.push_str(" + ");
+                self.unsigned_bits(right)
+            }
+            BinaryOperator::Subtract => {
+                self.out.push_str(" - ");
+                self.unsigned_bits(right)
+            }
+            BinaryOperator::Multiply => {
+                self.out.push_str(" * ");
+                self.unsigned_bits(right)
+            }
             // The count keeps its value; MSL wants it in the shifted operand's type.
             _ => {
-                let unsigned = concat_text!("u", self.type_name_of(left)?);
-                ("<<", concat_text!(unsigned, "(", self.expr(right)?, ")"))
+                self.out.push_str(" << u");
+                self.write_type_of(left)?;
+                self.out.push('(');
+                self.expr(right)?;
+                self.out.push(')');
+                Ok(())
             }
-        };
-        Ok(concat_text!(l, " ", symbol, " ", r))
+        }
     }
 
     /// The bits of signed integer `h` in its unsigned type. A chain of wrapping operations
     /// stays unsigned throughout, so it nests no deeper than the plain operators would
     /// (clang stops at 256 brackets).
     fn unsigned_bits(&mut self, h: Handle<Expression>) -> Written {
-        let inline = self.bound.try_get(h).is_none_or(Option::is_none);
+        let inline = !self.is_bound(h);
         match self.function.expressions.try_get(h) {
             Some(&Expression::Binary { op, left, right })
                 if inline
@@ -1038,48 +1356,60 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                             | BinaryOperator::ShiftLeft
                     ) =>
             {
-                Ok(concat_text!("(", self.wrapping_bits(op, left, right)?, ")"))
+                self.out.push('(');
+                self.wrapping_bits(op, left, right)?;
+                self.out.push(')');
             }
             Some(&Expression::Unary {
                 op: UnaryOperator::Negate,
                 expr,
-            }) if inline => Ok(concat_text!("(-", self.unsigned_bits(expr)?, ")")),
+            }) if inline => {
+                self.out.push_str("(-");
+                self.unsigned_bits(expr)?;
+                self.out.push(')');
+            }
             _ => {
-                let unsigned = concat_text!("u", self.type_name_of(h)?);
-                Ok(concat_text!("as_type<", unsigned, ">(", self.expr(h)?, ")"))
+                self.out.push_str("as_type<u");
+                self.write_type_of(h)?;
+                self.out.push_str(">(");
+                self.expr(h)?;
+                self.out.push(')');
             }
         }
+        Ok(())
     }
 
     /// Whether the inline tree of `h` contains a wave operation.
     fn has_wave_operation(&self, h: Handle<Expression>) -> bool {
-        if self.bound.try_get(h).is_some_and(Option::is_some) {
+        if self.is_bound(h) {
             return false;
         }
         let Some(expression) = self.function.expressions.try_get(h) else {
             return false;
         };
-        let children: Vec<Handle<Expression>> = match expression {
-            Expression::Wave { .. } => return true,
-            Expression::Compose { components, .. } => components.clone(),
-            Expression::Splat { value, .. } => vec![*value],
-            Expression::Swizzle { vector, .. } => vec![*vector],
-            Expression::Access { base, index } => vec![*base, *index],
-            Expression::AccessIndex { base, .. } => vec![*base],
-            Expression::Load { pointer } => vec![*pointer],
+        let any = |children: &[Handle<Expression>]| {
+            children.iter().any(|&child| self.has_wave_operation(child))
+        };
+        match expression {
+            Expression::Wave { .. } => true,
+            Expression::Compose { components, .. } => any(components),
+            Expression::Splat { value, .. } => any(&[*value]),
+            Expression::Swizzle { vector, .. } => any(&[*vector]),
+            Expression::Access { base, index } => any(&[*base, *index]),
+            Expression::AccessIndex { base, .. } => any(&[*base]),
+            Expression::Load { pointer } => any(&[*pointer]),
             Expression::Unary { expr, .. }
             | Expression::Convert { expr, .. }
-            | Expression::Bitcast { expr, .. } => vec![*expr],
-            Expression::Binary { left, right, .. } => vec![*left, *right],
+            | Expression::Bitcast { expr, .. } => any(&[*expr]),
+            Expression::Binary { left, right, .. } => any(&[*left, *right]),
             Expression::Select {
                 condition,
                 accept,
                 reject,
-            } => vec![*condition, *accept, *reject],
-            Expression::Math { args, .. } => args.clone(),
-            _ => Vec::new(),
-        };
-        children.into_iter().any(|c| self.has_wave_operation(c))
+            } => any(&[*condition, *accept, *reject]),
+            Expression::Math { args, .. } => any(args),
+            _ => false,
+        }
     }
 
     fn array_length(&mut self, h: Handle<Expression>, pointer: Handle<Expression>) -> Written {
@@ -1118,7 +1448,26 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             })
             .filter(|&stride| stride != 0)
             .ok_or_else(|| unsupported(span, "the length of a buffer that is not an array"))?;
-        Ok(format!("({BUFFER_SIZES}[{}] / {stride}u)", index.index))
+        self.out.push('(');
+        self.out.push_str(BUFFER_SIZES);
+        self.out.push('[');
+        push_decimal(&mut self.out, u64::from(index.index));
+        self.out.push_str("] / ");
+        push_decimal(&mut self.out, u64::from(stride));
+        self.out.push_str("u)");
+        Ok(())
+    }
+}
+
+/// Appends an `int` literal (`i32::MIN` as an expression: its digits alone overflow).
+fn push_int(out: &mut String, value: i32) {
+    if value == i32::MIN {
+        out.push_str("(-2147483647 - 1)");
+    } else {
+        if value < 0 {
+            out.push('-');
+        }
+        push_decimal(out, u64::from(value.unsigned_abs()));
     }
 }
 
@@ -1130,25 +1479,33 @@ fn ends_in_jump(block: &Block) -> bool {
     )
 }
 
-fn int_literal(value: i32) -> String {
-    if value == i32::MIN {
-        "(-2147483647 - 1)".into()
-    } else {
-        value.to_string()
-    }
-}
-
-/// The MSL text of a literal.
-pub fn literal_text(literal: Literal) -> Result<String, String> {
-    Ok(match literal {
-        Literal::Bool(value) => value.to_string(),
-        Literal::I32(value) => int_literal(value),
-        Literal::U32(value) => format!("{value}u"),
-        Literal::I64(value) if value == i64::MIN => "(-9223372036854775807l - 1l)".into(),
-        Literal::I64(value) => format!("{value}l"),
-        Literal::U64(value) => format!("{value}ul"),
-        Literal::F32(value) if value.is_finite() => format!("{value:?}f"),
-        Literal::F32(value) => format!("as_type<float>(0x{:08x}u)", value.to_bits()),
+/// Writes the MSL text of a literal.
+pub fn write_literal(out: &mut String, literal: Literal) -> Result<(), String> {
+    use std::fmt::Write;
+    // Writing to a `String` can't fail.
+    let _ = match literal {
+        Literal::Bool(value) => {
+            out.push_str(if value { "true" } else { "false" });
+            Ok(())
+        }
+        Literal::I32(value) => {
+            push_int(out, value);
+            Ok(())
+        }
+        Literal::U32(value) => {
+            push_decimal(out, u64::from(value));
+            out.push('u');
+            Ok(())
+        }
+        Literal::I64(value) if value == i64::MIN => {
+            out.push_str("(-9223372036854775807l - 1l)");
+            Ok(())
+        }
+        Literal::I64(value) => write!(out, "{value}l"),
+        Literal::U64(value) => write!(out, "{value}ul"),
+        Literal::F32(value) if value.is_finite() => write!(out, "{value:?}f"),
+        Literal::F32(value) => write!(out, "as_type<float>(0x{:08x}u)", value.to_bits()),
         Literal::F64(_) => return Err("a 64-bit float literal: MSL has no double".into()),
-    })
+    };
+    Ok(())
 }

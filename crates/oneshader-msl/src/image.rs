@@ -10,6 +10,7 @@ use oneshader_ir::{
 use crate::function::FunctionWriter;
 use crate::writer::unsupported;
 
+/// The text of a texture operation (few enough that they are built as strings).
 type Written = Result<String, Diagnostic>;
 
 impl FunctionWriter<'_, '_> {
@@ -63,13 +64,13 @@ impl FunctionWriter<'_, '_> {
         {
             return Err(unsupported(span, concat_text!("Sample, SampleBias and SampleCmp need implicit derivatives, which only pixel shaders have (this is a ", self.w.entry.stage.name(), " shader): use SampleLevel, SampleGrad or SampleCmpLevelZero")));
         }
-        let texture = self.expr(*image)?;
-        let mut args = vec![self.expr(*sampler)?, self.expr(*coordinate)?];
+        let texture = self.expr_text(*image)?;
+        let mut args = vec![self.expr_text(*sampler)?, self.expr_text(*coordinate)?];
         if let Some(layer) = array_index {
-            args.push(concat_text!("uint(", self.expr(*layer)?, ")"));
+            args.push(concat_text!("uint(", self.expr_text(*layer)?, ")"));
         }
         if let Some(dref) = depth_ref {
-            args.push(self.expr(*dref)?);
+            args.push(self.expr_text(*dref)?);
         }
         let gradient = match dim {
             ImageDimension::D1 => "gradient2d",
@@ -84,14 +85,18 @@ impl FunctionWriter<'_, '_> {
             match level {
                 SampleLevel::Auto => {}
                 SampleLevel::Zero => args.push("level(0.0)".into()),
-                SampleLevel::Exact(lod) => args.push(concat_text!("level(", self.expr(*lod)?, ")")),
-                SampleLevel::Bias(bias) => args.push(concat_text!("bias(", self.expr(*bias)?, ")")),
+                SampleLevel::Exact(lod) => {
+                    args.push(concat_text!("level(", self.expr_text(*lod)?, ")"))
+                }
+                SampleLevel::Bias(bias) => {
+                    args.push(concat_text!("bias(", self.expr_text(*bias)?, ")"))
+                }
                 SampleLevel::Gradient { x, y } => args.push(concat_text!(
                     gradient,
                     "(",
-                    self.expr(*x)?,
+                    self.expr_text(*x)?,
                     ", ",
-                    self.expr(*y)?,
+                    self.expr_text(*y)?,
                     ")"
                 )),
             }
@@ -160,27 +165,27 @@ impl FunctionWriter<'_, '_> {
                 "a texture both compared and read with Load (MSL compares only on depth textures)",
             ));
         }
-        let texture = self.expr(*image)?;
+        let texture = self.expr_text(*image)?;
         let count = match dim {
             ImageDimension::D1 | ImageDimension::Buffer => 1,
             ImageDimension::D2 => 2,
             _ => 3,
         };
-        let coords = self.expr(*coordinate)?;
+        let coords = self.expr_text(*coordinate)?;
         let mut args = vec![if count == 1 {
             concat_text!("uint(", coords, ")")
         } else {
             format!("uint{count}({coords})")
         }];
         if let Some(layer) = array_index {
-            args.push(concat_text!("uint(", self.expr(*layer)?, ")"));
+            args.push(concat_text!("uint(", self.expr_text(*layer)?, ")"));
         }
         if let Some(sample) = sample {
-            args.push(concat_text!("uint(", self.expr(*sample)?, ")"));
+            args.push(concat_text!("uint(", self.expr_text(*sample)?, ")"));
         } else if let (Some(level), ImageClass::Sampled { .. }, false) =
             (level, class, dim == ImageDimension::D1)
         {
-            args.push(concat_text!("uint(", self.expr(*level)?, ")"));
+            args.push(concat_text!("uint(", self.expr_text(*level)?, ")"));
         }
         Ok(concat_text!(texture, ".read(", args.join(", "), ")"))
     }
@@ -210,9 +215,9 @@ impl FunctionWriter<'_, '_> {
         if dim == ImageDimension::D1 {
             return Err(unsupported(span, concat_text!("'", name, "' on a Texture1D: MSL's texture1d has no mipmaps and no level-of-detail query; use a Texture2D of height 1")));
         }
-        let texture = self.expr(image)?;
-        let sampler = self.expr(sampler)?;
-        let coordinate = self.expr(coordinate)?;
+        let texture = self.expr_text(image)?;
+        let sampler = self.expr_text(sampler)?;
+        let coordinate = self.expr_text(coordinate)?;
         let function = if clamped {
             "calculate_clamped_lod"
         } else {
@@ -226,11 +231,11 @@ impl FunctionWriter<'_, '_> {
     /// `GetDimensions` parts.
     pub(crate) fn image_query(&mut self, image: Handle<Expression>, query: ImageQuery) -> Written {
         let (dim, _, class, _) = self.image_shape(image)?;
-        let texture = self.expr(image)?;
+        let texture = self.expr_text(image)?;
         Ok(match query {
             ImageQuery::Size { level } => {
                 let lod = match (level, class) {
-                    (Some(level), _) => concat_text!("uint(", self.expr(level)?, ")"),
+                    (Some(level), _) => concat_text!("uint(", self.expr_text(level)?, ")"),
                     _ => String::new(),
                 };
                 let lod = if matches!(dim, ImageDimension::D1 | ImageDimension::Buffer) {
@@ -287,15 +292,15 @@ impl FunctionWriter<'_, '_> {
         value: Handle<Expression>,
     ) -> Written {
         let (dim, ..) = self.image_shape(image)?;
-        let texture = self.expr(image)?;
-        let coords = self.expr(coordinate)?;
+        let texture = self.expr_text(image)?;
+        let coords = self.expr_text(coordinate)?;
         let count = match dim {
             ImageDimension::D1 | ImageDimension::Buffer => 1,
             ImageDimension::D2 => 2,
             _ => 3,
         };
         let mut args = vec![
-            self.expr(value)?,
+            self.expr_text(value)?,
             if count == 1 {
                 concat_text!("uint(", coords, ")")
             } else {
@@ -303,7 +308,7 @@ impl FunctionWriter<'_, '_> {
             },
         ];
         if let Some(layer) = array_index {
-            args.push(concat_text!("uint(", self.expr(layer)?, ")"));
+            args.push(concat_text!("uint(", self.expr_text(layer)?, ")"));
         }
         Ok(concat_text!(texture, ".write(", args.join(", "), ");"))
     }
@@ -327,6 +332,6 @@ impl FunctionWriter<'_, '_> {
             DerivativeAxis::Y => "dfdy",
             DerivativeAxis::Width => "fwidth",
         };
-        Ok(concat_text!(f, "(", self.expr(expr)?, ")"))
+        Ok(concat_text!(f, "(", self.expr_text(expr)?, ")"))
     }
 }

@@ -11,6 +11,7 @@
 
 use oneshader_ir::concat_text;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use oneshader_ir::{
     ArraySize, Handle, HandleVec, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize,
@@ -48,11 +49,16 @@ pub struct StructLayout {
 /// Names and layouts of the module's types, for one output.
 pub struct Types<'a> {
     all: Vec<&'a Type>,
-    struct_names: HandleVec<Type, Option<String>>,
-    member_names: HandleVec<Type, Vec<String>>,
+    struct_names: HandleVec<Type, Option<Rc<str>>>,
+    member_names: HandleVec<Type, Vec<Rc<str>>>,
     layouts: HandleVec<Type, Option<StructLayout>>,
     /// The name of each struct's copy with atomic integers (`Bin_atomic`).
-    atomic_struct_names: HandleVec<Type, Option<String>>,
+    atomic_struct_names: HandleVec<Type, Option<Rc<str>>>,
+    /// Each type's MSL name, once asked for (naming a type is asked for at nearly every
+    /// expression).
+    names: HandleVec<Type, Option<String>>,
+    /// Each type's MSL name with atomic integers, once asked for.
+    atomic_names: HandleVec<Type, Option<String>>,
     /// The structs the output names, to be declared.
     pub used_structs: BTreeSet<Handle<Type>>,
     /// The structs the output names with atomic integers (in a buffer used with
@@ -110,6 +116,8 @@ impl<'a> Types<'a> {
             member_names: HandleVec::from_len(all.len(), Vec::new()),
             layouts: HandleVec::from_len(all.len(), None),
             atomic_struct_names: HandleVec::from_len(all.len(), None),
+            names: HandleVec::from_len(all.len(), None),
+            atomic_names: HandleVec::from_len(all.len(), None),
             all,
             used_structs: BTreeSet::new(),
             used_atomic_structs: BTreeSet::new(),
@@ -120,6 +128,7 @@ impl<'a> Types<'a> {
                 types.struct_names[index] = Some(namer.name(base));
                 types.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
                 let mut member_namer = Namer::new();
+                member_namer.reserve(members.len());
                 types.member_names[index] =
                     members.iter().map(|m| member_namer.name(&m.name)).collect();
                 // Members' types come before the struct in the arena, so their
@@ -140,7 +149,7 @@ impl<'a> Types<'a> {
         self.member_names
             .try_get(ty)
             .and_then(|names| names.get(index))
-            .map(String::as_str)
+            .map(|name| &**name)
     }
 
     /// The declaration layout of struct `ty`.
@@ -160,17 +169,51 @@ impl<'a> Types<'a> {
     }
 
     /// The MSL name of value type `ty`, recording the structs it names.
-    pub fn name(&mut self, ty: Handle<Type>) -> Result<String, String> {
+    pub fn name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
         self.name_with(ty, false)
     }
 
     /// The MSL name of `ty` with its 32-bit integers atomic (`atomic_uint`), for
     /// variables operated on atomically.
-    pub fn atomic_name(&mut self, ty: Handle<Type>) -> Result<String, String> {
+    pub fn atomic_name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
         self.name_with(ty, true)
     }
 
-    fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+    /// The MSL name of `ty`, atomic or not, made on first use and kept. The structs a
+    /// name mentions are recorded when it is made, so a kept name needs no recording.
+    pub fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        let known = |types: &Self| {
+            let names = if atomic {
+                &types.atomic_names
+            } else {
+                &types.names
+            };
+            names.try_get(ty).and_then(Option::as_deref).is_some()
+        };
+        if !known(self) {
+            let name = self.make_name(ty, atomic)?;
+            let names = if atomic {
+                &mut self.atomic_names
+            } else {
+                &mut self.names
+            };
+            if let Some(slot) = names.try_get_mut(ty) {
+                *slot = Some(name);
+            }
+        }
+        let names = if atomic {
+            &self.atomic_names
+        } else {
+            &self.names
+        };
+        names
+            .try_get(ty)
+            .and_then(Option::as_deref)
+            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))
+    }
+
+    /// [`Types::name_with`] for a name not made yet.
+    fn make_name(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
         let inner = self
             .inner(ty)
             .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))?;
@@ -210,7 +253,7 @@ impl<'a> Types<'a> {
                 let ArraySize::Constant(count) = size else {
                     return Err("a runtime-sized array outside a buffer".into());
                 };
-                let element = self.name_with(base, atomic)?;
+                let element = self.name_with(base, atomic)?.to_owned();
                 // Bools never live in memory the host sees (buffers hold them as 32-bit
                 // integers), so the IR stride of an array of them describes no layout.
                 if !atomic && !self.holds_bool(base, 0) {
@@ -229,17 +272,17 @@ impl<'a> Types<'a> {
                 self.mark_atomic_struct(ty);
                 self.atomic_struct_names
                     .try_get(ty)
-                    .cloned()
-                    .flatten()
+                    .and_then(Option::as_deref)
                     .ok_or_else(|| "an unnamed struct".to_string())?
+                    .to_owned()
             }
             TypeInner::Struct { .. } => {
                 self.mark_struct(ty);
                 self.struct_names
                     .try_get(ty)
-                    .cloned()
-                    .flatten()
+                    .and_then(Option::as_deref)
                     .ok_or_else(|| "an unnamed struct".to_string())?
+                    .to_owned()
             }
             TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
             TypeInner::Image {
@@ -260,9 +303,9 @@ impl<'a> Types<'a> {
         atomic: bool,
     ) -> Result<String, String> {
         if atomic {
-            return self.atomic_name(base);
+            return self.atomic_name(base).map(str::to_owned);
         }
-        let name = self.name(base)?;
+        let name = self.name(base)?.to_owned();
         if let Some(TypeInner::Vector {
             size: VectorSize::Tri,
             scalar,
@@ -485,8 +528,8 @@ impl<'a> Types<'a> {
             return Err("a struct declaration of a non-struct type".into());
         };
         let name = self.name_with(ty, atomic)?;
+        let mut out = concat_text!("struct ", name, " {\n");
         let slots = self.layout(ty).map(|l| l.slots.clone()).unwrap_or_default();
-        let mut out = format!("struct {name} {{\n");
         let mut padding = 0;
         for slot in slots {
             match slot {
@@ -495,12 +538,15 @@ impl<'a> Types<'a> {
                         continue;
                     };
                     let member_atomic = atomic && self.holds_atomics(member.ty);
-                    let mut type_name = self.name_with(member.ty, member_atomic)?;
+                    let type_name = self.name_with(member.ty, member_atomic)?;
+                    out.push_str("    ");
                     if packed {
-                        type_name = concat_text!("packed_", type_name);
+                        out.push_str("packed_");
                     }
-                    let member_name = self.member_name(ty, index).unwrap_or("_member");
-                    out.push_str(&format!("    {type_name} {member_name};\n"));
+                    out.push_str(type_name);
+                    out.push(' ');
+                    out.push_str(self.member_name(ty, index).unwrap_or("_member"));
+                    out.push_str(";\n");
                 }
                 Slot::Padding(bytes) => {
                     out.push_str(&format!("    char _pad{padding}[{bytes}];\n"));

@@ -17,6 +17,7 @@ mod math;
 pub mod names;
 mod polyfill;
 mod resources;
+mod text;
 mod wave;
 mod writer;
 

@@ -17,6 +17,7 @@
 //!    parameters and locals take names from the ones the program scope left free;
 //!    struct members are unique within their struct.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
@@ -313,10 +314,23 @@ fn reserved_words() -> &'static FastHashSet<&'static str> {
 /// Steps 1–3 of the scheme: `name` made a valid, unreserved identifier that doesn't start
 /// with `_`.
 pub fn sanitize(name: &str) -> String {
+    sanitized(name).into_owned()
+}
+
+/// [`sanitize`], borrowing `name` when it is already such an identifier (nearly every
+/// name), so that naming allocates only the name it keeps.
+fn sanitized(name: &str) -> Cow<'_, str> {
+    let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let starts_well = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b != b'_' && !b.is_ascii_digit());
+    if plain && starts_well && !is_reserved(name) {
+        return Cow::Borrowed(name);
+    }
     // Sized once: collecting the mapped characters grew the string a few bytes at a time.
     let mut out = String::with_capacity(name.len() + 2);
-    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        // Nearly every name: nothing to replace.
+    if plain {
         out.push_str(name);
     } else {
         out.extend(
@@ -333,18 +347,21 @@ pub fn sanitize(name: &str) -> String {
     if is_reserved(&out) {
         out.push('_');
     }
-    out
+    Cow::Owned(out)
 }
 
 /// A scope of taken names (step 4 of the scheme).
+///
+/// Names are handed out as `Rc<str>`: the scope keeps each name it gave, and the writer
+/// keeps it too (in its name tables), without a second copy of the text.
 #[derive(Clone, Debug, Default)]
 pub struct Namer {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the program's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<String>>,
+    outer: Rc<FastHashSet<Rc<str>>>,
     /// The names taken in this scope (and not yet shared).
-    taken: FastHashSet<String>,
+    taken: FastHashSet<Rc<str>>,
 }
 
 impl Namer {
@@ -353,11 +370,23 @@ impl Namer {
         Namer::default()
     }
 
+    /// Makes room for `additional` more names in this scope, so that taking them doesn't
+    /// grow (and rehash) the set of taken names step by step.
+    pub fn reserve(&mut self, additional: usize) {
+        self.taken.reserve(additional);
+    }
+
     /// Moves the names taken here into the part that inner scopes share, so that
     /// [`Namer::inner`] costs nothing until more names are taken here.
     pub fn share(&mut self) {
-        if !self.taken.is_empty() {
-            let taken = std::mem::take(&mut self.taken);
+        if self.taken.is_empty() {
+            return;
+        }
+        let taken = std::mem::take(&mut self.taken);
+        if self.outer.is_empty() {
+            // The usual case (the program scope): the set moves as it is.
+            self.outer = Rc::new(taken);
+        } else {
             Rc::make_mut(&mut self.outer).extend(taken);
         }
     }
@@ -379,16 +408,25 @@ impl Namer {
     }
 
     /// The MSL name for `name` in this scope, now taken.
-    pub fn name(&mut self, name: &str) -> String {
-        let base = sanitize(name);
-        let mut candidate = None;
-        let mut suffix = 1;
-        while self.is_taken(candidate.as_deref().unwrap_or(base.as_str())) {
-            candidate = Some(format!("{base}_{suffix}"));
-            suffix += 1;
-        }
-        let name = candidate.unwrap_or(base);
-        self.taken.insert(name.clone());
+    pub fn name(&mut self, name: &str) -> Rc<str> {
+        let base = sanitized(name);
+        let name: Rc<str> = if self.is_taken(&base) {
+            let mut candidate = String::with_capacity(base.len() + 3);
+            let mut suffix = 1;
+            loop {
+                candidate.clear();
+                candidate.push_str(&base);
+                candidate.push('_');
+                crate::text::push_decimal(&mut candidate, suffix);
+                if !self.is_taken(&candidate) {
+                    break candidate.into();
+                }
+                suffix += 1;
+            }
+        } else {
+            base.into()
+        };
+        self.taken.insert(Rc::clone(&name));
         name
     }
 
@@ -404,16 +442,16 @@ mod tests {
     #[test]
     fn inner_scopes_avoid_the_program_names_but_not_each_others() {
         let mut program = Namer::new();
-        assert_eq!(program.name("f"), "f");
+        assert_eq!(&*program.name("f"), "f");
         program.share();
-        assert_eq!(program.name("g"), "g");
+        assert_eq!(&*program.name("g"), "g");
         let mut first = program.inner();
-        assert_eq!(first.name("f"), "f_1");
-        assert_eq!(first.name("g"), "g_1");
-        assert_eq!(first.name("x"), "x");
+        assert_eq!(&*first.name("f"), "f_1");
+        assert_eq!(&*first.name("g"), "g_1");
+        assert_eq!(&*first.name("x"), "x");
         let mut second = program.inner();
-        assert_eq!(second.name("x"), "x");
-        assert_eq!(program.name("x"), "x");
+        assert_eq!(&*second.name("x"), "x");
+        assert_eq!(&*program.name("x"), "x");
     }
 
     #[test]
@@ -446,10 +484,10 @@ mod tests {
     #[test]
     fn clashes_get_numbered() {
         let mut namer = Namer::new();
-        assert_eq!(namer.name("i"), "i");
-        assert_eq!(namer.name("i"), "i_1");
-        assert_eq!(namer.name("i"), "i_2");
-        assert_eq!(namer.name("kernel"), "kernel_");
-        assert_eq!(namer.name("kernel_"), "kernel__1");
+        assert_eq!(&*namer.name("i"), "i");
+        assert_eq!(&*namer.name("i"), "i_1");
+        assert_eq!(&*namer.name("i"), "i_2");
+        assert_eq!(&*namer.name("kernel"), "kernel_");
+        assert_eq!(&*namer.name("kernel_"), "kernel__1");
     }
 }

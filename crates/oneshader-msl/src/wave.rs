@@ -5,39 +5,36 @@
 //! broadcast is carried as `uint` and converted back.
 
 use oneshader_ir::concat_text;
-use oneshader_ir::{Expression, Handle, ScalarKind, ShaderStage, TypeInner, WaveOp};
+use oneshader_ir::{Diagnostic, Expression, Handle, ScalarKind, ShaderStage, TypeInner, WaveOp};
 
 use crate::function::FunctionWriter;
 use crate::layout::scalar_name;
 use crate::polyfill::Polyfill;
+use crate::text::push_decimal;
 use crate::writer::{unsupported, wave_stage_error, LANE_COUNT, LANE_INDEX};
 
-type Written = Result<String, oneshader_ir::Diagnostic>;
+type Written = Result<(), Diagnostic>;
 
 /// The shape of a wave operation's value operand.
 struct Operand {
-    text: String,
+    h: Handle<Expression>,
     kind: ScalarKind,
     width: u8,
     components: u32,
 }
 
 impl Operand {
-    /// The MSL type of the operand with its scalar replaced by `scalar`.
-    fn type_with(&self, scalar: &str) -> String {
-        if self.components == 1 {
-            scalar.to_string()
-        } else {
-            format!("{scalar}{}", self.components)
+    /// Writes the MSL type of the operand with its scalar replaced by `scalar`.
+    fn write_type_with(&self, out: &mut String, scalar: &str) {
+        out.push_str(scalar);
+        if self.components != 1 {
+            push_decimal(out, u64::from(self.components));
         }
     }
 }
 
-fn operand(
-    fw: &mut FunctionWriter,
-    op: WaveOp,
-    h: Handle<Expression>,
-) -> Result<Operand, oneshader_ir::Diagnostic> {
+/// The shape of operand `h` of `op` (written afterwards, by the caller).
+fn operand(fw: &FunctionWriter, op: WaveOp, h: Handle<Expression>) -> Result<Operand, Diagnostic> {
     let span = fw.function.expressions.span(h);
     let (scalar, components) = match *fw.inner_of(h)? {
         TypeInner::Scalar(scalar) => (scalar, 1),
@@ -59,14 +56,30 @@ fn operand(
         ));
     }
     Ok(Operand {
-        text: fw.expr(h)?,
+        h,
         kind: scalar.kind,
         width: scalar.width,
         components,
     })
 }
 
-/// The MSL text of wave operation `op` (expression `h`) on `args`.
+/// Writes `prefix`, operand `value`, then `suffix`; `check` (an error found before
+/// writing) is reported after the operand's own errors.
+fn wrapped(
+    fw: &mut FunctionWriter,
+    prefix: &str,
+    value: &Operand,
+    suffix: &str,
+    check: Result<(), Diagnostic>,
+) -> Written {
+    fw.out.push_str(prefix);
+    fw.expr(value.h)?;
+    check?;
+    fw.out.push_str(suffix);
+    Ok(())
+}
+
+/// Writes wave operation `op` (expression `h`) on `args`.
 pub fn write(
     fw: &mut FunctionWriter,
     h: Handle<Expression>,
@@ -90,108 +103,156 @@ pub fn write(
             if fw.w.entry.stage == ShaderStage::Vertex {
                 return Err(wave_stage_error(span, op.hlsl_name()));
             }
-            Ok(if op == GetLaneIndex {
+            fw.out.push_str(if op == GetLaneIndex {
                 LANE_INDEX
             } else {
                 LANE_COUNT
-            }
-            .to_string())
+            });
+            Ok(())
         }
-        IsFirstLane => Ok("simd_is_first()".into()),
+        IsFirstLane => {
+            fw.out.push_str("simd_is_first()");
+            Ok(())
+        }
         ActiveAnyTrue | ActiveAllTrue | ActiveCountBits | PrefixCountBits | ActiveBallot => {
             let value = operand(fw, op, arg(0)?)?;
-            if value.kind != ScalarKind::Bool || value.components != 1 {
-                return Err(unsupported(
+            let check = if value.kind != ScalarKind::Bool || value.components != 1 {
+                Err(unsupported(
                     span,
                     concat_text!(op.hlsl_name(), " on a value that is not a bool"),
-                ));
-            }
-            let b = value.text;
-            Ok(match op {
-                ActiveAnyTrue => concat_text!("simd_any(", b, ")"),
-                ActiveAllTrue => concat_text!("simd_all(", b, ")"),
+                ))
+            } else {
+                Ok(())
+            };
+            let (prefix, suffix) = match op {
+                ActiveAnyTrue => ("simd_any(", ")"),
+                ActiveAllTrue => ("simd_all(", ")"),
                 // Exact: an integer sum of 0/1 over the active lanes (below this one).
-                ActiveCountBits => concat_text!("simd_sum(uint(", b, "))"),
-                PrefixCountBits => concat_text!("simd_prefix_exclusive_sum(uint(", b, "))"),
-                _ => {
-                    fw.w.polyfills.insert(Polyfill::Ballot);
-                    concat_text!("_ballot(", b, ")")
-                }
-            })
+                ActiveCountBits => ("simd_sum(uint(", "))"),
+                PrefixCountBits => ("simd_prefix_exclusive_sum(uint(", "))"),
+                _ => ("_ballot(", ")"),
+            };
+            wrapped(fw, prefix, &value, suffix, check)?;
+            if op == ActiveBallot {
+                fw.w.polyfills.insert(Polyfill::Ballot);
+            }
+            Ok(())
         }
         ActiveAllEqual => {
             let value = operand(fw, op, arg(0)?)?;
-            let (ty, text) = if value.kind == ScalarKind::Bool {
-                let ty = value.type_with("uint");
-                let text = concat_text!(ty, "(", value.text, ")");
-                (ty, text)
+            fw.out.push_str("_all_equal(");
+            let mut ty = String::new();
+            if value.kind == ScalarKind::Bool {
+                value.write_type_with(&mut ty, "uint");
+                fw.out.push_str(&ty);
+                fw.out.push('(');
+                fw.expr(value.h)?;
+                fw.out.push(')');
             } else {
+                fw.expr(value.h)?;
                 let scalar = scalar_name(oneshader_ir::Scalar {
                     kind: value.kind,
                     width: value.width,
                 })
                 .map_err(|what| unsupported(span, what))?;
-                (value.type_with(scalar), value.text.clone())
-            };
+                value.write_type_with(&mut ty, scalar);
+            }
+            fw.out.push(')');
             fw.w.polyfills.insert(Polyfill::AllEqual {
                 ty,
                 components: value.components,
             });
-            Ok(concat_text!("_all_equal(", text, ")"))
+            Ok(())
         }
         ActiveSum | ActiveProduct | ActiveMin | ActiveMax | PrefixSum | PrefixProduct
         | ActiveBitAnd | ActiveBitOr | ActiveBitXor => {
             let value = operand(fw, op, arg(0)?)?;
             let bitwise = matches!(op, ActiveBitAnd | ActiveBitOr | ActiveBitXor);
-            if value.kind == ScalarKind::Bool || (bitwise && value.kind == ScalarKind::Float) {
-                return Err(unsupported(
-                    span,
-                    concat_text!(
-                        op.hlsl_name(),
-                        " on ",
-                        if value.kind == ScalarKind::Bool {
-                            "bool"
-                        } else {
-                            "float"
-                        },
-                        " values"
-                    ),
-                ));
-            }
+            let check =
+                if value.kind == ScalarKind::Bool || (bitwise && value.kind == ScalarKind::Float) {
+                    Err(unsupported(
+                        span,
+                        concat_text!(
+                            op.hlsl_name(),
+                            " on ",
+                            if value.kind == ScalarKind::Bool {
+                                "bool"
+                            } else {
+                                "float"
+                            },
+                            " values"
+                        ),
+                    ))
+                } else {
+                    Ok(())
+                };
             // The function the mapping table gives the operation (docs/intrinsics.md).
-            let function = op.info().msl.first().copied().ok_or_else(|| {
-                unsupported(
-                    span,
-                    concat_text!(op.hlsl_name(), " (the mapping table has no MSL function)"),
-                )
-            })?;
-            Ok(concat_text!(function, "(", value.text, ")"))
+            match op.info().msl.first().copied() {
+                Some(function) => {
+                    fw.out.push_str(function);
+                    wrapped(fw, "(", &value, ")", check)
+                }
+                None => {
+                    fw.expr(value.h)?;
+                    check?;
+                    Err(unsupported(
+                        span,
+                        concat_text!(op.hlsl_name(), " (the mapping table has no MSL function)"),
+                    ))
+                }
+            }
         }
         ReadLaneFirst => carry(fw, op, arg(0)?, "simd_broadcast_first", None),
         ReadLaneAt => {
-            let lane = fw.expr(arg(1)?)?;
+            let lane = fw.expr_text(arg(1)?)?;
             carry(
                 fw,
                 op,
                 arg(0)?,
                 "simd_shuffle",
-                Some(concat_text!("ushort(", lane, ")")),
+                Some(Lane::Expression(&lane)),
             )
         }
-        QuadReadAcrossX => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("1".into())),
-        QuadReadAcrossY => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("2".into())),
-        QuadReadAcrossDiagonal => carry(fw, op, arg(0)?, "quad_shuffle_xor", Some("3".into())),
+        QuadReadAcrossX => carry(
+            fw,
+            op,
+            arg(0)?,
+            "quad_shuffle_xor",
+            Some(Lane::Constant("1")),
+        ),
+        QuadReadAcrossY => carry(
+            fw,
+            op,
+            arg(0)?,
+            "quad_shuffle_xor",
+            Some(Lane::Constant("2")),
+        ),
+        QuadReadAcrossDiagonal => carry(
+            fw,
+            op,
+            arg(0)?,
+            "quad_shuffle_xor",
+            Some(Lane::Constant("3")),
+        ),
         QuadReadLaneAt => {
-            let lane = fw.expr(arg(1)?)?;
+            let lane = fw.expr_text(arg(1)?)?;
             carry(
                 fw,
                 op,
                 arg(0)?,
                 "quad_shuffle",
-                Some(concat_text!("ushort(", lane, ")")),
+                Some(Lane::Expression(&lane)),
             )
         }
     }
+}
+
+/// The lane argument of a shuffle.
+enum Lane<'t> {
+    /// A lane the shader computes (the text of its expression), passed as `ushort`.
+    Expression(&'t str),
+    /// A constant lane mask.
+    Constant(&'static str),
 }
 
 /// An operation that moves a value between lanes: `function(x[, lane])`, with bools
@@ -201,17 +262,39 @@ fn carry(
     op: WaveOp,
     value: Handle<Expression>,
     function: &str,
-    lane: Option<String>,
+    lane: Option<Lane>,
 ) -> Written {
     let value = operand(fw, op, value)?;
-    let extra = lane.map(|l| concat_text!(", ", l)).unwrap_or_default();
-    if value.kind == ScalarKind::Bool {
-        let carrier = value.type_with("uint");
-        let boolean = value.type_with("bool");
-        Ok(concat_text!(
-            boolean, "(", function, "(", carrier, "(", value.text, ")", extra, "))"
-        ))
-    } else {
-        Ok(concat_text!(function, "(", value.text, extra, ")"))
+    let boolean = value.kind == ScalarKind::Bool;
+    if boolean {
+        value.write_type_with(&mut fw.out, "bool");
+        fw.out.push('(');
     }
+    fw.out.push_str(function);
+    fw.out.push('(');
+    if boolean {
+        value.write_type_with(&mut fw.out, "uint");
+        fw.out.push('(');
+        fw.expr(value.h)?;
+        fw.out.push(')');
+    } else {
+        fw.expr(value.h)?;
+    }
+    match lane {
+        Some(Lane::Expression(lane)) => {
+            fw.out.push_str(", ushort(");
+            fw.out.push_str(lane);
+            fw.out.push(')');
+        }
+        Some(Lane::Constant(lane)) => {
+            fw.out.push_str(", ");
+            fw.out.push_str(lane);
+        }
+        None => {}
+    }
+    fw.out.push(')');
+    if boolean {
+        fw.out.push(')');
+    }
+    Ok(())
 }

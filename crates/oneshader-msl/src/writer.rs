@@ -12,11 +12,14 @@ use oneshader_ir::{
     Span, Type, TypeInner, WaveOp,
 };
 
+use std::rc::Rc;
+
 use crate::function::{FunctionWriter, Output};
 use crate::layout::{Slot, Types};
 use crate::names::Namer;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
+use crate::text::push_decimal;
 use crate::Options;
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
@@ -63,6 +66,14 @@ impl Needs {
         needs
     }
 
+    /// Whether everything `other` needs is needed here too.
+    fn covers(&self, other: &Needs) -> bool {
+        other.globals.is_subset(&self.globals)
+            && (self.lane_index || !other.lane_index)
+            && (self.lane_count || !other.lane_count)
+            && (self.buffer_sizes || !other.buffer_sizes)
+    }
+
     fn absorb(&mut self, other: &Needs) {
         self.globals.extend(other.globals.iter().copied());
         self.lane_index |= other.lane_index;
@@ -84,19 +95,35 @@ pub struct Writer<'a> {
     /// The program-scope names (structs, functions, globals), for function scopes.
     pub program_names: Namer,
     /// MSL name of each global, by handle.
-    pub global_names: HandleVec<GlobalVariable, String>,
-    /// MSL name of each function, by handle.
-    pub function_names: HandleVec<Function, String>,
+    pub global_names: HandleVec<GlobalVariable, Rc<str>>,
+    /// MSL name of each function, by handle (empty for functions the entry point
+    /// doesn't reach).
+    pub function_names: HandleVec<Function, Rc<str>>,
+    /// The functions the entry point reaches, in handle order.
+    reachable: Vec<Handle<Function>>,
     /// How the entry point uses each global, by handle.
     pub global_uses: Vec<GlobalUse>,
     /// What each function needs passed, by handle.
     pub needs: HandleVec<Function, Needs>,
+    /// Each function's hidden parameters, once asked for.
+    hidden: HandleVec<Function, Option<Rc<Hidden>>>,
     /// Argument-table slots, by global handle.
     pub resource_indices: Vec<Option<MslResourceIndex>>,
     /// Helper functions the output needs.
     pub polyfills: BTreeSet<Polyfill>,
     /// Errors so far.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The hidden parameters of a helper function: the globals and built-ins it reaches.
+#[derive(Debug, Default)]
+pub struct Hidden {
+    /// Their declarations in the function's signature.
+    pub declarations: Vec<String>,
+    /// The names a call passes for them.
+    pub names: Vec<Rc<str>>,
+    /// The globals that can't be passed, reported wherever the parameters are written.
+    pub errors: Vec<Diagnostic>,
 }
 
 /// An `OSH5101` error.
@@ -129,31 +156,55 @@ pub fn write(module: &Module, entry: usize, options: &Options) -> Result<String,
 impl<'a> Writer<'a> {
     fn new(module: &'a Module, entry: &'a EntryPoint, options: &'a Options) -> Self {
         let reachable = analysis::reachable_functions(module, entry);
+        let mut is_reachable = vec![false; module.functions.len()];
+        for handle in &reachable {
+            if let Some(slot) = is_reachable.get_mut(handle.index()) {
+                *slot = true;
+            }
+        }
+        let is_reachable =
+            |handle: Handle<Function>| is_reachable.get(handle.index()).is_some_and(|&r| r);
         let mut namer = Namer::new();
+        let structs = module
+            .types
+            .iter()
+            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+            .count();
+        namer.reserve(1 + module.global_variables.len() + reachable.len() + 2 * structs);
         // The entry point is named first so that it keeps its HLSL name when it can.
         namer.name(&entry.name);
 
         let mut needs: HandleVec<Function, Needs> = module
             .functions
             .iter()
-            .map(|(_, f)| Needs::direct(f))
+            .map(|(handle, f)| {
+                // Only reached functions' needs are ever read.
+                if is_reachable(handle) {
+                    Needs::direct(f)
+                } else {
+                    Needs::default()
+                }
+            })
             .collect();
         // Propagate callees' needs to callers; each round settles at least one more
-        // level of the call graph.
+        // level of the call graph. A callee's needs are copied only when they add
+        // something, so the last round (which finds nothing new) copies nothing.
+        let calls: Vec<(Handle<Function>, BTreeSet<Handle<Function>>)> = reachable
+            .iter()
+            .filter_map(|&handle| {
+                let function = module.functions.try_get(handle)?;
+                Some((handle, analysis::callees(function)))
+            })
+            .collect();
         for _ in 0..=needs.len() {
             let mut changed = false;
-            for &handle in &reachable {
-                let Some(function) = module.functions.try_get(handle) else {
-                    continue;
-                };
-                let mut mine = needs[handle].clone();
-                for callee in analysis::callees(function) {
-                    if let Some(theirs) = needs.try_get(callee) {
-                        mine.absorb(theirs);
-                    }
-                }
-                if mine != needs[handle] {
-                    needs[handle] = mine;
+            for (handle, callees) in &calls {
+                for &callee in callees {
+                    let new = match (needs.try_get(callee), needs.try_get(*handle)) {
+                        (Some(theirs), Some(mine)) if !mine.covers(theirs) => theirs.clone(),
+                        _ => continue,
+                    };
+                    needs[*handle].absorb(&new);
                     changed = true;
                 }
             }
@@ -167,14 +218,15 @@ impl<'a> Writer<'a> {
             .iter()
             .map(|(_, g)| namer.name(&g.name))
             .collect();
+        let unreached: Rc<str> = Rc::from("");
         let function_names = module
             .functions
             .iter()
             .map(|(handle, f)| {
-                if reachable.contains(&handle) {
+                if is_reachable(handle) {
                     namer.name(&f.name)
                 } else {
-                    String::new()
+                    Rc::clone(&unreached)
                 }
             })
             .collect();
@@ -189,7 +241,9 @@ impl<'a> Writer<'a> {
             global_names,
             function_names,
             global_uses: analysis::global_uses(module, entry),
+            hidden: HandleVec::from_len(needs.len(), None),
             needs,
+            reachable,
             resource_indices: resource_indices(module),
             polyfills: BTreeSet::new(),
             diagnostics: Vec::new(),
@@ -208,17 +262,20 @@ impl<'a> Writer<'a> {
     }
 
     fn write_program(&mut self) -> String {
-        let mut functions = String::new();
-        for handle in analysis::reachable_functions(self.module, self.entry) {
+        // Room for a typical kernel's functions, so the text isn't copied as it grows
+        // from a few bytes.
+        let mut functions = String::with_capacity(8192);
+        for handle in std::mem::take(&mut self.reachable) {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
             };
-            functions.push_str(&self.write_helper(handle, function));
+            functions = self.write_helper(handle, function, functions);
             functions.push('\n');
         }
-        functions.push_str(&self.write_entry());
+        functions = self.write_entry(functions);
 
-        let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
+        let mut out = String::with_capacity(functions.len() + 1024);
+        out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
         let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
         for ty in structs {
             match self.types.declaration(ty) {
@@ -248,43 +305,57 @@ impl<'a> Writer<'a> {
         out
     }
 
-    /// The hidden parameters of a function with `needs`, as declarations and as the
-    /// names a call passes.
-    fn hidden_parameters(&mut self, needs: &Needs) -> (Vec<String>, Vec<String>) {
-        let mut declarations = Vec::new();
-        let mut names = Vec::new();
-        for &global in &needs.globals {
+    /// The hidden parameters of `function` (made on first use): its parameters for the
+    /// globals and built-ins it reaches, and the names its calls pass.
+    pub fn hidden_parameters(&mut self, function: Handle<Function>) -> Rc<Hidden> {
+        if let Some(Some(hidden)) = self.hidden.try_get(function) {
+            return Rc::clone(hidden);
+        }
+        let mut hidden = Hidden::default();
+        let globals = self
+            .needs
+            .try_get(function)
+            .map(|needs| needs.globals.iter().copied().collect::<Vec<_>>())
+            .unwrap_or_default();
+        for global in globals {
             match self.global_parameter(global) {
-                Ok(Some(declaration)) => declarations.push(declaration),
+                Ok(Some(declaration)) => hidden.declarations.push(declaration),
                 Ok(None) => continue,
                 Err(error) => {
-                    self.diagnostics.push(error);
+                    hidden.errors.push(error);
                     continue;
                 }
             }
-            names.push(self.global_names[global].clone());
+            hidden.names.push(Rc::clone(&self.global_names[global]));
         }
+        let needs = self.needs.try_get(function);
         for (needed, declaration, name) in [
-            (needs.lane_index, "uint _lane_index", LANE_INDEX),
-            (needs.lane_count, "uint _lane_count", LANE_COUNT),
             (
-                needs.buffer_sizes,
+                needs.is_some_and(|n| n.lane_index),
+                "uint _lane_index",
+                LANE_INDEX,
+            ),
+            (
+                needs.is_some_and(|n| n.lane_count),
+                "uint _lane_count",
+                LANE_COUNT,
+            ),
+            (
+                needs.is_some_and(|n| n.buffer_sizes),
                 "constant uint* _buffer_sizes",
                 BUFFER_SIZES,
             ),
         ] {
             if needed {
-                declarations.push(declaration.into());
-                names.push(name.into());
+                hidden.declarations.push(declaration.into());
+                hidden.names.push(name.into());
             }
         }
-        (declarations, names)
-    }
-
-    /// The names a call of `function` passes for its hidden parameters.
-    pub fn hidden_arguments(&mut self, function: Handle<Function>) -> Vec<String> {
-        let needs = self.needs.try_get(function).cloned().unwrap_or_default();
-        self.hidden_parameters(&needs).1
+        let hidden = Rc::new(hidden);
+        if let Some(slot) = self.hidden.try_get_mut(function) {
+            *slot = Some(Rc::clone(&hidden));
+        }
+        hidden
     }
 
     /// The declaration of a global as a helper parameter: a resource as it comes into the
@@ -297,7 +368,7 @@ impl<'a> Writer<'a> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
             return Ok(None);
         };
-        let name = self.global_names[handle].clone();
+        let name = Rc::clone(&self.global_names[handle]);
         let atomic = self
             .global_uses
             .get(handle.index())
@@ -321,12 +392,8 @@ impl<'a> Writer<'a> {
         }))
     }
 
-    fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
-        if atomic {
-            self.types.atomic_name(ty)
-        } else {
-            self.types.name(ty)
-        }
+    fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        self.types.name_with(ty, atomic)
     }
 
     /// The parameter type of a resource: `const device float*`, `constant Params&`,
@@ -380,30 +447,68 @@ impl<'a> Writer<'a> {
                         .unwrap_or_default();
                     crate::layout::texture_name(dim, arrayed, class, usage)
                 }
-                _ => self.types.name(global.ty),
+                _ => self.types.name(global.ty).map(str::to_owned),
             },
-            _ => self.types.name(global.ty),
+            _ => self.types.name(global.ty).map(str::to_owned),
         }
     }
 
-    fn write_helper(&mut self, handle: Handle<Function>, function: &'a Function) -> String {
+    /// Appends helper function `handle` to `out`, and returns it.
+    fn write_helper(
+        &mut self,
+        handle: Handle<Function>,
+        function: &'a Function,
+        out: String,
+    ) -> String {
+        let mut out = out;
         let mut namer = self.program_names.inner();
-        let mut parameters = Vec::new();
-        let mut argument_values = Vec::new();
+        namer.reserve(function.arguments.len() + function.local_variables.len());
+        // The signature goes straight into the output; an error about the result is
+        // reported after the parameters' (the order they are declared in).
+        let result_error = match &function.result {
+            None => {
+                out.push_str("void");
+                None
+            }
+            Some(result) => match self.types.name(result.ty) {
+                Ok(ty) => {
+                    out.push_str(ty);
+                    None
+                }
+                Err(what) => {
+                    out.push_str("void");
+                    Some(unsupported(
+                        None,
+                        concat_text!(what, " (result of `", function.name, "`)"),
+                    ))
+                }
+            },
+        };
+        out.push(' ');
+        out.push_str(&self.function_names[handle]);
+        out.push('(');
+        let mut first = true;
+        let mut argument_values = Vec::with_capacity(function.arguments.len());
         for argument in &function.arguments {
             let name = namer.name(&argument.name);
-            let declaration = match self.types.inner(argument.ty) {
-                Some(&TypeInner::Pointer { base, space }) => self
-                    .types
-                    .name(base)
-                    .map(|ty| concat_text!(space_qualifier(space), " ", ty, "& ", name)),
-                _ => self
-                    .types
-                    .name(argument.ty)
-                    .map(|ty| concat_text!(ty, " ", name)),
+            let (qualifier, ty) = match self.types.inner(argument.ty) {
+                Some(&TypeInner::Pointer { base, space }) => (Some(space_qualifier(space)), base),
+                _ => (None, argument.ty),
             };
-            match declaration {
-                Ok(declaration) => parameters.push(declaration),
+            match self.types.name(ty) {
+                Ok(ty) => {
+                    if !first {
+                        out.push_str(", ");
+                    }
+                    first = false;
+                    if let Some(qualifier) = qualifier {
+                        out.push_str(qualifier);
+                        out.push(' ');
+                    }
+                    out.push_str(ty);
+                    out.push_str(if qualifier.is_some() { "& " } else { " " });
+                    out.push_str(&name);
+                }
                 Err(what) => self.diagnostics.push(unsupported(
                     None,
                     concat_text!(
@@ -418,29 +523,32 @@ impl<'a> Writer<'a> {
             }
             argument_values.push(name);
         }
-        let needs = self.needs.try_get(handle).cloned().unwrap_or_default();
-        parameters.extend(self.hidden_parameters(&needs).0);
-        let result = match &function.result {
-            None => "void".to_string(),
-            Some(result) => self.types.name(result.ty).unwrap_or_else(|what| {
-                self.diagnostics.push(unsupported(
-                    None,
-                    concat_text!(what, " (result of `", function.name, "`)"),
-                ));
-                "void".into()
-            }),
-        };
-        let name = self.function_names[handle].clone();
-        let body = FunctionWriter::new(self, function, namer, argument_values, Output::Helper)
-            .write_body(Vec::new());
-        format!("{result} {name}({}) {{\n{body}}}\n", parameters.join(", "))
+        let hidden = self.hidden_parameters(handle);
+        for declaration in &hidden.declarations {
+            if !first {
+                out.push_str(", ");
+            }
+            first = false;
+            out.push_str(declaration);
+        }
+        self.diagnostics.extend(hidden.errors.iter().cloned());
+        self.diagnostics.extend(result_error);
+        out.push_str(") {\n");
+        let mut out =
+            FunctionWriter::new(self, function, namer, argument_values, Output::Helper, out)
+                .write_body(&[]);
+        out.push_str("}\n");
+        out
     }
 
-    fn write_entry(&mut self) -> String {
+    /// Appends the entry function (and its stage I/O structs) to `out`, and returns it.
+    fn write_entry(&mut self, out: String) -> String {
+        let mut out = out;
         let entry = self.entry;
         let function = &entry.function;
         let stage = entry.stage;
         let mut namer = self.program_names.inner();
+        namer.reserve(function.arguments.len() + function.local_variables.len());
         let mut parameters: Vec<String> = Vec::new();
         let mut stage_in: Vec<String> = Vec::new();
         let mut prologue: Vec<String> = Vec::new();
@@ -454,7 +562,7 @@ impl<'a> Writer<'a> {
                         Ok(Input::Parameter(p)) => parameters.push(p),
                         Ok(Input::StageIn(m)) => {
                             stage_in.push(m);
-                            argument_values.push(concat_text!("_in.", name));
+                            argument_values.push(Rc::from(concat_text!("_in.", name)));
                             continue;
                         }
                         Err(e) => self.diagnostics.push(e),
@@ -496,7 +604,7 @@ impl<'a> Writer<'a> {
                         match self.input(binding, member.ty, &flat) {
                             Ok(Input::Parameter(p)) => {
                                 parameters.push(p);
-                                values.push(flat);
+                                values.push(flat.to_string());
                             }
                             Ok(Input::StageIn(m)) => {
                                 stage_in.push(m);
@@ -505,7 +613,7 @@ impl<'a> Writer<'a> {
                             Err(e) => self.diagnostics.push(e),
                         }
                     }
-                    let ty = self.types.name(argument.ty).unwrap_or_default();
+                    let ty = self.types.name(argument.ty).unwrap_or_default().to_owned();
                     let initializer = self.struct_initializer(argument.ty, values);
                     prologue.push(concat_text!(ty, " ", name, " = ", ty, initializer, ";"));
                     argument_values.push(name);
@@ -525,7 +633,7 @@ impl<'a> Writer<'a> {
             let Some(global) = self.module.global_variables.try_get(handle) else {
                 continue;
             };
-            let name = self.global_names[handle].clone();
+            let name = Rc::clone(&self.global_names[handle]);
             let atomic = self
                 .global_uses
                 .get(handle.index())
@@ -545,14 +653,13 @@ impl<'a> Writer<'a> {
                         continue;
                     };
                     match self.resource_type(global, atomic) {
-                        Ok(ty) => resources.push((
-                            index,
-                            format!(
-                                "{ty} {name} [[{}({})]]",
-                                index.table.attribute(),
-                                index.index
-                            ),
-                        )),
+                        Ok(ty) => {
+                            let mut parameter =
+                                concat_text!(ty, " ", name, " [[", index.table.attribute(), "(",);
+                            push_decimal(&mut parameter, u64::from(index.index));
+                            parameter.push_str(")]]");
+                            resources.push((index, parameter));
+                        }
                         Err(what) => self.diagnostics.push(err(what)),
                     }
                 }
@@ -652,7 +759,7 @@ impl<'a> Writer<'a> {
                             "an entry point result without a semantic",
                         ));
                     }
-                    let ty = self.types.name(result.ty).unwrap_or_default();
+                    let ty = self.types.name(result.ty).unwrap_or_default().to_owned();
                     Output::EntryStruct { ty, accessors }
                 }
             },
@@ -690,22 +797,32 @@ impl<'a> Writer<'a> {
             output
         };
 
-        let body = FunctionWriter::new(self, function, namer, argument_values, output)
-            .write_body(prologue);
-        let mut out = String::new();
         for (name, members) in [("_stage_in", &stage_in), ("_stage_out", &stage_out)] {
             if !members.is_empty() {
-                out.push_str(&format!("struct {name} {{\n"));
+                out.push_str("struct ");
+                out.push_str(name);
+                out.push_str(" {\n");
                 for member in members {
-                    out.push_str(&format!("    {member};\n"));
+                    out.push_str("    ");
+                    out.push_str(member);
+                    out.push_str(";\n");
                 }
                 out.push_str("};\n\n");
             }
         }
-        out.push_str(&format!(
-            "{qualifier} {result} {entry_name}({}) {{\n{body}}}\n",
-            parameters.join(", ")
-        ));
+        for piece in [qualifier, " ", result, " ", &entry_name, "("] {
+            out.push_str(piece);
+        }
+        for (index, parameter) in parameters.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(parameter);
+        }
+        out.push_str(") {\n");
+        let mut out = FunctionWriter::new(self, function, namer, argument_values, output, out)
+            .write_body(&prologue);
+        out.push_str("}\n");
         out
     }
 
@@ -744,7 +861,8 @@ impl<'a> Writer<'a> {
         let type_name = self
             .types
             .name(ty)
-            .map_err(|what| unsupported(span, what))?;
+            .map_err(|what| unsupported(span, what))?
+            .to_owned();
         match binding {
             Binding::BuiltIn(builtin) => {
                 let attribute = match (builtin, stage) {
