@@ -16,12 +16,15 @@ use crate::wave::SubgroupOperations;
 /// The facts of every entry point of a module, by entry point index.
 #[derive(Clone, Debug, Default)]
 pub struct ModuleInfo {
+    functions: Vec<FunctionFacts>,
     entry_points: Vec<EntryPointInfo>,
 }
 
 /// What one entry point reaches and uses.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EntryPointInfo {
+    /// The functions the entry function calls itself, sorted, each once.
+    pub callees: Vec<Handle<Function>>,
     /// Every function the entry point reaches through calls, each once, in handle order
     /// (as [`analysis::reachable_functions`] gives them).
     pub reachable_functions: Vec<Handle<Function>>,
@@ -33,7 +36,7 @@ pub struct EntryPointInfo {
 }
 
 /// What one function does itself, not counting its callees.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct FunctionFacts {
     /// The functions it calls, sorted, each once.
     callees: Vec<Handle<Function>>,
@@ -86,7 +89,18 @@ impl ModuleInfo {
             .iter()
             .map(|entry| EntryPointInfo::of(module, entry, &functions))
             .collect();
-        ModuleInfo { entry_points }
+        ModuleInfo {
+            functions,
+            entry_points,
+        }
+    }
+
+    /// The functions `function` calls itself, sorted, each once (as
+    /// [`analysis::callees`] gives them); none for a handle outside the module.
+    pub fn callees(&self, function: Handle<Function>) -> &[Handle<Function>] {
+        self.functions
+            .get(function.index())
+            .map_or(&[], |facts| facts.callees.as_slice())
     }
 
     /// The facts of each entry point, in the module's order.
@@ -137,6 +151,7 @@ impl EntryPointInfo {
             subgroup_operations |= facts.subgroup_operations;
         }
         EntryPointInfo {
+            callees: own.callees,
             reachable_functions,
             global_uses,
             subgroup_operations,
@@ -188,6 +203,12 @@ mod tests {
                     .map(std::ptr::from_ref)
                     .collect();
                 assert_eq!(functions, expected);
+                let callees: Vec<_> = analysis::callees(&entry.function).into_iter().collect();
+                assert_eq!(facts.callees, callees);
+                for (handle, function) in module.functions.iter() {
+                    let callees: Vec<_> = analysis::callees(function).into_iter().collect();
+                    assert_eq!(info.callees(handle), callees.as_slice());
+                }
             }
         }
     }

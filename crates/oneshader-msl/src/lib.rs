@@ -24,7 +24,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-use oneshader_ir::{Diagnostic, Module};
+use oneshader_ir::{Diagnostic, Module, ModuleInfo};
 
 pub use resources::{resource_indices, MslResourceIndex, ResourceTable};
 
@@ -45,12 +45,16 @@ pub struct Options {
 /// The text holds that entry point, the functions it reaches and only the globals they
 /// use. Anything MSL can't express is an `OSH5101` diagnostic (`OSH5102` for a wave
 /// lane index or count in a vertex shader), with the span of the construct.
+///
+/// `info` holds the module's facts ([`ModuleInfo::new`]), computed once for all its entry
+/// points and targets.
 pub fn write_entry_point(
     module: &Module,
+    info: &ModuleInfo,
     entry: usize,
     options: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    writer::write(module, entry, options)
+    writer::write(module, info, entry, options)
 }
 
 /// The name the MSL function of entry point `entry` of `module` gets: its HLSL name

@@ -7,13 +7,13 @@ mod io;
 mod waves;
 
 use oneshader_harness::msl::check_msl;
-use oneshader_ir::{codes, samples, Diagnostic, Module};
+use oneshader_ir::{codes, samples, Diagnostic, Module, ModuleInfo};
 
 use crate::{write_entry_point, Options};
 
 /// Writes entry `entry` and type-checks the MSL.
 pub fn checked(module: &Module, entry: usize, options: &Options) -> String {
-    let text = write_entry_point(module, entry, options)
+    let text = write_entry_point(module, &ModuleInfo::new(module), entry, options)
         .unwrap_or_else(|d| panic!("MSL output failed: {d:#?}"));
     if let Err(errors) = check_msl(&text) {
         panic!("MSL check failed:\n{errors}\n--- source ---\n{text}");
@@ -23,7 +23,7 @@ pub fn checked(module: &Module, entry: usize, options: &Options) -> String {
 
 /// Writes entry `entry`, expecting diagnostics.
 pub fn failing(module: &Module, entry: usize, options: &Options) -> Vec<Diagnostic> {
-    match write_entry_point(module, entry, options) {
+    match write_entry_point(module, &ModuleInfo::new(module), entry, options) {
         Ok(text) => panic!("expected errors, got:\n{text}"),
         Err(diagnostics) => diagnostics,
     }

@@ -5,11 +5,11 @@
 use oneshader_ir::concat_text;
 use std::collections::BTreeSet;
 
-use oneshader_ir::analysis::{self, GlobalUse};
+use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, HandleVec, Interpolation, Module, Sampling, ScalarKind, ShaderStage,
-    Span, Type, TypeInner, WaveOp,
+    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
+    Expression, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
+    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use std::rc::Rc;
@@ -101,6 +101,8 @@ pub struct Writer<'a> {
     pub function_names: HandleVec<Function, Rc<str>>,
     /// The functions the entry point reaches, in handle order.
     reachable: Vec<Handle<Function>>,
+    /// The functions the entry function calls itself.
+    entry_callees: &'a [Handle<Function>],
     /// How the entry point uses each global, by handle.
     pub global_uses: Vec<GlobalUse>,
     /// What each function needs passed, by handle.
@@ -135,16 +137,23 @@ pub fn unsupported(span: Option<Span>, what: impl std::fmt::Display) -> Diagnost
     )
 }
 
-/// Writes entry point `entry` of `module`.
-pub fn write(module: &Module, entry: usize, options: &Options) -> Result<String, Vec<Diagnostic>> {
-    let Some(entry_point) = module.entry_points.get(entry) else {
+/// Writes entry point `entry` of `module`, whose facts `info` holds.
+pub fn write(
+    module: &Module,
+    info: &ModuleInfo,
+    entry: usize,
+    options: &Options,
+) -> Result<String, Vec<Diagnostic>> {
+    let (Some(entry_point), Some(entry_info)) =
+        (module.entry_points.get(entry), info.entry_point(entry))
+    else {
         return Err(vec![Diagnostic::error(
             codes::ENTRY_POINT_NOT_FOUND,
             None,
             format!("the module has no entry point number {entry}"),
         )]);
     };
-    let mut writer = Writer::new(module, entry_point, options);
+    let mut writer = Writer::new(module, info, entry_point, entry_info, options);
     let text = writer.write_program();
     if writer.diagnostics.is_empty() {
         Ok(text)
@@ -154,8 +163,14 @@ pub fn write(module: &Module, entry: usize, options: &Options) -> Result<String,
 }
 
 impl<'a> Writer<'a> {
-    fn new(module: &'a Module, entry: &'a EntryPoint, options: &'a Options) -> Self {
-        let reachable = analysis::reachable_functions(module, entry);
+    fn new(
+        module: &'a Module,
+        info: &'a ModuleInfo,
+        entry: &'a EntryPoint,
+        entry_info: &'a EntryPointInfo,
+        options: &'a Options,
+    ) -> Self {
+        let reachable = entry_info.reachable_functions.clone();
         let mut is_reachable = vec![false; module.functions.len()];
         for handle in &reachable {
             if let Some(slot) = is_reachable.get_mut(handle.index()) {
@@ -189,22 +204,19 @@ impl<'a> Writer<'a> {
         // Propagate callees' needs to callers; each round settles at least one more
         // level of the call graph. A callee's needs are copied only when they add
         // something, so the last round (which finds nothing new) copies nothing.
-        let calls: Vec<(Handle<Function>, BTreeSet<Handle<Function>>)> = reachable
+        let calls: Vec<(Handle<Function>, &[Handle<Function>])> = reachable
             .iter()
-            .filter_map(|&handle| {
-                let function = module.functions.try_get(handle)?;
-                Some((handle, analysis::callees(function)))
-            })
+            .map(|&handle| (handle, info.callees(handle)))
             .collect();
         for _ in 0..=needs.len() {
             let mut changed = false;
-            for (handle, callees) in &calls {
+            for &(handle, callees) in &calls {
                 for &callee in callees {
-                    let new = match (needs.try_get(callee), needs.try_get(*handle)) {
+                    let new = match (needs.try_get(callee), needs.try_get(handle)) {
                         (Some(theirs), Some(mine)) if !mine.covers(theirs) => theirs.clone(),
                         _ => continue,
                     };
-                    needs[*handle].absorb(&new);
+                    needs[handle].absorb(&new);
                     changed = true;
                 }
             }
@@ -240,7 +252,8 @@ impl<'a> Writer<'a> {
             program_names: namer,
             global_names,
             function_names,
-            global_uses: analysis::global_uses(module, entry),
+            global_uses: entry_info.global_uses.clone(),
+            entry_callees: &entry_info.callees,
             hidden: HandleVec::from_len(needs.len(), None),
             needs,
             reachable,
@@ -253,7 +266,7 @@ impl<'a> Writer<'a> {
     /// The needs of the entry function: its own and its callees'.
     fn entry_needs(&self) -> Needs {
         let mut needs = Needs::direct(&self.entry.function);
-        for callee in analysis::callees(&self.entry.function) {
+        for &callee in self.entry_callees {
             if let Some(theirs) = self.needs.try_get(callee) {
                 needs.absorb(theirs);
             }

@@ -8,7 +8,8 @@
 //!
 //! ```
 //! let module = oneshader_ir::samples::compact();
-//! let words = oneshader_spirv::write_entry_point(&module, 0, &Default::default())
+//! let info = oneshader_ir::ModuleInfo::new(&module);
+//! let words = oneshader_spirv::write_entry_point(&module, &info, 0, &Default::default())
 //!     .expect("Compact compiles");
 //! assert_eq!(words[0], 0x0723_0203);
 //! ```
@@ -29,7 +30,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-use oneshader_ir::{Diagnostic, Module};
+use oneshader_ir::{Diagnostic, Module, ModuleInfo};
 
 /// Settings of the SPIR-V backend.
 #[derive(Clone, Debug, Default)]
@@ -42,10 +43,14 @@ pub struct Options {
 ///
 /// Anything the backend cannot express is an `OSH5001` diagnostic naming the
 /// construct, with the span of the offending expression where it has one.
+///
+/// `info` holds the module's facts ([`ModuleInfo::new`]), computed once for all its entry
+/// points and targets.
 pub fn write_entry_point(
     module: &Module,
+    info: &ModuleInfo,
     entry: usize,
     options: &Options,
 ) -> Result<Vec<u32>, Vec<Diagnostic>> {
-    writer::Writer::write(module, entry, options)
+    writer::Writer::write(module, info, entry, options)
 }

@@ -1,10 +1,10 @@
 //! The module writer: capabilities, constants, globals, function signatures, and
 //! the assembly of the final module around the written functions.
 
-use oneshader_ir::analysis;
 use oneshader_ir::{
-    AddressSpace, Diagnostic, EntryPoint, FastHashMap, Function, GlobalVariable, Handle, Module,
-    ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
+    AddressSpace, Diagnostic, EntryPoint, EntryPointInfo, FastHashMap, Function, GlobalVariable,
+    Handle, Module, ModuleInfo, ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type,
+    TypeInner, VectorSize,
 };
 use rspirv::spirv::{
     self, AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel,
@@ -75,6 +75,8 @@ pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     /// The entry point written.
     pub entry: &'a EntryPoint,
+    /// What the entry point reaches and uses.
+    info: &'a EntryPointInfo,
     /// The options.
     pub options: &'a Options,
     /// The module under construction.
@@ -111,13 +113,16 @@ pub(crate) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Writes entry point number `entry` of `module`.
+    /// Writes entry point number `entry` of `module`, whose facts `info` holds.
     pub fn write(
         module: &'a Module,
+        info: &'a ModuleInfo,
         entry: usize,
         options: &'a Options,
     ) -> std::result::Result<Vec<u32>, Vec<Diagnostic>> {
-        let Some(entry_point) = module.entry_points.get(entry) else {
+        let (Some(entry_point), Some(entry_info)) =
+            (module.entry_points.get(entry), info.entry_point(entry))
+        else {
             return Err(vec![
                 Error::unsupported(
                     None,
@@ -132,6 +137,7 @@ impl<'a> Writer<'a> {
         let mut writer = Writer {
             module,
             entry: entry_point,
+            info: entry_info,
             options,
             b: Builder::new(),
             capabilities: Vec::new(),
@@ -167,7 +173,7 @@ impl<'a> Writer<'a> {
     /// Declares the signatures of every reachable helper, then writes the entry
     /// function and the helpers; errors in one function don't stop the others.
     fn write_functions(&mut self) -> Result<()> {
-        let helpers = analysis::reachable_functions(self.module, self.entry);
+        let helpers = self.info.reachable_functions.as_slice();
         let expressions = self.entry.function.expressions.len()
             + helpers
                 .iter()
@@ -175,7 +181,7 @@ impl<'a> Writer<'a> {
                 .map(|function| function.expressions.len())
                 .sum::<usize>();
         self.b.reserve(expressions);
-        for &handle in &helpers {
+        for &handle in helpers {
             let function = self.module.functions.try_get(handle).ok_or_else(|| {
                 Error::malformed(
                     None,
@@ -196,7 +202,7 @@ impl<'a> Writer<'a> {
             self.diagnostics.push(diagnostic);
             self.abandon_function();
         }
-        for &handle in &helpers {
+        for &handle in helpers {
             let (Some(function), Some(signature)) = (
                 self.module.functions.try_get(handle),
                 self.functions.get(&handle).cloned(),

@@ -177,7 +177,7 @@ pub fn compile_module(
     }
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
-            match stages::run_backend(&module, index, target) {
+            match stages::run_backend(&module, &info, index, target) {
                 Ok(data) => result.blobs.push(ShaderBlob {
                     entry_point: entry.name.clone(),
                     target_entry_point: stages::target_entry_point_name(&module, index, target),

@@ -4,7 +4,7 @@
 use oneshader_hlsl::{
     FrontendOptions, FsLoader, LowerOptions, PreprocessOptions, ShaderKind, ShaderTarget,
 };
-use oneshader_ir::{Diagnostic, FileId, Module, SourceMap};
+use oneshader_ir::{Diagnostic, FileId, Module, ModuleInfo, SourceMap};
 
 use crate::options::CompileOptions;
 use crate::profile::{Profile, ProfileKind};
@@ -54,23 +54,25 @@ fn shader_target(profile: Profile) -> ShaderTarget {
     }
 }
 
-/// Writes entry point `entry_index` of `module` for `target`: SPIR-V as
-/// little-endian words, MSL and WGSL as UTF-8 text.
+/// Writes entry point `entry_index` of `module` (whose facts `info` holds) for `target`:
+/// SPIR-V as little-endian words, MSL and WGSL as UTF-8 text.
 pub(crate) fn run_backend(
     module: &Module,
+    info: &ModuleInfo,
     entry_index: usize,
     target: Target,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
     match target {
         Target::SpirV => {
-            oneshader_spirv::write_entry_point(module, entry_index, &Default::default())
+            oneshader_spirv::write_entry_point(module, info, entry_index, &Default::default())
                 .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
         }
         Target::Msl => {
             let options = oneshader_msl::Options {
                 buffer_sizes_index: Some(msl_buffer_sizes_index(module)),
             };
-            oneshader_msl::write_entry_point(module, entry_index, &options).map(String::into_bytes)
+            oneshader_msl::write_entry_point(module, info, entry_index, &options)
+                .map(String::into_bytes)
         }
         Target::Wgsl => oneshader_wgsl::write_entry_point(module, entry_index, &Default::default())
             .map(String::into_bytes),

@@ -2,8 +2,8 @@
 
 use oneshader_ir::{
     codes, AddressSpace, Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument,
-    FunctionResult, GlobalVariable, Interpolation, Module, Sampling, Scalar, ShaderStage,
-    Statement, StructMember, Type, TypeInner, VectorSize, WaveOp,
+    FunctionResult, GlobalVariable, Interpolation, Module, ModuleInfo, Sampling, Scalar,
+    ShaderStage, Statement, StructMember, Type, TypeInner, VectorSize, WaveOp,
 };
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op};
@@ -270,8 +270,13 @@ fn vertex_shader_outputs_a_struct() {
 #[test]
 fn unsupported_and_malformed_ir_are_osh5001_errors() {
     // No such entry point.
-    let errors = write_entry_point(&Module::default(), 0, &Options::default())
-        .expect_err("the backend refuses it");
+    let errors = write_entry_point(
+        &Module::default(),
+        &ModuleInfo::default(),
+        0,
+        &Options::default(),
+    )
+    .expect_err("the backend refuses it");
     assert_eq!(errors[0].code, codes::SPIRV_UNSUPPORTED);
 
     // A texture global without a binding.
@@ -303,8 +308,8 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
     let g = entry.add_expression(Expression::GlobalVariable(global), texture_ptr, None);
     let loaded = entry.add_expression(Expression::Load { pointer: g }, texture, None);
     entry.body.insert(0, Statement::Bind(loaded));
-    let errors =
-        write_entry_point(&module, 0, &Options::default()).expect_err("the backend refuses it");
+    let errors = write_entry_point(&module, &ModuleInfo::new(&module), 0, &Options::default())
+        .expect_err("the backend refuses it");
     assert!(errors.iter().all(|e| e.code == codes::SPIRV_UNSUPPORTED));
     assert!(
         errors[0].message.contains("texture"),
@@ -322,8 +327,8 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
         arguments: vec![],
         result: None,
     });
-    let errors =
-        write_entry_point(&module, 0, &Options::default()).expect_err("the backend refuses it");
+    let errors = write_entry_point(&module, &ModuleInfo::new(&module), 0, &Options::default())
+        .expect_err("the backend refuses it");
     assert!(errors.iter().all(|e| e.code == codes::SPIRV_UNSUPPORTED));
 
     // A wave op with too few operands, and discard in a compute shader.
@@ -339,14 +344,14 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
         None,
     );
     entry.body.insert(0, Statement::Bind(sum));
-    assert!(write_entry_point(&module, 0, &Options::default()).is_err());
+    assert!(write_entry_point(&module, &ModuleInfo::new(&module), 0, &Options::default()).is_err());
     let mut module = oneshader_ir::samples::compact();
     module.entry_points[0]
         .function
         .body
         .insert(0, Statement::Kill);
-    let errors =
-        write_entry_point(&module, 0, &Options::default()).expect_err("the backend refuses it");
+    let errors = write_entry_point(&module, &ModuleInfo::new(&module), 0, &Options::default())
+        .expect_err("the backend refuses it");
     assert!(errors[0].message.contains("discard"));
 }
 
@@ -354,7 +359,13 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
 fn names_can_be_stripped() {
     let module = oneshader_ir::samples::compact();
     let named = compile(&module);
-    let stripped = write_entry_point(&module, 0, &Options { strip_names: true }).expect("compiles");
+    let stripped = write_entry_point(
+        &module,
+        &ModuleInfo::new(&module),
+        0,
+        &Options { strip_names: true },
+    )
+    .expect("compiles");
     validate(&stripped);
     assert!(load(&stripped).debug_names.is_empty());
     assert!(stripped.len() < named.len());

@@ -14,7 +14,7 @@ mod words;
 use std::io::Write;
 use std::process::Command;
 
-use oneshader_ir::Module;
+use oneshader_ir::{Module, ModuleInfo};
 use rspirv::dr;
 use rspirv::spirv::{Capability, Op};
 
@@ -22,7 +22,7 @@ use crate::{write_entry_point, Options};
 
 /// Compiles entry point 0 of `module`, failing the test with the diagnostics.
 pub fn compile(module: &Module) -> Vec<u32> {
-    match write_entry_point(module, 0, &Options::default()) {
+    match write_entry_point(module, &ModuleInfo::new(module), 0, &Options::default()) {
         Ok(words) => words,
         Err(diagnostics) => panic!("the SPIR-V backend failed: {diagnostics:#?}"),
     }
