@@ -15,7 +15,7 @@
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-use oneshader_ir::FastHashSet;
+use oneshader_ir::{FastHashMap, FastHashSet};
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -474,31 +474,41 @@ const ENUMERANTS: &[&str] = &[
     "bgra8unorm",
 ];
 
+/// What a word of WGSL's own is, for renaming.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    /// A keyword or reserved word: no identifier may be it, not even a member's.
+    Keyword,
+    /// A predeclared type, built-in function or enumerant ([`TYPES`], [`FUNCTIONS`],
+    /// [`ENUMERANTS`]): declaring it would shadow WGSL's.
+    Predeclared,
+}
+
+/// Which of WGSL's words `name` is, if any: one lookup in a table built on first use
+/// (every name the output declares is checked against it).
+fn word(name: &str) -> Option<Word> {
+    static WORDS: OnceLock<FastHashMap<&'static str, Word>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            let predeclared = TYPES.iter().chain(FUNCTIONS).chain(ENUMERANTS);
+            // Keywords last: a word in both lists is a keyword.
+            predeclared
+                .map(|&w| (w, Word::Predeclared))
+                .chain(KEYWORDS.iter().chain(RESERVED).map(|&w| (w, Word::Keyword)))
+                .collect()
+        })
+        .get(name)
+        .copied()
+}
+
 /// Whether `name` must not be declared by us as it is.
 fn is_reserved(name: &str) -> bool {
-    predeclared_words().contains(name) || is_keyword(name) || is_temporary_name(name)
+    word(name).is_some() || is_temporary_name(name)
 }
 
 /// Whether `name` is a keyword or reserved word of WGSL (the only clashes for members).
 fn is_keyword(name: &str) -> bool {
-    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
-    WORDS
-        .get_or_init(|| KEYWORDS.iter().chain(RESERVED).copied().collect())
-        .contains(name)
-}
-
-/// [`TYPES`], [`FUNCTIONS`] and [`ENUMERANTS`] in one set, built on first use: every
-/// name the output declares is checked against them.
-fn predeclared_words() -> &'static FastHashSet<&'static str> {
-    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        TYPES
-            .iter()
-            .chain(FUNCTIONS)
-            .chain(ENUMERANTS)
-            .copied()
-            .collect()
-    })
+    word(name) == Some(Word::Keyword)
 }
 
 /// Whether `name` has the form of the temporaries the writer makes: `_e` and a digit.
@@ -534,6 +544,11 @@ impl Namer {
     /// Marks `name` taken without renaming it (names the writer generates itself).
     pub fn reserve(&mut self, name: &str) {
         self.used.insert(name.to_owned());
+    }
+
+    /// Makes room for `additional` more names in this scope without rehashing.
+    pub fn reserve_capacity(&mut self, additional: usize) {
+        self.used.reserve(additional);
     }
 
     /// Moves the names taken here into the part that inner scopes share, so that

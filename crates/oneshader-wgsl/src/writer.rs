@@ -46,8 +46,11 @@ pub(crate) struct FunctionContext<'a> {
     pub arg_names: Vec<String>,
     /// WGSL names of the local variables, by handle index.
     pub local_names: HandleVec<LocalVariable, String>,
-    /// Expressions already evaluated into a named `let`/`var`, by handle index.
-    pub bound: Vec<Option<Bound>>,
+    /// Whether each expression (by handle index) was already evaluated into a `let` or
+    /// `var`, named `_eN` unless [`Self::named`] says otherwise.
+    pub bound: Vec<bool>,
+    /// The bound expressions whose name is not `_eN` (compare-exchange results).
+    pub named: Vec<(Handle<Expression>, String)>,
     /// The expression giving the lane index here, when the function needs it.
     pub lane_index: Option<&'static str>,
     /// The expression giving the lane count here, when the function needs it.
@@ -73,7 +76,7 @@ fn vector_prefix(size: oneshader_ir::VectorSize) -> &'static str {
 }
 
 /// The name of an expression evaluated into a `let` or `var`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) enum Bound {
     /// `_eN`, N the expression's index: written out at each use rather than stored.
     Temporary,
@@ -84,28 +87,28 @@ pub(crate) enum Bound {
 impl FunctionContext<'_> {
     /// Whether `handle` was evaluated into a named value.
     pub fn is_bound(&self, handle: Handle<Expression>) -> bool {
-        matches!(self.bound.get(handle.index()), Some(Some(_)))
+        self.bound.get(handle.index()).copied().unwrap_or(false)
     }
 
     /// Appends the name `handle` was bound to, if it was; whether it was.
     pub fn write_bound(&self, out: &mut String, handle: Handle<Expression>) -> bool {
-        match self.bound.get(handle.index()) {
-            Some(Some(Bound::Temporary)) => {
-                write_temporary(out, handle);
-                true
-            }
-            Some(Some(Bound::Named(name))) => {
-                out.push_str(name);
-                true
-            }
-            _ => false,
+        if !self.is_bound(handle) {
+            return false;
         }
+        match self.named.iter().find(|(named, _)| *named == handle) {
+            Some((_, name)) => out.push_str(name),
+            None => write_temporary(out, handle),
+        }
+        true
     }
 
     /// Records that `handle` is bound from now on.
     pub fn bind(&mut self, handle: Handle<Expression>, bound: Bound) {
         if let Some(slot) = self.bound.get_mut(handle.index()) {
-            *slot = Some(bound);
+            *slot = true;
+            if let Bound::Named(name) = bound {
+                self.named.push((handle, name));
+            }
         }
     }
 }
@@ -130,6 +133,9 @@ pub(crate) const MAX_STATEMENT_DEPTH: usize = 127;
 
 /// The most elements Tint accepts in an array in the private or function address space.
 pub(crate) const MAX_VALUE_ARRAY_COUNT: u32 = 65_535;
+
+/// About how many bytes of WGSL one IR expression becomes, to size the output.
+const TEXT_PER_EXPRESSION: usize = 12;
 
 /// The depth of the statements of a function's body.
 pub(crate) const BODY_DEPTH: usize = 2;
@@ -213,7 +219,9 @@ impl<'a> Writer<'a> {
         self.compute_lane_needs();
         self.check_layouts();
 
-        let mut body = String::new();
+        // Sized from the expression count, so that the text is seldom copied as it grows.
+        let expressions: usize = functions.iter().map(|f| f.expressions.len()).sum();
+        let mut body = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
         for &(ty, atomic) in &self.structs.clone() {
             if let Err(d) = self.write_struct(&mut body, ty, atomic) {
                 self.diagnostics.push(d);
@@ -240,25 +248,21 @@ impl<'a> Writer<'a> {
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
-        let mut out = String::new();
-        let mut directives = false;
+        let mut directives = String::new();
         if self.uses_f16.get() {
-            out.push_str("enable f16;\n");
-            directives = true;
+            directives.push_str("enable f16;\n");
         }
         if uses_subgroups(&functions) {
-            out.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
-            directives = true;
+            directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
         if uses_implicit_derivatives(&functions) {
-            out.push_str("diagnostic(off, derivative_uniformity);\n");
-            directives = true;
+            directives.push_str("diagnostic(off, derivative_uniformity);\n");
         }
-        if directives {
-            out.push('\n');
+        if !directives.is_empty() {
+            directives.push('\n');
+            body.insert_str(0, &directives);
         }
-        out.push_str(&body);
-        Ok(out)
+        Ok(body)
     }
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
@@ -313,6 +317,10 @@ impl<'a> Writer<'a> {
     /// Names the entry point first (so it keeps its HLSL name where possible), then the
     /// generated parameters, globals, structs and helpers.
     fn assign_names(&mut self) {
+        // The globals, the helpers, about as many structs, and the fixed names.
+        let globals = self.uses.iter().filter(|u| u.is_used()).count();
+        self.namer
+            .reserve_capacity(globals + 2 * self.helpers.len() + 3);
         self.namer.reserve(LANE_INDEX);
         self.namer.reserve(LANE_COUNT);
         let entry_name = self.namer.name(&self.entry.name, "main");
@@ -342,7 +350,6 @@ impl<'a> Writer<'a> {
         // Every expression's type is a root: a flag per type and (atomic, host) pair
         // rather than a hashed set, which cost more than the walk itself.
         let mut seen = vec![false; self.module.types.len() * 4];
-        let mut roots: Vec<(Handle<Type>, bool, bool)> = Vec::new();
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 continue;
@@ -351,28 +358,30 @@ impl<'a> Writer<'a> {
                 global.space,
                 AddressSpace::Storage { .. } | AddressSpace::Uniform
             );
-            roots.push((global.ty, self.atomic_globals[handle], host));
+            let atomic = self.atomic_globals[handle];
+            self.collect_type(global.ty, atomic, host, &mut seen, 0);
         }
-        let mut functions = vec![&self.entry.function];
-        functions.extend(
-            self.helpers
-                .iter()
-                .filter_map(|&h| self.module.functions.try_get(h)),
-        );
+        let module = self.module;
+        let helpers = std::mem::take(&mut self.helpers);
+        let entry = self.entry;
+        let functions = std::iter::once(&entry.function)
+            .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
         for function in functions {
-            roots.extend(function.arguments.iter().map(|a| (a.ty, false, false)));
-            roots.extend(function.result.iter().map(|r| (r.ty, false, false)));
-            roots.extend(
-                function
-                    .local_variables
-                    .iter()
-                    .map(|(_, l)| (l.ty, false, false)),
-            );
-            roots.extend(function.expression_types.iter().map(|&t| (t, false, false)));
+            let types = function
+                .arguments
+                .iter()
+                .map(|a| a.ty)
+                .chain(function.result.iter().map(|r| r.ty))
+                .chain(function.local_variables.iter().map(|(_, l)| l.ty))
+                .chain(function.expression_types.iter().copied());
+            for ty in types {
+                // Most expressions share a few types: skip those seen without a call.
+                if seen.get(ty.index() * 4).copied() != Some(true) {
+                    self.collect_type(ty, false, false, &mut seen, 0);
+                }
+            }
         }
-        for (ty, atomic, host) in roots {
-            self.collect_type(ty, atomic, host, &mut seen, 0);
-        }
+        self.helpers = helpers;
     }
 
     fn collect_type(
@@ -967,6 +976,8 @@ impl<'a> Writer<'a> {
         }
         out.push('(');
         let mut namer = self.namer.inner();
+        // The parameters, the locals and a compare-exchange's four temporaries.
+        namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
         let mut arg_names = Vec::with_capacity(function.arguments.len());
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
@@ -1048,7 +1059,8 @@ impl<'a> Writer<'a> {
             function,
             arg_names,
             local_names,
-            bound: vec![None; function.expressions.len()],
+            bound: vec![false; function.expressions.len()],
+            named: Vec::new(),
             lane_index,
             lane_count,
             namer,
