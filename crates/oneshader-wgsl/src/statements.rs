@@ -418,7 +418,7 @@ impl Writer<'_> {
                 // while it failed although the value was equal.
                 let old = match result {
                     Some(r) => format!("_e{}", r.index()),
-                    None => context.namer.name("old", "old"),
+                    None => context.namer.name("old", "old").to_string(),
                 };
                 let [cmp, val, r] = ["cmp", "value", "exchange"].map(|n| context.namer.name(n, n));
                 let _ = writeln!(out, "{p}var {old}: {pointee_text};");

@@ -3,6 +3,7 @@
 use oneshader_ir::concat_text;
 use std::cell::Cell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
@@ -43,9 +44,9 @@ pub(crate) struct FunctionContext<'a> {
     /// The function written.
     pub function: &'a Function,
     /// WGSL names of the parameters, by position.
-    pub arg_names: Vec<String>,
+    pub arg_names: Vec<Rc<str>>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: HandleVec<LocalVariable, String>,
+    pub local_names: HandleVec<LocalVariable, Rc<str>>,
     /// Whether each expression (by handle index) was already evaluated into a `let` or
     /// `var`, named `_eN` unless [`Self::named`] says otherwise.
     pub bound: Vec<bool>,
@@ -145,15 +146,15 @@ pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
     /// WGSL names of the used globals, by handle index.
-    pub global_names: HandleVec<GlobalVariable, Option<String>>,
+    pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
     pub atomic_globals: HandleVec<GlobalVariable, bool>,
     /// WGSL names of the reachable helper functions, by handle index.
-    pub function_names: HandleVec<Function, Option<String>>,
+    pub function_names: HandleVec<Function, Option<Rc<str>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
-    pub struct_names: FastHashMap<(Handle<Type>, bool), String>,
+    pub struct_names: FastHashMap<(Handle<Type>, bool), Rc<str>>,
     /// WGSL names of each struct's members.
-    pub member_names: FastHashMap<Handle<Type>, Vec<String>>,
+    pub member_names: FastHashMap<Handle<Type>, Vec<Rc<str>>>,
     /// The subgroup built-ins each helper needs, by handle index.
     pub lane_needs: HandleVec<Function, LaneNeeds>,
     /// Module-scope names.
@@ -764,7 +765,7 @@ impl<'a> Writer<'a> {
             let member_name = member_names
                 .get(index)
                 .cloned()
-                .unwrap_or_else(|| format!("member{index}"));
+                .unwrap_or_else(|| format!("member{index}").into());
             let member_type = self.type_at(member.ty, atomic, None)?;
             let _ = writeln!(out, "{member_name}: {member_type},");
         }
@@ -777,9 +778,7 @@ impl<'a> Writer<'a> {
         handle: Handle<GlobalVariable>,
         global: &GlobalVariable,
     ) -> Res<String> {
-        let name = self.global_names[handle]
-            .clone()
-            .unwrap_or_else(|| global.name.clone());
+        let name = self.global_names[handle].as_deref().unwrap_or(&global.name);
         let atomic = self.atomic_globals[handle];
         let is_typed_buffer = matches!(
             self.module.types[global.ty].inner,
@@ -810,7 +809,7 @@ impl<'a> Writer<'a> {
         };
         if is_typed_buffer {
             if let Some(declaration) =
-                self.typed_buffer_declaration(global, &name, &binding()?, atomic)?
+                self.typed_buffer_declaration(global, name, &binding()?, atomic)?
             {
                 return Ok(declaration);
             }
@@ -1190,5 +1189,5 @@ pub(crate) fn entry_function_name(name: &str) -> String {
     let mut namer = Namer::default();
     namer.reserve(LANE_INDEX);
     namer.reserve(LANE_COUNT);
-    namer.name(name, "main")
+    namer.name(name, "main").to_string()
 }
