@@ -159,6 +159,8 @@ pub(crate) struct Writer<'a> {
     pub lane_needs: HandleVec<Function, LaneNeeds>,
     /// Module-scope names.
     pub namer: Namer,
+    /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
+    entry_name: Rc<str>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
     pub(crate) uses: Vec<GlobalUse>,
@@ -182,6 +184,7 @@ impl<'a> Writer<'a> {
             member_names: FastHashMap::default(),
             lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
             namer: Namer::default(),
+            entry_name: Rc::from(""),
             uses_f16: Cell::new(false),
             uses: Vec::new(),
             helpers: Vec::new(),
@@ -324,8 +327,7 @@ impl<'a> Writer<'a> {
             .reserve_capacity(globals + 2 * self.helpers.len() + 3);
         self.namer.reserve(LANE_INDEX);
         self.namer.reserve(LANE_COUNT);
-        let entry_name = self.namer.name(&self.entry.name, "main");
-        debug_assert!(!entry_name.is_empty());
+        self.entry_name = self.namer.name(&self.entry.name, "main");
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 self.global_names[handle] = Some(self.namer.name(&global.name, "global"));
@@ -339,11 +341,6 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-    }
-
-    /// The WGSL name of the entry function.
-    pub fn entry_name(&self) -> String {
-        entry_function_name(&self.entry.name)
     }
 
     /// Finds every struct the output declares, members before the structs holding them.
@@ -971,7 +968,7 @@ impl<'a> Writer<'a> {
                     .and_then(Option::as_deref)
                     .unwrap_or(&function.name),
             ),
-            None => out.push_str(&self.entry_name()),
+            None => out.push_str(&self.entry_name),
         }
         out.push('(');
         let mut namer = self.namer.inner();
