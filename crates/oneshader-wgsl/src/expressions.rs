@@ -376,7 +376,9 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// [`Self::write_expr`] for every kind but the operators.
+    /// [`Self::write_expr`] for the kinds that hold operands, but the operators: out of
+    /// line, and with the other kinds in [`Self::leaf_expression`], so that its frame on
+    /// every level of a deep tree stays small in unoptimized builds.
     #[inline(never)]
     fn other_expression(
         &self,
@@ -387,12 +389,6 @@ impl Writer<'_> {
     ) -> Res<()> {
         let span = context.function.expressions.span(handle);
         match *expression {
-            Expression::Literal(value) => write_literal(out, value)
-                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
-            Expression::ZeroValue(ty) => {
-                self.write_type_at(out, ty, false, span)?;
-                out.push_str("()");
-            }
             Expression::Compose { ty, ref components } => {
                 self.write_type_before(out, context, ty, span, components)?;
                 out.push('(');
@@ -428,35 +424,7 @@ impl Writer<'_> {
                 self.write_operand(out, context, base)?;
                 selector.write(out);
             }
-            Expression::GlobalVariable(global) => out.push_str(
-                self.global_names
-                    .try_get(global)
-                    .and_then(Option::as_deref)
-                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
-            ),
-            Expression::LocalVariable(local) => out.push_str(
-                context
-                    .local_names
-                    .try_get(local)
-                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
-            ),
-            Expression::FunctionArgument(index) => out.push_str(
-                context
-                    .arg_names
-                    .get(index as usize)
-                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
-            ),
             Expression::Load { pointer } => self.load(out, context, handle, pointer)?,
-            Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr)?,
-            Expression::Binary { op, left, right } => {
-                self.binary(out, context, handle, op, left, right)?
-            }
-            Expression::Select {
-                condition,
-                accept,
-                reject,
-            } => self.select(out, context, condition, accept, reject)?,
-            Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args)?,
             Expression::Convert { expr, .. } => {
                 let from = self.type_handle_of(context, expr)?;
                 let to = self.type_handle_of(context, handle)?;
@@ -482,6 +450,63 @@ impl Writer<'_> {
                     out.push(')');
                 }
             }
+            Expression::ArrayLength(pointer) => {
+                out.push_str("arrayLength(");
+                self.write_pointer(out, context, pointer)?;
+                out.push(')');
+            }
+            _ => self.leaf_expression(out, context, handle, expression)?,
+        }
+        Ok(())
+    }
+
+    /// [`Self::other_expression`] for the kinds that end a tree or are rare: a function
+    /// of its own in unoptimized builds (which inline nothing), so that its frame is not
+    /// on every level of a deep tree; optimized builds may inline it (one call site).
+    #[inline]
+    fn leaf_expression(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        expression: &Expression,
+    ) -> Res<()> {
+        let span = context.function.expressions.span(handle);
+        match *expression {
+            Expression::Literal(value) => write_literal(out, value)
+                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
+            Expression::ZeroValue(ty) => {
+                self.write_type_at(out, ty, false, span)?;
+                out.push_str("()");
+            }
+            Expression::GlobalVariable(global) => out.push_str(
+                self.global_names
+                    .try_get(global)
+                    .and_then(Option::as_deref)
+                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
+            ),
+            Expression::LocalVariable(local) => out.push_str(
+                context
+                    .local_names
+                    .try_get(local)
+                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
+            ),
+            Expression::FunctionArgument(index) => out.push_str(
+                context
+                    .arg_names
+                    .get(index as usize)
+                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
+            ),
+            Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr)?,
+            Expression::Binary { op, left, right } => {
+                self.binary(out, context, handle, op, left, right)?
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => self.select(out, context, condition, accept, reject)?,
+            Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args)?,
             Expression::Wave { op, ref args } => {
                 out.push_str(&self.wave(context, handle, op, args)?)
             }
@@ -490,11 +515,6 @@ impl Writer<'_> {
                     span,
                     "a call or atomic result used before its statement",
                 ))
-            }
-            Expression::ArrayLength(pointer) => {
-                out.push_str("arrayLength(");
-                self.write_pointer(out, context, pointer)?;
-                out.push(')');
             }
             Expression::ImageSample { .. } => out.push_str(&self.image_sample(context, handle)?),
             Expression::ImageLevelOfDetail { clamped, .. } => {
@@ -523,6 +543,17 @@ impl Writer<'_> {
                 control,
                 expr,
             } => out.push_str(&self.derivative(context, span, axis, control, expr)?),
+            Expression::Compose { .. }
+            | Expression::Splat { .. }
+            | Expression::Swizzle { .. }
+            | Expression::Access { .. }
+            | Expression::AccessIndex { .. }
+            | Expression::Load { .. }
+            | Expression::Convert { .. }
+            | Expression::Bitcast { .. }
+            | Expression::ArrayLength(_) => {
+                self.other_expression(out, context, handle, expression)?
+            }
         }
         Ok(())
     }
@@ -573,6 +604,35 @@ impl Writer<'_> {
     ) -> Res<()> {
         let span = context.function.expressions.span(pointer);
         match *self.get(context, pointer)? {
+            Expression::Access { base, index } => {
+                self.write_reference(out, context, base)?;
+                out.push('[');
+                self.write_expr(out, context, index)?;
+                out.push(']');
+            }
+            Expression::AccessIndex { base, index } => {
+                let base_ty = self.type_handle_of(context, base)?;
+                let selector = self.member_selector(base_ty, index, span)?;
+                self.write_reference(out, context, base)?;
+                selector.write(out);
+            }
+            ref expression => self.reference_root(out, context, expression, span)?,
+        }
+        Ok(())
+    }
+
+    /// [`Self::write_reference`] for what is not an element of another reference: a
+    /// function of its own in unoptimized builds, so that its frame is not on every level
+    /// of a deep access chain; optimized builds may inline it (one call site).
+    #[inline]
+    fn reference_root(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        expression: &Expression,
+        span: Option<oneshader_ir::Span>,
+    ) -> Res<()> {
+        match *expression {
             Expression::GlobalVariable(global) => out.push_str(
                 self.global_names
                     .try_get(global)
@@ -593,18 +653,6 @@ impl Writer<'_> {
                 out.push_str("(*");
                 out.push_str(name);
                 out.push(')');
-            }
-            Expression::Access { base, index } => {
-                self.write_reference(out, context, base)?;
-                out.push('[');
-                self.write_expr(out, context, index)?;
-                out.push(']');
-            }
-            Expression::AccessIndex { base, index } => {
-                let base_ty = self.type_handle_of(context, base)?;
-                let selector = self.member_selector(base_ty, index, span)?;
-                self.write_reference(out, context, base)?;
-                selector.write(out);
             }
             Expression::ImageTexelPointer {
                 image, coordinate, ..
@@ -726,10 +774,7 @@ impl Writer<'_> {
         if op == UnaryOperator::Negate {
             let scalar = self.type_of(context, handle)?.scalar();
             if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
-                // WGSL has no unary minus on u32; 0 - x wraps as HLSL does.
-                let prefix = concat_text!("(", self.type_text_of(context, handle)?, "() - ");
-                out.replace_range(start..start + 1, &prefix);
-                out.push(')');
+                self.unsigned_negation(out, context, handle, start)?;
             } else if out
                 .get(start + 1..)
                 .is_some_and(|value| value.starts_with('-'))
@@ -738,6 +783,23 @@ impl Writer<'_> {
                 out.insert(start + 1, ' ');
             }
         }
+        Ok(())
+    }
+
+    /// Turns `-x`, written at `start`, into `(T() - x)`: WGSL has no unary minus on u32,
+    /// and 0 - x wraps as HLSL's does. Out of line: rare, and its frame would be on every
+    /// level of a unary chain.
+    #[inline(never)]
+    fn unsigned_negation(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        start: usize,
+    ) -> Res<()> {
+        let prefix = concat_text!("(", self.type_text_of(context, handle)?, "() - ");
+        out.replace_range(start..start + 1, &prefix);
+        out.push(')');
         Ok(())
     }
 
