@@ -11,6 +11,7 @@ use oneshader_ir::{
     BinaryOperator, Expression, Function, Handle, Literal, MathFunction, Scalar, ScalarKind,
     SwizzleComponent, Type, TypeInner, UnaryOperator,
 };
+use std::fmt::Write as _;
 
 use crate::layout;
 use crate::writer::{unsupported, FunctionContext, Res, Writer};
@@ -26,24 +27,144 @@ pub(crate) fn constant_index(function: &Function, expression: Handle<Expression>
     }
 }
 
-/// The WGSL text of a literal.
-pub(crate) fn literal(value: Literal) -> Result<String, String> {
-    Ok(match value {
-        Literal::Bool(b) => b.to_string(),
-        Literal::I32(i32::MIN) => "i32(-2147483648)".into(),
-        Literal::I32(v) => format!("{v}i"),
-        Literal::U32(v) => format!("{v}u"),
+/// Appends the decimal digits of `value` to `out`, without the formatting machinery
+/// (temporaries' names `_eN` are written at every use).
+pub(crate) fn push_decimal(out: &mut String, value: usize) {
+    let mut digits = [0u8; 20];
+    let mut rest = value;
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        if let Some(digit) = digits.get_mut(start) {
+            // `rest % 10` is below 10.
+            *digit = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || start == 0 {
+            break;
+        }
+    }
+    for &digit in digits.get(start..).unwrap_or_default() {
+        out.push(char::from(digit));
+    }
+}
+
+/// Appends the WGSL text of a literal to `out`.
+pub(crate) fn write_literal(out: &mut String, value: Literal) -> Result<(), String> {
+    match value {
+        Literal::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Literal::I32(i32::MIN) => out.push_str("i32(-2147483648)"),
+        Literal::I32(v) => {
+            if v < 0 {
+                out.push('-');
+            }
+            push_decimal(out, v.unsigned_abs() as usize);
+            out.push('i');
+        }
+        Literal::U32(v) => {
+            push_decimal(out, v as usize);
+            out.push('u');
+        }
         Literal::F32(v) => {
             if v.is_finite() && (v == 0.0 || v.abs() >= f32::MIN_POSITIVE) {
-                format!("{v:?}f")
+                let _ = write!(out, "{v:?}f");
             } else {
                 // Infinities, NaNs and subnormals: exact by their bits.
-                format!("bitcast<f32>({:#x}u)", v.to_bits())
+                let _ = write!(out, "bitcast<f32>({:#x}u)", v.to_bits());
             }
         }
         Literal::F64(_) | Literal::I64(_) | Literal::U64(_) => {
             return Err("64-bit literals (WGSL has no 64-bit types)".into())
         }
+    }
+    Ok(())
+}
+
+/// What selects element `index` of a value: written after the value's text.
+enum Selector<'a> {
+    /// `.name` of a struct member.
+    Member(&'a str),
+    /// `.x` of a vector.
+    Component(char),
+    /// `[n]` of an array or matrix.
+    Index(u32),
+}
+
+impl Selector<'_> {
+    fn write(&self, out: &mut String) {
+        match *self {
+            Selector::Member(name) => {
+                out.push('.');
+                out.push_str(name);
+            }
+            Selector::Component(letter) => {
+                out.push('.');
+                out.push(letter);
+            }
+            Selector::Index(index) => {
+                out.push('[');
+                push_decimal(out, index as usize);
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// The WGSL name of a math function that maps to a built-in of the same operands and
+/// result type; `None` for those written otherwise.
+fn plain_math_function(fun: MathFunction) -> Option<&'static str> {
+    use MathFunction as M;
+    Some(match fun {
+        M::Abs => "abs",
+        M::Min => "min",
+        M::Max => "max",
+        M::Clamp => "clamp",
+        M::Saturate => "saturate",
+        M::Floor => "floor",
+        M::Ceil => "ceil",
+        M::Round => "round",
+        M::Trunc => "trunc",
+        M::Frac => "fract",
+        M::Sqrt => "sqrt",
+        M::Rsqrt => "inverseSqrt",
+        M::Exp => "exp",
+        M::Exp2 => "exp2",
+        M::Log => "log",
+        M::Log2 => "log2",
+        M::Pow => "pow",
+        M::Sin => "sin",
+        M::Cos => "cos",
+        M::Tan => "tan",
+        M::Asin => "asin",
+        M::Acos => "acos",
+        M::Atan => "atan",
+        M::Atan2 => "atan2",
+        M::Sinh => "sinh",
+        M::Cosh => "cosh",
+        M::Tanh => "tanh",
+        M::Lerp => "mix",
+        M::Step => "step",
+        M::SmoothStep => "smoothstep",
+        M::Dot => "dot",
+        M::Cross => "cross",
+        M::Length => "length",
+        M::Normalize => "normalize",
+        M::Distance => "distance",
+        M::Reflect => "reflect",
+        M::Refract => "refract",
+        M::Transpose => "transpose",
+        M::Determinant => "determinant",
+        M::Any => "any",
+        M::All => "all",
+        M::ReverseBits => "reverseBits",
+        M::Sign
+        | M::Mad
+        | M::MatrixMultiply
+        | M::IsNan
+        | M::IsInf
+        | M::CountBits
+        | M::FirstBitHigh
+        | M::FirstBitLow => return None,
     })
 }
 
@@ -88,6 +209,44 @@ impl Writer<'_> {
         self.type_at(ty, false, context.function.expressions.span(expression))
     }
 
+    /// Appends the WGSL type name of `expression`'s type to `out`.
+    fn write_type_of(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<()> {
+        let ty = self.type_handle_of(context, expression)?;
+        self.write_type_at(
+            out,
+            ty,
+            false,
+            context.function.expressions.span(expression),
+        )
+    }
+
+    /// Appends the name of `ty`, which a constructor or conversion of `operands` starts
+    /// with. When `ty` has no WGSL name, the operands are written first so that an error
+    /// of theirs is the one reported, as when they were written before the type.
+    fn write_type_before(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        ty: Handle<Type>,
+        span: Option<oneshader_ir::Span>,
+        operands: &[Handle<Expression>],
+    ) -> Res<()> {
+        let start = out.len();
+        if let Err(error) = self.write_type_at(out, ty, false, span) {
+            out.truncate(start);
+            for &operand in operands {
+                self.write_expr(out, context, operand)?;
+            }
+            return Err(error);
+        }
+        Ok(())
+    }
+
     fn get<'f>(
         &self,
         context: &FunctionContext<'f>,
@@ -107,17 +266,35 @@ impl Writer<'_> {
         context: &FunctionContext,
         expression: Handle<Expression>,
     ) -> Res<String> {
-        let text = self.expression(context, expression)?;
-        let infix = !context.bound.contains_key(&expression)
+        let mut text = String::new();
+        self.write_operand(&mut text, context, expression)?;
+        Ok(text)
+    }
+
+    /// Appends [`Self::operand`]'s text to `out`.
+    pub(crate) fn write_operand(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        expression: Handle<Expression>,
+    ) -> Res<()> {
+        let infix = !context.is_bound(expression)
             && matches!(
                 self.get(context, expression)?,
                 Expression::Binary { .. } | Expression::Unary { .. }
             );
-        Ok(if infix || text.starts_with('-') {
-            concat_text!("(", text, ")")
-        } else {
-            text
-        })
+        let start = out.len();
+        if infix {
+            out.push('(');
+        }
+        self.write_expr(out, context, expression)?;
+        if infix {
+            out.push(')');
+        } else if out.get(start..).is_some_and(|text| text.starts_with('-')) {
+            out.insert(start, '(');
+            out.push(')');
+        }
+        Ok(())
     }
 
     /// The WGSL text of the value of `expression` (for a pointer, `&reference`).
@@ -126,161 +303,222 @@ impl Writer<'_> {
         context: &FunctionContext,
         handle: Handle<Expression>,
     ) -> Res<String> {
-        if let Some(name) = context.bound.get(&handle) {
-            return Ok(name.clone());
+        let mut text = String::new();
+        self.write_expr(&mut text, context, handle)?;
+        Ok(text)
+    }
+
+    /// Appends the WGSL text of the value of `handle` to `out` (for a pointer,
+    /// `&reference`). On an error, `out` may hold part of the text.
+    pub(crate) fn write_expr(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+    ) -> Res<()> {
+        if context.write_bound(out, handle) {
+            return Ok(());
         }
-        let span = context.function.expressions.span(handle);
         let expression = self.get(context, handle)?;
         let inner = self.type_of(context, handle)?;
         if matches!(inner, TypeInner::Pointer { .. }) {
-            return self.pointer(context, handle);
+            return self.write_pointer(out, context, handle);
         }
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expression` is not on every level of a deep tree.
         match *expression {
-            Expression::Math { fun, ref args } => self.math(context, handle, fun, args),
-            Expression::Unary { op, expr } => self.unary(context, handle, op, expr),
-            Expression::Binary { op, left, right } => self.binary(context, handle, op, left, right),
+            Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args),
+            Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr),
+            Expression::Binary { op, left, right } => {
+                self.binary(out, context, handle, op, left, right)
+            }
             Expression::Select {
                 condition,
                 accept,
                 reject,
-            } => self.select(context, condition, accept, reject),
-            _ => self.other_expression(context, handle, expression, span),
+            } => self.select(out, context, condition, accept, reject),
+            _ => self.other_expression(out, context, handle, expression),
         }
     }
 
     /// `select(reject, accept, condition)`.
     fn select(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         condition: Handle<Expression>,
         accept: Handle<Expression>,
         reject: Handle<Expression>,
-    ) -> Res<String> {
-        let reject = self.expression(context, reject)?;
-        let accept = self.expression(context, accept)?;
-        let condition = self.expression(context, condition)?;
-        Ok(concat_text!(
-            "select(", reject, ", ", accept, ", ", condition, ")"
-        ))
+    ) -> Res<()> {
+        out.push_str("select(");
+        self.write_expr(out, context, reject)?;
+        out.push_str(", ");
+        self.write_expr(out, context, accept)?;
+        out.push_str(", ");
+        self.write_expr(out, context, condition)?;
+        out.push(')');
+        Ok(())
     }
 
-    /// [`Self::expression`] for every kind but the operators.
+    /// Appends `expressions` to `out`, separated by commas.
+    pub(crate) fn write_list(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        expressions: &[Handle<Expression>],
+    ) -> Res<()> {
+        for (index, &expression) in expressions.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            self.write_expr(out, context, expression)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::write_expr`] for the kinds that hold operands, but the operators: out of
+    /// line, and with the other kinds in [`Self::leaf_expression`], so that its frame on
+    /// every level of a deep tree stays small in unoptimized builds.
     #[inline(never)]
     fn other_expression(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         expression: &Expression,
-        span: Option<oneshader_ir::Span>,
-    ) -> Res<String> {
-        Ok(match expression {
-            Expression::Literal(value) => literal(*value)
-                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
-            Expression::ZeroValue(ty) => concat_text!(self.type_at(*ty, false, span)?, "()"),
-            Expression::Compose { ty, components } => {
-                let parts = components
-                    .iter()
-                    .map(|&c| self.expression(context, c))
-                    .collect::<Res<Vec<_>>>()?;
-                concat_text!(self.type_at(*ty, false, span)?, "(", parts.join(", "), ")")
+    ) -> Res<()> {
+        let span = context.function.expressions.span(handle);
+        match *expression {
+            Expression::Compose { ty, ref components } => {
+                self.write_type_before(out, context, ty, span, components)?;
+                out.push('(');
+                self.write_list(out, context, components)?;
+                out.push(')');
             }
-            Expression::Splat { value, .. } => concat_text!(
-                self.type_text_of(context, handle)?,
-                "(",
-                self.expression(context, *value)?,
-                ")"
-            ),
+            Expression::Splat { value, .. } => {
+                self.write_type_of(out, context, handle)?;
+                out.push('(');
+                self.write_expr(out, context, value)?;
+                out.push(')');
+            }
             Expression::Swizzle {
                 size,
                 vector,
                 pattern,
             } => {
-                let letters: String = pattern
-                    .iter()
-                    .take(size.count() as usize)
-                    .map(|c| c.letter())
-                    .collect();
-                concat_text!(self.operand(context, *vector)?, ".", letters)
+                self.write_operand(out, context, vector)?;
+                out.push('.');
+                for component in pattern.iter().take(size.count() as usize) {
+                    out.push(component.letter());
+                }
             }
-            Expression::Access { base, index } => concat_text!(
-                self.operand(context, *base)?,
-                "[",
-                self.expression(context, *index)?,
-                "]"
-            ),
+            Expression::Access { base, index } => {
+                self.write_operand(out, context, base)?;
+                out.push('[');
+                self.write_expr(out, context, index)?;
+                out.push(']');
+            }
             Expression::AccessIndex { base, index } => {
-                let base_ty = self.type_handle_of(context, *base)?;
-                let selector = self.member_selector(base_ty, *index, span)?;
-                concat_text!(self.operand(context, *base)?, selector)
+                let base_ty = self.type_handle_of(context, base)?;
+                let selector = self.member_selector(base_ty, index, span)?;
+                self.write_operand(out, context, base)?;
+                selector.write(out);
             }
-            Expression::GlobalVariable(global) => self
-                .global_names
-                .try_get(*global)
-                .cloned()
-                .flatten()
-                .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
-            Expression::LocalVariable(local) => context
-                .local_names
-                .try_get(*local)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
-            Expression::FunctionArgument(index) => context
-                .arg_names
-                .get(*index as usize)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
-            Expression::Load { pointer } => self.load(context, handle, *pointer)?,
-            Expression::Unary { op, expr } => self.unary(context, handle, *op, *expr)?,
+            Expression::Load { pointer } => self.load(out, context, handle, pointer)?,
+            Expression::Convert { expr, .. } => {
+                let from = self.type_handle_of(context, expr)?;
+                let to = self.type_handle_of(context, handle)?;
+                if from == to {
+                    self.write_expr(out, context, expr)?;
+                } else {
+                    self.write_type_before(out, context, to, span, &[expr])?;
+                    out.push('(');
+                    self.write_expr(out, context, expr)?;
+                    out.push(')');
+                }
+            }
+            Expression::Bitcast { expr, .. } => {
+                let from = self.type_handle_of(context, expr)?;
+                let to = self.type_handle_of(context, handle)?;
+                if from == to {
+                    self.write_expr(out, context, expr)?;
+                } else {
+                    out.push_str("bitcast<");
+                    self.write_type_before(out, context, to, span, &[expr])?;
+                    out.push_str(">(");
+                    self.write_expr(out, context, expr)?;
+                    out.push(')');
+                }
+            }
+            Expression::ArrayLength(pointer) => {
+                out.push_str("arrayLength(");
+                self.write_pointer(out, context, pointer)?;
+                out.push(')');
+            }
+            _ => self.leaf_expression(out, context, handle, expression)?,
+        }
+        Ok(())
+    }
+
+    /// [`Self::other_expression`] for the kinds that end a tree or are rare: a function
+    /// of its own in unoptimized builds (which inline nothing), so that its frame is not
+    /// on every level of a deep tree; optimized builds may inline it (one call site).
+    #[inline]
+    fn leaf_expression(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        expression: &Expression,
+    ) -> Res<()> {
+        let span = context.function.expressions.span(handle);
+        match *expression {
+            Expression::Literal(value) => write_literal(out, value)
+                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
+            Expression::ZeroValue(ty) => {
+                self.write_type_at(out, ty, false, span)?;
+                out.push_str("()");
+            }
+            Expression::GlobalVariable(global) => out.push_str(
+                self.global_names
+                    .try_get(global)
+                    .and_then(Option::as_deref)
+                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
+            ),
+            Expression::LocalVariable(local) => out.push_str(
+                context
+                    .local_names
+                    .try_get(local)
+                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
+            ),
+            Expression::FunctionArgument(index) => out.push_str(
+                context
+                    .arg_names
+                    .get(index as usize)
+                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
+            ),
+            Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr)?,
             Expression::Binary { op, left, right } => {
-                self.binary(context, handle, *op, *left, *right)?
+                self.binary(out, context, handle, op, left, right)?
             }
             Expression::Select {
                 condition,
                 accept,
                 reject,
-            } => self.select(context, *condition, *accept, *reject)?,
-            Expression::Math { fun, args } => self.math(context, handle, *fun, args)?,
-            Expression::Convert { expr, .. } => {
-                let from = self.type_handle_of(context, *expr)?;
-                let to = self.type_handle_of(context, handle)?;
-                let value = self.expression(context, *expr)?;
-                if from == to {
-                    value
-                } else {
-                    concat_text!(self.type_text_of(context, handle)?, "(", value, ")")
-                }
+            } => self.select(out, context, condition, accept, reject)?,
+            Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args)?,
+            Expression::Wave { op, ref args } => {
+                out.push_str(&self.wave(context, handle, op, args)?)
             }
-            Expression::Bitcast { expr, .. } => {
-                let from = self.type_handle_of(context, *expr)?;
-                let to = self.type_handle_of(context, handle)?;
-                let value = self.expression(context, *expr)?;
-                if from == to {
-                    value
-                } else {
-                    concat_text!(
-                        "bitcast<",
-                        self.type_text_of(context, handle)?,
-                        ">(",
-                        value,
-                        ")"
-                    )
-                }
-            }
-            Expression::Wave { op, args } => self.wave(context, handle, *op, args)?,
             Expression::CallResult(_) | Expression::AtomicResult => {
                 return Err(unsupported(
                     span,
                     "a call or atomic result used before its statement",
                 ))
             }
-            Expression::ArrayLength(pointer) => {
-                concat_text!("arrayLength(", self.pointer(context, *pointer)?, ")")
-            }
-            Expression::ImageSample { .. } => self.image_sample(context, handle)?,
+            Expression::ImageSample { .. } => out.push_str(&self.image_sample(context, handle)?),
             Expression::ImageLevelOfDetail { clamped, .. } => {
-                let name = if *clamped {
+                let name = if clamped {
                     "CalculateLevelOfDetail"
                 } else {
                     "CalculateLevelOfDetailUnclamped"
@@ -290,29 +528,43 @@ impl Writer<'_> {
                     concat_text!("The intrinsic '", name, "' is not supported in WGSL: WGSL has no level-of-detail query. Compute the level from the coordinate's derivatives (dpdx/dpdy, i.e. ddx/ddy) scaled by textureDimensions, and sample with SampleLevel; or compile this shader for SPIR-V and MSL only (--target spirv,msl)."),
                 ));
             }
-            Expression::ImageLoad { .. } => self.image_load(context, handle)?,
+            Expression::ImageLoad { .. } => out.push_str(&self.image_load(context, handle)?),
             Expression::ImageTexelPointer { .. } => {
                 return Err(unsupported(
                     span,
                     "a texel pointer used as a value (only atomics take one)",
                 ))
             }
-            Expression::ImageQuery { image, query } => self.image_query(context, *image, *query)?,
+            Expression::ImageQuery { image, query } => {
+                out.push_str(&self.image_query(context, image, query)?)
+            }
             Expression::Derivative {
                 axis,
                 control,
                 expr,
-            } => self.derivative(context, span, *axis, *control, *expr)?,
-        })
+            } => out.push_str(&self.derivative(context, span, axis, control, expr)?),
+            Expression::Compose { .. }
+            | Expression::Splat { .. }
+            | Expression::Swizzle { .. }
+            | Expression::Access { .. }
+            | Expression::AccessIndex { .. }
+            | Expression::Load { .. }
+            | Expression::Convert { .. }
+            | Expression::Bitcast { .. }
+            | Expression::ArrayLength(_) => {
+                self.other_expression(out, context, handle, expression)?
+            }
+        }
+        Ok(())
     }
 
-    /// `.member`, `.x` or `[n]` selecting element `index` of a value of type `base_ty`.
+    /// What selects element `index` of a value of type `base_ty`: `.member`, `.x` or `[n]`.
     fn member_selector(
         &self,
         base_ty: Handle<Type>,
         index: u32,
         span: Option<oneshader_ir::Span>,
-    ) -> Res<String> {
+    ) -> Res<Selector<'_>> {
         let inner = layout::inner(self.module, base_ty).map_err(|why| unsupported(span, why))?;
         Ok(match inner {
             TypeInner::Struct { .. } => {
@@ -321,14 +573,14 @@ impl Writer<'_> {
                     .get(&base_ty)
                     .and_then(|names| names.get(index as usize))
                     .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
-                concat_text!(".", name)
+                Selector::Member(name)
             }
             TypeInner::Vector { .. } => match SwizzleComponent::from_index(index) {
-                Some(component) => format!(".{}", component.letter()),
+                Some(component) => Selector::Component(component.letter()),
                 None => return Err(unsupported(span, "vector component index out of range")),
             },
             TypeInner::Pointer { base, .. } => return self.member_selector(*base, index, span),
-            _ => format!("[{index}]"),
+            _ => Selector::Index(index),
         })
     }
 
@@ -338,64 +590,105 @@ impl Writer<'_> {
         context: &FunctionContext,
         pointer: Handle<Expression>,
     ) -> Res<String> {
+        let mut text = String::new();
+        self.write_reference(&mut text, context, pointer)?;
+        Ok(text)
+    }
+
+    /// Appends [`Self::reference`]'s text to `out`.
+    pub(crate) fn write_reference(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        pointer: Handle<Expression>,
+    ) -> Res<()> {
         let span = context.function.expressions.span(pointer);
-        Ok(match self.get(context, pointer)? {
-            Expression::GlobalVariable(global) => self
-                .global_names
-                .try_get(*global)
-                .cloned()
-                .flatten()
-                .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
-            Expression::LocalVariable(local) => context
-                .local_names
-                .try_get(*local)
-                .cloned()
-                .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
-            Expression::FunctionArgument(index) => format!(
-                "(*{})",
-                context
-                    .arg_names
-                    .get(*index as usize)
-                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?
-            ),
-            Expression::Access { base, index } => concat_text!(
-                self.reference(context, *base)?,
-                "[",
-                self.expression(context, *index)?,
-                "]"
-            ),
+        match *self.get(context, pointer)? {
+            Expression::Access { base, index } => {
+                self.write_reference(out, context, base)?;
+                out.push('[');
+                self.write_expr(out, context, index)?;
+                out.push(']');
+            }
             Expression::AccessIndex { base, index } => {
-                let base_ty = self.type_handle_of(context, *base)?;
-                let selector = self.member_selector(base_ty, *index, span)?;
-                concat_text!(self.reference(context, *base)?, selector)
+                let base_ty = self.type_handle_of(context, base)?;
+                let selector = self.member_selector(base_ty, index, span)?;
+                self.write_reference(out, context, base)?;
+                selector.write(out);
+            }
+            ref expression => self.reference_root(out, context, expression, span)?,
+        }
+        Ok(())
+    }
+
+    /// [`Self::write_reference`] for what is not an element of another reference: a
+    /// function of its own in unoptimized builds, so that its frame is not on every level
+    /// of a deep access chain; optimized builds may inline it (one call site).
+    #[inline]
+    fn reference_root(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        expression: &Expression,
+        span: Option<oneshader_ir::Span>,
+    ) -> Res<()> {
+        match *expression {
+            Expression::GlobalVariable(global) => out.push_str(
+                self.global_names
+                    .try_get(global)
+                    .and_then(Option::as_deref)
+                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
+            ),
+            Expression::LocalVariable(local) => out.push_str(
+                context
+                    .local_names
+                    .try_get(local)
+                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
+            ),
+            Expression::FunctionArgument(index) => {
+                let name = context
+                    .arg_names
+                    .get(index as usize)
+                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?;
+                out.push_str("(*");
+                out.push_str(name);
+                out.push(')');
             }
             Expression::ImageTexelPointer {
                 image, coordinate, ..
-            } => self.texel_reference(context, *image, *coordinate, span)?,
+            } => out.push_str(&self.texel_reference(context, image, coordinate, span)?),
             _ => {
                 return Err(unsupported(
                     span,
                     "a pointer that is not a variable, parameter or element of one",
                 ))
             }
-        })
+        }
+        Ok(())
     }
 
-    /// A WGSL pointer value for a pointer expression: `&reference`.
-    pub(crate) fn pointer(
+    /// Appends a WGSL pointer value for a pointer expression to `out`: `&reference`, or
+    /// the parameter's name for a pointer parameter itself.
+    pub(crate) fn write_pointer(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         pointer: Handle<Expression>,
-    ) -> Res<String> {
-        let reference = self.reference(context, pointer)?;
-        if let Some(name) = reference
-            .strip_prefix("(*")
+    ) -> Res<()> {
+        let start = out.len();
+        out.push('&');
+        self.write_reference(out, context, pointer)?;
+        let is_parameter = out
+            .get(start + 1..)
+            .and_then(|reference| reference.strip_prefix("(*"))
             .and_then(|rest| rest.strip_suffix(')'))
-            .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        {
-            return Ok(name.to_owned());
+            .is_some_and(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if is_parameter {
+            // `&(*name)` is `name`.
+            out.pop();
+            out.replace_range(start..start + 3, "");
         }
-        Ok(concat_text!("&", reference))
+        Ok(())
     }
 
     /// Whether `pointer` points into a global declared with atomic integers.
@@ -431,17 +724,20 @@ impl Writer<'_> {
 
     fn load(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         pointer: Handle<Expression>,
-    ) -> Res<String> {
-        let reference = self.reference(context, pointer)?;
+    ) -> Res<()> {
         if !self.is_atomic_pointer(context, pointer) {
-            return Ok(reference);
+            return self.write_reference(out, context, pointer);
         }
+        out.push_str("atomicLoad(&");
+        self.write_reference(out, context, pointer)?;
         match self.type_of(context, handle)? {
             TypeInner::Scalar(s) if s.is_integer() => {
-                Ok(concat_text!("atomicLoad(&", reference, ")"))
+                out.push(')');
+                Ok(())
             }
             _ => Err(unsupported(
                 context.function.expressions.span(handle),
@@ -453,132 +749,171 @@ impl Writer<'_> {
 
     fn unary(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         op: UnaryOperator,
         expr: Handle<Expression>,
-    ) -> Res<String> {
+    ) -> Res<()> {
         // A unary operand of a unary operator needs no parentheses (`~~x`, `!!b`, `- -x`):
         // each pair would spend one of the 127 levels of nesting Tint accepts.
-        let unary_operand = !context.bound.contains_key(&expr)
-            && matches!(self.get(context, expr)?, Expression::Unary { .. });
-        let value = if unary_operand {
-            self.expression(context, expr)?
-        } else {
-            self.operand(context, expr)?
+        let unary_operand =
+            !context.is_bound(expr) && matches!(self.get(context, expr)?, Expression::Unary { .. });
+        let start = out.len();
+        let symbol = match op {
+            UnaryOperator::Negate => '-',
+            UnaryOperator::LogicalNot => '!',
+            UnaryOperator::BitwiseNot => '~',
         };
-        Ok(match op {
-            UnaryOperator::Negate => {
-                let scalar = self.type_of(context, handle)?.scalar();
-                if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
-                    // WGSL has no unary minus on u32; 0 - x wraps as HLSL does.
-                    concat_text!(
-                        "(",
-                        self.type_text_of(context, handle)?,
-                        "() - ",
-                        value,
-                        ")"
-                    )
-                } else if value.starts_with('-') {
-                    // Not `--`, which is the decrement token.
-                    concat_text!("- ", value)
-                } else {
-                    concat_text!("-", value)
-                }
+        out.push(symbol);
+        if unary_operand {
+            self.write_expr(out, context, expr)?;
+        } else {
+            self.write_operand(out, context, expr)?;
+        }
+        if op == UnaryOperator::Negate {
+            let scalar = self.type_of(context, handle)?.scalar();
+            if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
+                self.unsigned_negation(out, context, handle, start)?;
+            } else if out
+                .get(start + 1..)
+                .is_some_and(|value| value.starts_with('-'))
+            {
+                // Not `--`, which is the decrement token.
+                out.insert(start + 1, ' ');
             }
-            UnaryOperator::LogicalNot => concat_text!("!", value),
-            UnaryOperator::BitwiseNot => concat_text!("~", value),
-        })
+        }
+        Ok(())
+    }
+
+    /// Turns `-x`, written at `start`, into `(T() - x)`: WGSL has no unary minus on u32,
+    /// and 0 - x wraps as HLSL's does. Out of line: rare, and its frame would be on every
+    /// level of a unary chain.
+    #[inline(never)]
+    fn unsigned_negation(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        start: usize,
+    ) -> Res<()> {
+        let prefix = concat_text!("(", self.type_text_of(context, handle)?, "() - ");
+        out.replace_range(start..start + 1, &prefix);
+        out.push(')');
+        Ok(())
     }
 
     fn binary(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         op: BinaryOperator,
         left: Handle<Expression>,
         right: Handle<Expression>,
-    ) -> Res<String> {
+    ) -> Res<()> {
         use BinaryOperator as B;
         let symbol = match op {
-            B::Add => "+",
-            B::Subtract => "-",
-            B::Multiply => "*",
-            B::Divide => "/",
-            B::Modulo => "%",
-            B::Equal => "==",
-            B::NotEqual => "!=",
-            B::Less => "<",
-            B::LessEqual => "<=",
-            B::Greater => ">",
-            B::GreaterEqual => ">=",
-            B::BitwiseAnd => "&",
-            B::BitwiseXor => "^",
-            B::BitwiseOr => "|",
+            B::Add => " + ",
+            B::Subtract => " - ",
+            B::Multiply => " * ",
+            B::Divide => " / ",
+            B::Modulo => " % ",
+            B::Equal => " == ",
+            B::NotEqual => " != ",
+            B::Less => " < ",
+            B::LessEqual => " <= ",
+            B::Greater => " > ",
+            B::GreaterEqual => " >= ",
+            B::BitwiseAnd => " & ",
+            B::BitwiseXor => " ^ ",
+            B::BitwiseOr => " | ",
             // Both sides are evaluated: `&` and `|` on bools, not `&&`/`||`.
-            B::LogicalAnd => "&",
-            B::LogicalOr => "|",
-            B::ShiftLeft => "<<",
-            B::ShiftRight => ">>",
+            B::LogicalAnd => " & ",
+            B::LogicalOr => " | ",
+            B::ShiftLeft => " << ",
+            B::ShiftRight => " >> ",
         };
         if let TypeInner::Matrix { columns, .. } = *self.type_of(context, left)? {
             if matches!(op, B::Multiply | B::Divide | B::Modulo) {
-                // Per component: WGSL's `*` on matrices is the linear-algebra product.
-                let l = self.operand(context, left)?;
-                let r = self.operand(context, right)?;
-                let columns: Vec<String> = (0..columns.count())
-                    .map(|c| format!("{l}[{c}] {symbol} {r}[{c}]"))
-                    .collect();
-                return Ok(concat_text!(
-                    self.type_text_of(context, handle)?,
-                    "(",
-                    columns.join(", "),
-                    ")"
-                ));
+                return self.matrix_components(out, context, handle, symbol, columns, left, right);
             }
         }
-        let l = self.operand(context, left)?;
-        let r = if matches!(op, B::ShiftLeft | B::ShiftRight) {
-            self.shift_count(context, right)?
+        self.write_operand(out, context, left)?;
+        out.push_str(symbol);
+        if matches!(op, B::ShiftLeft | B::ShiftRight) {
+            self.write_shift_count(out, context, right)
         } else {
-            self.operand(context, right)?
-        };
-        Ok(concat_text!(l, " ", symbol, " ", r))
+            self.write_operand(out, context, right)
+        }
+    }
+
+    /// `*`, `/` or `%` on matrices, per component: WGSL's `*` on matrices is the
+    /// linear-algebra product.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn matrix_components(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        symbol: &str,
+        columns: oneshader_ir::VectorSize,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Res<()> {
+        let l = self.operand(context, left)?;
+        let r = self.operand(context, right)?;
+        let start = out.len();
+        for c in 0..columns.count() {
+            if c > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{l}[{c}]{symbol}{r}[{c}]");
+        }
+        out.push(')');
+        let prefix = concat_text!(self.type_text_of(context, handle)?, "(");
+        out.insert_str(start, &prefix);
+        Ok(())
     }
 
     /// A shift count; a constant one is reduced below 32, as WGSL requires of constants
     /// (the front end already masks counts, so this changes nothing it computes).
-    fn shift_count(&self, context: &FunctionContext, count: Handle<Expression>) -> Res<String> {
-        match self.get(context, count)? {
-            Expression::Literal(Literal::U32(v)) if *v >= 32 => Ok(format!("{}u", v & 31)),
-            Expression::Splat { value, .. }
-                if matches!(
-                    self.get(context, *value)?,
-                    Expression::Literal(Literal::U32(v)) if *v >= 32
-                ) =>
-            {
-                let Expression::Literal(Literal::U32(v)) = self.get(context, *value)? else {
-                    return self.operand(context, count);
-                };
-                Ok(format!(
-                    "{}({}u)",
-                    self.type_text_of(context, count)?,
-                    v & 31
-                ))
+    fn write_shift_count(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        count: Handle<Expression>,
+    ) -> Res<()> {
+        match *self.get(context, count)? {
+            Expression::Literal(Literal::U32(v)) if v >= 32 => {
+                push_decimal(out, (v & 31) as usize);
+                out.push('u');
+                Ok(())
             }
-            _ => self.operand(context, count),
+            Expression::Splat { value, .. } => match *self.get(context, value)? {
+                Expression::Literal(Literal::U32(v)) if v >= 32 => {
+                    self.write_type_of(out, context, count)?;
+                    out.push('(');
+                    push_decimal(out, (v & 31) as usize);
+                    out.push_str("u)");
+                    Ok(())
+                }
+                _ => self.write_operand(out, context, count),
+            },
+            _ => self.write_operand(out, context, count),
         }
     }
 
     fn math(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         fun: MathFunction,
         args: &[Handle<Expression>],
-    ) -> Res<String> {
+    ) -> Res<()> {
         use MathFunction as M;
-        let span = context.function.expressions.span(handle);
         let arity = match fun {
             M::Clamp | M::Lerp | M::Mad | M::SmoothStep | M::Refract => 3,
             M::Min
@@ -593,25 +928,48 @@ impl Writer<'_> {
             | M::MatrixMultiply => 2,
             _ => 1,
         };
-        let wrong_arity = || {
-            unsupported(
-                span,
-                format!("{fun:?} with {} operands instead of {arity}", args.len()),
-            )
-        };
         if args.len() != arity {
-            return Err(wrong_arity());
+            return Err(unsupported(
+                context.function.expressions.span(handle),
+                format!("{fun:?} with {} operands instead of {arity}", args.len()),
+            ));
         }
+        let Some(name) = plain_math_function(fun) else {
+            return self.other_math(out, context, handle, fun, args);
+        };
+        out.push_str(name);
+        out.push('(');
+        self.write_list(out, context, args)?;
+        out.push(')');
+        // The checks the other functions need, for the same errors.
+        self.type_of(context, handle)?;
+        if let Some(&first) = args.first() {
+            self.type_of(context, first)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::math`] for the functions that are not one WGSL built-in: out of line, so
+    /// that its large frame is not on every level of a deeply nested call.
+    #[inline(never)]
+    fn other_math(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        handle: Handle<Expression>,
+        fun: MathFunction,
+        args: &[Handle<Expression>],
+    ) -> Res<()> {
         let values = args
             .iter()
             .map(|&a| self.expression(context, a))
             .collect::<Res<Vec<_>>>()?;
-        self.math_text(context, handle, fun, args, values)
+        out.push_str(&self.math_text(context, handle, fun, args, values)?);
+        Ok(())
     }
 
-    /// [`Self::math`] once its operands are written: out of line, so that its large frame is
-    /// not on every level of a deeply nested call.
-    #[inline(never)]
+    /// The text of the functions of [`Self::other_math`], once their operands are
+    /// written.
     fn math_text(
         &self,
         context: &FunctionContext,
@@ -643,33 +1001,6 @@ impl Writer<'_> {
             }
         };
         Ok(match fun {
-            M::Abs => call("abs"),
-            M::Min => call("min"),
-            M::Max => call("max"),
-            M::Clamp => call("clamp"),
-            M::Saturate => call("saturate"),
-            M::Floor => call("floor"),
-            M::Ceil => call("ceil"),
-            M::Round => call("round"),
-            M::Trunc => call("trunc"),
-            M::Frac => call("fract"),
-            M::Sqrt => call("sqrt"),
-            M::Rsqrt => call("inverseSqrt"),
-            M::Exp => call("exp"),
-            M::Exp2 => call("exp2"),
-            M::Log => call("log"),
-            M::Log2 => call("log2"),
-            M::Pow => call("pow"),
-            M::Sin => call("sin"),
-            M::Cos => call("cos"),
-            M::Tan => call("tan"),
-            M::Asin => call("asin"),
-            M::Acos => call("acos"),
-            M::Atan => call("atan"),
-            M::Atan2 => call("atan2"),
-            M::Sinh => call("sinh"),
-            M::Cosh => call("cosh"),
-            M::Tanh => call("tanh"),
             M::Sign => match arg_scalar.map(|s| s.kind) {
                 Some(ScalarKind::Uint) => {
                     // WGSL has no sign(u32): min(x, 1) is 0 or 1.
@@ -684,7 +1015,6 @@ impl Writer<'_> {
                 }
                 _ => converted(call("sign"))?,
             },
-            M::Lerp => call("mix"),
             M::Mad => concat_text!(
                 "(",
                 self.operand(context, arg(0)?)?,
@@ -694,17 +1024,6 @@ impl Writer<'_> {
                 self.operand(context, arg(2)?)?,
                 ")"
             ),
-            M::Step => call("step"),
-            M::SmoothStep => call("smoothstep"),
-            M::Dot => call("dot"),
-            M::Cross => call("cross"),
-            M::Length => call("length"),
-            M::Normalize => call("normalize"),
-            M::Distance => call("distance"),
-            M::Reflect => call("reflect"),
-            M::Refract => call("refract"),
-            M::Transpose => call("transpose"),
-            M::Determinant => call("determinant"),
             M::MatrixMultiply => concat_text!(
                 "(",
                 self.operand(context, arg(0)?)?,
@@ -712,8 +1031,6 @@ impl Writer<'_> {
                 self.operand(context, arg(1)?)?,
                 ")"
             ),
-            M::Any => call("any"),
-            M::All => call("all"),
             M::IsNan | M::IsInf => {
                 if arg_scalar != Some(Scalar::F32) {
                     return Err(unsupported(
@@ -742,9 +1059,12 @@ impl Writer<'_> {
                 )
             }
             M::CountBits => converted(call("countOneBits"))?,
-            M::ReverseBits => call("reverseBits"),
             M::FirstBitHigh => converted(call("firstLeadingBit"))?,
             M::FirstBitLow => converted(call("firstTrailingBit"))?,
+            _ => match plain_math_function(fun) {
+                Some(name) => call(name),
+                None => return Err(wrong_arity()),
+            },
         })
     }
 
@@ -764,15 +1084,16 @@ impl Writer<'_> {
         }
     }
 
-    /// A local variable's initializer, which WGSL evaluates at the declaration: only
-    /// values that do not depend on statements are accepted.
-    pub(crate) fn initializer(
+    /// Appends a local variable's initializer, which WGSL evaluates at the declaration:
+    /// only values that do not depend on statements are accepted.
+    pub(crate) fn write_initializer(
         &self,
+        out: &mut String,
         context: &FunctionContext,
         init: Handle<Expression>,
-    ) -> Res<String> {
+    ) -> Res<()> {
         self.check_initializer(context, init, 0)?;
-        self.expression(context, init)
+        self.write_expr(out, context, init)
     }
 
     fn check_initializer(
@@ -785,24 +1106,31 @@ impl Writer<'_> {
         if depth > 256 {
             return Err(unsupported(span, "an initializer nests too deep"));
         }
-        let operands: Vec<Handle<Expression>> = match self.get(context, expression)? {
+        let operands: &[Handle<Expression>] = match self.get(context, expression)? {
             Expression::Literal(_) | Expression::ZeroValue(_) | Expression::FunctionArgument(_) => {
-                vec![]
+                &[]
             }
-            Expression::Compose { components, .. } => components.clone(),
-            Expression::Splat { value, .. } => vec![*value],
-            Expression::Swizzle { vector, .. } => vec![*vector],
-            Expression::AccessIndex { base, .. } => vec![*base],
+            Expression::Compose { components, .. } => components,
+            Expression::Splat { value, .. } => std::slice::from_ref(value),
+            Expression::Swizzle { vector, .. } => std::slice::from_ref(vector),
+            Expression::AccessIndex { base, .. } => std::slice::from_ref(base),
             Expression::Unary { expr, .. }
             | Expression::Convert { expr, .. }
-            | Expression::Bitcast { expr, .. } => vec![*expr],
-            Expression::Binary { left, right, .. } => vec![*left, *right],
+            | Expression::Bitcast { expr, .. } => std::slice::from_ref(expr),
+            Expression::Binary { left, right, .. } => {
+                self.check_initializer(context, *left, depth + 1)?;
+                std::slice::from_ref(right)
+            }
             Expression::Select {
                 condition,
                 accept,
                 reject,
-            } => vec![*condition, *accept, *reject],
-            Expression::Math { args, .. } => args.clone(),
+            } => {
+                self.check_initializer(context, *condition, depth + 1)?;
+                self.check_initializer(context, *accept, depth + 1)?;
+                std::slice::from_ref(reject)
+            }
+            Expression::Math { args, .. } => args,
             _ => {
                 return Err(unsupported(
                     span,
@@ -811,7 +1139,7 @@ impl Writer<'_> {
                 ))
             }
         };
-        for operand in operands {
+        for &operand in operands {
             self.check_initializer(context, operand, depth + 1)?;
         }
         Ok(())

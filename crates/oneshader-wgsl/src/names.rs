@@ -15,7 +15,7 @@
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-use oneshader_ir::FastHashSet;
+use oneshader_ir::{FastHashMap, FastHashSet};
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -474,31 +474,41 @@ const ENUMERANTS: &[&str] = &[
     "bgra8unorm",
 ];
 
+/// What a word of WGSL's own is, for renaming.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Word {
+    /// A keyword or reserved word: no identifier may be it, not even a member's.
+    Keyword,
+    /// A predeclared type, built-in function or enumerant ([`TYPES`], [`FUNCTIONS`],
+    /// [`ENUMERANTS`]): declaring it would shadow WGSL's.
+    Predeclared,
+}
+
+/// Which of WGSL's words `name` is, if any: one lookup in a table built on first use
+/// (every name the output declares is checked against it).
+fn word(name: &str) -> Option<Word> {
+    static WORDS: OnceLock<FastHashMap<&'static str, Word>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            let predeclared = TYPES.iter().chain(FUNCTIONS).chain(ENUMERANTS);
+            // Keywords last: a word in both lists is a keyword.
+            predeclared
+                .map(|&w| (w, Word::Predeclared))
+                .chain(KEYWORDS.iter().chain(RESERVED).map(|&w| (w, Word::Keyword)))
+                .collect()
+        })
+        .get(name)
+        .copied()
+}
+
 /// Whether `name` must not be declared by us as it is.
 fn is_reserved(name: &str) -> bool {
-    predeclared_words().contains(name) || is_keyword(name) || is_temporary_name(name)
+    word(name).is_some() || is_temporary_name(name)
 }
 
 /// Whether `name` is a keyword or reserved word of WGSL (the only clashes for members).
 fn is_keyword(name: &str) -> bool {
-    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
-    WORDS
-        .get_or_init(|| KEYWORDS.iter().chain(RESERVED).copied().collect())
-        .contains(name)
-}
-
-/// [`TYPES`], [`FUNCTIONS`] and [`ENUMERANTS`] in one set, built on first use: every
-/// name the output declares is checked against them.
-fn predeclared_words() -> &'static FastHashSet<&'static str> {
-    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        TYPES
-            .iter()
-            .chain(FUNCTIONS)
-            .chain(ENUMERANTS)
-            .copied()
-            .collect()
-    })
+    word(name) == Some(Word::Keyword)
 }
 
 /// Whether `name` has the form of the temporaries the writer makes: `_e` and a digit.
@@ -513,9 +523,12 @@ pub struct Namer {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the module's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<String>>,
-    /// The names taken in this scope (and not yet shared).
-    used: FastHashSet<String>,
+    outer: Rc<FastHashSet<Rc<str>>>,
+    /// The names taken in this scope (and not yet shared). A name handed out and its
+    /// entry here are one allocation.
+    used: FastHashSet<Rc<str>>,
+    /// Where a name is sanitized before it is checked, reused from name to name.
+    scratch: String,
     /// Struct members: only keywords and reserved words clash (members are never looked
     /// up as identifiers, so `position` or `f32` are fine member names).
     members: bool,
@@ -525,15 +538,19 @@ impl Namer {
     /// A namer for the members of one struct.
     pub fn for_members() -> Self {
         Namer {
-            outer: Rc::default(),
-            used: FastHashSet::default(),
             members: true,
+            ..Namer::default()
         }
     }
 
     /// Marks `name` taken without renaming it (names the writer generates itself).
     pub fn reserve(&mut self, name: &str) {
-        self.used.insert(name.to_owned());
+        self.used.insert(Rc::from(name));
+    }
+
+    /// Makes room for `additional` more names in this scope without rehashing.
+    pub fn reserve_capacity(&mut self, additional: usize) {
+        self.used.reserve(additional);
     }
 
     /// Moves the names taken here into the part that inner scopes share, so that
@@ -558,6 +575,7 @@ impl Namer {
         Namer {
             outer,
             used: FastHashSet::default(),
+            scratch: String::new(),
             members: self.members,
         }
     }
@@ -567,24 +585,31 @@ impl Namer {
     }
 
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
-    pub fn name(&mut self, name: &str, fallback: &str) -> String {
-        let base = sanitize(name, fallback, self.members);
-        let mut candidate = None;
-        let mut suffix = 1u32;
-        while self.is_taken(candidate.as_deref().unwrap_or(base.as_str())) {
-            candidate = Some(format!("{base}_{suffix}"));
-            suffix += 1;
-        }
-        let name = candidate.unwrap_or(base);
-        self.used.insert(name.clone());
+    pub fn name(&mut self, name: &str, fallback: &str) -> Rc<str> {
+        let mut base = std::mem::take(&mut self.scratch);
+        sanitize(&mut base, name, fallback, self.members);
+        let name: Rc<str> = if self.is_taken(&base) {
+            let mut suffix = 1u32;
+            loop {
+                let candidate = format!("{base}_{suffix}");
+                if !self.is_taken(&candidate) {
+                    break Rc::from(candidate);
+                }
+                suffix += 1;
+            }
+        } else {
+            Rc::from(base.as_str())
+        };
+        self.scratch = base;
+        self.used.insert(Rc::clone(&name));
         name
     }
 }
 
-/// `name` made a valid WGSL identifier that is no keyword or predeclared name.
-fn sanitize(name: &str, fallback: &str, member: bool) -> String {
-    // Sized once: collecting the mapped characters grew the string a few bytes at a time.
-    let mut text = String::with_capacity(name.len() + 3);
+/// Writes `name` made a valid WGSL identifier that is no keyword or predeclared name
+/// into `text` (replacing what it held).
+fn sanitize(text: &mut String, name: &str, fallback: &str, member: bool) {
+    text.clear();
     if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         // Nearly every name: nothing to replace.
         text.push_str(name);
@@ -598,7 +623,8 @@ fn sanitize(name: &str, fallback: &str, member: bool) -> String {
         }));
     }
     if text.is_empty() || text == "_" {
-        text = fallback.to_owned();
+        text.clear();
+        text.push_str(fallback);
     }
     if text.starts_with("__") {
         text.insert(0, 'u');
@@ -607,14 +633,13 @@ fn sanitize(name: &str, fallback: &str, member: bool) -> String {
         text.insert_str(0, "v_");
     }
     let clashes = if member {
-        is_keyword(&text)
+        is_keyword(text)
     } else {
-        is_reserved(&text)
+        is_reserved(text)
     };
     if clashes {
         text.push('_');
     }
-    text
 }
 
 #[cfg(test)]
@@ -624,50 +649,50 @@ mod tests {
     #[test]
     fn renames_keywords_reserved_words_and_double_underscores() {
         let mut namer = Namer::default();
-        assert_eq!(namer.name("loop", "v"), "loop_");
-        assert_eq!(namer.name("select", "v"), "select_");
-        assert_eq!(namer.name("read", "v"), "read_");
-        assert_eq!(namer.name("__x", "v"), "u__x");
-        assert_eq!(namer.name("9lives", "v"), "v_9lives");
-        assert_eq!(namer.name("", "arg"), "arg");
-        assert_eq!(namer.name("_", "arg"), "arg_1");
-        assert_eq!(namer.name("_e12", "v"), "_e12_");
-        assert_eq!(namer.name("_edge", "v"), "_edge");
-        assert_eq!(namer.name("Values", "v"), "Values");
+        assert_eq!(&*namer.name("loop", "v"), "loop_");
+        assert_eq!(&*namer.name("select", "v"), "select_");
+        assert_eq!(&*namer.name("read", "v"), "read_");
+        assert_eq!(&*namer.name("__x", "v"), "u__x");
+        assert_eq!(&*namer.name("9lives", "v"), "v_9lives");
+        assert_eq!(&*namer.name("", "arg"), "arg");
+        assert_eq!(&*namer.name("_", "arg"), "arg_1");
+        assert_eq!(&*namer.name("_e12", "v"), "_e12_");
+        assert_eq!(&*namer.name("_edge", "v"), "_edge");
+        assert_eq!(&*namer.name("Values", "v"), "Values");
     }
 
     #[test]
     fn members_only_avoid_keywords() {
         let mut namer = Namer::for_members();
-        assert_eq!(namer.name("position", "m"), "position");
-        assert_eq!(namer.name("f32", "m"), "f32");
-        assert_eq!(namer.name("loop", "m"), "loop_");
+        assert_eq!(&*namer.name("position", "m"), "position");
+        assert_eq!(&*namer.name("f32", "m"), "f32");
+        assert_eq!(&*namer.name("loop", "m"), "loop_");
     }
 
     #[test]
     fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
         let mut module = Namer::default();
-        assert_eq!(module.name("f", "v"), "f");
+        assert_eq!(&*module.name("f", "v"), "f");
         module.share();
-        assert_eq!(module.name("g", "v"), "g");
+        assert_eq!(&*module.name("g", "v"), "g");
         let mut first = module.inner();
-        assert_eq!(first.name("f", "v"), "f_1");
-        assert_eq!(first.name("g", "v"), "g_1");
-        assert_eq!(first.name("x", "v"), "x");
+        assert_eq!(&*first.name("f", "v"), "f_1");
+        assert_eq!(&*first.name("g", "v"), "g_1");
+        assert_eq!(&*first.name("x", "v"), "x");
         let mut second = module.inner();
-        assert_eq!(second.name("x", "v"), "x");
-        assert_eq!(second.name("g", "v"), "g_1");
+        assert_eq!(&*second.name("x", "v"), "x");
+        assert_eq!(&*second.name("g", "v"), "g_1");
         // The inner scopes took nothing from the module's.
-        assert_eq!(module.name("x", "v"), "x");
+        assert_eq!(&*module.name("x", "v"), "x");
     }
 
     #[test]
     fn keeps_names_unique() {
         let mut namer = Namer::default();
         namer.reserve("lane_index");
-        assert_eq!(namer.name("lane_index", "v"), "lane_index_1");
-        assert_eq!(namer.name("x", "v"), "x");
-        assert_eq!(namer.name("x", "v"), "x_1");
-        assert_eq!(namer.name("x_1", "v"), "x_1_1");
+        assert_eq!(&*namer.name("lane_index", "v"), "lane_index_1");
+        assert_eq!(&*namer.name("x", "v"), "x");
+        assert_eq!(&*namer.name("x", "v"), "x_1");
+        assert_eq!(&*namer.name("x_1", "v"), "x_1_1");
     }
 }

@@ -8,11 +8,10 @@ use oneshader_ir::{
     Statement, SwitchCase, SwitchValue, TypeInner,
 };
 
-use crate::writer::{unsupported, FunctionContext, Res, Writer, MAX_STATEMENT_DEPTH};
-
-fn pad(indent: usize) -> String {
-    "    ".repeat(indent)
-}
+use crate::writer::{
+    unsupported, write_indent, write_temporary, Bound, FunctionContext, Res, Writer,
+    MAX_STATEMENT_DEPTH,
+};
 
 impl Writer<'_> {
     /// Writes `block` at `indent`; errors go to the context's diagnostics.
@@ -49,7 +48,6 @@ impl Writer<'_> {
         statement: &Statement,
         indent: usize,
     ) -> Res<()> {
-        let p = pad(indent);
         if let Some(span) = first_span(context.function, std::slice::from_ref(statement)) {
             context.span = Some(span);
         }
@@ -72,54 +70,59 @@ impl Writer<'_> {
                 continuing,
                 break_if,
             } => {
-                let _ = writeln!(out, "{p}loop {{");
+                write_indent(out, indent);
+                out.push_str("loop {\n");
                 self.write_nested(context, out, body, indent + 1, 2);
                 if !continuing.is_empty() || break_if.is_some() {
-                    let _ = writeln!(out, "{p}    continuing {{");
+                    write_indent(out, indent + 1);
+                    out.push_str("continuing {\n");
                     self.write_nested(context, out, continuing, indent + 2, 2);
                     if let Some(condition) = break_if {
-                        let condition = self.expression(context, *condition)?;
-                        let _ = writeln!(out, "{p}        break if {condition};");
+                        write_indent(out, indent + 2);
+                        out.push_str("break if ");
+                        self.write_expr(out, context, *condition)?;
+                        out.push_str(";\n");
                     }
-                    let _ = writeln!(out, "{p}    }}");
+                    write_indent(out, indent + 1);
+                    out.push_str("}\n");
                 }
-                let _ = writeln!(out, "{p}}}");
+                write_indent(out, indent);
+                out.push_str("}\n");
             }
-            Statement::Break => {
-                let _ = writeln!(out, "{p}break;");
-            }
-            Statement::Continue => {
-                let _ = writeln!(out, "{p}continue;");
-            }
-            Statement::Return { value: None } => {
-                let _ = writeln!(out, "{p}return;");
-            }
+            Statement::Break => line(out, indent, "break;"),
+            Statement::Continue => line(out, indent, "continue;"),
+            Statement::Return { value: None } => line(out, indent, "return;"),
             Statement::Return { value: Some(value) } => {
-                let value = self.expression(context, *value)?;
-                let _ = writeln!(out, "{p}return {value};");
+                write_indent(out, indent);
+                out.push_str("return ");
+                self.write_expr(out, context, *value)?;
+                out.push_str(";\n");
             }
-            Statement::Kill => {
-                let _ = writeln!(out, "{p}discard;");
-            }
-            Statement::Barrier(barrier) => Self::barrier(out, *barrier, &p),
+            Statement::Kill => line(out, indent, "discard;"),
+            Statement::Barrier(barrier) => Self::barrier(out, *barrier, indent),
             Statement::ImageStore {
                 image,
                 coordinate,
                 array_index,
                 value,
             } => {
-                let line = self.image_store(context, *image, *coordinate, *array_index, *value)?;
-                let _ = writeln!(out, "{p}{line}");
+                let text = self.image_store(context, *image, *coordinate, *array_index, *value)?;
+                line(out, indent, &text);
             }
             Statement::Store { pointer, value } => {
-                let reference = self.reference(context, *pointer)?;
-                let value = self.expression(context, *value)?;
-                if self.is_atomic_pointer(context, *pointer) {
-                    self.check_atomic_integer(context, *pointer)?;
-                    let _ = writeln!(out, "{p}atomicStore(&{reference}, {value});");
-                } else {
-                    let _ = writeln!(out, "{p}{reference} = {value};");
+                let atomic = self.is_atomic_pointer(context, *pointer);
+                write_indent(out, indent);
+                if atomic {
+                    out.push_str("atomicStore(&");
                 }
+                self.write_reference(out, context, *pointer)?;
+                out.push_str(if atomic { ", " } else { " = " });
+                self.write_expr(out, context, *value)?;
+                if atomic {
+                    self.check_atomic_integer(context, *pointer)?;
+                    out.push(')');
+                }
+                out.push_str(";\n");
             }
             Statement::Atomic {
                 pointer,
@@ -165,9 +168,10 @@ impl Writer<'_> {
         reject: &[Statement],
         indent: usize,
     ) -> Res<()> {
-        let p = pad(indent);
-        let condition = self.expression(context, condition)?;
-        let _ = writeln!(out, "{p}if {condition} {{");
+        write_indent(out, indent);
+        out.push_str("if ");
+        self.write_expr(out, context, condition)?;
+        out.push_str(" {\n");
         self.write_nested(context, out, accept, indent + 1, 2);
         let mut reject = reject;
         // Each `else if` is one level deeper than the `if` before it.
@@ -180,20 +184,22 @@ impl Writer<'_> {
                     accept,
                     reject: next,
                 }] => {
-                    let condition = self.expression(context, *condition)?;
+                    write_indent(out, indent);
+                    out.push_str("} else if ");
+                    self.write_expr(out, context, *condition)?;
+                    out.push_str(" {\n");
                     links += 1;
-                    let _ = writeln!(out, "{p}}} else if {condition} {{");
                     self.write_nested(context, out, accept, indent + 1, links + 2);
                     reject = next;
                 }
                 _ => {
-                    let _ = writeln!(out, "{p}}} else {{");
+                    line(out, indent, "} else {");
                     self.write_nested(context, out, reject, indent + 1, links + 2);
                     break;
                 }
             }
         }
-        let _ = writeln!(out, "{p}}}");
+        line(out, indent, "}");
         Ok(())
     }
 
@@ -205,7 +211,7 @@ impl Writer<'_> {
         handle: Handle<Expression>,
         indent: usize,
     ) -> Res<()> {
-        if context.bound.contains_key(&handle) {
+        if context.is_bound(handle) {
             return Ok(());
         }
         let expression = context.function.expressions.try_get(handle);
@@ -216,10 +222,13 @@ impl Writer<'_> {
         {
             return Ok(());
         }
-        let text = self.expression(context, handle)?;
-        let name = format!("_e{}", handle.index());
-        let _ = writeln!(out, "{}let {name} = {text};", pad(indent));
-        context.bound.insert(handle, name);
+        write_indent(out, indent);
+        out.push_str("let ");
+        write_temporary(out, handle);
+        out.push_str(" = ");
+        self.write_expr(out, context, handle)?;
+        out.push_str(";\n");
+        context.bind(handle, Bound::Temporary);
         Ok(())
     }
 
@@ -233,7 +242,6 @@ impl Writer<'_> {
         cases: &[SwitchCase],
         indent: usize,
     ) -> Res<()> {
-        let p = pad(indent);
         let span = context.function.expressions.span(selector);
         let signed = match self.type_of(context, selector)? {
             TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4 => true,
@@ -260,8 +268,10 @@ impl Writer<'_> {
                 format!("{bits}u")
             }
         };
-        let selector = self.expression(context, selector)?;
-        let _ = writeln!(out, "{p}switch {selector} {{");
+        write_indent(out, indent);
+        out.push_str("switch ");
+        self.write_expr(out, context, selector)?;
+        out.push_str(" {\n");
         let mut labels: Vec<String> = Vec::new();
         let mut has_default = false;
         for case in cases {
@@ -285,9 +295,9 @@ impl Writer<'_> {
             self.write_case(context, out, &labels, &[], indent + 1);
         }
         if !has_default {
-            let _ = writeln!(out, "{p}    default: {{}}");
+            line(out, indent + 1, "default: {}");
         }
-        let _ = writeln!(out, "{p}}}");
+        line(out, indent, "}");
         Ok(())
     }
 
@@ -299,26 +309,32 @@ impl Writer<'_> {
         body: &[Statement],
         indent: usize,
     ) {
-        let p = pad(indent);
-        let head = if matches!(labels, [only] if only == "default") {
-            "default".to_owned()
+        write_indent(out, indent);
+        if matches!(labels, [only] if only == "default") {
+            out.push_str("default");
         } else {
-            concat_text!("case ", labels.join(", "))
-        };
-        let _ = writeln!(out, "{p}{head}: {{");
+            out.push_str("case ");
+            for (index, label) in labels.iter().enumerate() {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(label);
+            }
+        }
+        out.push_str(": {\n");
         // The switch, the case clause and its block.
         self.write_nested(context, out, body, indent + 1, 3);
-        let _ = writeln!(out, "{p}}}");
+        line(out, indent, "}");
     }
 
     /// WGSL's barriers always synchronize execution too; a memory-only HLSL barrier gets
     /// the stronger one.
-    fn barrier(out: &mut String, barrier: Barrier, p: &str) {
+    fn barrier(out: &mut String, barrier: Barrier, indent: usize) {
         if barrier.device_memory {
-            let _ = writeln!(out, "{p}storageBarrier();");
+            line(out, indent, "storageBarrier();");
         }
         if barrier.workgroup_memory || !barrier.device_memory {
-            let _ = writeln!(out, "{p}workgroupBarrier();");
+            line(out, indent, "workgroupBarrier();");
         }
     }
 
@@ -355,7 +371,7 @@ impl Writer<'_> {
         result: Option<Handle<Expression>>,
         indent: usize,
     ) -> Res<()> {
-        let p = pad(indent);
+        let p = "    ".repeat(indent);
         let span = context.function.expressions.span(pointer);
         if !self.is_atomic_pointer(context, pointer) {
             return Err(unsupported(
@@ -402,7 +418,7 @@ impl Writer<'_> {
                 // while it failed although the value was equal.
                 let old = match result {
                     Some(r) => format!("_e{}", r.index()),
-                    None => context.namer.name("old", "old"),
+                    None => context.namer.name("old", "old").to_string(),
                 };
                 let [cmp, val, r] = ["cmp", "value", "exchange"].map(|n| context.namer.name(n, n));
                 let _ = writeln!(out, "{p}var {old}: {pointee_text};");
@@ -421,16 +437,19 @@ impl Writer<'_> {
                 let _ = writeln!(out, "{p}    }}");
                 let _ = writeln!(out, "{p}}}");
                 if let Some(r) = result {
-                    context.bound.insert(r, old);
+                    context.bind(r, Bound::Named(old));
                 }
                 return Ok(());
             }
         };
         match result {
             Some(r) => {
-                let bound = format!("_e{}", r.index());
-                let _ = writeln!(out, "{p}let {bound} = {name}(&{reference}, {value});");
-                context.bound.insert(r, bound);
+                let _ = writeln!(
+                    out,
+                    "{p}let _e{} = {name}(&{reference}, {value});",
+                    r.index()
+                );
+                context.bind(r, Bound::Temporary);
             }
             None => {
                 let _ = writeln!(out, "{p}{name}(&{reference}, {value});");
@@ -451,44 +470,54 @@ impl Writer<'_> {
         let span = result.and_then(|r| context.function.expressions.span(r));
         let name = self
             .function_names
-            .get(&function)
-            .cloned()
+            .try_get(function)
+            .and_then(Option::as_deref)
             .ok_or_else(|| unsupported(span, "a call to a function that does not exist"))?;
-        let mut values = arguments
-            .iter()
-            .map(|&a| self.expression(context, a))
-            .collect::<Res<Vec<_>>>()?;
-        let needs = self.lane_needs.get(&function).copied().unwrap_or_default();
+        write_indent(out, indent);
+        if let Some(r) = result {
+            out.push_str("let ");
+            write_temporary(out, r);
+            out.push_str(" = ");
+        }
+        out.push_str(name);
+        out.push('(');
+        self.write_list(out, context, arguments)?;
+        let needs = self
+            .lane_needs
+            .try_get(function)
+            .copied()
+            .unwrap_or_default();
+        let mut separator = if arguments.is_empty() { "" } else { ", " };
         if needs.index {
-            values.push(
+            out.push_str(separator);
+            out.push_str(
                 context
                     .lane_index
-                    .clone()
                     .ok_or_else(|| unsupported(span, "the lane index is not available here"))?,
             );
+            separator = ", ";
         }
         if needs.count {
-            values.push(
+            out.push_str(separator);
+            out.push_str(
                 context
                     .lane_count
-                    .clone()
                     .ok_or_else(|| unsupported(span, "the lane count is not available here"))?,
             );
         }
-        let p = pad(indent);
-        let call = concat_text!(name, "(", values.join(", "), ")");
-        match result {
-            Some(r) => {
-                let bound = format!("_e{}", r.index());
-                let _ = writeln!(out, "{p}let {bound} = {call};");
-                context.bound.insert(r, bound);
-            }
-            None => {
-                let _ = writeln!(out, "{p}{call};");
-            }
+        out.push_str(");\n");
+        if let Some(r) = result {
+            context.bind(r, Bound::Temporary);
         }
         Ok(())
     }
+}
+
+/// Appends `text` as a line at `indent`.
+fn line(out: &mut String, indent: usize, text: &str) {
+    write_indent(out, indent);
+    out.push_str(text);
+    out.push('\n');
 }
 
 /// The OSH5203 error for a statement at `span` that would be `depth` levels deep.

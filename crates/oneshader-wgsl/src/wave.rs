@@ -138,12 +138,12 @@ impl Writer<'_> {
         Ok(match op {
             GetLaneCount => context
                 .lane_count
-                .clone()
-                .ok_or_else(|| missing("lane count"))?,
+                .ok_or_else(|| missing("lane count"))?
+                .to_owned(),
             GetLaneIndex => context
                 .lane_index
-                .clone()
-                .ok_or_else(|| missing("lane index"))?,
+                .ok_or_else(|| missing("lane index"))?
+                .to_owned(),
             IsFirstLane => concat_text!(function, "()"),
             ActiveAnyTrue | ActiveAllTrue | ActiveBallot => condition(function)?,
             ActiveCountBits | PrefixCountBits => count(function)?,
@@ -179,10 +179,7 @@ impl Writer<'_> {
                     }
                     _ => {
                         // The same lane of this quad: quads are lanes 4k..4k+3.
-                        let lane_index = context
-                            .lane_index
-                            .clone()
-                            .ok_or_else(|| missing("lane index"))?;
+                        let lane_index = context.lane_index.ok_or_else(|| missing("lane index"))?;
                         let quad_lane = self.unsigned(context, arg(1)?)?;
                         concat_text!(
                             "subgroupShuffle(",

@@ -2,8 +2,8 @@
 
 use oneshader_ir::concat_text;
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
@@ -44,15 +44,18 @@ pub(crate) struct FunctionContext<'a> {
     /// The function written.
     pub function: &'a Function,
     /// WGSL names of the parameters, by position.
-    pub arg_names: Vec<String>,
+    pub arg_names: Vec<Rc<str>>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: HandleVec<LocalVariable, String>,
-    /// Expressions already evaluated into a named `let`/`var`, and that name.
-    pub bound: FastHashMap<Handle<Expression>, String>,
+    pub local_names: HandleVec<LocalVariable, Rc<str>>,
+    /// Whether each expression (by handle index) was already evaluated into a `let` or
+    /// `var`, named `_eN` unless [`Self::named`] says otherwise.
+    pub bound: Vec<bool>,
+    /// The bound expressions whose name is not `_eN` (compare-exchange results).
+    pub named: Vec<(Handle<Expression>, String)>,
     /// The expression giving the lane index here, when the function needs it.
-    pub lane_index: Option<String>,
+    pub lane_index: Option<&'static str>,
     /// The expression giving the lane count here, when the function needs it.
-    pub lane_count: Option<String>,
+    pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
     pub namer: Namer,
     /// Errors found in the body.
@@ -64,6 +67,66 @@ pub(crate) struct FunctionContext<'a> {
     pub span: Option<Span>,
 }
 
+/// `vecN<` for a vector of `size` components.
+fn vector_prefix(size: oneshader_ir::VectorSize) -> &'static str {
+    match size {
+        oneshader_ir::VectorSize::Bi => "vec2<",
+        oneshader_ir::VectorSize::Tri => "vec3<",
+        oneshader_ir::VectorSize::Quad => "vec4<",
+    }
+}
+
+/// The name of an expression evaluated into a `let` or `var`.
+#[derive(Debug)]
+pub(crate) enum Bound {
+    /// `_eN`, N the expression's index: written out at each use rather than stored.
+    Temporary,
+    /// A name the namer gave.
+    Named(String),
+}
+
+impl FunctionContext<'_> {
+    /// Whether `handle` was evaluated into a named value.
+    pub fn is_bound(&self, handle: Handle<Expression>) -> bool {
+        self.bound.get(handle.index()).copied().unwrap_or(false)
+    }
+
+    /// Appends the name `handle` was bound to, if it was; whether it was.
+    pub fn write_bound(&self, out: &mut String, handle: Handle<Expression>) -> bool {
+        if !self.is_bound(handle) {
+            return false;
+        }
+        match self.named.iter().find(|(named, _)| *named == handle) {
+            Some((_, name)) => out.push_str(name),
+            None => write_temporary(out, handle),
+        }
+        true
+    }
+
+    /// Records that `handle` is bound from now on.
+    pub fn bind(&mut self, handle: Handle<Expression>, bound: Bound) {
+        if let Some(slot) = self.bound.get_mut(handle.index()) {
+            *slot = true;
+            if let Bound::Named(name) = bound {
+                self.named.push((handle, name));
+            }
+        }
+    }
+}
+
+/// Appends `_eN`, the name of the temporary holding expression `handle`.
+pub(crate) fn write_temporary(out: &mut String, handle: Handle<Expression>) {
+    out.push_str("_e");
+    crate::expressions::push_decimal(out, handle.index());
+}
+
+/// Spaces for `indent` levels, four each, appended to `out`.
+pub(crate) fn write_indent(out: &mut String, indent: usize) {
+    for _ in 0..indent {
+        out.push_str("    ");
+    }
+}
+
 /// The deepest statement Tint accepts: the function's body is level 1, each statement
 /// and each `{}` block one more (an `if` or a loop and its block two, an `else if` of a
 /// chain one).
@@ -71,6 +134,9 @@ pub(crate) const MAX_STATEMENT_DEPTH: usize = 127;
 
 /// The most elements Tint accepts in an array in the private or function address space.
 pub(crate) const MAX_VALUE_ARRAY_COUNT: u32 = 65_535;
+
+/// About how many bytes of WGSL one IR expression becomes, to size the output.
+const TEXT_PER_EXPRESSION: usize = 12;
 
 /// The depth of the statements of a function's body.
 pub(crate) const BODY_DEPTH: usize = 2;
@@ -80,19 +146,21 @@ pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
     /// WGSL names of the used globals, by handle index.
-    pub global_names: HandleVec<GlobalVariable, Option<String>>,
+    pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
     pub atomic_globals: HandleVec<GlobalVariable, bool>,
-    /// WGSL names of the reachable helper functions.
-    pub function_names: BTreeMap<Handle<Function>, String>,
+    /// WGSL names of the reachable helper functions, by handle index.
+    pub function_names: HandleVec<Function, Option<Rc<str>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
-    pub struct_names: FastHashMap<(Handle<Type>, bool), String>,
+    pub struct_names: FastHashMap<(Handle<Type>, bool), Rc<str>>,
     /// WGSL names of each struct's members.
-    pub member_names: FastHashMap<Handle<Type>, Vec<String>>,
-    /// The subgroup built-ins each helper needs.
-    pub lane_needs: BTreeMap<Handle<Function>, LaneNeeds>,
+    pub member_names: FastHashMap<Handle<Type>, Vec<Rc<str>>>,
+    /// The subgroup built-ins each helper needs, by handle index.
+    pub lane_needs: HandleVec<Function, LaneNeeds>,
     /// Module-scope names.
     pub namer: Namer,
+    /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
+    entry_name: Rc<str>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
     pub(crate) uses: Vec<GlobalUse>,
@@ -111,11 +179,12 @@ impl<'a> Writer<'a> {
             entry,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
-            function_names: BTreeMap::new(),
+            function_names: HandleVec::from_len(module.functions.len(), None),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
-            lane_needs: BTreeMap::new(),
+            lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
             namer: Namer::default(),
+            entry_name: Rc::from(""),
             uses_f16: Cell::new(false),
             uses: Vec::new(),
             helpers: Vec::new(),
@@ -127,11 +196,20 @@ impl<'a> Writer<'a> {
 
     /// Writes the whole WGSL module.
     pub fn write(mut self) -> Result<String, Vec<Diagnostic>> {
-        self.check_stage_rules();
+        self.helpers = analysis::reachable_functions(self.module, self.entry);
+        // The entry function and the helpers it reaches (`analysis::entry_functions`).
+        let module = self.module;
+        let functions: Vec<&Function> = std::iter::once(&self.entry.function)
+            .chain(
+                self.helpers
+                    .iter()
+                    .filter_map(|&h| module.functions.try_get(h)),
+            )
+            .collect();
+        self.check_stage_rules(&functions);
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
-        self.helpers = analysis::reachable_functions(self.module, self.entry);
         self.uses = analysis::global_uses(self.module, self.entry);
         self.atomic_globals = self
             .module
@@ -145,7 +223,9 @@ impl<'a> Writer<'a> {
         self.compute_lane_needs();
         self.check_layouts();
 
-        let mut body = String::new();
+        // Sized from the expression count, so that the text is seldom copied as it grows.
+        let expressions: usize = functions.iter().map(|f| f.expressions.len()).sum();
+        let mut body = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
         for &(ty, atomic) in &self.structs.clone() {
             if let Err(d) = self.write_struct(&mut body, ty, atomic) {
                 self.diagnostics.push(d);
@@ -172,60 +252,28 @@ impl<'a> Writer<'a> {
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
-        let mut out = String::new();
-        let mut directives = false;
+        let mut directives = String::new();
         if self.uses_f16.get() {
-            out.push_str("enable f16;\n");
-            directives = true;
+            directives.push_str("enable f16;\n");
         }
-        if self.uses_subgroups() {
-            out.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
-            directives = true;
+        if uses_subgroups(&functions) {
+            directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
-        if self.uses_implicit_derivatives() {
-            out.push_str("diagnostic(off, derivative_uniformity);\n");
-            directives = true;
+        if uses_implicit_derivatives(&functions) {
+            directives.push_str("diagnostic(off, derivative_uniformity);\n");
         }
-        if directives {
-            out.push('\n');
+        if !directives.is_empty() {
+            directives.push('\n');
+            body.insert_str(0, &directives);
         }
-        out.push_str(&body);
-        Ok(out)
-    }
-
-    /// Whether the entry point or a function it reaches uses a wave operation.
-    fn uses_subgroups(&self) -> bool {
-        analysis::entry_functions(self.module, self.entry)
-            .into_iter()
-            .any(|f| !analysis::wave_uses(f).is_empty())
-    }
-
-    /// Whether the entry point takes implicit derivatives (`Sample`, `SampleBias`,
-    /// `SampleCmp`, `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow
-    /// (as in the D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis
-    /// rejects them there unless `derivative_uniformity` is off.
-    fn uses_implicit_derivatives(&self) -> bool {
-        analysis::entry_functions(self.module, self.entry)
-            .into_iter()
-            .any(|f| {
-                f.expressions.iter().any(|(_, e)| {
-                    matches!(
-                        e,
-                        Expression::Derivative { .. }
-                            | Expression::ImageSample {
-                                level: SampleLevel::Auto | SampleLevel::Bias(_),
-                                ..
-                            }
-                    )
-                })
-            })
+        Ok(body)
     }
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
     /// fragment shaders and barriers outside compute shaders.
-    fn check_stage_rules(&mut self) {
+    fn check_stage_rules(&mut self, functions: &[&Function]) {
         let stage = self.entry.stage;
-        for function in analysis::entry_functions(self.module, self.entry) {
+        for &function in functions {
             if stage == ShaderStage::Vertex {
                 for wave in analysis::wave_uses(function) {
                     self.diagnostics.push(Diagnostic::error(
@@ -273,10 +321,13 @@ impl<'a> Writer<'a> {
     /// Names the entry point first (so it keeps its HLSL name where possible), then the
     /// generated parameters, globals, structs and helpers.
     fn assign_names(&mut self) {
+        // The globals, the helpers, about as many structs, and the fixed names.
+        let globals = self.uses.iter().filter(|u| u.is_used()).count();
+        self.namer
+            .reserve_capacity(globals + 2 * self.helpers.len() + 3);
         self.namer.reserve(LANE_INDEX);
         self.namer.reserve(LANE_COUNT);
-        let entry_name = self.namer.name(&self.entry.name, "main");
-        debug_assert!(!entry_name.is_empty());
+        self.entry_name = self.namer.name(&self.entry.name, "main");
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 self.global_names[handle] = Some(self.namer.name(&global.name, "global"));
@@ -285,14 +336,11 @@ impl<'a> Writer<'a> {
         for &handle in &self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
                 let name = self.namer.name(&function.name, "function");
-                self.function_names.insert(handle, name);
+                if let Some(slot) = self.function_names.try_get_mut(handle) {
+                    *slot = Some(name);
+                }
             }
         }
-    }
-
-    /// The WGSL name of the entry function.
-    pub fn entry_name(&self) -> String {
-        entry_function_name(&self.entry.name)
     }
 
     /// Finds every struct the output declares, members before the structs holding them.
@@ -300,7 +348,6 @@ impl<'a> Writer<'a> {
         // Every expression's type is a root: a flag per type and (atomic, host) pair
         // rather than a hashed set, which cost more than the walk itself.
         let mut seen = vec![false; self.module.types.len() * 4];
-        let mut roots: Vec<(Handle<Type>, bool, bool)> = Vec::new();
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 continue;
@@ -309,28 +356,30 @@ impl<'a> Writer<'a> {
                 global.space,
                 AddressSpace::Storage { .. } | AddressSpace::Uniform
             );
-            roots.push((global.ty, self.atomic_globals[handle], host));
+            let atomic = self.atomic_globals[handle];
+            self.collect_type(global.ty, atomic, host, &mut seen, 0);
         }
-        let mut functions = vec![&self.entry.function];
-        functions.extend(
-            self.helpers
-                .iter()
-                .filter_map(|&h| self.module.functions.try_get(h)),
-        );
+        let module = self.module;
+        let helpers = std::mem::take(&mut self.helpers);
+        let entry = self.entry;
+        let functions = std::iter::once(&entry.function)
+            .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
         for function in functions {
-            roots.extend(function.arguments.iter().map(|a| (a.ty, false, false)));
-            roots.extend(function.result.iter().map(|r| (r.ty, false, false)));
-            roots.extend(
-                function
-                    .local_variables
-                    .iter()
-                    .map(|(_, l)| (l.ty, false, false)),
-            );
-            roots.extend(function.expression_types.iter().map(|&t| (t, false, false)));
+            let types = function
+                .arguments
+                .iter()
+                .map(|a| a.ty)
+                .chain(function.result.iter().map(|r| r.ty))
+                .chain(function.local_variables.iter().map(|(_, l)| l.ty))
+                .chain(function.expression_types.iter().copied());
+            for ty in types {
+                // Most expressions share a few types: skip those seen without a call.
+                if seen.get(ty.index() * 4).copied() != Some(true) {
+                    self.collect_type(ty, false, false, &mut seen, 0);
+                }
+            }
         }
-        for (ty, atomic, host) in roots {
-            self.collect_type(ty, atomic, host, &mut seen, 0);
-        }
+        self.helpers = helpers;
     }
 
     fn collect_type(
@@ -392,8 +441,11 @@ impl<'a> Writer<'a> {
     /// Which helpers need the lane index or count: directly, or through a callee.
     fn compute_lane_needs(&mut self) {
         for &handle in &self.helpers {
-            if let Some(function) = self.module.functions.try_get(handle) {
-                self.lane_needs.insert(handle, direct_lane_needs(function));
+            if let (Some(function), Some(slot)) = (
+                self.module.functions.try_get(handle),
+                self.lane_needs.try_get_mut(handle),
+            ) {
+                *slot = direct_lane_needs(function);
             }
         }
         loop {
@@ -402,14 +454,19 @@ impl<'a> Writer<'a> {
                 let Some(function) = self.module.functions.try_get(handle) else {
                     continue;
                 };
-                let mut needs = self.lane_needs.get(&handle).copied().unwrap_or_default();
+                let Some(&before) = self.lane_needs.try_get(handle) else {
+                    continue;
+                };
+                let mut needs = before;
                 for callee in analysis::callees(function) {
-                    let callee_needs = self.lane_needs.get(&callee).copied().unwrap_or_default();
+                    let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
                     needs.index |= callee_needs.index;
                     needs.count |= callee_needs.count;
                 }
-                if self.lane_needs.get(&handle) != Some(&needs) {
-                    self.lane_needs.insert(handle, needs);
+                if needs != before {
+                    if let Some(slot) = self.lane_needs.try_get_mut(handle) {
+                        *slot = needs;
+                    }
                     changed = true;
                 }
             }
@@ -423,7 +480,7 @@ impl<'a> Writer<'a> {
     pub fn function_lane_needs(&self, function: &Function) -> LaneNeeds {
         let mut needs = direct_lane_needs(function);
         for callee in analysis::callees(function) {
-            let callee_needs = self.lane_needs.get(&callee).copied().unwrap_or_default();
+            let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
             needs.index |= callee_needs.index;
             needs.count |= callee_needs.count;
         }
@@ -464,29 +521,39 @@ impl<'a> Writer<'a> {
 
     /// The WGSL spelling of `ty`; with `atomic`, its integers are `atomic<T>`.
     pub fn type_name(&self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
-        self.type_name_depth(ty, atomic, 0)
+        let mut name = String::new();
+        self.write_type(&mut name, ty, atomic, 0)?;
+        Ok(name)
     }
 
-    fn type_name_depth(
+    /// Appends [`Self::type_name`]'s text to `out`; on an error, `out` may hold part of
+    /// it.
+    pub(crate) fn write_type(
         &self,
+        out: &mut String,
         ty: Handle<Type>,
         atomic: bool,
         depth: u32,
-    ) -> Result<String, String> {
+    ) -> Result<(), String> {
         if depth > 64 {
             return Err("types nest too deep".into());
         }
-        Ok(match layout::inner(self.module, ty)? {
+        match layout::inner(self.module, ty)? {
             TypeInner::Scalar(scalar) => {
                 let name = self.scalar_name(*scalar)?;
                 if atomic && scalar.is_integer() {
-                    concat_text!("atomic<", name, ">")
+                    out.push_str("atomic<");
+                    out.push_str(name);
+                    out.push('>');
                 } else {
-                    name.to_owned()
+                    out.push_str(name);
                 }
             }
             TypeInner::Vector { size, scalar } => {
-                format!("vec{}<{}>", size.count(), self.scalar_name(*scalar)?)
+                let scalar = self.scalar_name(*scalar)?;
+                out.push_str(vector_prefix(*size));
+                out.push_str(scalar);
+                out.push('>');
             }
             TypeInner::Matrix {
                 columns,
@@ -496,43 +563,50 @@ impl<'a> Writer<'a> {
                 if scalar.kind != ScalarKind::Float {
                     return Err("WGSL has only floating-point matrices".into());
                 }
-                format!(
-                    "mat{}x{}<{}>",
-                    columns.count(),
-                    rows.count(),
-                    self.scalar_name(*scalar)?
-                )
+                let scalar = self.scalar_name(*scalar)?;
+                let _ = write!(out, "mat{}x{}<{scalar}>", columns.count(), rows.count());
             }
             TypeInner::Array { base, size, .. } => {
-                let element = self.type_name_depth(*base, atomic, depth + 1)?;
+                if let ArraySize::Constant(0) = size {
+                    // Checked before the element, as when the element was spelled first.
+                    let mut element = String::new();
+                    self.write_type(&mut element, *base, atomic, depth + 1)?;
+                    return Err("arrays of 0 elements".into());
+                }
+                out.push_str("array<");
+                self.write_type(out, *base, atomic, depth + 1)?;
                 match size {
-                    ArraySize::Constant(0) => return Err("arrays of 0 elements".into()),
-                    ArraySize::Constant(n) => format!("array<{element}, {n}>"),
-                    ArraySize::Runtime => concat_text!("array<", element, ">"),
+                    ArraySize::Constant(n) => {
+                        out.push_str(", ");
+                        crate::expressions::push_decimal(out, *n as usize);
+                        out.push('>');
+                    }
+                    ArraySize::Runtime => out.push('>'),
                 }
             }
-            TypeInner::Struct { .. } => self
-                .struct_names
-                .get(&(ty, atomic))
-                .cloned()
-                .ok_or_else(|| format!("struct type {ty:?} was not collected"))?,
+            TypeInner::Struct { .. } => out.push_str(
+                self.struct_names
+                    .get(&(ty, atomic))
+                    .ok_or_else(|| format!("struct type {ty:?} was not collected"))?,
+            ),
             TypeInner::Pointer { base, space } => {
-                let base = self.type_name_depth(*base, false, depth + 1)?;
-                match space {
-                    AddressSpace::Function => concat_text!("ptr<function, ", base, ">"),
-                    AddressSpace::Private => concat_text!("ptr<private, ", base, ">"),
-                    AddressSpace::Workgroup => concat_text!("ptr<workgroup, ", base, ">"),
-                    AddressSpace::Uniform => concat_text!("ptr<uniform, ", base, ">"),
-                    AddressSpace::Storage { writable: false } => {
-                        concat_text!("ptr<storage, ", base, ", read>")
-                    }
-                    AddressSpace::Storage { writable: true } => {
-                        concat_text!("ptr<storage, ", base, ", read_write>")
-                    }
+                let (prefix, suffix) = match space {
+                    AddressSpace::Function => ("ptr<function, ", ">"),
+                    AddressSpace::Private => ("ptr<private, ", ">"),
+                    AddressSpace::Workgroup => ("ptr<workgroup, ", ">"),
+                    AddressSpace::Uniform => ("ptr<uniform, ", ">"),
+                    AddressSpace::Storage { writable: false } => ("ptr<storage, ", ", read>"),
+                    AddressSpace::Storage { writable: true } => ("ptr<storage, ", ", read_write>"),
                     AddressSpace::Handle => {
+                        // The base is spelled first, as its errors came first.
+                        let mut base_name = String::new();
+                        self.write_type(&mut base_name, *base, false, depth + 1)?;
                         return Err("pointers to textures or samplers".into());
                     }
-                }
+                };
+                out.push_str(prefix);
+                self.write_type(out, *base, false, depth + 1)?;
+                out.push_str(suffix);
             }
             TypeInner::Image {
                 dim,
@@ -558,7 +632,11 @@ impl<'a> Writer<'a> {
                         (ImageDimension::D2, false, true) => "multisampled_2d",
                         _ => return Err("this texture shape has no WGSL texture type".into()),
                     };
-                    concat_text!("texture_", shape, "<", sample, ">")
+                    out.push_str("texture_");
+                    out.push_str(shape);
+                    out.push('<');
+                    out.push_str(sample);
+                    out.push('>');
                 }
                 ImageClass::Storage { .. } => {
                     return Err(
@@ -566,14 +644,13 @@ impl<'a> Writer<'a> {
                     )
                 }
             },
-            TypeInner::Sampler { comparison } => {
-                if *comparison {
-                    "sampler_comparison".into()
-                } else {
-                    "sampler".into()
-                }
-            }
-        })
+            TypeInner::Sampler { comparison } => out.push_str(if *comparison {
+                "sampler_comparison"
+            } else {
+                "sampler"
+            }),
+        }
+        Ok(())
     }
 
     /// The WGSL spelling of a scalar type.
@@ -642,7 +719,20 @@ impl<'a> Writer<'a> {
     }
 
     pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
-        self.type_name(ty, atomic)
+        let mut name = String::new();
+        self.write_type_at(&mut name, ty, atomic, span)?;
+        Ok(name)
+    }
+
+    /// Appends [`Self::type_at`]'s text to `out`.
+    pub(crate) fn write_type_at(
+        &self,
+        out: &mut String,
+        ty: Handle<Type>,
+        atomic: bool,
+        span: Option<Span>,
+    ) -> Res<()> {
+        self.write_type(out, ty, atomic, 0)
             .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))
     }
 
@@ -672,7 +762,7 @@ impl<'a> Writer<'a> {
             let member_name = member_names
                 .get(index)
                 .cloned()
-                .unwrap_or_else(|| format!("member{index}"));
+                .unwrap_or_else(|| format!("member{index}").into());
             let member_type = self.type_at(member.ty, atomic, None)?;
             let _ = writeln!(out, "{member_name}: {member_type},");
         }
@@ -685,9 +775,7 @@ impl<'a> Writer<'a> {
         handle: Handle<GlobalVariable>,
         global: &GlobalVariable,
     ) -> Res<String> {
-        let name = self.global_names[handle]
-            .clone()
-            .unwrap_or_else(|| global.name.clone());
+        let name = self.global_names[handle].as_deref().unwrap_or(&global.name);
         let atomic = self.atomic_globals[handle];
         let is_typed_buffer = matches!(
             self.module.types[global.ty].inner,
@@ -718,7 +806,7 @@ impl<'a> Writer<'a> {
         };
         if is_typed_buffer {
             if let Some(declaration) =
-                self.typed_buffer_declaration(global, &name, &binding()?, atomic)?
+                self.typed_buffer_declaration(global, name, &binding()?, atomic)?
             {
                 return Ok(declaration);
             }
@@ -832,102 +920,36 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Appends one function to `out`; its errors go to the writer's diagnostics (and
+    /// `out` is then incomplete).
     fn write_function(
         &mut self,
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &Function,
     ) {
-        match self.function_text(handle, function) {
-            Ok((text, diagnostics)) => {
-                out.push_str(&text);
-                self.diagnostics.extend(diagnostics);
-            }
+        match self.function_text(out, handle, function) {
+            Ok(diagnostics) => self.diagnostics.extend(diagnostics),
             Err(d) => self.diagnostics.push(d),
         }
     }
 
-    /// The text of one function, and the errors of its body.
+    /// Appends the text of one function to `out`; returns the errors of its body.
     fn function_text(
         &self,
+        out: &mut String,
         handle: Option<Handle<Function>>,
         function: &Function,
-    ) -> Res<(String, Vec<Diagnostic>)> {
+    ) -> Res<Vec<Diagnostic>> {
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
             None => self.entry.span,
         };
         let needs = match handle {
-            Some(h) => self.lane_needs.get(&h).copied().unwrap_or_default(),
+            Some(h) => self.lane_needs.try_get(h).copied().unwrap_or_default(),
             None => self.function_lane_needs(function),
         };
-        let mut namer = self.namer.inner();
-        let mut params = Vec::new();
-        let mut arg_names = Vec::new();
-        for argument in &function.arguments {
-            let name = namer.name(&argument.name, "arg");
-            let ty = self.type_at(argument.ty, false, span)?;
-            let attributes = match (&argument.binding, is_entry) {
-                (Some(binding), true) => self.io_attributes(binding, argument.ty, span)?,
-                (None, true) if !self.is_io_struct(argument.ty) => {
-                    return Err(unsupported(
-                        span,
-                        concat_text!(
-                            "the entry point parameter '",
-                            argument.name,
-                            "' has no semantic"
-                        ),
-                    ))
-                }
-                _ => String::new(),
-            };
-            params.push(concat_text!(attributes, name, ": ", ty));
-            arg_names.push(name);
-        }
-        let lane_index = needs.index.then(|| LANE_INDEX.to_owned());
-        let lane_count = needs.count.then(|| LANE_COUNT.to_owned());
-        if needs.index {
-            params.push(if is_entry {
-                concat_text!("@builtin(subgroup_invocation_id) ", LANE_INDEX, ": u32")
-            } else {
-                concat_text!(LANE_INDEX, ": u32")
-            });
-        }
-        if needs.count {
-            params.push(if is_entry {
-                concat_text!("@builtin(subgroup_size) ", LANE_COUNT, ": u32")
-            } else {
-                concat_text!(LANE_COUNT, ": u32")
-            });
-        }
-        let result = match &function.result {
-            None => String::new(),
-            Some(result) => {
-                let ty = self.type_at(result.ty, false, span)?;
-                let attributes = match (&result.binding, is_entry) {
-                    (Some(binding), true) => self.io_attributes(binding, result.ty, span)?,
-                    (None, true) if !self.is_io_struct(result.ty) => {
-                        return Err(unsupported(
-                            span,
-                            "the entry point's result has no semantic",
-                        ))
-                    }
-                    _ => String::new(),
-                };
-                concat_text!(" -> ", attributes, ty)
-            }
-        };
-        let name = match handle {
-            Some(h) => self
-                .function_names
-                .get(&h)
-                .cloned()
-                .unwrap_or_else(|| function.name.clone()),
-            None => self.entry_name(),
-        };
-
-        let mut out = String::new();
         if is_entry {
             match self.entry.stage {
                 ShaderStage::Compute => {
@@ -938,7 +960,91 @@ impl<'a> Writer<'a> {
                 ShaderStage::Fragment => out.push_str("@fragment\n"),
             }
         }
-        let _ = writeln!(out, "fn {name}({}){result} {{", params.join(", "));
+        out.push_str("fn ");
+        match handle {
+            Some(h) => out.push_str(
+                self.function_names
+                    .try_get(h)
+                    .and_then(Option::as_deref)
+                    .unwrap_or(&function.name),
+            ),
+            None => out.push_str(&self.entry_name),
+        }
+        out.push('(');
+        let mut namer = self.namer.inner();
+        // The parameters, the locals and a compare-exchange's four temporaries.
+        namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
+        let mut arg_names = Vec::with_capacity(function.arguments.len());
+        for (index, argument) in function.arguments.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            let name = namer.name(&argument.name, "arg");
+            let ty = self.type_at(argument.ty, false, span)?;
+            match (&argument.binding, is_entry) {
+                (Some(binding), true) => {
+                    out.push_str(&self.io_attributes(binding, argument.ty, span)?)
+                }
+                (None, true) if !self.is_io_struct(argument.ty) => {
+                    return Err(unsupported(
+                        span,
+                        concat_text!(
+                            "the entry point parameter '",
+                            argument.name,
+                            "' has no semantic"
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+            out.push_str(&name);
+            out.push_str(": ");
+            out.push_str(&ty);
+            arg_names.push(name);
+        }
+        let mut separator = if function.arguments.is_empty() {
+            ""
+        } else {
+            ", "
+        };
+        let lane_index = needs.index.then_some(LANE_INDEX);
+        let lane_count = needs.count.then_some(LANE_COUNT);
+        if needs.index {
+            out.push_str(separator);
+            if is_entry {
+                out.push_str("@builtin(subgroup_invocation_id) ");
+            }
+            out.push_str(LANE_INDEX);
+            out.push_str(": u32");
+            separator = ", ";
+        }
+        if needs.count {
+            out.push_str(separator);
+            if is_entry {
+                out.push_str("@builtin(subgroup_size) ");
+            }
+            out.push_str(LANE_COUNT);
+            out.push_str(": u32");
+        }
+        out.push(')');
+        if let Some(result) = &function.result {
+            let ty = self.type_at(result.ty, false, span)?;
+            out.push_str(" -> ");
+            match (&result.binding, is_entry) {
+                (Some(binding), true) => {
+                    out.push_str(&self.io_attributes(binding, result.ty, span)?)
+                }
+                (None, true) if !self.is_io_struct(result.ty) => {
+                    return Err(unsupported(
+                        span,
+                        "the entry point's result has no semantic",
+                    ))
+                }
+                _ => {}
+            }
+            out.push_str(&ty);
+        }
+        out.push_str(" {\n");
 
         let local_names = function
             .local_variables
@@ -949,7 +1055,8 @@ impl<'a> Writer<'a> {
             function,
             arg_names,
             local_names,
-            bound: FastHashMap::default(),
+            bound: vec![false; function.expressions.len()],
+            named: Vec::new(),
             lane_index,
             lane_count,
             namer,
@@ -958,31 +1065,32 @@ impl<'a> Writer<'a> {
             span: None,
         };
         for (handle, local) in function.local_variables.iter() {
-            let ty = self.type_at(local.ty, false, span)?;
             let local_span = function.local_variables.span(handle).or(span);
+            out.push_str("    var ");
+            out.push_str(&context.local_names[handle]);
+            out.push_str(": ");
+            self.write_type_at(out, local.ty, false, span)?;
             self.check_value_array_counts(local.ty, &local.name, local_span)?;
-            let name = context.local_names[handle].clone();
             match local.init {
-                None => {
-                    let _ = writeln!(out, "    var {name}: {ty};");
+                None => out.push_str(";\n"),
+                Some(init) => {
+                    out.push_str(" = ");
+                    match self.write_initializer(out, &context, init) {
+                        Ok(()) => out.push_str(";\n"),
+                        Err(mut d) => {
+                            d.message = format!(
+                                "the initializer of local '{}' ({handle:?}): {}",
+                                local.name, d.message
+                            );
+                            context.diagnostics.push(d);
+                        }
+                    }
                 }
-                Some(init) => match self.initializer(&context, init) {
-                    Ok(value) => {
-                        let _ = writeln!(out, "    var {name}: {ty} = {value};");
-                    }
-                    Err(mut d) => {
-                        d.message = format!(
-                            "the initializer of local '{}' ({handle:?}): {}",
-                            local.name, d.message
-                        );
-                        context.diagnostics.push(d);
-                    }
-                },
             }
         }
-        self.write_block(&mut context, &mut out, &function.body, 1);
+        self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
-        Ok((out, context.diagnostics))
+        Ok(context.diagnostics)
     }
 
     /// Whether `ty` is a struct whose members all carry I/O bindings.
@@ -994,6 +1102,34 @@ impl<'a> Writer<'a> {
             _ => false,
         }
     }
+}
+
+/// Whether the entry point or a function it reaches (`functions`) uses a wave operation.
+fn uses_subgroups(functions: &[&Function]) -> bool {
+    functions.iter().any(|f| {
+        f.expressions
+            .iter()
+            .any(|(_, e)| matches!(e, Expression::Wave { .. }))
+    })
+}
+
+/// Whether the entry point takes implicit derivatives (`Sample`, `SampleBias`,
+/// `SampleCmp`, `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow
+/// (as in the D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis
+/// rejects them there unless `derivative_uniformity` is off.
+fn uses_implicit_derivatives(functions: &[&Function]) -> bool {
+    functions.iter().any(|f| {
+        f.expressions.iter().any(|(_, e)| {
+            matches!(
+                e,
+                Expression::Derivative { .. }
+                    | Expression::ImageSample {
+                        level: SampleLevel::Auto | SampleLevel::Bias(_),
+                        ..
+                    }
+            )
+        })
+    })
 }
 
 /// What a function needs itself: the lane index for `WaveGetLaneIndex` and for
@@ -1050,5 +1186,5 @@ pub(crate) fn entry_function_name(name: &str) -> String {
     let mut namer = Namer::default();
     namer.reserve(LANE_INDEX);
     namer.reserve(LANE_COUNT);
-    namer.name(name, "main")
+    namer.name(name, "main").to_string()
 }
