@@ -30,7 +30,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-use oneshader_ir::{codes, Diagnostic, Module};
+use oneshader_ir::{codes, Diagnostic, Module, ModuleInfo};
 
 /// Options of the WGSL backend (none yet).
 #[derive(Clone, Debug, Default)]
@@ -41,12 +41,18 @@ pub struct Options {}
 /// The output holds that entry point, the functions it reaches and only the globals they
 /// use. Anything WGSL cannot express is an error diagnostic ([`codes::WGSL_UNSUPPORTED`],
 /// [`codes::WGSL_WAVE_STAGE`]) at the span of the construct; this function never panics.
+///
+/// `info` holds the module's facts ([`ModuleInfo::new`]), computed once for all its entry
+/// points and targets.
 pub fn write_entry_point(
     module: &Module,
+    info: &ModuleInfo,
     entry: usize,
     options: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    let Some(entry_point) = module.entry_points.get(entry) else {
+    let (Some(entry_point), Some(entry_info)) =
+        (module.entry_points.get(entry), info.entry_point(entry))
+    else {
         return Err(vec![Diagnostic::error(
             codes::WGSL_UNSUPPORTED,
             None,
@@ -56,7 +62,7 @@ pub fn write_entry_point(
             ),
         )]);
     };
-    writer::Writer::new(module, entry_point, options).write()
+    writer::Writer::new(module, info, entry_point, entry_info, options).write()
 }
 
 /// The name the WGSL entry function of entry point `entry` of `module` gets: its HLSL

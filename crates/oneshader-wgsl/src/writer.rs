@@ -11,7 +11,7 @@ use oneshader_ir::{
     GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, LocalVariable,
     Module, SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
-use oneshader_ir::{FastHashMap, FastHashSet};
+use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
 use crate::names::Namer;
@@ -145,6 +145,10 @@ pub(crate) const BODY_DEPTH: usize = 2;
 pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
+    /// The module's facts, shared by its entry points.
+    info: &'a ModuleInfo,
+    /// What the entry point reaches and uses.
+    entry_info: &'a EntryPointInfo,
     /// WGSL names of the used globals, by handle index.
     pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
@@ -173,10 +177,18 @@ pub(crate) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a Module, entry: &'a EntryPoint, _options: &Options) -> Self {
+    pub fn new(
+        module: &'a Module,
+        info: &'a ModuleInfo,
+        entry: &'a EntryPoint,
+        entry_info: &'a EntryPointInfo,
+        _options: &Options,
+    ) -> Self {
         Writer {
             module,
             entry,
+            info,
+            entry_info,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
             function_names: HandleVec::from_len(module.functions.len(), None),
@@ -196,7 +208,7 @@ impl<'a> Writer<'a> {
 
     /// Writes the whole WGSL module.
     pub fn write(mut self) -> Result<String, Vec<Diagnostic>> {
-        self.helpers = analysis::reachable_functions(self.module, self.entry);
+        self.helpers = self.entry_info.reachable_functions.clone();
         // The entry function and the helpers it reaches (`analysis::entry_functions`).
         let module = self.module;
         let functions: Vec<&Function> = std::iter::once(&self.entry.function)
@@ -210,7 +222,7 @@ impl<'a> Writer<'a> {
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
-        self.uses = analysis::global_uses(self.module, self.entry);
+        self.uses = self.entry_info.global_uses.clone();
         self.atomic_globals = self
             .module
             .global_variables
@@ -451,14 +463,11 @@ impl<'a> Writer<'a> {
         loop {
             let mut changed = false;
             for &handle in &self.helpers {
-                let Some(function) = self.module.functions.try_get(handle) else {
-                    continue;
-                };
                 let Some(&before) = self.lane_needs.try_get(handle) else {
                     continue;
                 };
                 let mut needs = before;
-                for callee in analysis::callees(function) {
+                for &callee in self.info.callees(handle) {
                     let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
                     needs.index |= callee_needs.index;
                     needs.count |= callee_needs.count;
@@ -476,10 +485,10 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// What `function` needs, callees included (for the entry function).
-    pub fn function_lane_needs(&self, function: &Function) -> LaneNeeds {
-        let mut needs = direct_lane_needs(function);
-        for callee in analysis::callees(function) {
+    /// What the entry function needs, callees included.
+    pub fn entry_lane_needs(&self) -> LaneNeeds {
+        let mut needs = direct_lane_needs(&self.entry.function);
+        for &callee in &self.entry_info.callees {
             let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
             needs.index |= callee_needs.index;
             needs.count |= callee_needs.count;
@@ -948,7 +957,7 @@ impl<'a> Writer<'a> {
         };
         let needs = match handle {
             Some(h) => self.lane_needs.try_get(h).copied().unwrap_or_default(),
-            None => self.function_lane_needs(function),
+            None => self.entry_lane_needs(),
         };
         if is_entry {
             match self.entry.stage {

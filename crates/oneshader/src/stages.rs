@@ -74,8 +74,10 @@ pub(crate) fn run_backend(
             oneshader_msl::write_entry_point(module, info, entry_index, &options)
                 .map(String::into_bytes)
         }
-        Target::Wgsl => oneshader_wgsl::write_entry_point(module, entry_index, &Default::default())
-            .map(String::into_bytes),
+        Target::Wgsl => {
+            oneshader_wgsl::write_entry_point(module, info, entry_index, &Default::default())
+                .map(String::into_bytes)
+        }
     }
 }
 

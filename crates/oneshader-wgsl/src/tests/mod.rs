@@ -8,7 +8,7 @@ mod io;
 mod layout;
 mod wave;
 
-use oneshader_ir::{Diagnostic, Module};
+use oneshader_ir::{Diagnostic, Module, ModuleInfo};
 
 use crate::{write_entry_point, Options};
 
@@ -18,7 +18,7 @@ fn wgsl(module: &Module) -> String {
 }
 
 fn wgsl_of(module: &Module, entry: usize) -> String {
-    match write_entry_point(module, entry, &Options::default()) {
+    match write_entry_point(module, &ModuleInfo::new(module), entry, &Options::default()) {
         Ok(text) => text,
         Err(diagnostics) => panic!("unexpected diagnostics: {diagnostics:#?}"),
     }
@@ -26,7 +26,7 @@ fn wgsl_of(module: &Module, entry: usize) -> String {
 
 /// The diagnostics of entry point 0, failing the test if it compiles.
 fn errors(module: &Module) -> Vec<Diagnostic> {
-    match write_entry_point(module, 0, &Options::default()) {
+    match write_entry_point(module, &ModuleInfo::new(module), 0, &Options::default()) {
         Ok(text) => panic!("expected diagnostics, got:\n{text}"),
         Err(diagnostics) => diagnostics,
     }
@@ -63,9 +63,10 @@ fn assert_naga_accepts(text: &str) {
 #[test]
 fn a_missing_entry_point_is_an_error_not_a_panic() {
     let module = Module::default();
-    let diagnostics = match write_entry_point(&module, 3, &Options::default()) {
-        Ok(text) => panic!("unexpected output {text}"),
-        Err(d) => d,
-    };
+    let diagnostics =
+        match write_entry_point(&module, &ModuleInfo::new(&module), 3, &Options::default()) {
+            Ok(text) => panic!("unexpected output {text}"),
+            Err(d) => d,
+        };
     assert_eq!(diagnostics[0].code, oneshader_ir::codes::WGSL_UNSUPPORTED);
 }
