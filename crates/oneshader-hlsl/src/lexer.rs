@@ -378,7 +378,9 @@ impl Token {
 /// only set [`Token::leading_space`]. Invalid characters (OSH0010) and
 /// unterminated comments or strings (OSH0011) are reported and skipped.
 pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
-    let mut tokens = Vec::new();
+    // HLSL averages about five bytes a token (newlines included); one guess saves the
+    // regrowth of a large vector.
+    let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
     // One shared spelling per distinct token text: most tokens repeat (punctuation,
     // newlines, keywords, the same names), so a file costs one allocation per distinct
     // spelling instead of one per token.

@@ -334,6 +334,24 @@ impl Parser<'_> {
         token
     }
 
+    /// Moves past the next token and returns it as a name (the caller checked its kind).
+    fn bump_ident(&mut self) -> Ident {
+        let t = self.peek();
+        let ident = Ident {
+            name: t.text.clone(),
+            span: t.span,
+        };
+        self.advance();
+        ident
+    }
+
+    /// Moves past the next token and returns its span.
+    fn bump_span(&mut self) -> Span {
+        let span = self.span();
+        self.advance();
+        span
+    }
+
     /// Moves past the next token (not past the end of file), as [`Parser::bump`] without
     /// returning it.
     fn advance(&mut self) {
@@ -380,7 +398,7 @@ impl Parser<'_> {
 
     fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Span> {
         if self.at(kind) {
-            Ok(self.bump().span)
+            Ok(self.bump_span())
         } else {
             Err(self.expected(what))
         }
@@ -410,11 +428,7 @@ impl Parser<'_> {
 
     fn expect_ident(&mut self, what: &str) -> PResult<Ident> {
         if self.at(TokenKind::Ident) {
-            let t = self.bump();
-            Ok(Ident {
-                name: t.text.clone(),
-                span: t.span,
-            })
+            Ok(self.bump_ident())
         } else {
             Err(self.expected(what))
         }
@@ -659,7 +673,7 @@ impl Parser<'_> {
             let Some(modifier) = modifier else {
                 return modifiers;
             };
-            let span = self.bump().span;
+            let span = self.bump_span();
             modifiers.push(SpannedModifier { modifier, span });
         }
     }
@@ -668,7 +682,7 @@ impl Parser<'_> {
     fn parse_attributes(&mut self) -> PResult<Vec<Attribute>> {
         let mut attributes = Vec::new();
         while self.at(TokenKind::LBracket) {
-            let start = self.bump().span;
+            let start = self.bump_span();
             let double_bracket = self.eat(TokenKind::LBracket);
             loop {
                 let name = self.parse_attribute_name()?;
@@ -704,11 +718,7 @@ impl Parser<'_> {
         loop {
             match self.peek().kind {
                 TokenKind::Ident | TokenKind::Keyword(_) => {
-                    let t = self.bump();
-                    segments.push(Ident {
-                        name: t.text.clone(),
-                        span: t.span,
-                    });
+                    segments.push(self.bump_ident());
                 }
                 _ => return Err(self.expected("an attribute name")),
             }
@@ -968,7 +978,7 @@ impl Parser<'_> {
 
     /// `struct Name : Base { members }` (without the trailing `;`).
     fn parse_struct(&mut self) -> PResult<StructDecl> {
-        let start = self.bump().span;
+        let start = self.bump_span();
         let name = if self.at(TokenKind::Ident) {
             let name = self.expect_ident("a struct name")?;
             self.type_names.insert(name.name.to_string());
@@ -1330,7 +1340,7 @@ impl Parser<'_> {
                     self.expect(TokenKind::Colon, "':'")?;
                     labels.push(CaseLabel::Case(value));
                 } else if self.at_keyword(Keyword::Default) {
-                    let span = self.bump().span;
+                    let span = self.bump_span();
                     self.expect(TokenKind::Colon, "':'")?;
                     labels.push(CaseLabel::Default(span));
                 } else {
@@ -1471,7 +1481,7 @@ impl Parser<'_> {
             _ => None,
         };
         if let Some(op) = op {
-            let start = self.bump().span;
+            let start = self.bump_span();
             let operand = Box::new(self.parse_unary()?);
             return Ok(Expr {
                 span: start.to(operand.span),
@@ -1581,7 +1591,7 @@ impl Parser<'_> {
     }
 
     fn parse_cast(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump_span();
         while self.at_keyword(Keyword::Const) {
             self.advance();
         }
@@ -1627,13 +1637,7 @@ impl Parser<'_> {
                 TokenKind::Dot => {
                     self.advance();
                     let member = match self.kind() {
-                        TokenKind::Ident | TokenKind::Keyword(_) => {
-                            let t = self.bump();
-                            Ident {
-                                name: t.text.clone(),
-                                span: t.span,
-                            }
-                        }
+                        TokenKind::Ident | TokenKind::Keyword(_) => self.bump_ident(),
                         _ => return Err(self.expected("a member name")),
                     };
                     let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {

@@ -295,6 +295,7 @@ pub fn preprocess(
         include_dirs: &options.include_dirs,
         diagnostics,
         macros: FastHashMap::default(),
+        macro_names: NameFilter::default(),
         frames: Vec::new(),
         pending: VecDeque::new(),
         isolated: false,
@@ -357,6 +358,8 @@ struct Preprocessor<'a> {
     include_dirs: &'a [String],
     diagnostics: &'a mut Diagnostics,
     macros: FastHashMap<Rc<str>, Rc<Macro>>,
+    /// Every name ever defined as a macro, approximately: checked before `macros`.
+    macro_names: NameFilter,
     frames: Vec<Frame>,
     /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
     pending: VecDeque<Token>,
@@ -373,6 +376,36 @@ struct Preprocessor<'a> {
     /// Bytes of source text read so far (the main file and each inclusion).
     source_bytes: usize,
     limit_reported: bool,
+}
+
+/// A set of names that may answer "yes" for a name not in it (a 256-bit Bloom filter
+/// keyed by length and first and last byte): most identifiers are not macros, and
+/// this rules them out without hashing them.
+#[derive(Default)]
+struct NameFilter([u64; 4]);
+
+impl NameFilter {
+    /// The word and bit of `name`.
+    fn position(name: &str) -> (usize, u64) {
+        let bytes = name.as_bytes();
+        let first = bytes.first().map_or(0, |&b| usize::from(b));
+        let last = bytes.last().map_or(0, |&b| usize::from(b));
+        let hash = (bytes.len() ^ (first << 2) ^ last.wrapping_mul(5)) & 255;
+        (hash >> 6, 1 << (hash & 63))
+    }
+
+    fn insert(&mut self, name: &str) {
+        let (word, bit) = Self::position(name);
+        if let Some(w) = self.0.get_mut(word) {
+            *w |= bit;
+        }
+    }
+
+    /// False only when `name` was never inserted.
+    fn may_contain(&self, name: &str) -> bool {
+        let (word, bit) = Self::position(name);
+        self.0.get(word).is_none_or(|w| w & bit != 0)
+    }
 }
 
 fn hide_contains(hide: &HideSet, name: &str) -> bool {
@@ -437,6 +470,7 @@ impl Preprocessor<'_> {
     }
 
     fn define_builtin(&mut self, name: &str, builtin: Builtin) {
+        self.macro_names.insert(name);
         self.macros.insert(
             name.into(),
             Rc::new(Macro {
@@ -589,10 +623,9 @@ impl Preprocessor<'_> {
                             self.output_limit(token.span);
                             return;
                         }
-                        if token
-                            .ident_text()
-                            .is_some_and(|name| self.macros.contains_key(name))
-                        {
+                        if token.ident_text().is_some_and(|name| {
+                            self.macro_names.may_contain(name) && self.macros.contains_key(name)
+                        }) {
                             self.pending.push_back(token);
                             self.pending.extend(frame.tokens.by_ref().take(left));
                             break;
@@ -1169,6 +1202,7 @@ impl Preprocessor<'_> {
             );
             return;
         }
+        self.macro_names.insert(&name);
         self.macros.insert(
             name,
             Rc::new(Macro {
