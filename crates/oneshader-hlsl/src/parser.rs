@@ -808,7 +808,8 @@ impl Parser<'_> {
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
     fn parse_declarators(&mut self, first: Ident) -> PResult<Vec<Declarator>> {
-        let mut declarators = Vec::new();
+        // Most declarations declare one name: room for it, and nothing to shrink.
+        let mut declarators = Vec::with_capacity(1);
         let mut name = first;
         loop {
             let start = name.span;
