@@ -236,6 +236,9 @@ struct Macro {
     body: Vec<Token>,
     definition: Option<Span>,
     builtin: Option<Builtin>,
+    /// The hide set of the macro's name alone: what its expansions from source
+    /// tokens (which hide nothing) carry, shared by all of them.
+    own_hide: HideSet,
 }
 
 #[derive(Debug)]
@@ -413,7 +416,11 @@ fn hide_contains(hide: &HideSet, name: &str) -> bool {
         .is_some_and(|h| h.iter().any(|n| &**n == name))
 }
 
-fn hide_with(hide: &HideSet, name: &Rc<str>) -> HideSet {
+/// `hide` with `name` added; `own` is the set of `name` alone, shared when `hide` is empty.
+fn hide_with(hide: &HideSet, name: &Rc<str>, own: &HideSet) -> HideSet {
+    if hide.is_none() {
+        return own.clone();
+    }
     let mut names: Vec<Rc<str>> = hide.as_ref().map(|h| (**h).clone()).unwrap_or_default();
     if !names.iter().any(|n| n == name) {
         names.push(name.clone());
@@ -471,14 +478,16 @@ impl Preprocessor<'_> {
 
     fn define_builtin(&mut self, name: &str, builtin: Builtin) {
         self.macro_names.insert(name);
+        let name: Rc<str> = name.into();
         self.macros.insert(
-            name.into(),
+            name.clone(),
             Rc::new(Macro {
                 params: None,
                 variadic: false,
                 body: Vec::new(),
                 definition: None,
                 builtin: Some(builtin),
+                own_hide: Some(Rc::new(vec![name])),
             }),
         );
     }
@@ -730,7 +739,11 @@ impl Preprocessor<'_> {
             return false;
         }
         let (args, call_site, hide) = match &m.params {
-            None => (Vec::new(), name.span, hide_with(&name.hide, &macro_name)),
+            None => (
+                Vec::new(),
+                name.span,
+                hide_with(&name.hide, &macro_name, &m.own_hide),
+            ),
             Some(params) => {
                 if !self.next_is_lparen() {
                     return false;
@@ -743,7 +756,11 @@ impl Preprocessor<'_> {
                 let Some(args) = args else {
                     return true;
                 };
-                let hide = hide_with(&hide_intersection(&name.hide, &rparen.hide), &macro_name);
+                let hide = hide_with(
+                    &hide_intersection(&name.hide, &rparen.hide),
+                    &macro_name,
+                    &m.own_hide,
+                );
                 (args, name.span.to(rparen.span), hide)
             }
         };
@@ -1204,13 +1221,14 @@ impl Preprocessor<'_> {
         }
         self.macro_names.insert(&name);
         self.macros.insert(
-            name,
+            name.clone(),
             Rc::new(Macro {
                 params,
                 variadic,
                 body,
                 definition: Some(span),
                 builtin: None,
+                own_hide: Some(Rc::new(vec![name])),
             }),
         );
     }
