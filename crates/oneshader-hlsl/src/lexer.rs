@@ -378,11 +378,15 @@ impl Token {
 /// only set [`Token::leading_space`]. Invalid characters (OSH0010) and
 /// unterminated comments or strings (OSH0011) are reported and skipped.
 pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
-    let mut tokens = Vec::new();
+    // HLSL averages about five bytes a token (newlines included); one guess saves the
+    // regrowth of a large vector.
+    let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
     // One shared spelling per distinct token text: most tokens repeat (punctuation,
     // newlines, keywords, the same names), so a file costs one allocation per distinct
     // spelling instead of one per token.
     let mut spellings: FastHashMap<&str, Rc<str>> = FastHashMap::default();
+    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without hashing.
+    let mut one_byte: [Option<Rc<str>>; 128] = [const { None }; 128];
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
@@ -426,10 +430,17 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
             Ok(raw) => map_raw(raw, lexer.slice()),
         };
         let slice = lexer.slice();
-        let spelling = spellings
-            .entry(slice)
-            .or_insert_with(|| Rc::from(slice))
-            .clone();
+        let slot = match slice.as_bytes() {
+            &[byte] => one_byte.get_mut(usize::from(byte)),
+            _ => None,
+        };
+        let spelling = match slot {
+            Some(slot) => slot.get_or_insert_with(|| Rc::from(slice)).clone(),
+            None => spellings
+                .entry(slice)
+                .or_insert_with(|| Rc::from(slice))
+                .clone(),
+        };
         let mut token = Token::new(kind, spelling, span);
         token.leading_space = leading_space;
         token.line_start = line_start;

@@ -47,10 +47,12 @@ type PResult<T> = Result<T, Failed>;
 /// Newline tokens are ignored; the stream should end with [`TokenKind::Eof`]
 /// (one is added if it does not).
 pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> TranslationUnit {
-    let mut tokens: Vec<Token> = tokens
-        .into_iter()
-        .filter(|t| t.kind != TokenKind::Newline && t.kind != TokenKind::Placemarker)
-        .collect();
+    let skipped = |t: &Token| matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker);
+    // The preprocessor's output has neither; raw lexer output has newlines.
+    let mut tokens = tokens;
+    if tokens.iter().any(skipped) {
+        tokens.retain(|t| !skipped(t));
+    }
     let end = match tokens.last() {
         Some(last) if last.kind == TokenKind::Eof => last.clone(),
         last => {
@@ -93,81 +95,6 @@ struct Parser<'d> {
     abandoned: bool,
 }
 
-/// The scalar type spellings that also form vectors (`float4`) and matrices (`float4x4`).
-const SCALAR_TYPES: &[&str] = &[
-    "bool",
-    "int",
-    "uint",
-    "dword",
-    "half",
-    "float",
-    "double",
-    "min16float",
-    "min10float",
-    "min16int",
-    "min12int",
-    "min16uint",
-    "int16_t",
-    "uint16_t",
-    "int32_t",
-    "uint32_t",
-    "int64_t",
-    "uint64_t",
-    "float16_t",
-    "float32_t",
-    "float64_t",
-];
-
-/// Built-in object types (resources, samplers, streams, patches).
-const OBJECT_TYPES: &[&str] = &[
-    "Buffer",
-    "RWBuffer",
-    "StructuredBuffer",
-    "RWStructuredBuffer",
-    "AppendStructuredBuffer",
-    "ConsumeStructuredBuffer",
-    "ByteAddressBuffer",
-    "RWByteAddressBuffer",
-    "Texture1D",
-    "Texture1DArray",
-    "Texture2D",
-    "Texture2DArray",
-    "Texture2DMS",
-    "Texture2DMSArray",
-    "Texture3D",
-    "TextureCube",
-    "TextureCubeArray",
-    "RWTexture1D",
-    "RWTexture1DArray",
-    "RWTexture2D",
-    "RWTexture2DArray",
-    "RWTexture3D",
-    "RasterizerOrderedBuffer",
-    "RasterizerOrderedByteAddressBuffer",
-    "RasterizerOrderedStructuredBuffer",
-    "RasterizerOrderedTexture1D",
-    "RasterizerOrderedTexture1DArray",
-    "RasterizerOrderedTexture2D",
-    "RasterizerOrderedTexture2DArray",
-    "RasterizerOrderedTexture3D",
-    "FeedbackTexture2D",
-    "FeedbackTexture2DArray",
-    "SamplerState",
-    "SamplerComparisonState",
-    "ConstantBuffer",
-    "TextureBuffer",
-    "RaytracingAccelerationStructure",
-    "RayQuery",
-    "RayDesc",
-    "BuiltInTriangleIntersectionAttributes",
-    "InputPatch",
-    "OutputPatch",
-    "PointStream",
-    "LineStream",
-    "TriangleStream",
-    "string",
-];
-
 /// Whether `name` is a scalar, vector or matrix type spelling (`float`, `uint3`, `half4x4`,
 /// `vector`, `matrix`): the types that can be called as constructors.
 pub fn is_numeric_type_name(name: &str) -> bool {
@@ -177,22 +104,102 @@ pub fn is_numeric_type_name(name: &str) -> bool {
     ) {
         return true;
     }
-    SCALAR_TYPES.iter().any(|scalar| {
-        let Some(rest) = name.strip_prefix(scalar) else {
-            return false;
-        };
-        let is_dim = |s: &str| matches!(s, "1" | "2" | "3" | "4");
-        rest.is_empty()
-            || is_dim(rest)
-            || rest
-                .split_once('x')
-                .is_some_and(|(r, c)| is_dim(r) && is_dim(c))
-    })
+    // A scalar spelling, then nothing, a dimension (`float4`) or two (`float4x4`); no
+    // scalar spelling ends in a digit, so the suffix is found from the end.
+    let is_dim = |b: u8| matches!(b, b'1'..=b'4');
+    let scalar = match name.as_bytes() {
+        [.., r, b'x', c] if is_dim(*r) && is_dim(*c) => name.get(..name.len() - 3),
+        [.., n] if is_dim(*n) => name.get(..name.len() - 1),
+        _ => Some(name),
+    };
+    scalar.is_some_and(is_scalar_type_name)
+}
+
+/// Whether `name` is a scalar type spelling, one that also forms vectors (`float4`) and
+/// matrices (`float4x4`).
+fn is_scalar_type_name(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "int"
+            | "uint"
+            | "dword"
+            | "half"
+            | "float"
+            | "double"
+            | "min16float"
+            | "min10float"
+            | "min16int"
+            | "min12int"
+            | "min16uint"
+            | "int16_t"
+            | "uint16_t"
+            | "int32_t"
+            | "uint32_t"
+            | "int64_t"
+            | "uint64_t"
+            | "float16_t"
+            | "float32_t"
+            | "float64_t"
+    )
+}
+
+/// Whether `name` is a built-in object type (resources, samplers, streams, patches).
+fn is_object_type_name(name: &str) -> bool {
+    matches!(
+        name,
+        "Buffer"
+            | "RWBuffer"
+            | "StructuredBuffer"
+            | "RWStructuredBuffer"
+            | "AppendStructuredBuffer"
+            | "ConsumeStructuredBuffer"
+            | "ByteAddressBuffer"
+            | "RWByteAddressBuffer"
+            | "Texture1D"
+            | "Texture1DArray"
+            | "Texture2D"
+            | "Texture2DArray"
+            | "Texture2DMS"
+            | "Texture2DMSArray"
+            | "Texture3D"
+            | "TextureCube"
+            | "TextureCubeArray"
+            | "RWTexture1D"
+            | "RWTexture1DArray"
+            | "RWTexture2D"
+            | "RWTexture2DArray"
+            | "RWTexture3D"
+            | "RasterizerOrderedBuffer"
+            | "RasterizerOrderedByteAddressBuffer"
+            | "RasterizerOrderedStructuredBuffer"
+            | "RasterizerOrderedTexture1D"
+            | "RasterizerOrderedTexture1DArray"
+            | "RasterizerOrderedTexture2D"
+            | "RasterizerOrderedTexture2DArray"
+            | "RasterizerOrderedTexture3D"
+            | "FeedbackTexture2D"
+            | "FeedbackTexture2DArray"
+            | "SamplerState"
+            | "SamplerComparisonState"
+            | "ConstantBuffer"
+            | "TextureBuffer"
+            | "RaytracingAccelerationStructure"
+            | "RayQuery"
+            | "RayDesc"
+            | "BuiltInTriangleIntersectionAttributes"
+            | "InputPatch"
+            | "OutputPatch"
+            | "PointStream"
+            | "LineStream"
+            | "TriangleStream"
+            | "string"
+    )
 }
 
 /// Whether `name` is any built-in type spelling: numeric types and object types.
 pub fn is_builtin_type_name(name: &str) -> bool {
-    is_numeric_type_name(name) || OBJECT_TYPES.contains(&name)
+    is_numeric_type_name(name) || is_object_type_name(name)
 }
 
 /// Binding strength of a binary operator (higher binds tighter), for precedence climbing.
@@ -323,16 +330,41 @@ impl Parser<'_> {
 
     fn bump(&mut self) -> Token {
         let token = self.peek().clone();
-        if token.kind != TokenKind::Eof {
-            self.pos += 1;
-            self.prev_span = token.span;
-        }
+        self.advance();
         token
+    }
+
+    /// Moves past the next token and returns it as a name (the caller checked its kind).
+    fn bump_ident(&mut self) -> Ident {
+        let t = self.peek();
+        let ident = Ident {
+            name: t.text.clone(),
+            span: t.span,
+        };
+        self.advance();
+        ident
+    }
+
+    /// Moves past the next token and returns its span.
+    fn bump_span(&mut self) -> Span {
+        let span = self.span();
+        self.advance();
+        span
+    }
+
+    /// Moves past the next token (not past the end of file), as [`Parser::bump`] without
+    /// returning it.
+    fn advance(&mut self) {
+        let token = self.peek();
+        if token.kind != TokenKind::Eof {
+            self.prev_span = token.span;
+            self.pos += 1;
+        }
     }
 
     fn eat(&mut self, kind: TokenKind) -> bool {
         if self.at(kind) {
-            self.bump();
+            self.advance();
             true
         } else {
             false
@@ -366,7 +398,7 @@ impl Parser<'_> {
 
     fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Span> {
         if self.at(kind) {
-            Ok(self.bump().span)
+            Ok(self.bump_span())
         } else {
             Err(self.expected(what))
         }
@@ -376,7 +408,7 @@ impl Parser<'_> {
     fn expect_closing_angle(&mut self) -> PResult<()> {
         let rest = match self.kind() {
             TokenKind::Gt => {
-                self.bump();
+                self.advance();
                 return Ok(());
             }
             TokenKind::Shr => TokenKind::Gt,
@@ -396,11 +428,7 @@ impl Parser<'_> {
 
     fn expect_ident(&mut self, what: &str) -> PResult<Ident> {
         if self.at(TokenKind::Ident) {
-            let t = self.bump();
-            Ok(Ident {
-                name: t.text.clone(),
-                span: t.span,
-            })
+            Ok(self.bump_ident())
         } else {
             Err(self.expected(what))
         }
@@ -450,14 +478,14 @@ impl Parser<'_> {
                 TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
-                        self.bump();
+                        self.advance();
                         return;
                     }
                 }
                 TokenKind::Eof => return,
                 _ => {}
             }
-            self.bump();
+            self.advance();
         }
     }
 
@@ -466,7 +494,7 @@ impl Parser<'_> {
         loop {
             match self.kind() {
                 TokenKind::Semicolon => {
-                    self.bump();
+                    self.advance();
                     return;
                 }
                 TokenKind::RBrace | TokenKind::Eof => return,
@@ -476,7 +504,7 @@ impl Parser<'_> {
                 }
                 TokenKind::LParen | TokenKind::LBracket => self.skip_group(),
                 _ => {
-                    self.bump();
+                    self.advance();
                 }
             }
         }
@@ -487,13 +515,13 @@ impl Parser<'_> {
         loop {
             match self.kind() {
                 TokenKind::Semicolon => {
-                    self.bump();
+                    self.advance();
                     return;
                 }
                 TokenKind::Eof => return,
                 TokenKind::RBrace => {
                     if !nested {
-                        self.bump();
+                        self.advance();
                     }
                     return;
                 }
@@ -504,7 +532,7 @@ impl Parser<'_> {
                 }
                 TokenKind::LParen | TokenKind::LBracket => self.skip_group(),
                 _ => {
-                    self.bump();
+                    self.advance();
                 }
             }
         }
@@ -531,7 +559,7 @@ impl Parser<'_> {
                 Err(Failed) => {
                     self.recover_item(nested);
                     if self.pos == before && !self.at(TokenKind::Eof) {
-                        self.bump();
+                        self.advance();
                     }
                 }
             }
@@ -551,7 +579,7 @@ impl Parser<'_> {
                 }));
             }
             TokenKind::Semicolon => {
-                self.bump();
+                self.advance();
                 return Ok(Item::Empty(start));
             }
             _ => {}
@@ -585,7 +613,7 @@ impl Parser<'_> {
         let ty = if is_struct_definition {
             let decl = self.parse_struct()?;
             if self.at(TokenKind::Semicolon) && modifiers.is_empty() {
-                self.bump();
+                self.advance();
                 return Ok(Item::Struct(decl));
             }
             TypeExpr {
@@ -645,7 +673,7 @@ impl Parser<'_> {
             let Some(modifier) = modifier else {
                 return modifiers;
             };
-            let span = self.bump().span;
+            let span = self.bump_span();
             modifiers.push(SpannedModifier { modifier, span });
         }
     }
@@ -654,7 +682,7 @@ impl Parser<'_> {
     fn parse_attributes(&mut self) -> PResult<Vec<Attribute>> {
         let mut attributes = Vec::new();
         while self.at(TokenKind::LBracket) {
-            let start = self.bump().span;
+            let start = self.bump_span();
             let double_bracket = self.eat(TokenKind::LBracket);
             loop {
                 let name = self.parse_attribute_name()?;
@@ -690,11 +718,7 @@ impl Parser<'_> {
         loop {
             match self.peek().kind {
                 TokenKind::Ident | TokenKind::Keyword(_) => {
-                    let t = self.bump();
-                    segments.push(Ident {
-                        name: t.text.clone(),
-                        span: t.span,
-                    });
+                    segments.push(self.bump_ident());
                 }
                 _ => return Err(self.expected("an attribute name")),
             }
@@ -711,7 +735,7 @@ impl Parser<'_> {
         let mut last = self.expect_ident(what)?;
         let mut qualifiers = Vec::new();
         while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
-            self.bump();
+            self.advance();
             let next = self.expect_ident(what)?;
             qualifiers.push(std::mem::replace(&mut last, next));
         }
@@ -733,7 +757,7 @@ impl Parser<'_> {
     fn parse_type_inner(&mut self) -> PResult<TypeExpr> {
         let start = self.span();
         if self.at_keyword(Keyword::Struct) {
-            self.bump();
+            self.advance();
         }
         if !self.at(TokenKind::Ident) {
             return Err(self.expected("a type"));
@@ -760,10 +784,10 @@ impl Parser<'_> {
         }
         loop {
             let norm = if self.at_keyword(Keyword::Unorm) {
-                self.bump();
+                self.advance();
                 Some(Norm::Unorm)
             } else if self.at_keyword(Keyword::Snorm) {
-                self.bump();
+                self.advance();
                 Some(Norm::Snorm)
             } else {
                 None
@@ -784,7 +808,8 @@ impl Parser<'_> {
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
     fn parse_declarators(&mut self, first: Ident) -> PResult<Vec<Declarator>> {
-        let mut declarators = Vec::new();
+        // Most declarations declare one name: room for it, and nothing to shrink.
+        let mut declarators = Vec::with_capacity(1);
         let mut name = first;
         loop {
             let start = name.span;
@@ -829,7 +854,7 @@ impl Parser<'_> {
         while self.eat(TokenKind::Colon) {
             let start = self.span();
             if self.at_keyword(Keyword::Register) {
-                self.bump();
+                self.advance();
                 self.expect(TokenKind::LParen, "'('")?;
                 let mut register = Register {
                     profile: None,
@@ -858,7 +883,7 @@ impl Parser<'_> {
                 register.span = self.span_from(start);
                 annotations.push(Annotation::Register(register));
             } else if self.at_keyword(Keyword::Packoffset) {
-                self.bump();
+                self.advance();
                 self.expect(TokenKind::LParen, "'('")?;
                 let register = self.expect_ident("a constant register such as 'c0'")?;
                 let component = if self.eat(TokenKind::Dot) {
@@ -891,7 +916,7 @@ impl Parser<'_> {
         let mut params = Vec::new();
         let void_list = self.peek().is_word("void") && self.peek_at(1).kind == TokenKind::RParen;
         if void_list {
-            self.bump();
+            self.advance();
         }
         if !self.at(TokenKind::RParen) {
             loop {
@@ -954,7 +979,7 @@ impl Parser<'_> {
 
     /// `struct Name : Base { members }` (without the trailing `;`).
     fn parse_struct(&mut self) -> PResult<StructDecl> {
-        let start = self.bump().span;
+        let start = self.bump_span();
         let name = if self.at(TokenKind::Ident) {
             let name = self.expect_ident("a struct name")?;
             self.type_names.insert(name.name.to_string());
@@ -993,7 +1018,7 @@ impl Parser<'_> {
         } else {
             BufferKind::Texture
         };
-        self.bump();
+        self.advance();
         let name = self.expect_ident("a buffer name")?;
         let annotations = self.parse_annotations()?;
         self.expect(TokenKind::LBrace, "'{'")?;
@@ -1011,7 +1036,7 @@ impl Parser<'_> {
     }
 
     fn parse_typedef(&mut self, start: Span) -> PResult<Item> {
-        self.bump();
+        self.advance();
         let modifiers = self.parse_modifiers();
         let ty = if self.at_keyword(Keyword::Struct) && self.peek_at(1).kind == TokenKind::LBrace
             || self.at_keyword(Keyword::Struct) && self.peek_at(2).kind == TokenKind::LBrace
@@ -1050,7 +1075,7 @@ impl Parser<'_> {
     }
 
     fn parse_namespace(&mut self, start: Span) -> PResult<Item> {
-        self.bump();
+        self.advance();
         let name = self.expect_ident("a namespace name")?;
         self.expect(TokenKind::LBrace, "'{'")?;
         let items = self.parse_items(true);
@@ -1095,7 +1120,7 @@ impl Parser<'_> {
         result.unwrap_or_else(|Failed| {
             self.recover_statement();
             if self.pos == before && !self.at(TokenKind::Eof) && !self.at(TokenKind::RBrace) {
-                self.bump();
+                self.advance();
             }
             Stmt {
                 kind: StmtKind::Error,
@@ -1110,7 +1135,7 @@ impl Parser<'_> {
         let kind = match self.kind() {
             TokenKind::LBrace => StmtKind::Block(self.parse_block()?),
             TokenKind::Semicolon => {
-                self.bump();
+                self.advance();
                 StmtKind::Empty
             }
             TokenKind::Keyword(Keyword::If) => self.parse_if()?,
@@ -1119,22 +1144,22 @@ impl Parser<'_> {
             TokenKind::Keyword(Keyword::For) => self.parse_for()?,
             TokenKind::Keyword(Keyword::Switch) => self.parse_switch()?,
             TokenKind::Keyword(Keyword::Break) => {
-                self.bump();
+                self.advance();
                 self.expect(TokenKind::Semicolon, "';'")?;
                 StmtKind::Break
             }
             TokenKind::Keyword(Keyword::Continue) => {
-                self.bump();
+                self.advance();
                 self.expect(TokenKind::Semicolon, "';'")?;
                 StmtKind::Continue
             }
             TokenKind::Keyword(Keyword::Discard) => {
-                self.bump();
+                self.advance();
                 self.expect(TokenKind::Semicolon, "';'")?;
                 StmtKind::Discard
             }
             TokenKind::Keyword(Keyword::Return) => {
-                self.bump();
+                self.advance();
                 let value = if self.at(TokenKind::Semicolon) {
                     None
                 } else {
@@ -1162,11 +1187,11 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_if(&mut self) -> PResult<StmtKind> {
-        self.bump();
+        self.advance();
         let condition = self.parse_condition()?;
         let accept = Box::new(self.parse_statement());
         let reject = if self.at_keyword(Keyword::Else) {
-            self.bump();
+            self.advance();
             Some(Box::new(self.parse_statement()))
         } else {
             None
@@ -1180,7 +1205,7 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_while(&mut self) -> PResult<StmtKind> {
-        self.bump();
+        self.advance();
         let condition = self.parse_condition()?;
         let body = Box::new(self.parse_statement());
         Ok(StmtKind::While { condition, body })
@@ -1188,12 +1213,12 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_do_while(&mut self) -> PResult<StmtKind> {
-        self.bump();
+        self.advance();
         let body = Box::new(self.parse_statement());
         if !self.at_keyword(Keyword::While) {
             return Err(self.expected("'while'"));
         }
-        self.bump();
+        self.advance();
         let condition = self.parse_condition()?;
         self.expect(TokenKind::Semicolon, "';'")?;
         Ok(StmtKind::DoWhile { body, condition })
@@ -1258,7 +1283,7 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_for(&mut self) -> PResult<StmtKind> {
-        self.bump();
+        self.advance();
         self.expect(TokenKind::LParen, "'('")?;
         let init_start = self.span();
         let init = if self.eat(TokenKind::Semicolon) {
@@ -1302,7 +1327,7 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_switch(&mut self) -> PResult<StmtKind> {
-        self.bump();
+        self.advance();
         let selector = self.parse_condition()?;
         self.expect(TokenKind::LBrace, "'{'")?;
         let mut cases: Vec<SwitchCase> = Vec::new();
@@ -1311,12 +1336,12 @@ impl Parser<'_> {
             let mut labels = Vec::new();
             loop {
                 if self.at_keyword(Keyword::Case) {
-                    self.bump();
+                    self.advance();
                     let value = self.parse_conditional()?;
                     self.expect(TokenKind::Colon, "':'")?;
                     labels.push(CaseLabel::Case(value));
                 } else if self.at_keyword(Keyword::Default) {
-                    let span = self.bump().span;
+                    let span = self.bump_span();
                     self.expect(TokenKind::Colon, "':'")?;
                     labels.push(CaseLabel::Default(span));
                 } else {
@@ -1382,7 +1407,7 @@ impl Parser<'_> {
         let Some(op) = assign_op(self.kind()) else {
             return Ok(target);
         };
-        self.bump();
+        self.advance();
         let value = self.parse_assignment()?;
         Ok(Expr {
             span: target.span.to(value.span),
@@ -1425,7 +1450,7 @@ impl Parser<'_> {
                 break;
             }
             self.enter()?;
-            self.bump();
+            self.advance();
             let rhs = self.parse_binary(precedence + 1)?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
@@ -1457,7 +1482,7 @@ impl Parser<'_> {
             _ => None,
         };
         if let Some(op) = op {
-            let start = self.bump().span;
+            let start = self.bump_span();
             let operand = Box::new(self.parse_unary()?);
             return Ok(Expr {
                 span: start.to(operand.span),
@@ -1567,9 +1592,9 @@ impl Parser<'_> {
     }
 
     fn parse_cast(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump_span();
         while self.at_keyword(Keyword::Const) {
-            self.bump();
+            self.advance();
         }
         let ty = self.parse_type()?;
         let array_dims = self.parse_array_dims()?;
@@ -1599,7 +1624,7 @@ impl Parser<'_> {
             }
             match self.kind() {
                 TokenKind::LBracket => {
-                    self.bump();
+                    self.advance();
                     let index = self.parse_expression()?;
                     self.expect(TokenKind::RBracket, "']'")?;
                     expr = Expr {
@@ -1611,15 +1636,9 @@ impl Parser<'_> {
                     };
                 }
                 TokenKind::Dot => {
-                    self.bump();
+                    self.advance();
                     let member = match self.kind() {
-                        TokenKind::Ident | TokenKind::Keyword(_) => {
-                            let t = self.bump();
-                            Ident {
-                                name: t.text.clone(),
-                                span: t.span,
-                            }
-                        }
+                        TokenKind::Ident | TokenKind::Keyword(_) => self.bump_ident(),
                         _ => return Err(self.expected("a member name")),
                     };
                     let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
@@ -1654,7 +1673,7 @@ impl Parser<'_> {
                     } else {
                         UnaryOp::PostDecrement
                     };
-                    self.bump();
+                    self.advance();
                     expr = Expr {
                         span: self.span_from(expr.span),
                         kind: ExprKind::Unary {
@@ -1693,7 +1712,7 @@ impl Parser<'_> {
             | TokenKind::StringLiteral
             | TokenKind::Keyword(Keyword::True | Keyword::False) => self.parse_literal(),
             TokenKind::LParen => {
-                self.bump();
+                self.advance();
                 let inner = self.parse_expression()?;
                 self.expect(TokenKind::RParen, "')'")?;
                 inner.kind
@@ -1745,7 +1764,7 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_init_list(&mut self) -> PResult<ExprKind> {
-        self.bump();
+        self.advance();
         let mut elements = Vec::new();
         while !self.at(TokenKind::RBrace) {
             elements.push(self.parse_assignment()?);
@@ -1759,11 +1778,11 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_name_or_call(&mut self) -> PResult<ExprKind> {
-        let text = self.peek().text.clone();
+        let text = &self.peek().text;
         let next = self.peek_at(1).kind;
-        let constructor = is_numeric_type_name(&text)
-            && (next == TokenKind::LParen
-                || (next == TokenKind::Lt && matches!(&*text, "vector" | "matrix")));
+        let constructor = (next == TokenKind::LParen
+            || (next == TokenKind::Lt && matches!(&**text, "vector" | "matrix")))
+            && is_numeric_type_name(text);
         if constructor {
             let ty = self.parse_type()?;
             self.expect(TokenKind::LParen, "'('")?;

@@ -236,6 +236,9 @@ struct Macro {
     body: Vec<Token>,
     definition: Option<Span>,
     builtin: Option<Builtin>,
+    /// The hide set of the macro's name alone: what its expansions from source
+    /// tokens (which hide nothing) carry, shared by all of them.
+    own_hide: HideSet,
 }
 
 #[derive(Debug)]
@@ -253,8 +256,8 @@ struct Conditional {
 struct Frame {
     file: FileId,
     path: String,
-    tokens: Vec<Token>,
-    pos: usize,
+    /// The tokens not read yet, ending with [`TokenKind::Eof`].
+    tokens: std::vec::IntoIter<Token>,
     conditionals: Vec<Conditional>,
     line_delta: i64,
     name_override: Option<String>,
@@ -266,6 +269,18 @@ struct Frame {
 impl Frame {
     fn active(&self) -> bool {
         self.conditionals.last().is_none_or(|c| c.active)
+    }
+
+    /// Consumes the newline that ends the line just read, if it is one (not the end of file).
+    fn skip_newline(&mut self) {
+        if self
+            .tokens
+            .as_slice()
+            .first()
+            .is_some_and(|t| t.kind == TokenKind::Newline)
+        {
+            self.tokens.next();
+        }
     }
 }
 
@@ -283,6 +298,7 @@ pub fn preprocess(
         include_dirs: &options.include_dirs,
         diagnostics,
         macros: FastHashMap::default(),
+        macro_names: NameFilter::default(),
         frames: Vec::new(),
         pending: VecDeque::new(),
         isolated: false,
@@ -303,25 +319,15 @@ pub fn preprocess(
     let main_start = Span::new(main, 0, 0);
     if pp.accept_source(main_text.len(), &main_path, main_start) {
         pp.push_file(main, main_path, &main_text);
+        // The output is about as long as the main file (less its newlines).
+        let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
+        pp.out.reserve(main_tokens);
     }
     let predefined = predefined_text(options);
     let builtin = pp.map.add("<built-in>", predefined.clone());
     pp.push_file(builtin, String::new(), &predefined);
 
-    while let Some(token) = pp.next_token() {
-        if pp.out.len() >= MAX_OUTPUT_TOKENS {
-            let span = token.span;
-            pp.error(
-                codes::SOURCE_NOT_ACCEPTED,
-                span,
-                format!(
-                    "preprocessing produced more than {MAX_OUTPUT_TOKENS} tokens; the rest of the input was not read"
-                ),
-            );
-            break;
-        }
-        pp.process(token);
-    }
+    pp.run();
     let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
     pp.out
         .push(Token::new(TokenKind::Eof, "", Span::new(main, end, end)));
@@ -355,6 +361,8 @@ struct Preprocessor<'a> {
     include_dirs: &'a [String],
     diagnostics: &'a mut Diagnostics,
     macros: FastHashMap<Rc<str>, Rc<Macro>>,
+    /// Every name ever defined as a macro, approximately: checked before `macros`.
+    macro_names: NameFilter,
     frames: Vec<Frame>,
     /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
     pending: VecDeque<Token>,
@@ -373,12 +381,46 @@ struct Preprocessor<'a> {
     limit_reported: bool,
 }
 
+/// A set of names that may answer "yes" for a name not in it (a 256-bit Bloom filter
+/// keyed by length and first and last byte): most identifiers are not macros, and
+/// this rules them out without hashing them.
+#[derive(Default)]
+struct NameFilter([u64; 4]);
+
+impl NameFilter {
+    /// The word and bit of `name`.
+    fn position(name: &str) -> (usize, u64) {
+        let bytes = name.as_bytes();
+        let first = bytes.first().map_or(0, |&b| usize::from(b));
+        let last = bytes.last().map_or(0, |&b| usize::from(b));
+        let hash = (bytes.len() ^ (first << 2) ^ last.wrapping_mul(5)) & 255;
+        (hash >> 6, 1 << (hash & 63))
+    }
+
+    fn insert(&mut self, name: &str) {
+        let (word, bit) = Self::position(name);
+        if let Some(w) = self.0.get_mut(word) {
+            *w |= bit;
+        }
+    }
+
+    /// False only when `name` was never inserted.
+    fn may_contain(&self, name: &str) -> bool {
+        let (word, bit) = Self::position(name);
+        self.0.get(word).is_none_or(|w| w & bit != 0)
+    }
+}
+
 fn hide_contains(hide: &HideSet, name: &str) -> bool {
     hide.as_ref()
         .is_some_and(|h| h.iter().any(|n| &**n == name))
 }
 
-fn hide_with(hide: &HideSet, name: &Rc<str>) -> HideSet {
+/// `hide` with `name` added; `own` is the set of `name` alone, shared when `hide` is empty.
+fn hide_with(hide: &HideSet, name: &Rc<str>, own: &HideSet) -> HideSet {
+    if hide.is_none() {
+        return own.clone();
+    }
     let mut names: Vec<Rc<str>> = hide.as_ref().map(|h| (**h).clone()).unwrap_or_default();
     if !names.iter().any(|n| n == name) {
         names.push(name.clone());
@@ -435,14 +477,17 @@ impl Preprocessor<'_> {
     }
 
     fn define_builtin(&mut self, name: &str, builtin: Builtin) {
+        self.macro_names.insert(name);
+        let name: Rc<str> = name.into();
         self.macros.insert(
-            name.into(),
+            name.clone(),
             Rc::new(Macro {
                 params: None,
                 variadic: false,
                 body: Vec::new(),
                 definition: None,
                 builtin: Some(builtin),
+                own_hide: Some(Rc::new(vec![name])),
             }),
         );
     }
@@ -480,8 +525,7 @@ impl Preprocessor<'_> {
             invalid_characters,
             file,
             path,
-            tokens,
-            pos: 0,
+            tokens: tokens.into_iter(),
             conditionals: Vec::new(),
             line_delta: 0,
             name_override: None,
@@ -508,30 +552,34 @@ impl Preprocessor<'_> {
 
     /// Moves the next active text line into `pending`, running directives on the way.
     fn read_line(&mut self) -> bool {
+        let Some(length) = self.next_text_line() else {
+            return false;
+        };
+        if let Some(frame) = self.frames.last_mut() {
+            self.pending.extend(frame.tokens.by_ref().take(length));
+            frame.skip_newline();
+        }
+        true
+    }
+
+    /// Finds the next active text line, running directives on the way: the line is the
+    /// next `length` tokens of the innermost frame, then a newline or the end of the
+    /// file ([`Frame::skip_newline`] after reading them). `None` at the end of the input.
+    fn next_text_line(&mut self) -> Option<usize> {
         loop {
-            let Some(frame) = self.frames.last_mut() else {
-                return false;
-            };
-            let kind_at = |pos: usize| frame.tokens.get(pos).map(|t| t.kind);
-            if kind_at(frame.pos).is_none_or(|kind| kind == TokenKind::Eof) {
+            let frame = self.frames.last_mut()?;
+            let rest = frame.tokens.as_slice();
+            if rest.first().is_none_or(|t| t.kind == TokenKind::Eof) {
                 self.finish_file();
                 continue;
             }
-            let start = frame.pos;
-            let mut end = start;
-            while kind_at(end)
-                .is_some_and(|kind| !matches!(kind, TokenKind::Newline | TokenKind::Eof))
-            {
-                end += 1;
-            }
-            frame.pos = if kind_at(end) == Some(TokenKind::Newline) {
-                end + 1
-            } else {
-                end
-            };
+            let length = rest
+                .iter()
+                .position(|t| matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
+                .unwrap_or(rest.len());
             // Invalid characters before the end of this line belong to it (or to lines
             // without tokens before it, which are in the same region).
-            let line_end = frame.tokens.get(end).map_or(u32::MAX, |t| t.span.start);
+            let line_end = rest.get(length).map_or(u32::MAX, |t| t.span.start);
             let active = frame.active();
             while frame
                 .invalid_characters
@@ -544,20 +592,76 @@ impl Preprocessor<'_> {
                     }
                 }
             }
-            let line: Vec<Token> = frame.tokens.get(start..end).unwrap_or_default().to_vec();
-            let Some(first) = line.first() else {
-                continue;
-            };
-            if first.kind == TokenKind::Hash {
-                self.directive(line);
-                continue;
+            match rest.first().map(|t| t.kind) {
+                Some(TokenKind::Hash) => {
+                    let line: Vec<Token> = frame.tokens.by_ref().take(length).collect();
+                    frame.skip_newline();
+                    self.directive(line);
+                }
+                Some(_) if active && length > 0 => return Some(length),
+                _ => {
+                    frame.tokens.by_ref().take(length).for_each(drop);
+                    frame.skip_newline();
+                }
             }
-            if !frame.active() {
-                continue;
-            }
-            self.pending.extend(line);
-            return true;
         }
+    }
+
+    /// Preprocesses the whole input into `out`.
+    ///
+    /// Source lines are copied to the output directly up to their first macro name;
+    /// from there on, the line goes through `pending` and [`Preprocessor::process`].
+    fn run(&mut self) {
+        loop {
+            let token = match self.pending.pop_front() {
+                Some(token) => token,
+                None => {
+                    let Some(length) = self.next_text_line() else {
+                        return;
+                    };
+                    let Some(frame) = self.frames.last_mut() else {
+                        return;
+                    };
+                    let mut left = length;
+                    while left > 0 {
+                        let Some(token) = frame.tokens.next() else {
+                            break;
+                        };
+                        left -= 1;
+                        if self.out.len() >= MAX_OUTPUT_TOKENS {
+                            self.output_limit(token.span);
+                            return;
+                        }
+                        if token.ident_text().is_some_and(|name| {
+                            self.macro_names.may_contain(name) && self.macros.contains_key(name)
+                        }) {
+                            self.pending.push_back(token);
+                            self.pending.extend(frame.tokens.by_ref().take(left));
+                            break;
+                        }
+                        self.out.push(token);
+                    }
+                    frame.skip_newline();
+                    continue;
+                }
+            };
+            if self.out.len() >= MAX_OUTPUT_TOKENS {
+                self.output_limit(token.span);
+                return;
+            }
+            self.process(token);
+        }
+    }
+
+    /// Reports that the output reached [`MAX_OUTPUT_TOKENS`] at `span`.
+    fn output_limit(&mut self, span: Span) {
+        self.error(
+            codes::SOURCE_NOT_ACCEPTED,
+            span,
+            format!(
+                "preprocessing produced more than {MAX_OUTPUT_TOKENS} tokens; the rest of the input was not read"
+            ),
+        );
     }
 
     fn finish_file(&mut self) {
@@ -635,7 +739,11 @@ impl Preprocessor<'_> {
             return false;
         }
         let (args, call_site, hide) = match &m.params {
-            None => (Vec::new(), name.span, hide_with(&name.hide, &macro_name)),
+            None => (
+                Vec::new(),
+                name.span,
+                hide_with(&name.hide, &macro_name, &m.own_hide),
+            ),
             Some(params) => {
                 if !self.next_is_lparen() {
                     return false;
@@ -648,7 +756,11 @@ impl Preprocessor<'_> {
                 let Some(args) = args else {
                     return true;
                 };
-                let hide = hide_with(&hide_intersection(&name.hide, &rparen.hide), &macro_name);
+                let hide = hide_with(
+                    &hide_intersection(&name.hide, &rparen.hide),
+                    &macro_name,
+                    &m.own_hide,
+                );
                 (args, name.span.to(rparen.span), hide)
             }
         };
@@ -1107,14 +1219,16 @@ impl Preprocessor<'_> {
             );
             return;
         }
+        self.macro_names.insert(&name);
         self.macros.insert(
-            name,
+            name.clone(),
             Rc::new(Macro {
                 params,
                 variadic,
                 body,
                 definition: Some(span),
                 builtin: None,
+                own_hide: Some(Rc::new(vec![name])),
             }),
         );
     }

@@ -19,11 +19,13 @@ pub struct Span {
 
 impl Span {
     /// A span covering `start..end` of `file`.
+    #[inline]
     pub fn new(file: FileId, start: u32, end: u32) -> Self {
         Span { file, start, end }
     }
 
     /// The smallest span covering both `self` and `other` (same file assumed; `self`'s file wins).
+    #[inline]
     pub fn to(self, other: Span) -> Span {
         if self.file != other.file {
             return self;

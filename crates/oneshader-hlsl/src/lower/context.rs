@@ -1,6 +1,8 @@
 //! The state of lowering one function: the IR function under construction, the
 //! stack of blocks statements go into, and the local scopes.
 
+use std::rc::Rc;
+
 use oneshader_ir::{
     Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
 };
@@ -105,12 +107,21 @@ pub(crate) enum MatrixIndex {
     Dynamic(Handle<Expression>),
 }
 
+/// A local symbol and the depth of the scope that declared it (0: the function's own).
+type ScopedSymbol = (LocalSymbol, u32);
+
 /// How the current function was entered, for `return` in entry points.
 #[derive(Clone, Debug)]
 pub(crate) struct FnCtx {
     pub function: Function,
     blocks: Vec<Block>,
-    scopes: Vec<FastHashMap<String, LocalSymbol>>,
+    /// Every visible local name: its innermost declaration.
+    symbols: FastHashMap<Rc<str>, ScopedSymbol>,
+    /// What each declaration hid (`None`: the name was not visible), oldest first, so
+    /// that closing a scope restores the names its declarations shadowed.
+    shadowed: Vec<(Rc<str>, Option<ScopedSymbol>)>,
+    /// Where each open nested scope starts in `shadowed`, innermost last.
+    scope_starts: Vec<usize>,
     pub return_ty: Ty,
     /// Nesting of loops and switches, innermost last: `true` for a loop.
     pub breakables: Vec<bool>,
@@ -123,7 +134,9 @@ impl FnCtx {
         FnCtx {
             function,
             blocks: vec![Vec::new()],
-            scopes: vec![FastHashMap::default()],
+            symbols: FastHashMap::default(),
+            shadowed: Vec::new(),
+            scope_starts: Vec::new(),
             return_ty,
             breakables: Vec::new(),
             temp_counter: 0,
@@ -176,27 +189,48 @@ impl FnCtx {
 
     /// Opens a scope for declarations.
     pub fn push_scope(&mut self) {
-        self.scopes.push(FastHashMap::default());
+        self.scope_starts.push(self.shadowed.len());
     }
 
-    /// Closes the innermost scope.
+    /// Closes the innermost scope (never the function's outermost one).
     pub fn pop_scope(&mut self) {
-        if self.scopes.len() > 1 {
-            self.scopes.pop();
+        let Some(start) = self.scope_starts.pop() else {
+            return;
+        };
+        while self.shadowed.len() > start {
+            let Some((name, previous)) = self.shadowed.pop() else {
+                break;
+            };
+            match previous {
+                Some(previous) => {
+                    self.symbols.insert(name, previous);
+                }
+                None => {
+                    self.symbols.remove(&name);
+                }
+            }
         }
     }
 
-    /// Declares `name` in the innermost scope; `false` if it already is declared there.
+    /// Declares `name` in the innermost scope; `false` if it already is declared there
+    /// (the new symbol replaces the old one).
     pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
-        match self.scopes.last_mut() {
-            Some(scope) => scope.insert(name.to_string(), symbol).is_none(),
-            None => false,
+        let depth = self.scope_starts.len() as u32;
+        if let Some(entry) = self.symbols.get_mut(name) {
+            if entry.1 == depth {
+                entry.0 = symbol;
+                return false;
+            }
         }
+        let name: Rc<str> = Rc::from(name);
+        let previous = self.symbols.insert(name.clone(), (symbol, depth));
+        self.shadowed.push((name, previous));
+        true
     }
 
     /// The innermost declaration of `name`.
     pub fn lookup(&self, name: &str) -> Option<LocalSymbol> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.symbols.get(name).map(|&(symbol, _)| symbol)
     }
 
     /// A new local variable.

@@ -42,7 +42,7 @@ fn rank(scalar: Scalar) -> u8 {
 }
 
 /// The shape of a numeric type: scalar or vector size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Shape {
     Scalar,
     Vector(VectorSize),
@@ -60,15 +60,25 @@ impl<'a> Lowerer<'a> {
 
     /// The type with `scalar` components and `shape`.
     pub(crate) fn shaped(&mut self, scalar: Scalar, shape: Shape) -> Handle<Type> {
-        match shape {
+        if let Some(&ty) = self.numeric_types.get(&(scalar, shape)) {
+            return ty;
+        }
+        let ty = match shape {
             Shape::Scalar => self.module.type_handle(TypeInner::Scalar(scalar)),
             Shape::Vector(size) => self.module.type_handle(TypeInner::Vector { size, scalar }),
-        }
+        };
+        self.numeric_types.insert((scalar, shape), ty);
+        ty
     }
 
     /// A pointer type to `base` in `space`.
     pub(crate) fn pointer_type(&mut self, base: Handle<Type>, space: AddressSpace) -> Handle<Type> {
-        self.module.type_handle(TypeInner::Pointer { base, space })
+        if let Some(&ty) = self.pointer_types.get(&(base, space)) {
+            return ty;
+        }
+        let ty = self.module.type_handle(TypeInner::Pointer { base, space });
+        self.pointer_types.insert((base, space), ty);
+        ty
     }
 
     /// Lowers an expression.

@@ -144,6 +144,11 @@ pub(crate) struct Lowerer<'a> {
     /// The variables of the `[unroll]` loops being unrolled, innermost last, each with its
     /// value in the copy of the body being lowered (see `unroll`).
     pub unrolled: Vec<(String, i64)>,
+    /// The pointer types made so far, by pointee and address space: lowering asks for
+    /// one at every use of a variable, and this spares hashing the whole type.
+    pub pointer_types: FastHashMap<(Handle<Type>, oneshader_ir::AddressSpace), Handle<Type>>,
+    /// The scalar and vector types made so far, by component and shape, for the same reason.
+    pub numeric_types: FastHashMap<(oneshader_ir::Scalar, expr::Shape), Handle<Type>>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -168,6 +173,8 @@ pub fn lower(
         buffer_flavors: FastHashMap::default(),
         counter_bindings: FastHashMap::default(),
         unrolled: Vec::new(),
+        pointer_types: FastHashMap::default(),
+        numeric_types: FastHashMap::default(),
     };
     let items = flatten_items(&unit.items);
     for item in &items {

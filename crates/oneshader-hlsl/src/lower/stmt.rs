@@ -442,7 +442,7 @@ impl<'a> Lowerer<'a> {
 
     /// The handle of a scalar type.
     pub(crate) fn scalar_type(&mut self, scalar: Scalar) -> Handle<oneshader_ir::Type> {
-        self.module.type_handle(TypeInner::Scalar(scalar))
+        self.shaped(scalar, super::expr::Shape::Scalar)
     }
 
     /// A literal expression of `scalar` kind holding `value`.
