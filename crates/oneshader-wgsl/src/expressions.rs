@@ -479,24 +479,11 @@ impl Writer<'_> {
                 self.write_type_at(out, ty, false, span)?;
                 out.push_str("()");
             }
-            Expression::GlobalVariable(global) => out.push_str(
-                self.global_names
-                    .try_get(global)
-                    .and_then(Option::as_deref)
-                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
-            ),
-            Expression::LocalVariable(local) => out.push_str(
-                context
-                    .local_names
-                    .try_get(local)
-                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
-            ),
-            Expression::FunctionArgument(index) => out.push_str(
-                context
-                    .arg_names
-                    .get(index as usize)
-                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?,
-            ),
+            Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::FunctionArgument(_) => {
+                out.push_str(self.variable_name(context, expression, span)?)
+            }
             Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr)?,
             Expression::Binary { op, left, right } => {
                 self.binary(out, context, handle, op, left, right)?
@@ -621,6 +608,36 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// The name of the global, local or parameter `expression` names.
+    fn variable_name<'n>(
+        &'n self,
+        context: &'n FunctionContext,
+        expression: &Expression,
+        span: Option<oneshader_ir::Span>,
+    ) -> Res<&'n str> {
+        match *expression {
+            Expression::GlobalVariable(global) => self
+                .global_names
+                .try_get(global)
+                .and_then(Option::as_deref)
+                .ok_or_else(|| unsupported(span, "a global that is not declared")),
+            Expression::LocalVariable(local) => context
+                .local_names
+                .try_get(local)
+                .map(|name| &**name)
+                .ok_or_else(|| unsupported(span, "a local variable out of range")),
+            Expression::FunctionArgument(index) => context
+                .arg_names
+                .get(index as usize)
+                .map(|name| &**name)
+                .ok_or_else(|| unsupported(span, "a function argument out of range")),
+            _ => Err(unsupported(
+                span,
+                "a value that is not a variable or parameter",
+            )),
+        }
+    }
+
     /// [`Self::write_reference`] for what is not an element of another reference: a
     /// function of its own in unoptimized builds, so that its frame is not on every level
     /// of a deep access chain; optimized builds may inline it (one call site).
@@ -633,25 +650,13 @@ impl Writer<'_> {
         span: Option<oneshader_ir::Span>,
     ) -> Res<()> {
         match *expression {
-            Expression::GlobalVariable(global) => out.push_str(
-                self.global_names
-                    .try_get(global)
-                    .and_then(Option::as_deref)
-                    .ok_or_else(|| unsupported(span, "a global that is not declared"))?,
-            ),
-            Expression::LocalVariable(local) => out.push_str(
-                context
-                    .local_names
-                    .try_get(local)
-                    .ok_or_else(|| unsupported(span, "a local variable out of range"))?,
-            ),
-            Expression::FunctionArgument(index) => {
-                let name = context
-                    .arg_names
-                    .get(index as usize)
-                    .ok_or_else(|| unsupported(span, "a function argument out of range"))?;
+            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
+                out.push_str(self.variable_name(context, expression, span)?)
+            }
+            Expression::FunctionArgument(_) => {
+                // A pointer parameter: the reference is what it points at.
                 out.push_str("(*");
-                out.push_str(name);
+                out.push_str(self.variable_name(context, expression, span)?);
                 out.push(')');
             }
             Expression::ImageTexelPointer {
