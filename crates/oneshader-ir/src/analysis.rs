@@ -236,18 +236,13 @@ pub fn visit_global_uses(
         match expression {
             Expression::Load { pointer } => mark(*pointer, READ),
             Expression::ArrayLength(pointer) => mark(*pointer, LENGTH),
-            Expression::ImageSample {
-                image,
-                sampler,
-                depth_ref,
-                ..
-            } => {
+            Expression::ImageSample(sample) => {
                 let compared = GlobalUse {
-                    compared: depth_ref.is_some(),
+                    compared: sample.depth_ref.is_some(),
                     ..READ
                 };
-                mark(*image, compared);
-                mark(*sampler, READ);
+                mark(sample.image, compared);
+                mark(sample.sampler, READ);
             }
             Expression::ImageLoad { image, .. } => mark(*image, READ),
             Expression::ImageQuery { image, .. } => mark(*image, LENGTH),
@@ -358,7 +353,7 @@ mod tests {
         let sum = helper.add_expression(
             Expression::Wave {
                 op: WaveOp::ActiveSum,
-                args: vec![value],
+                args: Box::new([value]),
             },
             uint,
             None,
@@ -370,7 +365,7 @@ mod tests {
         let lane = main.add_expression(
             Expression::Wave {
                 op: WaveOp::GetLaneIndex,
-                args: vec![],
+                args: Box::new([]),
             },
             uint,
             None,

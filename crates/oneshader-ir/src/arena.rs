@@ -3,28 +3,34 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
+use std::num::NonZeroU32;
 
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::FastHashMap;
 
 /// An index into an [`Arena<T>`] or [`UniqueArena<T>`], typed by what it points at.
+///
+/// It stores the index plus one as a `NonZeroU32`, so that `Option<Handle<T>>` is as
+/// small as a handle (4 bytes): the IR has many optional operands.
 pub struct Handle<T> {
-    index: u32,
+    index_plus_one: NonZeroU32,
     marker: PhantomData<fn() -> T>,
 }
 
 impl<T> Handle<T> {
-    /// The handle of the item at `index`.
+    /// The handle of the item at `index` (an arena holds fewer than `u32::MAX` items).
+    #[inline]
     pub const fn from_index(index: usize) -> Self {
         Handle {
-            index: index as u32,
+            index_plus_one: NonZeroU32::MIN.saturating_add(index as u32),
             marker: PhantomData,
         }
     }
 
     /// The position of the item in its arena.
+    #[inline]
     pub const fn index(self) -> usize {
-        self.index as usize
+        (self.index_plus_one.get() - 1) as usize
     }
 }
 
@@ -36,7 +42,7 @@ impl<T> Clone for Handle<T> {
 impl<T> Copy for Handle<T> {}
 impl<T> PartialEq for Handle<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
+        self.index_plus_one == other.index_plus_one
     }
 }
 impl<T> Eq for Handle<T> {}
@@ -47,17 +53,19 @@ impl<T> PartialOrd for Handle<T> {
 }
 impl<T> Ord for Handle<T> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.index.cmp(&other.index)
+        self.index_plus_one.cmp(&other.index_plus_one)
     }
 }
 impl<T> Hash for Handle<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.index.hash(state)
+        // The index as a `u32`, as before the niche: hash maps keyed by handles keep
+        // their iteration order.
+        (self.index_plus_one.get() - 1).hash(state)
     }
 }
 impl<T> fmt::Debug for Handle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{}]", self.index)
+        write!(f, "[{}]", self.index())
     }
 }
 
@@ -65,7 +73,44 @@ impl<T> fmt::Debug for Handle<T> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arena<T> {
     items: Vec<T>,
-    spans: Vec<Option<Span>>,
+    spans: Vec<SpanSlot>,
+}
+
+/// An item's optional [`Span`] in 12 bytes rather than `Option<Span>`'s 16: a file of
+/// `u32::MAX` (never loaded: a source map holds fewer files) stands for no span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SpanSlot {
+    file: u32,
+    start: u32,
+    end: u32,
+}
+
+impl SpanSlot {
+    /// The file number that marks an item without a span.
+    const NO_FILE: u32 = u32::MAX;
+
+    /// The slot holding `span`.
+    #[inline]
+    fn new(span: Option<Span>) -> Self {
+        match span {
+            Some(span) => SpanSlot {
+                file: span.file.0,
+                start: span.start,
+                end: span.end,
+            },
+            None => SpanSlot {
+                file: Self::NO_FILE,
+                start: 0,
+                end: 0,
+            },
+        }
+    }
+
+    /// The span held, if any.
+    #[inline]
+    fn get(self) -> Option<Span> {
+        (self.file != Self::NO_FILE).then_some(Span::new(FileId(self.file), self.start, self.end))
+    }
 }
 
 impl<T> Default for Arena<T> {
@@ -86,7 +131,7 @@ impl<T> Arena<T> {
     /// Stores `value` and returns its handle.
     pub fn append(&mut self, value: T, span: Option<Span>) -> Handle<T> {
         self.items.push(value);
-        self.spans.push(span);
+        self.spans.push(SpanSlot::new(span));
         Handle::from_index(self.items.len() - 1)
     }
 
@@ -97,7 +142,7 @@ impl<T> Arena<T> {
 
     /// The source span recorded for `handle`.
     pub fn span(&self, handle: Handle<T>) -> Option<Span> {
-        self.spans.get(handle.index()).copied().flatten()
+        self.spans.get(handle.index()).and_then(|slot| slot.get())
     }
 
     /// Number of items.

@@ -314,7 +314,34 @@ pub enum ImageQuery {
     NumSamples,
 }
 
+/// A filtered read of a sampled texture through a sampler, the operands of an
+/// [`Expression::ImageSample`]: a 4-vector of the texture's kind, or for a comparison
+/// (`depth_ref`) a `float`; a gather gives the chosen component of the four texels of
+/// the bilinear footprint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageSample {
+    /// The texture: an [`Expression::GlobalVariable`] of image type.
+    pub image: Handle<Expression>,
+    /// The sampler: an [`Expression::GlobalVariable`] of sampler type.
+    pub sampler: Handle<Expression>,
+    /// Float coordinates, one per dimension (cubes: a direction `float3`).
+    pub coordinate: Handle<Expression>,
+    /// For arrayed textures, the layer, an `int` (already rounded).
+    pub array_index: Option<Handle<Expression>>,
+    /// A constant texel offset, one component per dimension.
+    pub offset: Option<Vec<i32>>,
+    /// How the mip level is chosen.
+    pub level: SampleLevel,
+    /// For comparison samplers, the reference value, a `float`.
+    pub depth_ref: Option<Handle<Expression>>,
+    /// For gathers, the component gathered.
+    pub gather: Option<SwizzleComponent>,
+}
+
 /// An expression. Operand handles refer to the same function's arena.
+///
+/// Kept small (at most 32 bytes, checked by a test): a function holds one per operation,
+/// so the large, rare kinds box their operands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expression {
     /// A constant scalar.
@@ -326,7 +353,7 @@ pub enum Expression {
         /// The type built.
         ty: Handle<Type>,
         /// One operand per component, column, element or member.
-        components: Vec<Handle<Expression>>,
+        components: Box<[Handle<Expression>]>,
     },
     /// A vector with every component equal to a scalar.
     Splat {
@@ -401,7 +428,7 @@ pub enum Expression {
         /// Which one.
         fun: MathFunction,
         /// Its operands.
-        args: Vec<Handle<Expression>>,
+        args: Box<[Handle<Expression>]>,
     },
     /// A value conversion per component to `to` (float↔int truncating toward zero,
     /// to bool as `!= 0`, from bool as 0/1).
@@ -423,7 +450,7 @@ pub enum Expression {
         /// Which one.
         op: WaveOp,
         /// Its operands, as [`WaveOp::arity`] says.
-        args: Vec<Handle<Expression>>,
+        args: Box<[Handle<Expression>]>,
     },
     /// The value returned by a [`Statement::Call`](crate::Statement::Call).
     CallResult(Handle<Function>),
@@ -431,27 +458,9 @@ pub enum Expression {
     AtomicResult,
     /// Number of elements of the runtime-sized array behind a pointer.
     ArrayLength(Handle<Expression>),
-    /// A filtered read of a sampled texture through a sampler: a 4-vector of the
-    /// texture's kind, or for a comparison (`depth_ref`) a `float`; a gather gives the
-    /// chosen component of the four texels of the bilinear footprint.
-    ImageSample {
-        /// The texture: an [`Expression::GlobalVariable`] of image type.
-        image: Handle<Expression>,
-        /// The sampler: an [`Expression::GlobalVariable`] of sampler type.
-        sampler: Handle<Expression>,
-        /// Float coordinates, one per dimension (cubes: a direction `float3`).
-        coordinate: Handle<Expression>,
-        /// For arrayed textures, the layer, an `int` (already rounded).
-        array_index: Option<Handle<Expression>>,
-        /// A constant texel offset, one component per dimension.
-        offset: Option<Vec<i32>>,
-        /// How the mip level is chosen.
-        level: SampleLevel,
-        /// For comparison samplers, the reference value, a `float`.
-        depth_ref: Option<Handle<Expression>>,
-        /// For gathers, the component gathered.
-        gather: Option<SwizzleComponent>,
-    },
+    /// A filtered read of a sampled texture through a sampler (boxed: it is large and
+    /// rare, and every expression is as large as the largest kind).
+    ImageSample(Box<ImageSample>),
     /// An unfiltered read of one texel: a 4-vector of the texture's kind.
     ImageLoad {
         /// The texture.
@@ -529,4 +538,26 @@ pub enum DerivativeControl {
     Coarse,
     /// Per pixel pair (`ddx_fine`).
     Fine,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::statement::Statement;
+
+    /// A function holds one expression per operation: their size is most of the IR's
+    /// memory, so the large, rare kinds are boxed and optional handles take no extra room.
+    #[test]
+    fn expressions_stay_small() {
+        eprintln!(
+            "Expression {}, Statement {}, Option<Handle> {}, ImageQuery {}, Literal {}",
+            std::mem::size_of::<Expression>(),
+            std::mem::size_of::<Statement>(),
+            std::mem::size_of::<Option<Handle<Expression>>>(),
+            std::mem::size_of::<ImageQuery>(),
+            std::mem::size_of::<Literal>(),
+        );
+        assert_eq!(std::mem::size_of::<Option<Handle<Expression>>>(), 4);
+        assert!(std::mem::size_of::<Expression>() <= 24);
+    }
 }

@@ -24,7 +24,7 @@ pub use arena::{Arena, Handle, HandleVec, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{
     AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
-    Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
+    ImageSample, Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
 pub use info::{EntryPointInfo, ModuleInfo};
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};

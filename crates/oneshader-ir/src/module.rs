@@ -3,7 +3,7 @@
 use crate::arena::{Arena, Handle, UniqueArena};
 use crate::expression::Expression;
 use crate::source::Span;
-use crate::statement::Block;
+use crate::statement::{Block, Statement};
 use crate::types::{AddressSpace, ArraySize, Scalar, Type, TypeInner, VectorSize};
 
 /// The pipeline stage an entry point runs in.
@@ -326,6 +326,7 @@ impl Function {
         self.local_variables.shrink_to_fit();
         self.expressions.shrink_to_fit();
         self.expression_types.shrink_to_fit();
+        shrink_block(&mut self.body);
     }
 
     /// Adds an expression of type `ty`.
@@ -346,6 +347,34 @@ impl Function {
     )]
     pub fn type_of(&self, expression: Handle<Expression>) -> Handle<Type> {
         self.expression_types[expression.index()]
+    }
+}
+
+/// Frees the spare capacity of `block` and of every block nested in it: a `Vec` grows
+/// to at least four statements, and most of a function's blocks hold one or two.
+fn shrink_block(block: &mut Block) {
+    block.shrink_to_fit();
+    for statement in block.iter_mut() {
+        match statement {
+            Statement::Block(inner) => shrink_block(inner),
+            Statement::If { accept, reject, .. } => {
+                shrink_block(accept);
+                shrink_block(reject);
+            }
+            Statement::Switch { cases, .. } => {
+                cases.shrink_to_fit();
+                for case in cases.iter_mut() {
+                    shrink_block(&mut case.body);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                shrink_block(body);
+                shrink_block(continuing);
+            }
+            _ => {}
+        }
     }
 }
 

@@ -172,7 +172,7 @@ pub fn compact() -> Module {
         let wave = f.add_expression(
             Expression::Wave {
                 op,
-                args: vec![keep_val],
+                args: Box::new([keep_val]),
             },
             uint,
             None,
@@ -196,7 +196,7 @@ pub fn compact() -> Module {
     let first = f.add_expression(
         Expression::Wave {
             op: WaveOp::IsFirstLane,
-            args: vec![],
+            args: Box::new([]),
         },
         boolean,
         None,
@@ -245,7 +245,7 @@ pub fn compact() -> Module {
     let first_base = f.add_expression(
         Expression::Wave {
             op: WaveOp::ReadLaneFirst,
-            args: vec![base_val],
+            args: Box::new([base_val]),
         },
         uint,
         None,

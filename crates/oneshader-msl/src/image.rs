@@ -4,7 +4,7 @@
 use oneshader_ir::concat_text;
 use oneshader_ir::{
     DerivativeAxis, Diagnostic, Expression, Handle, ImageClass, ImageDimension, ImageQuery,
-    SampleLevel, ShaderStage, SwizzleComponent, TypeInner,
+    ImageSample, SampleLevel, ShaderStage, SwizzleComponent, TypeInner,
 };
 
 use crate::function::FunctionWriter;
@@ -42,7 +42,10 @@ impl FunctionWriter<'_, '_> {
     /// `Sample*` and `Gather*`.
     pub(crate) fn image_sample(&mut self, h: Handle<Expression>) -> Written {
         let span = self.function.expressions.span(h);
-        let Some(Expression::ImageSample {
+        let Some(Expression::ImageSample(sample)) = self.function.expressions.try_get(h) else {
+            return Err(unsupported(span, "malformed sample"));
+        };
+        let ImageSample {
             image,
             sampler,
             coordinate,
@@ -51,10 +54,7 @@ impl FunctionWriter<'_, '_> {
             level,
             depth_ref,
             gather,
-        }) = self.function.expressions.try_get(h)
-        else {
-            return Err(unsupported(span, "malformed sample"));
-        };
+        } = &**sample;
         let (dim, _, _, compared) = self.image_shape(*image)?;
         if compared && depth_ref.is_none() {
             return Err(unsupported(span, "a texture sampled both with and without comparison (MSL compares only on depth textures, which have one component)"));

@@ -4,8 +4,8 @@
 
 use oneshader_ir::{
     DerivativeAxis, DerivativeControl, Expression, GlobalVariable, Handle, ImageClass,
-    ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, StorageFormat, Type,
-    TypeInner,
+    ImageDimension, ImageQuery, ImageSample, SampleLevel, ScalarKind, ShaderStage, Span,
+    StorageFormat, Type, TypeInner,
 };
 use rspirv::spirv::{
     Capability, Decoration, Dim, ImageFormat, ImageOperands, Op, StorageClass, Word,
@@ -328,7 +328,10 @@ impl FunctionWriter<'_, '_> {
         result_type: Word,
     ) -> Result<Word> {
         let span = self.span(handle);
-        let Expression::ImageSample {
+        let Expression::ImageSample(ref sample) = *self.expression(handle)? else {
+            return Err(Error::malformed(span, "not a sample"));
+        };
+        let ImageSample {
             image,
             sampler,
             coordinate,
@@ -337,10 +340,7 @@ impl FunctionWriter<'_, '_> {
             level,
             depth_ref,
             gather,
-        } = *self.expression(handle)?
-        else {
-            return Err(Error::malformed(span, "not a sample"));
-        };
+        } = **sample;
         let image_value = self.value(image)?;
         let sampler_value = self.value(sampler)?;
         let image_type = self.value_type_of(image)?;

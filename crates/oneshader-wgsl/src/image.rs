@@ -8,7 +8,7 @@
 use oneshader_ir::concat_text;
 use oneshader_ir::{
     DerivativeAxis, DerivativeControl, Expression, GlobalVariable, Handle, ImageClass,
-    ImageDimension, ImageQuery, SampleLevel, ScalarKind, ShaderStage, Span, TypeInner,
+    ImageDimension, ImageQuery, ImageSample, SampleLevel, ScalarKind, ShaderStage, Span, TypeInner,
 };
 
 use crate::writer::{unsupported, FunctionContext, Res, Writer};
@@ -226,7 +226,11 @@ impl Writer<'_> {
         handle: Handle<Expression>,
     ) -> Res<String> {
         let span = context.function.expressions.span(handle);
-        let Some(Expression::ImageSample {
+        let Some(Expression::ImageSample(sample)) = context.function.expressions.try_get(handle)
+        else {
+            return Err(unsupported(span, "malformed sample"));
+        };
+        let ImageSample {
             image,
             sampler,
             coordinate,
@@ -235,10 +239,7 @@ impl Writer<'_> {
             level,
             depth_ref,
             gather,
-        }) = context.function.expressions.try_get(handle)
-        else {
-            return Err(unsupported(span, "malformed sample"));
-        };
+        } = &**sample;
         let (dim, _, compared) = self.image_shape(context, *image)?;
         if compared && depth_ref.is_none() {
             return Err(unsupported(span, "a texture sampled both with and without comparison: WGSL compares only on depth textures, which read one component"));

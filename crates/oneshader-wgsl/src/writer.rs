@@ -1128,15 +1128,12 @@ fn uses_subgroups(functions: &[&Function]) -> bool {
 /// rejects them there unless `derivative_uniformity` is off.
 fn uses_implicit_derivatives(functions: &[&Function]) -> bool {
     functions.iter().any(|f| {
-        f.expressions.iter().any(|(_, e)| {
-            matches!(
-                e,
-                Expression::Derivative { .. }
-                    | Expression::ImageSample {
-                        level: SampleLevel::Auto | SampleLevel::Bias(_),
-                        ..
-                    }
-            )
+        f.expressions.iter().any(|(_, e)| match e {
+            Expression::Derivative { .. } => true,
+            Expression::ImageSample(sample) => {
+                matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+            }
+            _ => false,
         })
     })
 }

@@ -290,7 +290,14 @@ impl<'a> Lowerer<'a> {
                 if let [whole] = components[..] {
                     return whole;
                 }
-                return cx.expr(Expression::Compose { ty, components }, ty, span);
+                return cx.expr(
+                    Expression::Compose {
+                        ty,
+                        components: components.into(),
+                    },
+                    ty,
+                    span,
+                );
             }
         }
         match self.module.inner(place.layout).clone() {
@@ -348,7 +355,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Transpose,
-                            args: vec![stored],
+                            args: Box::new([stored]),
                         },
                         ty,
                         span,

@@ -285,7 +285,7 @@ impl<'a> Lowerer<'a> {
                     let result = cx.expr(
                         Expression::Compose {
                             ty: float4,
-                            components,
+                            components: components.into(),
                         },
                         float4,
                         span,
@@ -353,7 +353,7 @@ impl<'a> Lowerer<'a> {
                     let result = cx.expr(
                         Expression::Compose {
                             ty: float4,
-                            components: vec![one, diffuse, specular, one],
+                            components: Box::new([one, diffuse, specular, one]),
                         },
                         float4,
                         span,
@@ -653,7 +653,14 @@ impl<'a> Lowerer<'a> {
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
-        cx.expr(Expression::Math { fun, args }, ty, span)
+        cx.expr(
+            Expression::Math {
+                fun,
+                args: args.into(),
+            },
+            ty,
+            span,
+        )
     }
 
     /// `left op right`, typed like `left`.

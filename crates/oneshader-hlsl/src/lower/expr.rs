@@ -401,7 +401,7 @@ impl<'a> Lowerer<'a> {
                     let expr = cx.expr(
                         Expression::Math {
                             fun: oneshader_ir::MathFunction::Transpose,
-                            args: vec![value],
+                            args: Box::new([value]),
                         },
                         ty,
                         span,
@@ -1242,7 +1242,7 @@ impl<'a> Lowerer<'a> {
                 let composed = cx.expr(
                     Expression::Compose {
                         ty: *vector_ty,
-                        components: parts,
+                        components: parts.into(),
                     },
                     *vector_ty,
                     span,
@@ -1495,7 +1495,10 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         Some(Some(cx.expr(
-            Expression::Compose { ty: to, components },
+            Expression::Compose {
+                ty: to,
+                components: components.into(),
+            },
             to,
             span,
         )))
@@ -1540,7 +1543,14 @@ impl<'a> Lowerer<'a> {
         for part in parts {
             components.push(self.splat_scalar(cx, scalar, part, span, depth + 1)?);
         }
-        Some(cx.expr(Expression::Compose { ty: to, components }, to, span))
+        Some(cx.expr(
+            Expression::Compose {
+                ty: to,
+                components: components.into(),
+            },
+            to,
+            span,
+        ))
     }
 
     /// Converts as a cast does: no truncation warnings.
@@ -1823,7 +1833,14 @@ impl<'a> Lowerer<'a> {
                 for _ in 0..size.count() {
                     components.push(next(self, cx, scalar_ty)?);
                 }
-                Some(cx.expr(Expression::Compose { ty, components }, ty, span))
+                Some(cx.expr(
+                    Expression::Compose {
+                        ty,
+                        components: components.into(),
+                    },
+                    ty,
+                    span,
+                ))
             }
             TypeInner::Matrix {
                 columns,
@@ -1854,7 +1871,7 @@ impl<'a> Lowerer<'a> {
                 Some(cx.expr(
                     Expression::Compose {
                         ty,
-                        components: cols,
+                        components: cols.into(),
                     },
                     ty,
                     span,
@@ -1868,14 +1885,28 @@ impl<'a> Lowerer<'a> {
                 for _ in 0..n {
                     components.push(self.build_from_scalars(cx, base, scalars, span)?);
                 }
-                Some(cx.expr(Expression::Compose { ty, components }, ty, span))
+                Some(cx.expr(
+                    Expression::Compose {
+                        ty,
+                        components: components.into(),
+                    },
+                    ty,
+                    span,
+                ))
             }
             TypeInner::Struct { members, .. } => {
                 let mut components = Vec::new();
                 for member in members {
                     components.push(self.build_from_scalars(cx, member.ty, scalars, span)?);
                 }
-                Some(cx.expr(Expression::Compose { ty, components }, ty, span))
+                Some(cx.expr(
+                    Expression::Compose {
+                        ty,
+                        components: components.into(),
+                    },
+                    ty,
+                    span,
+                ))
             }
             _ => {
                 self.error(

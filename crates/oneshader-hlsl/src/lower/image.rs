@@ -7,9 +7,9 @@
 //! layer of sampled arrays as D3D does.
 
 use oneshader_ir::{
-    codes, BinaryOperator, Expression, Handle, ImageClass, ImageDimension, ImageQuery, Literal,
-    MathFunction, ResourceKind, SampleLevel, Scalar, ScalarKind, Span, Statement, StorageFormat,
-    SwizzleComponent, Type, TypeInner, VectorSize,
+    codes, BinaryOperator, Expression, Handle, ImageClass, ImageDimension, ImageQuery, ImageSample,
+    Literal, MathFunction, ResourceKind, SampleLevel, Scalar, ScalarKind, Span, Statement,
+    StorageFormat, SwizzleComponent, Type, TypeInner, VectorSize,
 };
 
 use super::context::{FnCtx, Value};
@@ -527,7 +527,7 @@ impl<'a> Lowerer<'a> {
             let rounded = cx.expr(
                 Expression::Math {
                     fun: MathFunction::Round,
-                    args: vec![layer],
+                    args: Box::new([layer]),
                 },
                 float,
                 arg.span,
@@ -799,7 +799,7 @@ impl<'a> Lowerer<'a> {
             self.vector_of(result_scalar, 4)
         };
         let sample = cx.expr(
-            Expression::ImageSample {
+            Expression::ImageSample(Box::new(ImageSample {
                 image,
                 sampler,
                 coordinate,
@@ -808,7 +808,7 @@ impl<'a> Lowerer<'a> {
                 level,
                 depth_ref,
                 gather,
-            },
+            })),
             result_ty,
             span,
         );
@@ -915,7 +915,14 @@ impl<'a> Lowerer<'a> {
             let offset = if n == 1 {
                 components.first().copied()?
             } else {
-                cx.expr(Expression::Compose { ty, components }, ty, arg.span)
+                cx.expr(
+                    Expression::Compose {
+                        ty,
+                        components: components.into(),
+                    },
+                    ty,
+                    arg.span,
+                )
             };
             operands.coordinate = cx.expr(
                 Expression::Binary {
@@ -1067,7 +1074,14 @@ impl<'a> Lowerer<'a> {
                 });
             }
             let ty = self.vector_of(scalar, 4);
-            cx.expr(Expression::Compose { ty, components }, ty, span)
+            cx.expr(
+                Expression::Compose {
+                    ty,
+                    components: components.into(),
+                },
+                ty,
+                span,
+            )
         };
         cx.emit(Statement::ImageStore {
             image,

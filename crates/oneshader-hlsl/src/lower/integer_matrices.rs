@@ -179,7 +179,7 @@ impl<'a> Lowerer<'a> {
                         cx.expr(
                             Expression::Math {
                                 fun: MathFunction::Dot,
-                                args: vec![left.expr, column.expr],
+                                args: Box::new([left.expr, column.expr]),
                             },
                             scalar_ty,
                             span,

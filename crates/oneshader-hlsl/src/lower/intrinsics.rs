@@ -566,7 +566,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Refract,
-                            args: vec![ops.first().copied()?, ops.get(1).copied()?, eta],
+                            args: Box::new([ops.first().copied()?, ops.get(1).copied()?, eta]),
                         },
                         ty,
                         span,
@@ -647,7 +647,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Any,
-                            args: vec![less],
+                            args: Box::new([less]),
                         },
                         scalar_bool,
                         span,
@@ -789,7 +789,7 @@ impl<'a> Lowerer<'a> {
         Some(cx.expr(
             Expression::Math {
                 fun,
-                args: vec![value],
+                args: Box::new([value]),
             },
             result,
             span,
@@ -943,7 +943,10 @@ impl<'a> Lowerer<'a> {
                 right: ops.get(1).copied()?,
             }
         } else {
-            Expression::Math { fun, args: ops }
+            Expression::Math {
+                fun,
+                args: ops.into(),
+            }
         };
         Some(rvalue_operand(cx.expr(expr, result, span), result))
     }
@@ -973,7 +976,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Math {
                             fun: MathFunction::Dot,
-                            args: ops,
+                            args: ops.into(),
                         },
                         result,
                         span,
@@ -1042,7 +1045,7 @@ impl<'a> Lowerer<'a> {
             cx.expr(
                 Expression::Math {
                     fun: MathFunction::MatrixMultiply,
-                    args: vec![left.expr, right.expr],
+                    args: Box::new([left.expr, right.expr]),
                 },
                 ty,
                 span,
@@ -1133,11 +1136,25 @@ impl<'a> Lowerer<'a> {
         use WaveOp::*;
         match op {
             GetLaneCount | GetLaneIndex => Some(rvalue(
-                cx.expr(Expression::Wave { op, args: vec![] }, uint, span),
+                cx.expr(
+                    Expression::Wave {
+                        op,
+                        args: Box::new([]),
+                    },
+                    uint,
+                    span,
+                ),
                 uint,
             )),
             IsFirstLane => Some(rvalue(
-                cx.expr(Expression::Wave { op, args: vec![] }, bool_ty, span),
+                cx.expr(
+                    Expression::Wave {
+                        op,
+                        args: Box::new([]),
+                    },
+                    bool_ty,
+                    span,
+                ),
                 bool_ty,
             )),
             ActiveAnyTrue | ActiveAllTrue | ActiveBallot | ActiveCountBits | PrefixCountBits => {
@@ -1151,7 +1168,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Wave {
                             op,
-                            args: vec![condition],
+                            args: Box::new([condition]),
                         },
                         result,
                         span,
@@ -1167,7 +1184,7 @@ impl<'a> Lowerer<'a> {
                     cx.expr(
                         Expression::Wave {
                             op,
-                            args: vec![value.0],
+                            args: Box::new([value.0]),
                         },
                         result,
                         span,
@@ -1214,7 +1231,14 @@ impl<'a> Lowerer<'a> {
                         true,
                     )?);
                 }
-                let expr = cx.expr(Expression::Wave { op, args: operands }, data_ty, span);
+                let expr = cx.expr(
+                    Expression::Wave {
+                        op,
+                        args: operands.into(),
+                    },
+                    data_ty,
+                    span,
+                );
                 if was_bool {
                     let ty = self.shaped(Scalar::BOOL, shape);
                     let back = self.convert_value(

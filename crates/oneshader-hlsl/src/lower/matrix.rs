@@ -214,7 +214,14 @@ impl<'a> Lowerer<'a> {
             components.push(cx.expr(Expression::Load { pointer: element }, scalar_ty, span));
         }
         Some(Operand {
-            expr: cx.expr(Expression::Compose { ty, components }, ty, span),
+            expr: cx.expr(
+                Expression::Compose {
+                    ty,
+                    components: components.into(),
+                },
+                ty,
+                span,
+            ),
             ty,
             literal: false,
         })

@@ -414,7 +414,7 @@ impl<'a> Lowerer<'a> {
                 Some(Part::Field(_)) => Some(cx.expr(
                     Expression::Compose {
                         ty: sig.ty,
-                        components: parts,
+                        components: parts.into(),
                     },
                     sig.ty,
                     span,
@@ -504,7 +504,7 @@ impl<'a> Lowerer<'a> {
             (Some(ty), _) => Some(cx.expr(
                 Expression::Compose {
                     ty,
-                    components: values,
+                    components: values.into(),
                 },
                 ty,
                 span,

@@ -193,7 +193,13 @@ impl<'m> Builder<'m> {
         args: Vec<Handle<Expression>>,
         ty: Handle<Type>,
     ) -> Handle<Expression> {
-        self.e(Expression::Wave { op, args }, ty)
+        self.e(
+            Expression::Wave {
+                op,
+                args: args.into(),
+            },
+            ty,
+        )
     }
     pub fn push(&mut self, statement: Statement) {
         self.f.body.push(statement);

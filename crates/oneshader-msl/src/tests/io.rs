@@ -93,7 +93,7 @@ fn pair_module() -> Module {
     let pos4 = b.e(
         Expression::Compose {
             ty: float4,
-            components: vec![pos, one],
+            components: Box::new([pos, one]),
         },
         float4,
     );
@@ -108,7 +108,7 @@ fn pair_module() -> Module {
     let out = b.e(
         Expression::Compose {
             ty: vs_out,
-            components: vec![pos4, uv, vid],
+            components: Box::new([pos4, uv, vid]),
         },
         vs_out,
     );
@@ -192,7 +192,7 @@ fn pair_module() -> Module {
     let color = b.e(
         Expression::Compose {
             ty: float4,
-            components: vec![uv, across, lane_f],
+            components: Box::new([uv, across, lane_f]),
         },
         float4,
     );
@@ -200,7 +200,7 @@ fn pair_module() -> Module {
     let out = b.e(
         Expression::Compose {
             ty: ps_out,
-            components: vec![color, depth],
+            components: Box::new([color, depth]),
         },
         ps_out,
     );

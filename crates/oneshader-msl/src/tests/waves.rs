@@ -266,7 +266,13 @@ fn bits_module() -> Module {
             } else {
                 ty
             };
-            let h = b.e(Expression::Math { fun, args: vec![x] }, result_ty);
+            let h = b.e(
+                Expression::Math {
+                    fun,
+                    args: Box::new([x]),
+                },
+                result_ty,
+            );
             b.bind(h);
         }
     }

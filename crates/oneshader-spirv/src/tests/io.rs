@@ -103,7 +103,7 @@ fn pixel_shader_inputs_outputs_and_discard() {
     let lane = f.add_expression(
         Expression::Wave {
             op: WaveOp::GetLaneIndex,
-            args: vec![],
+            args: Box::new([]),
         },
         uint,
         None,
@@ -129,7 +129,7 @@ fn pixel_shader_inputs_outputs_and_discard() {
     let result = f.add_expression(
         Expression::Compose {
             ty: output,
-            components: vec![position, sum_f],
+            components: Box::new([position, sum_f]),
         },
         output,
         None,
@@ -242,7 +242,7 @@ fn vertex_shader_outputs_a_struct() {
     let result = f.add_expression(
         Expression::Compose {
             ty: output,
-            components: vec![pos, uv],
+            components: Box::new([pos, uv]),
         },
         output,
         None,
@@ -338,7 +338,7 @@ fn unsupported_and_malformed_ir_are_osh5001_errors() {
     let sum = entry.add_expression(
         Expression::Wave {
             op: WaveOp::ActiveSum,
-            args: vec![],
+            args: Box::new([]),
         },
         uint,
         None,

@@ -28,7 +28,7 @@ fn math_module(
     let result = t.bind(
         Expression::Math {
             fun,
-            args: vec![value; arity],
+            args: vec![value; arity].into(),
         },
         result_ty,
     );

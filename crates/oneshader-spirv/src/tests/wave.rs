@@ -97,7 +97,13 @@ fn wave_module(op: WaveOp, scalar: Scalar, size: Option<VectorSize>) -> oneshade
         _ => t.m.inner(input_ty).clone(),
     };
     let result_ty = t.ty(result_inner.clone());
-    let result = t.bind(Expression::Wave { op, args }, result_ty);
+    let result = t.bind(
+        Expression::Wave {
+            op,
+            args: args.into(),
+        },
+        result_ty,
+    );
     // Store as uints (bools converted), in a buffer of the result's shape.
     let (stored, stored_ty) = match result_inner {
         TypeInner::Scalar(Scalar {
@@ -363,7 +369,7 @@ fn bool_operands_of_arithmetic_ops() {
         let result = t.bind(
             Expression::Wave {
                 op,
-                args: vec![condition],
+                args: Box::new([condition]),
             },
             boolean,
         );
@@ -392,7 +398,7 @@ fn ballot_of_a_number_compares_with_zero() {
     let ballot = t.bind(
         Expression::Wave {
             op: WaveOp::ActiveBallot,
-            args: vec![value],
+            args: Box::new([value]),
         },
         uint4,
     );

@@ -220,7 +220,14 @@ impl Fb {
         args: Vec<Handle<Expression>>,
         ty: TypeInner,
     ) -> Handle<Expression> {
-        self.e(m, Expression::Wave { op, args }, ty)
+        self.e(
+            m,
+            Expression::Wave {
+                op,
+                args: args.into(),
+            },
+            ty,
+        )
     }
 
     pub fn finish(mut self) -> Function {

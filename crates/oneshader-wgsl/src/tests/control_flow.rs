@@ -375,7 +375,7 @@ fn bit_functions_match_the_spec_table_on_dawn() {
             &mut m,
             Expression::Math {
                 fun,
-                args: vec![arg],
+                args: Box::new([arg]),
             },
             scalar(Scalar::U32),
         );

@@ -99,7 +99,7 @@ fn vertex_fragment_module(fragment_wave: bool) -> Module {
         &mut m,
         Expression::Compose {
             ty: float4,
-            components: vec![x, y, z, one],
+            components: Box::new([x, y, z, one]),
         },
         vector(4, Scalar::F32),
     );
@@ -107,14 +107,14 @@ fn vertex_fragment_module(fragment_wave: bool) -> Module {
         &mut m,
         Expression::Compose {
             ty: float2,
-            components: vec![x, y],
+            components: Box::new([x, y]),
         },
         vector(2, Scalar::F32),
     );
     let out = vs.f.add_expression(
         Expression::Compose {
             ty: vs_out,
-            components: vec![position, position, id, uv],
+            components: Box::new([position, position, id, uv]),
         },
         vs_out,
         None,

@@ -486,7 +486,7 @@ fn a_wave_op_in_a_vertex_shader_is_osh5202_with_the_spec_text() {
         &mut m,
         Expression::Wave {
             op: WaveOp::ActiveSum,
-            args: vec![one],
+            args: Box::new([one]),
         },
         scalar(Scalar::F32),
         span,
