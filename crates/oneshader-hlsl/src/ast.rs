@@ -31,31 +31,40 @@ pub struct Ident {
 
 /// A possibly qualified name: `x`, `ns::x`, `vk::binding`.
 ///
-/// The name itself is held inline and the qualifiers in a boxed slice, so that a plain
-/// name (nearly every path) costs no allocation. Where the whole path is follows from
-/// its parts ([`Path::span`]).
+/// The name itself is held inline and the qualifiers behind one pointer, so that a
+/// plain name (nearly every path) costs no allocation and the path stays five words.
+/// Where the whole path is follows from its parts ([`Path::span`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
-    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
-    /// empty for a plain name.
-    pub qualifiers: Box<[Ident]>,
     /// The last part: the name itself.
     pub last: Ident,
+    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
+    /// `None` for a plain name.
+    qualifiers: Option<Box<Box<[Ident]>>>,
 }
 
 impl Path {
+    /// The path `qualifiers::last` (`last` alone when `qualifiers` is empty).
+    pub fn new(qualifiers: Vec<Ident>, last: Ident) -> Path {
+        let qualifiers = (!qualifiers.is_empty()).then(|| Box::new(qualifiers.into_boxed_slice()));
+        Path { last, qualifiers }
+    }
+
     /// A path of `segments` (at least one); `None` without segments.
     pub fn from_segments(mut segments: Vec<Ident>) -> Option<Path> {
         let last = segments.pop()?;
-        Some(Path {
-            qualifiers: segments.into_boxed_slice(),
-            last,
-        })
+        Some(Path::new(segments, last))
+    }
+
+    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
+    /// empty for a plain name.
+    pub fn qualifiers(&self) -> &[Ident] {
+        self.qualifiers.as_deref().map_or(&[], |q| q)
     }
 
     /// Where the whole path is: from its first part through its name.
     pub fn span(&self) -> Span {
-        match self.qualifiers.first() {
+        match self.qualifiers().first() {
             Some(first) => first.span.to(self.last.span),
             None => self.last.span,
         }
@@ -68,7 +77,7 @@ impl Path {
 
     /// Whether this is a plain name, without qualifiers.
     pub fn is_plain(&self) -> bool {
-        self.qualifiers.is_empty()
+        self.qualifiers.is_none()
     }
 
     /// Whether this is the unqualified name `name`.
@@ -78,14 +87,14 @@ impl Path {
 
     /// Whether this is `namespace::name` (`vk::binding`).
     pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
-        matches!(&self.qualifiers[..], [first] if &*first.name == namespace)
+        matches!(self.qualifiers(), [first] if &*first.name == namespace)
             && &*self.last.name == name
     }
 
     /// The path joined with `::`.
     pub fn to_text(&self) -> String {
         let parts: Vec<&str> = self
-            .qualifiers
+            .qualifiers()
             .iter()
             .chain(std::iter::once(&self.last))
             .map(|s| &*s.name)
@@ -785,7 +794,7 @@ mod tests {
         assert_eq!(size_of::<Expr>(), 40);
         assert_eq!(size_of::<ExprKind>(), 24);
         assert_eq!(size_of::<Stmt>(), 80);
-        assert_eq!(size_of::<Path>(), 48);
-        assert_eq!(size_of::<Item>(), 152);
+        assert_eq!(size_of::<Path>(), 40);
+        assert_eq!(size_of::<Item>(), 144);
     }
 }

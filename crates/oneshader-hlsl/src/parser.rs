@@ -633,9 +633,7 @@ impl Parser<'_> {
                 .map(|function| Item::Function(Box::new(function)));
         }
         let first = match name {
-            Path {
-                qualifiers, last, ..
-            } if qualifiers.is_empty() => last,
+            name if name.is_plain() => name.last,
             _ => {
                 self.diagnostics.push(Diagnostic::error(
                     codes::SYNTAX,
@@ -736,10 +734,7 @@ impl Parser<'_> {
             let next = self.expect_ident(what)?;
             qualifiers.push(std::mem::replace(&mut last, next));
         }
-        Ok(Path {
-            qualifiers: qualifiers.into_boxed_slice(),
-            last,
-        })
+        Ok(Path::new(qualifiers, last))
     }
 
     /// A named type with optional template arguments (`struct S` is accepted as `S`).
