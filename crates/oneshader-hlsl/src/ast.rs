@@ -666,7 +666,7 @@ pub enum ExprKind {
     /// A literal.
     Literal(Literal),
     /// A variable, constant or enumerator name.
-    Name(Box<Path>),
+    Name(NameExpr),
     /// A prefix or postfix operator.
     Unary {
         /// The operator.
@@ -715,6 +715,63 @@ pub enum ExprKind {
     InitList(Box<[Expr]>),
     /// An expression that failed to parse (already diagnosed).
     Error,
+}
+
+/// A name used as an expression ([`ExprKind::Name`]).
+///
+/// A plain name, nearly every one, is just its spelling: where it is written is its
+/// expression's span. Qualified names, and names whose expression's span is wider than
+/// the name (`(x)`), keep their whole [`Path`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum NameExpr {
+    /// A plain name whose span is its expression's.
+    Plain(Rc<str>),
+    /// Any other name.
+    Path(Box<Path>),
+}
+
+impl NameExpr {
+    /// The name `path`, used as the expression at `span`.
+    pub fn new(path: Path, span: Span) -> NameExpr {
+        if path.is_plain() && path.last.span == span {
+            NameExpr::Plain(path.last.name)
+        } else {
+            NameExpr::Path(Box::new(path))
+        }
+    }
+
+    /// The name as a [`Path`], given the span of its expression.
+    pub fn to_path(&self, span: Span) -> std::borrow::Cow<'_, Path> {
+        match self {
+            NameExpr::Plain(name) => std::borrow::Cow::Owned(Path::new(
+                Vec::new(),
+                Ident {
+                    name: name.clone(),
+                    span,
+                },
+            )),
+            NameExpr::Path(path) => std::borrow::Cow::Borrowed(path),
+        }
+    }
+
+    /// The name, moved to an expression whose span is no longer the name's (the `(x)` of
+    /// a parenthesised name); `span` is the name's own expression's span.
+    pub fn widened(self, span: Span) -> NameExpr {
+        match self {
+            NameExpr::Plain(name) => {
+                NameExpr::Path(Box::new(Path::new(Vec::new(), Ident { name, span })))
+            }
+            path => path,
+        }
+    }
+
+    /// The last segment's spelling (the name itself, without qualifiers).
+    pub fn name(&self) -> &str {
+        match self {
+            NameExpr::Plain(name) => name,
+            NameExpr::Path(path) => path.name(),
+        }
+    }
 }
 
 /// The parts of `condition ? accept : reject` ([`ExprKind::Conditional`]).
@@ -793,6 +850,7 @@ mod tests {
         use std::mem::size_of;
         assert_eq!(size_of::<Expr>(), 40);
         assert_eq!(size_of::<ExprKind>(), 24);
+        assert_eq!(size_of::<NameExpr>(), 16);
         assert_eq!(size_of::<Stmt>(), 80);
         assert_eq!(size_of::<Path>(), 40);
         assert_eq!(size_of::<Item>(), 144);

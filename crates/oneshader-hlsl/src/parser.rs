@@ -1702,7 +1702,10 @@ impl Parser<'_> {
                 self.advance();
                 let inner = self.parse_expression()?;
                 self.expect(TokenKind::RParen, "')'")?;
-                inner.kind
+                match inner.kind {
+                    ExprKind::Name(name) => ExprKind::Name(name.widened(inner.span)),
+                    kind => kind,
+                }
             }
             TokenKind::LBrace => self.parse_init_list()?,
             TokenKind::Ident => self.parse_name_or_call()?,
@@ -1793,7 +1796,9 @@ impl Parser<'_> {
                 args,
             })))
         } else {
-            Ok(ExprKind::Name(Box::new(path)))
+            // `parse_primary` gives the expression the path's span.
+            let span = path.span();
+            Ok(ExprKind::Name(NameExpr::new(path, span)))
         }
     }
 }
@@ -1827,7 +1832,7 @@ mod tests {
             ExprKind::Literal(Literal::Float { value, .. }) => format!("{value:?}"),
             ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
             ExprKind::Literal(Literal::String(s)) => format!("{s:?}"),
-            ExprKind::Name(p) => p.to_text(),
+            ExprKind::Name(p) => p.to_path(e.span).to_text(),
             ExprKind::Unary { op, operand } => format!("({op:?} {})", sexpr(operand)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let op = match op {

@@ -86,7 +86,7 @@ impl<'a> Lowerer<'a> {
         let span = e.span;
         match &e.kind {
             ast::ExprKind::Literal(literal) => self.lower_literal(cx, literal, span),
-            ast::ExprKind::Name(path) => self.lower_name(cx, path),
+            ast::ExprKind::Name(name) => self.lower_name(cx, &name.to_path(span)),
             ast::ExprKind::Unary { op, operand } => self.lower_unary(cx, *op, operand, span),
             ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(cx, *op, lhs, rhs, span),
             ast::ExprKind::Assign { op, target, value } => {
