@@ -31,28 +31,43 @@ pub struct Ident {
 
 /// A possibly qualified name: `x`, `ns::x`, `vk::binding`.
 ///
-/// The name itself is held inline and the qualifiers in a boxed slice, so that a plain
-/// name (nearly every path) costs no allocation.
+/// The name itself is held inline and the qualifiers behind one pointer, so that a
+/// plain name (nearly every path) costs no allocation and the path stays five words.
+/// Where the whole path is follows from its parts ([`Path::span`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Path {
-    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
-    /// empty for a plain name.
-    pub qualifiers: Box<[Ident]>,
     /// The last part: the name itself.
     pub last: Ident,
-    /// Where the whole path is.
-    pub span: Span,
+    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
+    /// `None` for a plain name.
+    qualifiers: Option<Box<Box<[Ident]>>>,
 }
 
 impl Path {
-    /// A path of `segments` (at least one) covering `span`; `None` without segments.
-    pub fn from_segments(mut segments: Vec<Ident>, span: Span) -> Option<Path> {
+    /// The path `qualifiers::last` (`last` alone when `qualifiers` is empty).
+    pub fn new(qualifiers: Vec<Ident>, last: Ident) -> Path {
+        let qualifiers = (!qualifiers.is_empty()).then(|| Box::new(qualifiers.into_boxed_slice()));
+        Path { last, qualifiers }
+    }
+
+    /// A path of `segments` (at least one); `None` without segments.
+    pub fn from_segments(mut segments: Vec<Ident>) -> Option<Path> {
         let last = segments.pop()?;
-        Some(Path {
-            qualifiers: segments.into_boxed_slice(),
-            last,
-            span,
-        })
+        Some(Path::new(segments, last))
+    }
+
+    /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
+    /// empty for a plain name.
+    pub fn qualifiers(&self) -> &[Ident] {
+        self.qualifiers.as_deref().map_or(&[], |q| q)
+    }
+
+    /// Where the whole path is: from its first part through its name.
+    pub fn span(&self) -> Span {
+        match self.qualifiers().first() {
+            Some(first) => first.span.to(self.last.span),
+            None => self.last.span,
+        }
     }
 
     /// The last segment's spelling (the name itself, without qualifiers).
@@ -62,7 +77,7 @@ impl Path {
 
     /// Whether this is a plain name, without qualifiers.
     pub fn is_plain(&self) -> bool {
-        self.qualifiers.is_empty()
+        self.qualifiers.is_none()
     }
 
     /// Whether this is the unqualified name `name`.
@@ -72,14 +87,14 @@ impl Path {
 
     /// Whether this is `namespace::name` (`vk::binding`).
     pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
-        matches!(&self.qualifiers[..], [first] if &*first.name == namespace)
+        matches!(self.qualifiers(), [first] if &*first.name == namespace)
             && &*self.last.name == name
     }
 
     /// The path joined with `::`.
     pub fn to_text(&self) -> String {
         let parts: Vec<&str> = self
-            .qualifiers
+            .qualifiers()
             .iter()
             .chain(std::iter::once(&self.last))
             .map(|s| &*s.name)
@@ -89,20 +104,23 @@ impl Path {
 }
 
 /// A top-level declaration (also used for struct members and cbuffer fields).
+///
+/// The declarations other than variables are boxed: a local declaration statement holds
+/// an [`Item`], and functions, structs and buffers are much larger than variables.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     /// Variables: `static const float a = 1, b[2];`, resources, struct fields.
     Variable(VariableDecl),
     /// A function declaration or definition.
-    Function(FunctionDecl),
+    Function(Box<FunctionDecl>),
     /// `struct S { … };`
-    Struct(StructDecl),
+    Struct(Box<StructDecl>),
     /// `cbuffer Name : register(b0) { … }` or `tbuffer`.
-    Buffer(BufferDecl),
+    Buffer(Box<BufferDecl>),
     /// `typedef T Name;`
-    Typedef(TypedefDecl),
+    Typedef(Box<TypedefDecl>),
     /// `namespace N { … }`
-    Namespace(NamespaceDecl),
+    Namespace(Box<NamespaceDecl>),
     /// `#pragma pack_matrix(…)`: the default matrix order for what follows.
     PackMatrix(PackMatrix),
     /// A stray `;`.
@@ -140,7 +158,7 @@ pub struct Attribute {
     /// The attribute's name, qualified for `[[vk::…]]`.
     pub name: Path,
     /// The arguments in parentheses (empty when there are none).
-    pub args: Vec<Expr>,
+    pub args: Box<[Expr]>,
     /// Written with double brackets `[[…]]`.
     pub double_bracket: bool,
     /// Where it is, brackets included.
@@ -301,13 +319,13 @@ pub struct PackOffset {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariableDecl {
     /// `[[vk::binding(…)]]` and other attributes.
-    pub attributes: Vec<Attribute>,
+    pub attributes: Box<[Attribute]>,
     /// Storage classes, qualifiers and interpolation modifiers, in order.
-    pub modifiers: Vec<SpannedModifier>,
+    pub modifiers: Box<[SpannedModifier]>,
     /// The declared type.
     pub ty: TypeExpr,
     /// The declared names, at least one.
-    pub declarators: Vec<Declarator>,
+    pub declarators: Box<[Declarator]>,
     /// Where the whole declaration is.
     pub span: Span,
 }
@@ -318,9 +336,9 @@ pub struct Declarator {
     /// The name.
     pub name: Ident,
     /// Array dimensions, outermost first; `None` for an unsized `[]`.
-    pub array_dims: Vec<Option<Expr>>,
+    pub array_dims: Box<[Option<Expr>]>,
     /// Semantics, registers and packoffsets after `:`.
-    pub annotations: Vec<Annotation>,
+    pub annotations: Box<[Annotation]>,
     /// `= value`, an expression or an initializer list.
     pub init: Option<Expr>,
     /// Where the declarator is.
@@ -446,13 +464,16 @@ pub struct Block {
 pub struct Stmt {
     /// What the statement is.
     pub kind: StmtKind,
-    /// Attributes written before it.
-    pub attributes: Vec<Attribute>,
+    /// Attributes written before it (no allocation when there are none).
+    pub attributes: Box<[Attribute]>,
     /// Where it is (attributes included).
     pub span: Span,
 }
 
 /// The statement forms.
+///
+/// The payloads of the control-flow forms are boxed into named structs, so that a
+/// [`Stmt`] stays small: a block's statements are stored inline in its list.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `{ … }`
@@ -462,46 +483,15 @@ pub enum StmtKind {
     /// `expr;`
     Expr(Expr),
     /// `if (cond) then else otherwise`
-    If {
-        /// The condition.
-        condition: Expr,
-        /// Taken when true.
-        accept: Box<Stmt>,
-        /// Taken when false.
-        reject: Option<Box<Stmt>>,
-    },
+    If(Box<IfStmt>),
     /// `for (init; condition; step) body`
-    For {
-        /// A declaration or expression statement, if any.
-        init: Option<Box<Stmt>>,
-        /// The loop condition, if any (boxed, like the step, to keep [`Stmt`] small).
-        condition: Option<Box<Expr>>,
-        /// The step expression, if any.
-        step: Option<Box<Expr>>,
-        /// The body.
-        body: Box<Stmt>,
-    },
+    For(Box<ForStmt>),
     /// `while (condition) body`
-    While {
-        /// The condition.
-        condition: Expr,
-        /// The body.
-        body: Box<Stmt>,
-    },
+    While(Box<WhileStmt>),
     /// `do body while (condition);`
-    DoWhile {
-        /// The body.
-        body: Box<Stmt>,
-        /// The condition.
-        condition: Expr,
-    },
+    DoWhile(Box<WhileStmt>),
     /// `switch (selector) { case …: … }`
-    Switch {
-        /// The value switched on.
-        selector: Expr,
-        /// The case groups in order.
-        cases: Vec<SwitchCase>,
-    },
+    Switch(Box<SwitchStmt>),
     /// `break;`
     Break,
     /// `continue;`
@@ -514,6 +504,49 @@ pub enum StmtKind {
     Empty,
     /// A statement that failed to parse (already diagnosed).
     Error,
+}
+
+/// The parts of `if (condition) accept else reject` ([`StmtKind::If`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfStmt {
+    /// The condition.
+    pub condition: Expr,
+    /// Taken when true.
+    pub accept: Stmt,
+    /// Taken when false.
+    pub reject: Option<Stmt>,
+}
+
+/// The parts of `for (init; condition; step) body` ([`StmtKind::For`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForStmt {
+    /// A declaration or expression statement, if any.
+    pub init: Option<Stmt>,
+    /// The loop condition, if any.
+    pub condition: Option<Expr>,
+    /// The step expression, if any.
+    pub step: Option<Expr>,
+    /// The body.
+    pub body: Stmt,
+}
+
+/// The parts of `while (condition) body` and `do body while (condition);`
+/// ([`StmtKind::While`], [`StmtKind::DoWhile`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WhileStmt {
+    /// The condition.
+    pub condition: Expr,
+    /// The body.
+    pub body: Stmt,
+}
+
+/// The parts of `switch (selector) { … }` ([`StmtKind::Switch`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchStmt {
+    /// The value switched on.
+    pub selector: Expr,
+    /// The case groups in order.
+    pub cases: Vec<SwitchCase>,
 }
 
 /// One group of `case`/`default` labels and the statements after them.
@@ -564,8 +597,9 @@ pub enum Literal {
     },
     /// `true` or `false`.
     Bool(bool),
-    /// A string literal (adjacent literals joined), escapes resolved.
-    String(String),
+    /// A string literal (adjacent literals joined), escapes resolved (boxed: strings are
+    /// rare, and a [`Literal`] stays two words).
+    String(Box<String>),
 }
 
 /// Prefix and postfix unary operators.
@@ -622,14 +656,17 @@ pub enum BinaryOp {
 
 /// The expression forms.
 ///
-/// The types, paths and names of the rarer forms are boxed to keep every [`Expr`] small:
-/// a large shader's syntax tree holds millions of them.
+/// Every variant is at most two words, so that an [`Expr`] takes 40 bytes: a large
+/// shader's syntax tree holds millions of them. The payloads of the forms with more
+/// parts (calls, casts, member accesses, conditionals) are boxed into named structs,
+/// one allocation per node, and names are boxed too (a [`Path`] is larger than every
+/// other form).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     /// A literal.
     Literal(Literal),
     /// A variable, constant or enumerator name.
-    Name(Path),
+    Name(NameExpr),
     /// A prefix or postfix operator.
     Unary {
         /// The operator.
@@ -656,57 +693,17 @@ pub enum ExprKind {
         value: Box<Expr>,
     },
     /// `condition ? accept : reject`
-    Conditional {
-        /// The condition.
-        condition: Box<Expr>,
-        /// The value when true.
-        accept: Box<Expr>,
-        /// The value when false.
-        reject: Box<Expr>,
-    },
+    Conditional(Box<ConditionalExpr>),
     /// `(T)operand` or `(T[2])operand`.
-    Cast {
-        /// The target type.
-        ty: Box<TypeExpr>,
-        /// Array dimensions written in the cast.
-        array_dims: Vec<Option<Expr>>,
-        /// The converted value.
-        operand: Box<Expr>,
-    },
+    Cast(Box<CastExpr>),
     /// A call of a function by name: `f(a, b)`, `ns::f(a)`, `S(x)` for user names.
-    Call {
-        /// The function's name.
-        function: Box<Path>,
-        /// Explicit template arguments `f<T>(…)`.
-        template_args: Option<Vec<TemplateArg>>,
-        /// The arguments.
-        args: Vec<Expr>,
-    },
+    Call(Box<CallExpr>),
     /// A built-in type used as a constructor: `float4(a, b)`, `vector<float, 2>(x, y)`.
-    Constructor {
-        /// The constructed type.
-        ty: Box<TypeExpr>,
-        /// The arguments.
-        args: Vec<Expr>,
-    },
+    Constructor(Box<ConstructorExpr>),
     /// A method call: `buf.Load(0)`, `tex.Sample(s, uv)`, `buf.Load<float4>(0)`.
-    MethodCall {
-        /// The object.
-        receiver: Box<Expr>,
-        /// The method's name.
-        method: Box<Ident>,
-        /// Explicit template arguments.
-        template_args: Option<Vec<TemplateArg>>,
-        /// The arguments.
-        args: Vec<Expr>,
-    },
+    MethodCall(Box<MethodCallExpr>),
     /// `base.member`: a field or a swizzle (`v.xyz`, `m._m00`).
-    Member {
-        /// The object.
-        base: Box<Expr>,
-        /// The field or swizzle.
-        member: Ident,
-    },
+    Member(Box<MemberExpr>),
     /// `base[index]`
     Index {
         /// The indexed value.
@@ -715,7 +712,147 @@ pub enum ExprKind {
         index: Box<Expr>,
     },
     /// `{ a, b, { c, d } }`
-    InitList(Vec<Expr>),
+    InitList(Box<[Expr]>),
     /// An expression that failed to parse (already diagnosed).
     Error,
+}
+
+/// A name used as an expression ([`ExprKind::Name`]).
+///
+/// A plain name, nearly every one, is just its spelling: where it is written is its
+/// expression's span. Qualified names, and names whose expression's span is wider than
+/// the name (`(x)`), keep their whole [`Path`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum NameExpr {
+    /// A plain name whose span is its expression's.
+    Plain(Rc<str>),
+    /// Any other name.
+    Path(Box<Path>),
+}
+
+impl NameExpr {
+    /// The name `path`, used as the expression at `span`.
+    pub fn new(path: Path, span: Span) -> NameExpr {
+        if path.is_plain() && path.last.span == span {
+            NameExpr::Plain(path.last.name)
+        } else {
+            NameExpr::Path(Box::new(path))
+        }
+    }
+
+    /// The name as a [`Path`], given the span of its expression.
+    pub fn to_path(&self, span: Span) -> std::borrow::Cow<'_, Path> {
+        match self {
+            NameExpr::Plain(name) => std::borrow::Cow::Owned(Path::new(
+                Vec::new(),
+                Ident {
+                    name: name.clone(),
+                    span,
+                },
+            )),
+            NameExpr::Path(path) => std::borrow::Cow::Borrowed(path),
+        }
+    }
+
+    /// The name, moved to an expression whose span is no longer the name's (the `(x)` of
+    /// a parenthesised name); `span` is the name's own expression's span.
+    pub fn widened(self, span: Span) -> NameExpr {
+        match self {
+            NameExpr::Plain(name) => {
+                NameExpr::Path(Box::new(Path::new(Vec::new(), Ident { name, span })))
+            }
+            path => path,
+        }
+    }
+
+    /// The last segment's spelling (the name itself, without qualifiers).
+    pub fn name(&self) -> &str {
+        match self {
+            NameExpr::Plain(name) => name,
+            NameExpr::Path(path) => path.name(),
+        }
+    }
+}
+
+/// The parts of `condition ? accept : reject` ([`ExprKind::Conditional`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConditionalExpr {
+    /// The condition.
+    pub condition: Expr,
+    /// The value when true.
+    pub accept: Expr,
+    /// The value when false.
+    pub reject: Expr,
+}
+
+/// The parts of a cast `(T)operand` or `(T[2])operand` ([`ExprKind::Cast`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastExpr {
+    /// The target type.
+    pub ty: TypeExpr,
+    /// Array dimensions written in the cast.
+    pub array_dims: Box<[Option<Expr>]>,
+    /// The converted value.
+    pub operand: Expr,
+}
+
+/// The parts of a call by name `f(a, b)` ([`ExprKind::Call`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallExpr {
+    /// The function's name.
+    pub function: Path,
+    /// Explicit template arguments `f<T>(…)`.
+    pub template_args: Option<Vec<TemplateArg>>,
+    /// The arguments.
+    pub args: Box<[Expr]>,
+}
+
+/// The parts of a constructor call `float4(a, b)` ([`ExprKind::Constructor`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstructorExpr {
+    /// The constructed type.
+    pub ty: TypeExpr,
+    /// The arguments.
+    pub args: Box<[Expr]>,
+}
+
+/// The parts of a method call `buf.Load(0)` ([`ExprKind::MethodCall`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MethodCallExpr {
+    /// The object.
+    pub receiver: Expr,
+    /// The method's name.
+    pub method: Ident,
+    /// Explicit template arguments.
+    pub template_args: Option<Vec<TemplateArg>>,
+    /// The arguments.
+    pub args: Box<[Expr]>,
+}
+
+/// The parts of a member access `base.member` ([`ExprKind::Member`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemberExpr {
+    /// The object.
+    pub base: Expr,
+    /// The field or swizzle.
+    pub member: Ident,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes of the nodes a large shader's tree holds by the million (64-bit targets):
+    /// a change that grows one of them should be a deliberate one.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn node_sizes() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Expr>(), 40);
+        assert_eq!(size_of::<ExprKind>(), 24);
+        assert_eq!(size_of::<NameExpr>(), 16);
+        assert_eq!(size_of::<Stmt>(), 80);
+        assert_eq!(size_of::<Path>(), 40);
+        assert_eq!(size_of::<Item>(), 144);
+    }
 }

@@ -614,7 +614,7 @@ impl Parser<'_> {
             let decl = self.parse_struct()?;
             if self.at(TokenKind::Semicolon) && modifiers.is_empty() {
                 self.advance();
-                return Ok(Item::Struct(decl));
+                return Ok(Item::Struct(Box::new(decl)));
             }
             TypeExpr {
                 span: decl.span,
@@ -630,16 +630,14 @@ impl Parser<'_> {
             }
             return self
                 .parse_function(start, attributes, modifiers, ty, name)
-                .map(Item::Function);
+                .map(|function| Item::Function(Box::new(function)));
         }
         let first = match name {
-            Path {
-                qualifiers, last, ..
-            } if qualifiers.is_empty() => last,
+            name if name.is_plain() => name.last,
             _ => {
                 self.diagnostics.push(Diagnostic::error(
                     codes::SYNTAX,
-                    name.span,
+                    name.span(),
                     "a qualified name can only declare a function",
                 ));
                 return Err(Failed);
@@ -648,10 +646,10 @@ impl Parser<'_> {
         let declarators = self.parse_declarators(first)?;
         self.expect(TokenKind::Semicolon, "';'")?;
         Ok(Item::Variable(VariableDecl {
-            attributes,
-            modifiers,
+            attributes: attributes.into_boxed_slice(),
+            modifiers: modifiers.into_boxed_slice(),
             ty,
-            declarators,
+            declarators: declarators.into_boxed_slice(),
             span: self.span_from(start),
         }))
     }
@@ -686,7 +684,7 @@ impl Parser<'_> {
             let double_bracket = self.eat(TokenKind::LBracket);
             loop {
                 let name = self.parse_attribute_name()?;
-                let mut args = Vec::new();
+                let mut args = Box::default();
                 if self.eat(TokenKind::LParen) {
                     args = self.parse_arguments_after_paren()?;
                 }
@@ -713,7 +711,6 @@ impl Parser<'_> {
 
     /// Attribute names may be keywords (`[unroll]` is not one, but `[[vk::…]]` names can be anything).
     fn parse_attribute_name(&mut self) -> PResult<Path> {
-        let start = self.span();
         let mut segments = Vec::new();
         loop {
             match self.peek().kind {
@@ -726,12 +723,10 @@ impl Parser<'_> {
                 break;
             }
         }
-        let span = self.span_from(start);
-        Path::from_segments(segments, span).ok_or_else(|| self.expected("an attribute name"))
+        Path::from_segments(segments).ok_or_else(|| self.expected("an attribute name"))
     }
 
     fn parse_path(&mut self, what: &str) -> PResult<Path> {
-        let start = self.span();
         let mut last = self.expect_ident(what)?;
         let mut qualifiers = Vec::new();
         while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
@@ -739,11 +734,7 @@ impl Parser<'_> {
             let next = self.expect_ident(what)?;
             qualifiers.push(std::mem::replace(&mut last, next));
         }
-        Ok(Path {
-            qualifiers: qualifiers.into_boxed_slice(),
-            last,
-            span: self.span_from(start),
-        })
+        Ok(Path::new(qualifiers, last))
     }
 
     /// A named type with optional template arguments (`struct S` is accepted as `S`).
@@ -822,8 +813,8 @@ impl Parser<'_> {
             };
             declarators.push(Declarator {
                 name,
-                array_dims,
-                annotations,
+                array_dims: array_dims.into_boxed_slice(),
+                annotations: annotations.into_boxed_slice(),
                 init,
                 span: self.span_from(start),
             });
@@ -1025,14 +1016,14 @@ impl Parser<'_> {
         let members = self.parse_items(true);
         self.expect(TokenKind::RBrace, "'}'")?;
         self.eat(TokenKind::Semicolon);
-        Ok(Item::Buffer(BufferDecl {
+        Ok(Item::Buffer(Box::new(BufferDecl {
             attributes,
             kind,
             name,
             annotations,
             members,
             span: self.span_from(start),
-        }))
+        })))
     }
 
     fn parse_typedef(&mut self, start: Span) -> PResult<Item> {
@@ -1057,8 +1048,8 @@ impl Parser<'_> {
             declarators.push(Declarator {
                 span: self.span_from(name.span),
                 name,
-                array_dims,
-                annotations: Vec::new(),
+                array_dims: array_dims.into_boxed_slice(),
+                annotations: Box::default(),
                 init: None,
             });
             if !self.eat(TokenKind::Comma) {
@@ -1066,12 +1057,12 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::Semicolon, "';'")?;
-        Ok(Item::Typedef(TypedefDecl {
+        Ok(Item::Typedef(Box::new(TypedefDecl {
             modifiers,
             ty,
             declarators,
             span: self.span_from(start),
-        }))
+        })))
     }
 
     fn parse_namespace(&mut self, start: Span) -> PResult<Item> {
@@ -1081,11 +1072,11 @@ impl Parser<'_> {
         let items = self.parse_items(true);
         self.expect(TokenKind::RBrace, "'}'")?;
         self.eat(TokenKind::Semicolon);
-        Ok(Item::Namespace(NamespaceDecl {
+        Ok(Item::Namespace(Box::new(NamespaceDecl {
             name,
             items,
             span: self.span_from(start),
-        }))
+        })))
     }
 
     // ----- statements ---------------------------------------------------------------------
@@ -1124,7 +1115,7 @@ impl Parser<'_> {
             }
             Stmt {
                 kind: StmtKind::Error,
-                attributes: Vec::new(),
+                attributes: Box::default(),
                 span: self.span_from(start),
             }
         })
@@ -1176,7 +1167,7 @@ impl Parser<'_> {
         };
         Ok(Stmt {
             kind,
-            attributes,
+            attributes: attributes.into_boxed_slice(),
             span: self.span_from(start),
         })
     }
@@ -1189,39 +1180,39 @@ impl Parser<'_> {
     fn parse_if(&mut self) -> PResult<StmtKind> {
         self.advance();
         let condition = self.parse_condition()?;
-        let accept = Box::new(self.parse_statement());
+        let accept = self.parse_statement();
         let reject = if self.at_keyword(Keyword::Else) {
             self.advance();
-            Some(Box::new(self.parse_statement()))
+            Some(self.parse_statement())
         } else {
             None
         };
-        Ok(StmtKind::If {
+        Ok(StmtKind::If(Box::new(IfStmt {
             condition,
             accept,
             reject,
-        })
+        })))
     }
 
     #[inline(never)]
     fn parse_while(&mut self) -> PResult<StmtKind> {
         self.advance();
         let condition = self.parse_condition()?;
-        let body = Box::new(self.parse_statement());
-        Ok(StmtKind::While { condition, body })
+        let body = self.parse_statement();
+        Ok(StmtKind::While(Box::new(WhileStmt { condition, body })))
     }
 
     #[inline(never)]
     fn parse_do_while(&mut self) -> PResult<StmtKind> {
         self.advance();
-        let body = Box::new(self.parse_statement());
+        let body = self.parse_statement();
         if !self.at_keyword(Keyword::While) {
             return Err(self.expected("'while'"));
         }
         self.advance();
         let condition = self.parse_condition()?;
         self.expect(TokenKind::Semicolon, "';'")?;
-        Ok(StmtKind::DoWhile { body, condition })
+        Ok(StmtKind::DoWhile(Box::new(WhileStmt { condition, body })))
     }
 
     #[inline(never)]
@@ -1290,39 +1281,39 @@ impl Parser<'_> {
             None
         } else if self.is_declaration_start() {
             let item = self.parse_item(false)?;
-            Some(Box::new(Stmt {
+            Some(Stmt {
                 kind: StmtKind::Declaration(Box::new(item)),
-                attributes: Vec::new(),
+                attributes: Box::default(),
                 span: self.span_from(init_start),
-            }))
+            })
         } else {
             let expr = self.parse_expression()?;
             self.expect(TokenKind::Semicolon, "';'")?;
-            Some(Box::new(Stmt {
+            Some(Stmt {
                 kind: StmtKind::Expr(expr),
-                attributes: Vec::new(),
+                attributes: Box::default(),
                 span: self.span_from(init_start),
-            }))
+            })
         };
         let condition = if self.at(TokenKind::Semicolon) {
             None
         } else {
-            Some(Box::new(self.parse_expression()?))
+            Some(self.parse_expression()?)
         };
         self.expect(TokenKind::Semicolon, "';'")?;
         let step = if self.at(TokenKind::RParen) {
             None
         } else {
-            Some(Box::new(self.parse_expression()?))
+            Some(self.parse_expression()?)
         };
         self.expect(TokenKind::RParen, "')'")?;
-        let body = Box::new(self.parse_statement());
-        Ok(StmtKind::For {
+        let body = self.parse_statement();
+        Ok(StmtKind::For(Box::new(ForStmt {
             init,
             condition,
             step,
             body,
-        })
+        })))
     }
 
     #[inline(never)]
@@ -1367,7 +1358,7 @@ impl Parser<'_> {
             });
         }
         self.expect(TokenKind::RBrace, "'}'")?;
-        Ok(StmtKind::Switch { selector, cases })
+        Ok(StmtKind::Switch(Box::new(SwitchStmt { selector, cases })))
     }
 
     // ----- expressions --------------------------------------------------------------------
@@ -1430,11 +1421,11 @@ impl Parser<'_> {
         let reject = self.parse_assignment()?;
         Ok(Expr {
             span: condition.span.to(reject.span),
-            kind: ExprKind::Conditional {
-                condition: Box::new(condition),
-                accept: Box::new(accept),
-                reject: Box::new(reject),
-            },
+            kind: ExprKind::Conditional(Box::new(ConditionalExpr {
+                condition,
+                accept,
+                reject,
+            })),
         })
     }
 
@@ -1602,11 +1593,11 @@ impl Parser<'_> {
         let operand = self.parse_unary()?;
         Ok(Expr {
             span: start.to(operand.span),
-            kind: ExprKind::Cast {
-                ty: Box::new(ty),
-                array_dims,
-                operand: Box::new(operand),
-            },
+            kind: ExprKind::Cast(Box::new(CastExpr {
+                ty,
+                array_dims: array_dims.into_boxed_slice(),
+                operand,
+            })),
         })
     }
 
@@ -1650,20 +1641,17 @@ impl Parser<'_> {
                         let args = self.parse_arguments_after_paren()?;
                         expr = Expr {
                             span: self.span_from(expr.span),
-                            kind: ExprKind::MethodCall {
-                                receiver: Box::new(expr),
-                                method: Box::new(member),
+                            kind: ExprKind::MethodCall(Box::new(MethodCallExpr {
+                                receiver: expr,
+                                method: member,
                                 template_args,
                                 args,
-                            },
+                            })),
                         };
                     } else {
                         expr = Expr {
                             span: self.span_from(expr.span),
-                            kind: ExprKind::Member {
-                                base: Box::new(expr),
-                                member,
-                            },
+                            kind: ExprKind::Member(Box::new(MemberExpr { base: expr, member })),
                         };
                     }
                 }
@@ -1688,10 +1676,10 @@ impl Parser<'_> {
     }
 
     /// Call arguments after the `(`, through the `)`.
-    fn parse_arguments_after_paren(&mut self) -> PResult<Vec<Expr>> {
+    fn parse_arguments_after_paren(&mut self) -> PResult<Box<[Expr]>> {
         let mut args = Vec::new();
         if self.eat(TokenKind::RParen) {
-            return Ok(args);
+            return Ok(Box::default());
         }
         loop {
             args.push(self.parse_assignment()?);
@@ -1700,8 +1688,7 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
-        args.shrink_to_fit();
-        Ok(args)
+        Ok(args.into_boxed_slice())
     }
 
     fn parse_primary(&mut self) -> PResult<Expr> {
@@ -1715,7 +1702,10 @@ impl Parser<'_> {
                 self.advance();
                 let inner = self.parse_expression()?;
                 self.expect(TokenKind::RParen, "')'")?;
-                inner.kind
+                match inner.kind {
+                    ExprKind::Name(name) => ExprKind::Name(name.widened(inner.span)),
+                    kind => kind,
+                }
             }
             TokenKind::LBrace => self.parse_init_list()?,
             TokenKind::Ident => self.parse_name_or_call()?,
@@ -1755,7 +1745,7 @@ impl Parser<'_> {
                 while self.at(TokenKind::StringLiteral) {
                     text.push_str(&unescape_string(&self.bump().text));
                 }
-                Literal::String(text)
+                Literal::String(Box::new(text))
             }
             _ => Literal::Bool(t.kind == TokenKind::Keyword(Keyword::True)),
         };
@@ -1773,7 +1763,7 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RBrace, "'}'")?;
-        Ok(ExprKind::InitList(elements))
+        Ok(ExprKind::InitList(elements.into_boxed_slice()))
     }
 
     #[inline(never)]
@@ -1787,10 +1777,10 @@ impl Parser<'_> {
             let ty = self.parse_type()?;
             self.expect(TokenKind::LParen, "'('")?;
             let args = self.parse_arguments_after_paren()?;
-            return Ok(ExprKind::Constructor {
-                ty: Box::new(ty),
+            return Ok(ExprKind::Constructor(Box::new(ConstructorExpr {
+                ty,
                 args,
-            });
+            })));
         }
         let path = self.parse_path("a name")?;
         let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
@@ -1800,13 +1790,15 @@ impl Parser<'_> {
         };
         if self.eat(TokenKind::LParen) {
             let args = self.parse_arguments_after_paren()?;
-            Ok(ExprKind::Call {
-                function: Box::new(path),
+            Ok(ExprKind::Call(Box::new(CallExpr {
+                function: path,
                 template_args,
                 args,
-            })
+            })))
         } else {
-            Ok(ExprKind::Name(path))
+            // `parse_primary` gives the expression the path's span.
+            let span = path.span();
+            Ok(ExprKind::Name(NameExpr::new(path, span)))
         }
     }
 }
@@ -1840,7 +1832,7 @@ mod tests {
             ExprKind::Literal(Literal::Float { value, .. }) => format!("{value:?}"),
             ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
             ExprKind::Literal(Literal::String(s)) => format!("{s:?}"),
-            ExprKind::Name(p) => p.to_text(),
+            ExprKind::Name(p) => p.to_path(e.span).to_text(),
             ExprKind::Unary { op, operand } => format!("({op:?} {})", sexpr(operand)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let op = match op {
@@ -1869,36 +1861,31 @@ mod tests {
             ExprKind::Assign { op, target, value } => {
                 format!("(={op:?} {} {})", sexpr(target), sexpr(value))
             }
-            ExprKind::Conditional {
-                condition,
-                accept,
-                reject,
-            } => format!(
+            ExprKind::Conditional(c) => format!(
                 "(? {} {} {})",
-                sexpr(condition),
-                sexpr(accept),
-                sexpr(reject)
+                sexpr(&c.condition),
+                sexpr(&c.accept),
+                sexpr(&c.reject)
             ),
-            ExprKind::Cast { ty, operand, .. } => {
-                format!("(cast {} {})", type_text(ty), sexpr(operand))
+            ExprKind::Cast(cast) => {
+                format!("(cast {} {})", type_text(&cast.ty), sexpr(&cast.operand))
             }
-            ExprKind::Call { function, args, .. } => {
-                format!("(call {}{})", function.to_text(), list(args))
+            ExprKind::Call(call) => {
+                format!("(call {}{})", call.function.to_text(), list(&call.args))
             }
-            ExprKind::Constructor { ty, args } => format!("(new {}{})", type_text(ty), list(args)),
-            ExprKind::MethodCall {
-                receiver,
-                method,
-                template_args,
-                args,
-            } => format!(
+            ExprKind::Constructor(c) => format!("(new {}{})", type_text(&c.ty), list(&c.args)),
+            ExprKind::MethodCall(call) => format!(
                 "(method {} {}{}{})",
-                sexpr(receiver),
-                method.name,
-                if template_args.is_some() { "<>" } else { "" },
-                list(args)
+                sexpr(&call.receiver),
+                call.method.name,
+                if call.template_args.is_some() {
+                    "<>"
+                } else {
+                    ""
+                },
+                list(&call.args)
             ),
-            ExprKind::Member { base, member } => format!("(. {} {})", sexpr(base), member.name),
+            ExprKind::Member(m) => format!("(. {} {})", sexpr(&m.base), m.member.name),
             ExprKind::Index { base, index } => format!("([] {} {})", sexpr(base), sexpr(index)),
             ExprKind::InitList(items) => format!("{{{}}}", list(items)),
             ExprKind::Error => "error".into(),
@@ -2008,27 +1995,22 @@ mod tests {
             Some("([] Values (. id x))")
         );
         // `if (WaveIsFirstLane()) Count.InterlockedAdd(...)` without braces.
-        let StmtKind::If {
-            condition,
-            accept,
-            reject,
-        } = &body[5].kind
-        else {
+        let StmtKind::If(if_stmt) = &body[5].kind else {
             panic!("statement 6 is not an if");
         };
-        assert_eq!(sexpr(condition), "(call WaveIsFirstLane)");
-        assert!(reject.is_none());
-        let StmtKind::Expr(call) = &accept.kind else {
+        assert_eq!(sexpr(&if_stmt.condition), "(call WaveIsFirstLane)");
+        assert!(if_stmt.reject.is_none());
+        let StmtKind::Expr(call) = &if_stmt.accept.kind else {
             panic!("the if body is not an expression statement");
         };
         assert_eq!(
             sexpr(call),
             "(method Count InterlockedAdd 0 waveCount waveBase)"
         );
-        let StmtKind::If { accept, .. } = &body[7].kind else {
+        let StmtKind::If(if_stmt) = &body[7].kind else {
             panic!("last statement is not an if");
         };
-        let StmtKind::Expr(store) = &accept.kind else {
+        let StmtKind::Expr(store) = &if_stmt.accept.kind else {
             panic!("not an expression");
         };
         assert_eq!(sexpr(store), "(=None ([] Kept (+ waveBase laneOffset)) v)");
@@ -2205,7 +2187,7 @@ float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
         let Item::Variable(table) = &unit.items[5] else {
             panic!()
         };
-        assert_eq!(table.declarators[0].array_dims, vec![None]);
+        assert_eq!(&table.declarators[0].array_dims[..], &[None]);
         assert_eq!(
             table.declarators[0].init.as_ref().map(sexpr).as_deref(),
             Some("{ 1 2 3}")
@@ -2276,9 +2258,10 @@ void f(uint n) {
             ]
         );
         let stmts = &f.body.as_ref().expect("body").statements;
-        let StmtKind::For { init, step, .. } = &stmts[5].kind else {
+        let StmtKind::For(for_stmt) = &stmts[5].kind else {
             panic!()
         };
+        let (init, step) = (&for_stmt.init, &for_stmt.step);
         assert_eq!(stmts[5].attributes[0].name.to_text(), "unroll");
         assert_eq!(list(&stmts[5].attributes[0].args), " 4");
         let Some(StmtKind::Declaration(decl)) = init.as_ref().map(|s| &s.kind) else {
@@ -2286,12 +2269,13 @@ void f(uint n) {
         };
         assert!(matches!(&**decl, Item::Variable(v) if v.declarators.len() == 2));
         assert_eq!(
-            step.as_deref().map(sexpr).as_deref(),
+            step.as_ref().map(sexpr).as_deref(),
             Some("(, (PreIncrement i) (PostIncrement j))")
         );
-        let StmtKind::Switch { cases, .. } = &stmts[9].kind else {
+        let StmtKind::Switch(switch) = &stmts[9].kind else {
             panic!()
         };
+        let cases = &switch.cases;
         assert_eq!(cases.len(), 2);
         assert_eq!(cases[0].labels.len(), 2);
         assert_eq!(cases[0].body.len(), 2);

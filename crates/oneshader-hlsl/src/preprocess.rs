@@ -2168,25 +2168,22 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
         let body = &count.body.as_ref().expect("body").statements;
         // FFX_ASSERT expanded to nothing, leaving an empty statement.
         assert!(matches!(body[0].kind, StmtKind::Empty));
-        let StmtKind::For {
-            body: loop_body, ..
-        } = &body[1].kind
-        else {
+        let StmtKind::For(for_stmt) = &body[1].kind else {
             panic!()
         };
-        let StmtKind::Block(block) = &loop_body.kind else {
+        let StmtKind::Block(block) = &for_stmt.body.kind else {
             panic!()
         };
         // FFX_PREFIX chose the wave-op branch (target 6.2).
         let StmtKind::Expr(add) = &block.statements[2].kind else {
             panic!()
         };
-        let ExprKind::Call { function, args, .. } = &add.kind else {
+        let ExprKind::Call(call) = &add.kind else {
             panic!()
         };
-        assert_eq!(function.to_text(), "InterlockedAdd");
+        assert_eq!(call.function.to_text(), "InterlockedAdd");
         assert!(
-            matches!(&args[1].kind, ExprKind::Call { function, .. } if function.is("WavePrefixSum"))
+            matches!(&call.args[1].kind, ExprKind::Call(inner) if inner.function.is("WavePrefixSum"))
         );
         // FFX_BROADCAST(FFX_UINT32x, 2) pasted `FFX_UINT32x2` and then expanded it to `uint2`;
         // `x2` came from the command line.
@@ -2199,9 +2196,10 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
         let Some(init) = &both.declarators[0].init else {
             panic!()
         };
-        let ExprKind::Constructor { ty, args } = &init.kind else {
+        let ExprKind::Constructor(constructor) = &init.kind else {
             panic!("{init:?}")
         };
+        let (ty, args) = (&constructor.ty, &constructor.args);
         assert_eq!(ty.name().map(|p| p.to_text()).as_deref(), Some("uint2"));
         assert!(matches!(
             &args[0].kind,

@@ -66,7 +66,7 @@ impl<'a> Lowerer<'a> {
                 );
                 continue;
             }
-            match attribute.args.as_slice() {
+            match &attribute.args[..] {
                 [binding] => match self.const_eval(binding) {
                     Some(b) if (0..=i64::from(u32::MAX)).contains(&b) => {
                         self.counter_bindings.insert(global, b as u32);

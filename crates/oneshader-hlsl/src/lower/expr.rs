@@ -86,22 +86,21 @@ impl<'a> Lowerer<'a> {
         let span = e.span;
         match &e.kind {
             ast::ExprKind::Literal(literal) => self.lower_literal(cx, literal, span),
-            ast::ExprKind::Name(path) => self.lower_name(cx, path),
+            ast::ExprKind::Name(name) => self.lower_name(cx, &name.to_path(span)),
             ast::ExprKind::Unary { op, operand } => self.lower_unary(cx, *op, operand, span),
             ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(cx, *op, lhs, rhs, span),
             ast::ExprKind::Assign { op, target, value } => {
                 self.lower_assign(cx, *op, target, value, span)
             }
-            ast::ExprKind::Conditional {
-                condition,
-                accept,
-                reject,
-            } => self.lower_conditional(cx, condition, accept, reject, span),
-            ast::ExprKind::Cast {
-                ty,
-                array_dims,
-                operand,
-            } => {
+            ast::ExprKind::Conditional(c) => {
+                self.lower_conditional(cx, &c.condition, &c.accept, &c.reject, span)
+            }
+            ast::ExprKind::Cast(cast) => {
+                let ast::CastExpr {
+                    ty,
+                    array_dims,
+                    operand,
+                } = &**cast;
                 let target = match self.resolve_type(ty)? {
                     Ty::Value(t) => self.apply_array_dims(t, array_dims)?,
                     _ => {
@@ -121,21 +120,24 @@ impl<'a> Lowerer<'a> {
                     literal: false,
                 })
             }
-            ast::ExprKind::Constructor { ty, args } => {
+            ast::ExprKind::Constructor(constructor) => {
+                let ast::ConstructorExpr { ty, args } = &**constructor;
                 let Ty::Value(target) = self.resolve_type(ty)? else {
                     self.error(codes::TYPE_MISMATCH, ty.span, "cannot construct this type");
                     return None;
                 };
                 self.lower_constructor(cx, target, args, span)
             }
-            ast::ExprKind::Call { function, args, .. } => self.lower_call(cx, function, args, span),
-            ast::ExprKind::MethodCall {
-                receiver,
-                method,
-                template_args,
-                args,
-            } => self.lower_method_call(cx, receiver, method, template_args.as_deref(), args, span),
-            ast::ExprKind::Member { base, member } => self.lower_member(cx, base, member),
+            ast::ExprKind::Call(call) => self.lower_call(cx, &call.function, &call.args, span),
+            ast::ExprKind::MethodCall(call) => self.lower_method_call(
+                cx,
+                &call.receiver,
+                &call.method,
+                call.template_args.as_deref(),
+                &call.args,
+                span,
+            ),
+            ast::ExprKind::Member(m) => self.lower_member(cx, &m.base, &m.member),
             ast::ExprKind::Index { base, index } => self.lower_index(cx, base, index, span),
             ast::ExprKind::InitList(_) => {
                 self.error(
@@ -316,7 +318,7 @@ impl<'a> Lowerer<'a> {
 
     fn lower_name(&mut self, cx: &mut FnCtx, path: &ast::Path) -> Option<Value> {
         let name = path.name();
-        let span = path.span;
+        let span = path.span();
         if path.is_plain() {
             if let Some(symbol) = cx.lookup(name) {
                 return Some(match symbol {
@@ -2439,24 +2441,21 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
         ast::ExprKind::Binary { lhs, rhs, .. } => {
             has_effects_depth(lhs, d) || has_effects_depth(rhs, d)
         }
-        ast::ExprKind::Conditional {
-            condition,
-            accept,
-            reject,
-        } => {
-            has_effects_depth(condition, d)
-                || has_effects_depth(accept, d)
-                || has_effects_depth(reject, d)
+        ast::ExprKind::Conditional(c) => {
+            has_effects_depth(&c.condition, d)
+                || has_effects_depth(&c.accept, d)
+                || has_effects_depth(&c.reject, d)
         }
-        ast::ExprKind::Cast { operand, .. } => has_effects_depth(operand, d),
-        ast::ExprKind::Call { function, args, .. } => {
-            !super::intrinsics::is_pure_intrinsic(function.name())
-                || args.iter().any(|a| has_effects_depth(a, d))
+        ast::ExprKind::Cast(cast) => has_effects_depth(&cast.operand, d),
+        ast::ExprKind::Call(call) => {
+            !super::intrinsics::is_pure_intrinsic(call.function.name())
+                || call.args.iter().any(|a| has_effects_depth(a, d))
         }
-        ast::ExprKind::Constructor { args, .. } | ast::ExprKind::InitList(args) => {
-            args.iter().any(|a| has_effects_depth(a, d))
+        ast::ExprKind::Constructor(constructor) => {
+            constructor.args.iter().any(|a| has_effects_depth(a, d))
         }
-        ast::ExprKind::Member { base, .. } => has_effects_depth(base, d),
+        ast::ExprKind::InitList(args) => args.iter().any(|a| has_effects_depth(a, d)),
+        ast::ExprKind::Member(m) => has_effects_depth(&m.base, d),
         ast::ExprKind::Index { base, index } => {
             has_effects_depth(base, d) || has_effects_depth(index, d)
         }

@@ -32,7 +32,7 @@ impl<'a> Lowerer<'a> {
         if resource_params != resources.len() {
             self.error(
                 codes::ENTRY_POINT_INVALID,
-                call_span.unwrap_or(symbol.decl.name.span),
+                call_span.unwrap_or(symbol.decl.name.span()),
                 format!("'{name}' has resource parameters: it can only be called with global resources as arguments, not used as an entry point"),
             );
             return None;
@@ -53,7 +53,7 @@ impl<'a> Lowerer<'a> {
             self.report(
                 Diagnostic::error(
                     codes::RECURSION,
-                    call_span.unwrap_or(symbol.decl.name.span),
+                    call_span.unwrap_or(symbol.decl.name.span()),
                     format!("function '{name}' calls itself, directly or through other functions"),
                 )
                 .with_help("HLSL has no recursion: rewrite it as a loop with an explicit stack"),
@@ -63,7 +63,7 @@ impl<'a> Lowerer<'a> {
         let Some(body) = &symbol.decl.body else {
             self.error(
                 codes::UNKNOWN_IDENTIFIER,
-                call_span.unwrap_or(symbol.decl.name.span),
+                call_span.unwrap_or(symbol.decl.name.span()),
                 format!("function '{name}' is declared but never defined"),
             );
             return None;
@@ -133,8 +133,8 @@ impl<'a> Lowerer<'a> {
                     .decl
                     .params
                     .get(written)
-                    .map_or(symbol.decl.name.span, |p| p.span),
-                None => symbol.decl.name.span,
+                    .map_or(symbol.decl.name.span(), |p| p.span),
+                None => symbol.decl.name.span(),
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
@@ -349,7 +349,7 @@ impl<'a> Lowerer<'a> {
         let Some(attribute) = decl.attributes.iter().find(|a| a.name.is("numthreads")) else {
             self.error(
                 codes::ENTRY_POINT_INVALID,
-                decl.name.span,
+                decl.name.span(),
                 format!(
                     "compute entry point '{}' needs [numthreads(x, y, z)]",
                     decl.name.name()
@@ -528,38 +528,29 @@ fn collect_statement(statement: &ast::Stmt, names: &mut FastHashSet<String>, dep
             }
         }
         ast::StmtKind::Expr(e) => collect_expr(e, names, d),
-        ast::StmtKind::If {
-            condition,
-            accept,
-            reject,
-        } => {
-            collect_expr(condition, names, d);
-            collect_statement(accept, names, d);
-            if let Some(r) = reject {
+        ast::StmtKind::If(if_stmt) => {
+            collect_expr(&if_stmt.condition, names, d);
+            collect_statement(&if_stmt.accept, names, d);
+            if let Some(r) = &if_stmt.reject {
                 collect_statement(r, names, d);
             }
         }
-        ast::StmtKind::For {
-            init,
-            condition,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
+        ast::StmtKind::For(for_stmt) => {
+            if let Some(i) = &for_stmt.init {
                 collect_statement(i, names, d);
             }
-            for e in condition.iter().chain(step.iter()) {
+            for e in for_stmt.condition.iter().chain(for_stmt.step.iter()) {
                 collect_expr(e, names, d);
             }
-            collect_statement(body, names, d);
+            collect_statement(&for_stmt.body, names, d);
         }
-        ast::StmtKind::While { condition, body } | ast::StmtKind::DoWhile { body, condition } => {
-            collect_expr(condition, names, d);
-            collect_statement(body, names, d);
+        ast::StmtKind::While(w) | ast::StmtKind::DoWhile(w) => {
+            collect_expr(&w.condition, names, d);
+            collect_statement(&w.body, names, d);
         }
-        ast::StmtKind::Switch { selector, cases } => {
-            collect_expr(selector, names, d);
-            for case in cases {
+        ast::StmtKind::Switch(switch) => {
+            collect_expr(&switch.selector, names, d);
+            for case in &switch.cases {
                 case.body
                     .iter()
                     .for_each(|s| collect_statement(s, names, d));
@@ -573,7 +564,8 @@ fn collect_statement(statement: &ast::Stmt, names: &mut FastHashSet<String>, dep
 fn root_name(e: &ast::Expr) -> Option<&str> {
     match &e.kind {
         ast::ExprKind::Name(p) => Some(p.name()),
-        ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } => root_name(base),
+        ast::ExprKind::Member(m) => root_name(&m.base),
+        ast::ExprKind::Index { base, .. } => root_name(base),
         _ => None,
     }
 }
@@ -599,9 +591,13 @@ fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
             }
             collect_expr(operand, names, d);
         }
-        ast::ExprKind::Call { args, .. }
-        | ast::ExprKind::Constructor { args, .. }
-        | ast::ExprKind::InitList(args) => {
+        ast::ExprKind::Call(_) | ast::ExprKind::Constructor(_) | ast::ExprKind::InitList(_) => {
+            let args: &[ast::Expr] = match &e.kind {
+                ast::ExprKind::Call(call) => &call.args,
+                ast::ExprKind::Constructor(constructor) => &constructor.args,
+                ast::ExprKind::InitList(args) => args,
+                _ => &[],
+            };
             for a in args {
                 if let Some(n) = root_name(a) {
                     names.insert(n.to_string());
@@ -609,13 +605,13 @@ fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
                 collect_expr(a, names, d);
             }
         }
-        ast::ExprKind::MethodCall { receiver, args, .. } => {
+        ast::ExprKind::MethodCall(call) => {
             // A member function may assign the fields of its receiver.
-            if let Some(n) = root_name(receiver) {
+            if let Some(n) = root_name(&call.receiver) {
                 names.insert(n.to_string());
             }
-            collect_expr(receiver, names, d);
-            for a in args {
+            collect_expr(&call.receiver, names, d);
+            for a in &call.args {
                 if let Some(n) = root_name(a) {
                     names.insert(n.to_string());
                 }
@@ -626,17 +622,13 @@ fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
             collect_expr(lhs, names, d);
             collect_expr(rhs, names, d);
         }
-        ast::ExprKind::Conditional {
-            condition,
-            accept,
-            reject,
-        } => {
-            collect_expr(condition, names, d);
-            collect_expr(accept, names, d);
-            collect_expr(reject, names, d);
+        ast::ExprKind::Conditional(c) => {
+            collect_expr(&c.condition, names, d);
+            collect_expr(&c.accept, names, d);
+            collect_expr(&c.reject, names, d);
         }
-        ast::ExprKind::Cast { operand, .. } => collect_expr(operand, names, d),
-        ast::ExprKind::Member { base, .. } => collect_expr(base, names, d),
+        ast::ExprKind::Cast(cast) => collect_expr(&cast.operand, names, d),
+        ast::ExprKind::Member(m) => collect_expr(&m.base, names, d),
         ast::ExprKind::Index { base, index } => {
             collect_expr(base, names, d);
             collect_expr(index, names, d);

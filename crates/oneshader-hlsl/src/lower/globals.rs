@@ -326,18 +326,14 @@ impl<'a> Lowerer<'a> {
                     Comma => Some(b),
                 }
             }
-            ast::ExprKind::Conditional {
-                condition,
-                accept,
-                reject,
-            } => {
-                if eval(condition)? != 0 {
-                    eval(accept)
+            ast::ExprKind::Conditional(c) => {
+                if eval(&c.condition)? != 0 {
+                    eval(&c.accept)
                 } else {
-                    eval(reject)
+                    eval(&c.reject)
                 }
             }
-            ast::ExprKind::Cast { operand, .. } => eval(operand),
+            ast::ExprKind::Cast(cast) => eval(&cast.operand),
             _ => None,
         }
     }
@@ -470,7 +466,7 @@ impl<'a> Lowerer<'a> {
                 }
                 None => self.error(
                     codes::UNSUPPORTED_CONSTRUCT,
-                    method.name.span,
+                    method.name.span(),
                     "an anonymous struct cannot have member functions: give the struct a name",
                 ),
             }
@@ -1231,7 +1227,7 @@ impl<'a> Lowerer<'a> {
             }
             self.error(
                 codes::REDEFINITION,
-                decl.name.span,
+                decl.name.span(),
                 format!(
                     "function '{}' is already defined with these parameter types",
                     decl.name.name()

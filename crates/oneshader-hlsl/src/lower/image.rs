@@ -613,7 +613,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let parts: Vec<&ast::Expr> = match &arg.kind {
-            ast::ExprKind::Constructor { args, .. } => args.iter().collect(),
+            ast::ExprKind::Constructor(constructor) => constructor.args.iter().collect(),
             _ => vec![arg],
         };
         let mut values = Vec::new();

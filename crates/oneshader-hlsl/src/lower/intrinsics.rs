@@ -391,7 +391,7 @@ impl<'a> Lowerer<'a> {
         if let Some(message) = unsupported_wave_message(name) {
             self.report(Diagnostic::error(
                 codes::INTRINSIC_NOT_SUPPORTED,
-                function.span,
+                function.span(),
                 message,
             ));
             return None;
@@ -399,7 +399,7 @@ impl<'a> Lowerer<'a> {
         if let Some(message) = super::derived::unsupported_intrinsic_message(name) {
             self.report(Diagnostic::error(
                 codes::INTRINSIC_NOT_SUPPORTED,
-                function.span,
+                function.span(),
                 message,
             ));
             return None;
@@ -664,7 +664,7 @@ impl<'a> Lowerer<'a> {
                 self.report(
                     Diagnostic::error(
                         codes::UNKNOWN_IDENTIFIER,
-                        function.span,
+                        function.span(),
                         format!("unknown function '{}'", function.to_text()),
                     )
                     .with_help(

@@ -238,6 +238,7 @@ impl<'a> Lowerer<'a> {
             let ast::Item::Function(decl) = *item else {
                 continue;
             };
+            let decl: &'a ast::FunctionDecl = decl;
             if decl.body.is_none() {
                 continue;
             }
@@ -257,7 +258,7 @@ impl<'a> Lowerer<'a> {
                 Some(stage) => entries.push((decl, stage, decl.span)),
                 None => self.error(
                     codes::ENTRY_POINT_INVALID,
-                    decl.name.span,
+                    decl.name.span(),
                     format!(
                         "cannot tell the stage of entry point '{}': give it [shader(\"compute\")], [numthreads(x, y, z)] or a profile with -T",
                         decl.name.name()

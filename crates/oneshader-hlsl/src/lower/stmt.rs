@@ -33,11 +33,12 @@ impl<'a> Lowerer<'a> {
             ast::StmtKind::Expr(e) => {
                 self.lower_expr(cx, e);
             }
-            ast::StmtKind::If {
-                condition,
-                accept,
-                reject,
-            } => {
+            ast::StmtKind::If(if_stmt) => {
+                let ast::IfStmt {
+                    condition,
+                    accept,
+                    reject,
+                } = &**if_stmt;
                 let Some(condition) = self.lower_condition(cx, condition) else {
                     return;
                 };
@@ -52,12 +53,13 @@ impl<'a> Lowerer<'a> {
                     reject,
                 });
             }
-            ast::StmtKind::For {
-                init,
-                condition,
-                step,
-                body,
-            } => {
+            ast::StmtKind::For(for_stmt) => {
+                let ast::ForStmt {
+                    init,
+                    condition,
+                    step,
+                    body,
+                } = &**for_stmt;
                 if let (Some(plan), Some(init), Some(step)) =
                     (self.unroll_plan(statement), init, step)
                 {
@@ -68,13 +70,14 @@ impl<'a> Lowerer<'a> {
                 if let Some(init) = init {
                     self.lower_statement(cx, init);
                 }
-                self.lower_loop(cx, condition.as_deref(), body, step.as_deref());
+                self.lower_loop(cx, condition.as_ref(), body, step.as_ref());
                 cx.pop_scope();
             }
-            ast::StmtKind::While { condition, body } => {
-                self.lower_loop(cx, Some(condition), body, None);
+            ast::StmtKind::While(w) => {
+                self.lower_loop(cx, Some(&w.condition), &w.body, None);
             }
-            ast::StmtKind::DoWhile { body, condition } => {
+            ast::StmtKind::DoWhile(w) => {
+                let ast::WhileStmt { condition, body } = &**w;
                 cx.breakables.push(true);
                 let body = self.lower_nested(cx, body);
                 cx.breakables.pop();
@@ -98,7 +101,7 @@ impl<'a> Lowerer<'a> {
                     break_if: Some(negated),
                 });
             }
-            ast::StmtKind::Switch { selector, cases } => self.lower_switch(cx, selector, cases),
+            ast::StmtKind::Switch(switch) => self.lower_switch(cx, &switch.selector, &switch.cases),
             ast::StmtKind::Break => {
                 if cx.breakables.is_empty() {
                     self.error(

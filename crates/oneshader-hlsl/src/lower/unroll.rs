@@ -25,12 +25,15 @@ pub(crate) struct UnrollPlan {
 impl<'a> Lowerer<'a> {
     /// The plan for the `for` statement `statement`, when it has `[unroll]` and needs it.
     pub(crate) fn unroll_plan(&self, statement: &'a ast::Stmt) -> Option<UnrollPlan> {
-        let ast::StmtKind::For {
+        let ast::StmtKind::For(for_stmt) = &statement.kind else {
+            return None;
+        };
+        let ast::ForStmt {
             init: Some(init),
             condition: Some(condition),
             step: Some(step),
             body,
-        } = &statement.kind
+        } = &**for_stmt
         else {
             return None;
         };
@@ -100,8 +103,8 @@ impl<'a> Lowerer<'a> {
         });
         // Only a method's argument (a texture offset) needs the value as a constant.
         let needs_constant = stmt_any(body, &|_| false, &|e| match &e.kind {
-            ast::ExprKind::MethodCall { args, .. } => {
-                args.iter().any(|a| expr_any(a, &|x| is_counter(x), 0))
+            ast::ExprKind::MethodCall(call) => {
+                call.args.iter().any(|a| expr_any(a, &|x| is_counter(x), 0))
             }
             _ => false,
         });
@@ -119,7 +122,7 @@ impl<'a> Lowerer<'a> {
         let ast::Item::Variable(decl) = item.as_ref() else {
             return None;
         };
-        let [declarator] = decl.declarators.as_slice() else {
+        let [declarator] = &decl.declarators[..] else {
             return None;
         };
         if !declarator.array_dims.is_empty() {
@@ -197,27 +200,18 @@ fn stmt_any_depth(
             _ => false,
         },
         ast::StmtKind::Expr(x) => e(x),
-        ast::StmtKind::If {
-            condition,
-            accept,
-            reject,
-        } => e(condition) || s(accept) || reject.as_deref().is_some_and(s),
-        ast::StmtKind::For {
-            init,
-            condition,
-            step,
-            body,
-        } => {
-            init.as_deref().is_some_and(s)
-                || condition.as_deref().is_some_and(e)
-                || step.as_deref().is_some_and(e)
-                || s(body)
+        ast::StmtKind::If(if_stmt) => {
+            e(&if_stmt.condition) || s(&if_stmt.accept) || if_stmt.reject.as_ref().is_some_and(s)
         }
-        ast::StmtKind::While { condition, body } | ast::StmtKind::DoWhile { body, condition } => {
-            e(condition) || s(body)
+        ast::StmtKind::For(for_stmt) => {
+            for_stmt.init.as_ref().is_some_and(s)
+                || for_stmt.condition.as_ref().is_some_and(e)
+                || for_stmt.step.as_ref().is_some_and(e)
+                || s(&for_stmt.body)
         }
-        ast::StmtKind::Switch { selector, cases } => {
-            e(selector) || cases.iter().any(|c| c.body.iter().any(s))
+        ast::StmtKind::While(w) | ast::StmtKind::DoWhile(w) => e(&w.condition) || s(&w.body),
+        ast::StmtKind::Switch(switch) => {
+            e(&switch.selector) || switch.cases.iter().any(|c| c.body.iter().any(s))
         }
         ast::StmtKind::Return(value) => value.as_ref().is_some_and(e),
         ast::StmtKind::Break
@@ -239,19 +233,16 @@ fn expr_any(expr: &ast::Expr, on_expr: &dyn Fn(&ast::Expr) -> bool, depth: u32) 
     let e = |x: &ast::Expr| expr_any(x, on_expr, depth + 1);
     match &expr.kind {
         ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error => false,
-        ast::ExprKind::Unary { operand, .. } | ast::ExprKind::Cast { operand, .. } => e(operand),
+        ast::ExprKind::Unary { operand, .. } => e(operand),
+        ast::ExprKind::Cast(cast) => e(&cast.operand),
         ast::ExprKind::Binary { lhs, rhs, .. } => e(lhs) || e(rhs),
         ast::ExprKind::Assign { target, value, .. } => e(target) || e(value),
-        ast::ExprKind::Conditional {
-            condition,
-            accept,
-            reject,
-        } => e(condition) || e(accept) || e(reject),
-        ast::ExprKind::Call { args, .. }
-        | ast::ExprKind::Constructor { args, .. }
-        | ast::ExprKind::InitList(args) => args.iter().any(e),
-        ast::ExprKind::MethodCall { receiver, args, .. } => e(receiver) || args.iter().any(e),
-        ast::ExprKind::Member { base, .. } => e(base),
+        ast::ExprKind::Conditional(c) => e(&c.condition) || e(&c.accept) || e(&c.reject),
+        ast::ExprKind::Call(call) => call.args.iter().any(e),
+        ast::ExprKind::Constructor(constructor) => constructor.args.iter().any(e),
+        ast::ExprKind::InitList(args) => args.iter().any(e),
+        ast::ExprKind::MethodCall(call) => e(&call.receiver) || call.args.iter().any(e),
+        ast::ExprKind::Member(m) => e(&m.base),
         ast::ExprKind::Index { base, index } => e(base) || e(index),
     }
 }
