@@ -137,8 +137,15 @@ for shader in shaders/Compact.hlsl shaders/Kernels.hlsl; do
     fi
     counts=()
     for which in oneshader naga; do
-        counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*measured_*' \
-            "$in_process" "$which" "$shader" 2>&1 >/dev/null | sed -n 's/.*Collected : //p')")
+        # A run that fails (naga rejecting its input, say) would count only the work up to
+        # the failure: stop with its message instead.
+        if ! valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*measured_*' \
+            "$in_process" "$which" "$shader" >/dev/null 2>"$work/in_process.log"; then
+            echo "compare.sh: in_process $which $shader failed:" >&2
+            grep -v '^==' "$work/in_process.log" >&2
+            exit 1
+        fi
+        counts+=("$(sed -n 's/.*Collected : //p' "$work/in_process.log")")
     done
     echo "| $(basename "$shader") | $(python3 -c "print(f'{${counts[0]} / 1e6:.2f}')") | $(python3 -c "print(f'{${counts[1]} / 1e6:.2f}')") | $(python3 -c "print(f'{${counts[1]} / ${counts[0]}:.1f}x')") |"
 done
