@@ -1300,18 +1300,7 @@ impl<'a> Lowerer<'a> {
             Scalar::F32,
         ));
         let ty = self.shaped(scalar, Shape::Vector(rows));
-        Operand {
-            expr: cx.expr(
-                Expression::AccessIndex {
-                    base: operand.expr,
-                    index,
-                },
-                ty,
-                span,
-            ),
-            ty,
-            literal: false,
-        }
+        element(cx, operand, index, ty, span)
     }
 
     /// Component `index` of vector `operand`.
@@ -1324,18 +1313,7 @@ impl<'a> Lowerer<'a> {
     ) -> Operand {
         let scalar = self.numeric(operand.ty).map_or(Scalar::F32, |(s, _)| s);
         let ty = self.scalar_type(scalar);
-        Operand {
-            expr: cx.expr(
-                Expression::AccessIndex {
-                    base: operand.expr,
-                    index,
-                },
-                ty,
-                span,
-            ),
-            ty,
-            literal: false,
-        }
+        element(cx, operand, index, ty, span)
     }
 
     /// The matrix whose columns are `columns`, vectors of one type, which gives the
@@ -2533,4 +2511,21 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row = next;
     }
     row.last().copied().unwrap_or(0)
+}
+
+/// Element `index` (of type `ty`) of the value `operand`: a column of a matrix, a
+/// component of a vector.
+fn element(cx: &mut FnCtx, operand: Operand, index: u32, ty: Handle<Type>, span: Span) -> Operand {
+    Operand {
+        expr: cx.expr(
+            Expression::AccessIndex {
+                base: operand.expr,
+                index,
+            },
+            ty,
+            span,
+        ),
+        ty,
+        literal: false,
+    }
 }
