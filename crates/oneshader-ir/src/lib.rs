@@ -19,6 +19,7 @@ pub mod source;
 pub mod statement;
 pub mod types;
 pub mod wave;
+pub mod word_table;
 
 pub use arena::{Arena, Handle, HandleVec, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
@@ -40,6 +41,7 @@ pub use types::{
     StructMember, Type, TypeInner, VectorSize,
 };
 pub use wave::{SubgroupOperations, WaveOp, WaveOpInfo};
+pub use word_table::WordTable;
 
 /// The hash map of the compiler's own tables (arenas, names, ids): Fx hashing, which is
 /// several times cheaper than std's SipHash on the small keys these tables hold

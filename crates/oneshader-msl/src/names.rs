@@ -19,9 +19,8 @@
 
 use std::borrow::Cow;
 use std::rc::Rc;
-use std::sync::OnceLock;
 
-use oneshader_ir::FastHashSet;
+use oneshader_ir::{FastHashSet, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
 const KEYWORDS: &[&str] = &[
@@ -301,15 +300,13 @@ fn is_vector_or_matrix_type(name: &str) -> bool {
 
 /// Whether `name` can't be used as an identifier in MSL.
 pub fn is_reserved(name: &str) -> bool {
-    reserved_words().contains(name) || is_vector_or_matrix_type(name)
+    RESERVED_WORDS.contains(name) || is_vector_or_matrix_type(name)
 }
 
-/// [`KEYWORDS`] and [`LIBRARY_FUNCTIONS`] in one set, built on first use: every name the
+/// [`KEYWORDS`] and [`LIBRARY_FUNCTIONS`] in one table the compiler builds: every name the
 /// output takes is checked against them.
-fn reserved_words() -> &'static FastHashSet<&'static str> {
-    static WORDS: OnceLock<FastHashSet<&'static str>> = OnceLock::new();
-    WORDS.get_or_init(|| KEYWORDS.iter().chain(LIBRARY_FUNCTIONS).copied().collect())
-}
+static RESERVED_WORDS: WordTable<(), 1024> =
+    WordTable::new(&[(KEYWORDS, ()), (LIBRARY_FUNCTIONS, ())]);
 
 /// Steps 1–3 of the scheme: `name` made a valid, unreserved identifier that doesn't start
 /// with `_`.

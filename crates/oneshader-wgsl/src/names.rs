@@ -13,9 +13,8 @@
 //! Function scopes start from the module's names, so a local never shadows a global.
 
 use std::rc::Rc;
-use std::sync::OnceLock;
 
-use oneshader_ir::{FastHashMap, FastHashSet};
+use oneshader_ir::{FastHashSet, WordTable};
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -484,21 +483,19 @@ enum Word {
     Predeclared,
 }
 
-/// Which of WGSL's words `name` is, if any: one lookup in a table built on first use
-/// (every name the output declares is checked against it).
+/// WGSL's words, in a table the compiler builds. Keywords last: a word in both lists is
+/// a keyword.
+static WORDS: WordTable<Word, 1024> = WordTable::new(&[
+    (TYPES, Word::Predeclared),
+    (FUNCTIONS, Word::Predeclared),
+    (ENUMERANTS, Word::Predeclared),
+    (KEYWORDS, Word::Keyword),
+    (RESERVED, Word::Keyword),
+]);
+
+/// Which of WGSL's words `name` is, if any (every name the output declares is checked).
 fn word(name: &str) -> Option<Word> {
-    static WORDS: OnceLock<FastHashMap<&'static str, Word>> = OnceLock::new();
-    WORDS
-        .get_or_init(|| {
-            let predeclared = TYPES.iter().chain(FUNCTIONS).chain(ENUMERANTS);
-            // Keywords last: a word in both lists is a keyword.
-            predeclared
-                .map(|&w| (w, Word::Predeclared))
-                .chain(KEYWORDS.iter().chain(RESERVED).map(|&w| (w, Word::Keyword)))
-                .collect()
-        })
-        .get(name)
-        .copied()
+    WORDS.get(name)
 }
 
 /// Whether `name` must not be declared by us as it is.
