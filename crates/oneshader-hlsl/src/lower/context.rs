@@ -7,6 +7,7 @@ use oneshader_ir::{
     Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
 };
 
+use super::expr::Operand;
 use super::types::Ty;
 
 /// A name declared inside a function.
@@ -164,6 +165,14 @@ impl FnCtx {
     pub fn bind(&mut self, expr: Handle<Expression>) -> Handle<Expression> {
         self.emit(Statement::Bind(expr));
         expr
+    }
+
+    /// [`FnCtx::bind`] for an operand: its value evaluated here, its type kept.
+    pub fn bind_operand(&mut self, operand: Operand) -> Operand {
+        Operand {
+            expr: self.bind(operand.expr),
+            ..operand
+        }
     }
 
     /// Starts collecting statements into a new nested block.

@@ -263,14 +263,8 @@ impl Lowerer<'_> {
         columns: u32,
         span: Span,
     ) -> Option<Operand> {
-        let column = Operand {
-            expr: cx.bind(column.expr),
-            ..column
-        };
-        let row = Operand {
-            expr: cx.bind(row.expr),
-            ..row
-        };
+        let column = cx.bind_operand(column);
+        let row = cx.bind_operand(row);
         if rows == 1 || columns == 1 {
             // A scalar times a vector (or a scalar).
             return self.binary_operands(cx, crate::ast::BinaryOp::Mul, column, row, span);

@@ -497,10 +497,7 @@ impl<'a> Lowerer<'a> {
                 let value = self.lower_rvalue(cx, operand)?;
                 if let Some((columns, _, _)) = self.matrix_shape(value.ty) {
                     // Per component, so column by column.
-                    let matrix = Operand {
-                        expr: cx.bind(value.expr),
-                        ..value
-                    };
+                    let matrix = cx.bind_operand(value);
                     let mut components = Vec::new();
                     for j in 0..columns.count() {
                         let column = self.matrix_column(cx, matrix, j, span);
@@ -1441,10 +1438,7 @@ impl<'a> Lowerer<'a> {
                     .with_help(format!("cast explicitly ('({t})') when that is what you mean")),
                 );
             }
-            let matrix = Operand {
-                expr: cx.bind(operand.expr),
-                ..operand
-            };
+            let matrix = cx.bind_operand(operand);
             let rows_kept: Vec<u32> = (0..to_rows as u32).collect();
             let from_column_ty = self.shaped(scalar, Shape::Vector(to_rows));
             for index in 0..to_columns as u32 {
@@ -1569,10 +1563,7 @@ impl<'a> Lowerer<'a> {
         {
             // DXC: `(S)x` of a scalar gives every scalar of S the value x, converted;
             // `(S)0` is the zero value.
-            let scalar = Operand {
-                expr: cx.bind(operand.expr),
-                ..operand
-            };
+            let scalar = cx.bind_operand(operand);
             return self.splat_scalar(cx, scalar, to, span, 0);
         }
         if explicit {
@@ -1709,19 +1700,13 @@ impl<'a> Lowerer<'a> {
         match self.module.inner(operand.ty).clone() {
             TypeInner::Scalar(_) => out.push(operand),
             TypeInner::Vector { size, .. } => {
-                let vector = Operand {
-                    expr: cx.bind(operand.expr),
-                    ..operand
-                };
+                let vector = cx.bind_operand(operand);
                 for i in 0..size.count() {
                     out.push(self.vector_component(cx, vector, i, span));
                 }
             }
             TypeInner::Matrix { columns, rows, .. } => {
-                let matrix = Operand {
-                    expr: cx.bind(operand.expr),
-                    ..operand
-                };
+                let matrix = cx.bind_operand(operand);
                 let columns: Vec<Operand> = (0..columns.count())
                     .map(|c| self.matrix_column(cx, matrix, c, span))
                     .collect();

@@ -155,14 +155,8 @@ impl<'a> Lowerer<'a> {
         right: Operand,
         span: Span,
     ) -> Option<Operand> {
-        let left = Operand {
-            expr: cx.bind(left.expr),
-            ..left
-        };
-        let right = Operand {
-            expr: cx.bind(right.expr),
-            ..right
-        };
+        let left = cx.bind_operand(left);
+        let right = cx.bind_operand(right);
         let l = self.module.inner(left.ty).clone();
         let r = self.module.inner(right.ty).clone();
         match (l, r) {
@@ -268,10 +262,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Operand> {
         let (columns, rows, scalar) = self.matrix_shape(matrix.ty)?;
-        let matrix = Operand {
-            expr: cx.bind(matrix.expr),
-            ..matrix
-        };
+        let matrix = cx.bind_operand(matrix);
         let scalar_ty = self.scalar_type(scalar);
         let column_ty = self.shaped(scalar, Shape::Vector(columns));
         let mut result_columns = Vec::new();

@@ -527,10 +527,7 @@ impl<'a> Lowerer<'a> {
                     return Some(rvalue(value, result));
                 };
                 // Of a matrix: of each column, then `||` (any) or `&&` (all) of those.
-                let matrix = Operand {
-                    expr: cx.bind(operand.expr),
-                    ..operand
-                };
+                let matrix = cx.bind_operand(operand);
                 let op = if name == "any" {
                     BinaryOperator::LogicalOr
                 } else {
