@@ -100,11 +100,11 @@ pub struct Writer<'a> {
     /// doesn't reach).
     pub function_names: HandleVec<Function, Rc<str>>,
     /// The functions the entry point reaches, in handle order.
-    reachable: Vec<Handle<Function>>,
+    reachable: &'a [Handle<Function>],
     /// The functions the entry function calls itself.
     entry_callees: &'a [Handle<Function>],
     /// How the entry point uses each global, by handle.
-    pub global_uses: Vec<GlobalUse>,
+    pub global_uses: &'a [GlobalUse],
     /// What each function needs passed, by handle.
     pub needs: HandleVec<Function, Needs>,
     /// Each function's hidden parameters, once asked for.
@@ -170,9 +170,9 @@ impl<'a> Writer<'a> {
         entry_info: &'a EntryPointInfo,
         options: &'a Options,
     ) -> Self {
-        let reachable = entry_info.reachable_functions.clone();
+        let reachable = entry_info.reachable_functions.as_slice();
         let mut is_reachable = vec![false; module.functions.len()];
-        for handle in &reachable {
+        for handle in reachable {
             if let Some(slot) = is_reachable.get_mut(handle.index()) {
                 *slot = true;
             }
@@ -252,7 +252,7 @@ impl<'a> Writer<'a> {
             program_names: namer,
             global_names,
             function_names,
-            global_uses: entry_info.global_uses.clone(),
+            global_uses: &entry_info.global_uses,
             entry_callees: &entry_info.callees,
             hidden: HandleVec::from_len(needs.len(), None),
             needs,
@@ -278,7 +278,7 @@ impl<'a> Writer<'a> {
         // Room for a typical kernel's functions, so the text isn't copied as it grows
         // from a few bytes.
         let mut functions = String::with_capacity(8192);
-        for handle in std::mem::take(&mut self.reachable) {
+        for &handle in self.reachable {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
             };

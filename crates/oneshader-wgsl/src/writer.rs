@@ -167,8 +167,10 @@ pub(crate) struct Writer<'a> {
     entry_name: Rc<str>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
-    pub(crate) uses: Vec<GlobalUse>,
-    helpers: Vec<Handle<Function>>,
+    /// How the entry point uses each global, by handle index.
+    pub(crate) uses: &'a [GlobalUse],
+    /// The helper functions the entry point reaches.
+    helpers: &'a [Handle<Function>],
     /// Structs to declare, members first, with whether they hold atomics.
     structs: Vec<(Handle<Type>, bool)>,
     /// Structs whose layout matters (reached from storage or uniform globals).
@@ -198,8 +200,8 @@ impl<'a> Writer<'a> {
             namer: Namer::default(),
             entry_name: Rc::from(""),
             uses_f16: Cell::new(false),
-            uses: Vec::new(),
-            helpers: Vec::new(),
+            uses: &entry_info.global_uses,
+            helpers: &entry_info.reachable_functions,
             structs: Vec::new(),
             host_shared: FastHashSet::default(),
             diagnostics: Vec::new(),
@@ -208,7 +210,6 @@ impl<'a> Writer<'a> {
 
     /// Writes the whole WGSL module.
     pub fn write(mut self) -> Result<String, Vec<Diagnostic>> {
-        self.helpers = self.entry_info.reachable_functions.clone();
         // The entry function and the helpers it reaches (`analysis::entry_functions`).
         let module = self.module;
         let functions: Vec<&Function> = std::iter::once(&self.entry.function)
@@ -222,7 +223,6 @@ impl<'a> Writer<'a> {
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
-        self.uses = self.entry_info.global_uses.clone();
         self.atomic_globals = self
             .module
             .global_variables
@@ -252,7 +252,7 @@ impl<'a> Writer<'a> {
                 Err(d) => self.diagnostics.push(d),
             }
         }
-        for handle in self.helpers.clone() {
+        for &handle in self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
                 body.push('\n');
                 self.write_function(&mut body, Some(handle), function);
@@ -345,7 +345,7 @@ impl<'a> Writer<'a> {
                 self.global_names[handle] = Some(self.namer.name(&global.name, "global"));
             }
         }
-        for &handle in &self.helpers {
+        for &handle in self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
                 let name = self.namer.name(&function.name, "function");
                 if let Some(slot) = self.function_names.try_get_mut(handle) {
@@ -372,7 +372,7 @@ impl<'a> Writer<'a> {
             self.collect_type(global.ty, atomic, host, &mut seen, 0);
         }
         let module = self.module;
-        let helpers = std::mem::take(&mut self.helpers);
+        let helpers = self.helpers;
         let entry = self.entry;
         let functions = std::iter::once(&entry.function)
             .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
@@ -391,7 +391,6 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        self.helpers = helpers;
     }
 
     fn collect_type(
@@ -452,7 +451,7 @@ impl<'a> Writer<'a> {
 
     /// Which helpers need the lane index or count: directly, or through a callee.
     fn compute_lane_needs(&mut self) {
-        for &handle in &self.helpers {
+        for &handle in self.helpers {
             if let (Some(function), Some(slot)) = (
                 self.module.functions.try_get(handle),
                 self.lane_needs.try_get_mut(handle),
@@ -462,7 +461,7 @@ impl<'a> Writer<'a> {
         }
         loop {
             let mut changed = false;
-            for &handle in &self.helpers {
+            for &handle in self.helpers {
                 let Some(&before) = self.lane_needs.try_get(handle) else {
                     continue;
                 };
