@@ -19,6 +19,10 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use oneshader::{compile_source, CompileOptions, CompileResult, Target};
 
+#[path = "common/naga.rs"]
+mod naga_job;
+use naga_job::{naga_compile, naga_input};
+
 /// A shader of the repository's `shaders/` folder.
 fn repository_shader(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,44 +52,6 @@ fn wgsl_of(name: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Our WGSL as naga 30 takes it. naga rejects WGSL's `enable subgroups;` directive (and
-/// accepts subgroup operations without it), and it has no `subgroupElect()`: that call
-/// becomes `subgroupAll(true)`, a subgroup call of the same shape and type, so that naga
-/// parses, validates and writes the whole module (it is compiled, never run).
-fn naga_input(wgsl: &str) -> String {
-    wgsl.replace("enable subgroups;\n", "")
-        .replace("subgroupElect()", "subgroupAll(true)")
-}
-
-/// What naga does for the same job: parse and validate WGSL, write SPIR-V and MSL.
-fn naga_compile(wgsl: &str) -> (Vec<u32>, String) {
-    let module = naga::front::wgsl::parse_str(wgsl).unwrap_or_else(|e| panic!("{e}"));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{e:?}"));
-    let spirv = naga::back::spv::write_vec(
-        &module,
-        &info,
-        &naga::back::spv::Options {
-            lang_version: (1, 3),
-            ..naga::back::spv::Options::default()
-        },
-        None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let msl_options = naga::back::msl::Options {
-        lang_version: (2, 4),
-        ..naga::back::msl::Options::default()
-    };
-    let pipeline = naga::back::msl::PipelineOptions::default();
-    let (msl, _) = naga::back::msl::write_string(&module, &info, &msl_options, &pipeline)
-        .unwrap_or_else(|e| panic!("{e}"));
-    (spirv, msl)
-}
-
 fn named_shaders() -> Vec<(&'static str, String)> {
     vec![
         ("Compact", repository_shader("Compact.hlsl")),
@@ -103,7 +69,7 @@ fn ours_against_naga(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("naga", name), &wgsl, |b, wgsl| {
             b.iter(|| {
                 for module in wgsl {
-                    black_box(naga_compile(black_box(module)));
+                    black_box(naga_compile(black_box(module)).unwrap_or_else(|e| panic!("{e}")));
                 }
             })
         });

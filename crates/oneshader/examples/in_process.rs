@@ -14,6 +14,10 @@ use std::process::ExitCode;
 
 use oneshader::{compile_source, CompileOptions, Target};
 
+#[path = "../benches/common/naga.rs"]
+mod naga_job;
+use naga_job::{naga_compile, naga_input};
+
 #[inline(never)]
 fn measured_oneshader(name: &str, text: &str) -> usize {
     let result = compile_source(name, text, &CompileOptions::default());
@@ -24,38 +28,10 @@ fn measured_oneshader(name: &str, text: &str) -> usize {
 fn measured_naga(modules: &[String]) -> Result<usize, String> {
     let mut bytes = 0;
     for wgsl in modules {
-        let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.to_string())?;
-        let info = naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(&module)
-        .map_err(|e| format!("{e:?}"))?;
-        let spv_options = naga::back::spv::Options {
-            lang_version: (1, 3),
-            ..naga::back::spv::Options::default()
-        };
-        let spirv = naga::back::spv::write_vec(&module, &info, &spv_options, None)
-            .map_err(|e| e.to_string())?;
-        let msl_options = naga::back::msl::Options {
-            lang_version: (2, 4),
-            ..naga::back::msl::Options::default()
-        };
-        let pipeline = naga::back::msl::PipelineOptions::default();
-        let (msl, _) = naga::back::msl::write_string(&module, &info, &msl_options, &pipeline)
-            .map_err(|e| e.to_string())?;
+        let (spirv, msl) = naga_compile(wgsl)?;
         bytes += 4 * spirv.len() + msl.len();
     }
     Ok(bytes)
-}
-
-/// Our WGSL as naga 30 takes it. naga rejects WGSL's `enable subgroups;` directive (and
-/// accepts subgroup operations without it), and it has no `subgroupElect()`: that call
-/// becomes `subgroupAll(true)`, a subgroup call of the same shape and type, so that naga
-/// parses, validates and writes the whole module (it is compiled, never run).
-fn naga_input(wgsl: &str) -> String {
-    wgsl.replace("enable subgroups;\n", "")
-        .replace("subgroupElect()", "subgroupAll(true)")
 }
 
 fn run() -> Result<(), String> {
