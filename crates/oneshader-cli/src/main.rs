@@ -3,6 +3,7 @@
 //!
 //! Exit status: 0 on success, 1 when compilation fails, 2 on a usage error.
 
+mod output;
 mod report;
 
 use std::io::Write;
@@ -395,7 +396,7 @@ fn compile(args: CompileArgs) -> ExitCode {
     if args.reflect {
         let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
         let path = args.output.join(format!("{stem}.reflect.json"));
-        if let Err(error) = std::fs::write(&path, reflection.to_json() + "\n") {
+        if let Err(error) = output::replace_file(&path, (reflection.to_json() + "\n").as_bytes()) {
             report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
             return ExitCode::from(1);
         }
@@ -408,7 +409,7 @@ fn compile(args: CompileArgs) -> ExitCode {
         });
         let targets: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
         let text = oneshader::check::depfile(&targets, &oneshader::check::dependencies(&result));
-        if let Err(error) = std::fs::write(&path, text) {
+        if let Err(error) = output::replace_file(&path, text.as_bytes()) {
             report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
             return ExitCode::from(1);
         }
@@ -509,7 +510,7 @@ fn write_outputs(result: &CompileResult, input: &Path, dir: &Path) -> Result<Vec
             format!("{stem}.{}", blob.target.file_extension())
         };
         let path = dir.join(name);
-        if let Err(error) = std::fs::write(&path, &blob.data) {
+        if let Err(error) = output::replace_file(&path, &blob.data) {
             // No partial outputs: take back what this run already wrote.
             for earlier in &written {
                 let _ = std::fs::remove_file(earlier);
@@ -564,7 +565,7 @@ fn check(args: CheckArgs) -> ExitCode {
             .flat_map(oneshader::check::dependencies)
             .collect();
         let text = oneshader::check::depfile(&[path.display().to_string()], &deps);
-        if let Err(error) = std::fs::write(path, text) {
+        if let Err(error) = output::replace_file(path, text.as_bytes()) {
             report::emit_plain_error(&format!("cannot write '{}': {error}", path.display()));
             return ExitCode::from(2);
         }
