@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use io::StageVariable;
 pub use memory::{BufferLayout, MemberLayout};
+use needs::ModuleNeeds;
 pub use needs::TypeNeeds;
 
 /// The version of the reflection JSON schema (`docs/reflection.md`). Adding a field
@@ -46,6 +47,7 @@ impl Reflection {
         msl_indices: &[Option<u32>],
         sources: &SourceMap,
     ) -> Reflection {
+        let needs = ModuleNeeds::new(module);
         Reflection {
             version: REFLECTION_SCHEMA_VERSION,
             entry_points: module
@@ -55,6 +57,7 @@ impl Reflection {
                 .map(|(entry, entry_info)| {
                     EntryPointReflection::of_entry_point(
                         module,
+                        &needs,
                         entry,
                         entry_info,
                         msl_indices,
@@ -131,6 +134,7 @@ pub struct EntryPointReflection {
 impl EntryPointReflection {
     fn of_entry_point(
         module: &Module,
+        needs: &ModuleNeeds,
         entry: &EntryPoint,
         info: &EntryPointInfo,
         msl_indices: &[Option<u32>],
@@ -190,7 +194,7 @@ impl EntryPointReflection {
             } else {
                 vk_shader_stage_bit(entry.stage)
             },
-            type_needs: TypeNeeds::of_entry_point(module, entry, info),
+            type_needs: TypeNeeds::of_entry_point(module, needs, entry, info),
             quad_operations_in_all_stages: quad_elsewhere,
             msl_buffer_sizes_index: asks_length
                 .then(|| crate::stages::msl_buffer_sizes_index(module)),
@@ -684,6 +688,38 @@ void main() { Mats[0] = (int2x3)Samples[0].m; }
             .map(|m| (m.name.as_str(), m.ty.as_str(), m.offset))
             .collect();
         assert_eq!(members, [("m", "uint3x3", 0), ("tail", "int", 48)]);
+    }
+
+    #[test]
+    fn type_needs_follow_the_helpers_each_entry_point_reaches() {
+        let spirv_only = crate::CompileOptions {
+            targets: vec![crate::Target::SpirV],
+            ..crate::CompileOptions::default()
+        };
+        let reflection = reflect_for(
+            "needs.hlsl",
+            r#"
+RWStructuredBuffer<uint> Out : register(u0);
+uint Wide(uint x) { uint64_t w = (uint64_t)x << 33; return (uint)(w >> 32); }
+uint Narrow(uint x) { return x + 1; }
+[numthreads(1, 1, 1)] void UsesWide(uint3 id : SV_DispatchThreadID) { Out[id.x] = Wide(id.x); }
+[numthreads(1, 1, 1)] void UsesNarrow(uint3 id : SV_DispatchThreadID) { Out[id.x] = Narrow(id.x); }
+"#,
+            &spirv_only,
+        );
+        let needs = |name: &str| {
+            reflection
+                .entry_points
+                .iter()
+                .find(|e| e.name == name)
+                .map(|e| e.type_needs)
+        };
+        let int64 = TypeNeeds {
+            int64: true,
+            ..TypeNeeds::default()
+        };
+        assert_eq!(needs("UsesWide"), Some(int64));
+        assert_eq!(needs("UsesNarrow"), Some(TypeNeeds::default()));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! features it needs (`shaderInt64`, `shaderFloat64`, 16-bit storage, WebGPU `shader-f16`).
 
 use oneshader_ir::EntryPointInfo;
-use oneshader_ir::{EntryPoint, Handle, Module, ScalarKind, Type, TypeInner};
+use oneshader_ir::{EntryPoint, Function, Handle, Module, ScalarKind, Type, TypeInner};
 use serde::{Deserialize, Serialize};
 
 /// The arithmetic types an entry point uses that devices may lack.
@@ -51,22 +51,14 @@ impl TypeNeeds {
     /// arguments, and the globals it uses.
     pub(super) fn of_entry_point(
         module: &Module,
+        needs: &ModuleNeeds,
         entry: &EntryPoint,
         info: &EntryPointInfo,
     ) -> TypeNeeds {
-        let mut needs = TypeNeeds::default();
-        for function in info.functions(module, entry) {
-            for &ty in &function.expression_types {
-                needs.add_type(module, ty);
-            }
-            for (_, local) in function.local_variables.iter() {
-                needs.add_type(module, local.ty);
-            }
-            for argument in &function.arguments {
-                needs.add_type(module, argument.ty);
-            }
-            if let Some(result) = &function.result {
-                needs.add_type(module, result.ty);
+        let mut result = needs.of_function(&entry.function);
+        for &function in &info.reachable_functions {
+            if let Some(&of_function) = needs.per_function.get(function.index()) {
+                result = result.union(of_function);
             }
         }
         for (handle, global) in module.global_variables.iter() {
@@ -75,9 +67,16 @@ impl TypeNeeds {
                 .get(handle.index())
                 .is_some_and(|u| u.is_used())
             {
-                needs.add_type(module, global.ty);
+                result = result.union(needs.of_type(global.ty));
             }
         }
+        result
+    }
+
+    /// The needs of `ty` and of every type it is made of.
+    fn of_type(module: &Module, ty: Handle<Type>) -> TypeNeeds {
+        let mut needs = TypeNeeds::default();
+        needs.add_type(module, ty);
         needs
     }
 
@@ -102,5 +101,53 @@ impl TypeNeeds {
             }
             TypeInner::Image { .. } | TypeInner::Sampler { .. } => {}
         }
+    }
+}
+
+/// The [`TypeNeeds`] of each of a module's types and helper functions, found once for all
+/// its entry points: they share their helpers, and a function's expressions name the same
+/// few types over and over.
+pub(super) struct ModuleNeeds {
+    /// Indexed by type handle.
+    per_type: Vec<TypeNeeds>,
+    /// Indexed by function handle.
+    per_function: Vec<TypeNeeds>,
+}
+
+impl ModuleNeeds {
+    pub(super) fn new(module: &Module) -> ModuleNeeds {
+        let per_type = module
+            .types
+            .iter()
+            .map(|(ty, _)| TypeNeeds::of_type(module, ty))
+            .collect();
+        let mut needs = ModuleNeeds {
+            per_type,
+            per_function: Vec::new(),
+        };
+        needs.per_function = module
+            .functions
+            .iter()
+            .map(|(_, function)| needs.of_function(function))
+            .collect();
+        needs
+    }
+
+    fn of_type(&self, ty: Handle<Type>) -> TypeNeeds {
+        self.per_type.get(ty.index()).copied().unwrap_or_default()
+    }
+
+    /// The needs of one function's values, locals, arguments and result.
+    fn of_function(&self, function: &Function) -> TypeNeeds {
+        let types = function
+            .expression_types
+            .iter()
+            .copied()
+            .chain(function.local_variables.iter().map(|(_, local)| local.ty))
+            .chain(function.arguments.iter().map(|argument| argument.ty))
+            .chain(function.result.as_ref().map(|result| result.ty));
+        types.fold(TypeNeeds::default(), |needs, ty| {
+            needs.union(self.of_type(ty))
+        })
     }
 }
