@@ -557,7 +557,7 @@ impl Writer<'_> {
             TypeInner::Struct { .. } => {
                 let name = self
                     .member_names
-                    .get(&base_ty)
+                    .try_get(base_ty)
                     .and_then(|names| names.get(index as usize))
                     .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
                 Selector::Member(name)
