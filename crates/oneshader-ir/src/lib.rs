@@ -17,6 +17,7 @@ pub mod module;
 pub mod samples;
 pub mod source;
 pub mod statement;
+pub mod text;
 pub mod types;
 pub mod wave;
 pub mod word_table;

@@ -158,7 +158,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     fn fresh(&mut self, prefix: &str) -> String {
         self.temporaries += 1;
-        format!("_{prefix}{}", self.temporaries)
+        let mut name = String::with_capacity(prefix.len() + 4);
+        name.push('_');
+        name.push_str(prefix);
+        push_decimal(&mut name, self.temporaries as u64);
+        name
     }
 
     /// Whether `h` has been bound to its `_eN` name.
@@ -1503,7 +1507,11 @@ pub fn write_literal(out: &mut String, literal: Literal) -> Result<(), String> {
         }
         Literal::I64(value) => write!(out, "{value}l"),
         Literal::U64(value) => write!(out, "{value}ul"),
-        Literal::F32(value) if value.is_finite() => write!(out, "{value:?}f"),
+        Literal::F32(value) if value.is_finite() => {
+            oneshader_ir::text::push_f32(out, value);
+            out.push('f');
+            Ok(())
+        }
         Literal::F32(value) => write!(out, "as_type<float>(0x{:08x}u)", value.to_bits()),
         Literal::F64(_) => return Err("a 64-bit float literal: MSL has no double".into()),
     };

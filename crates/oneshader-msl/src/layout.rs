@@ -46,14 +46,22 @@ pub struct StructLayout {
     pub exact: bool,
 }
 
-/// Names and layouts of the module's types, for one output.
-pub struct Types<'a> {
+/// The names and layouts of a module's structs: the part of [`Types`] that doesn't
+/// change while an output is written, shared by the entry points whose program scopes
+/// name the structs alike.
+pub struct StructTable<'a> {
     all: Vec<&'a Type>,
     struct_names: HandleVec<Type, Option<Rc<str>>>,
     member_names: HandleVec<Type, Vec<Rc<str>>>,
     layouts: HandleVec<Type, Option<StructLayout>>,
     /// The name of each struct's copy with atomic integers (`Bin_atomic`).
     atomic_struct_names: HandleVec<Type, Option<Rc<str>>>,
+}
+
+/// Names and layouts of the module's types, for one output.
+pub struct Types<'a> {
+    /// The struct names and layouts.
+    table: Rc<StructTable<'a>>,
     /// Each type's MSL name, once asked for (naming a type is asked for at nearly every
     /// expression).
     names: HandleVec<Type, Option<String>>,
@@ -107,291 +115,53 @@ fn round_up(value: u32, align: u32) -> u32 {
     value.div_ceil(align.max(1)) * align.max(1)
 }
 
-impl<'a> Types<'a> {
+impl<'a> StructTable<'a> {
     /// Names every struct of `module` in `namer` (the program scope) and lays it out.
     pub fn new(module: &'a Module, namer: &mut Namer) -> Self {
         let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
-        let mut types = Types {
+        let mut table = StructTable {
             struct_names: HandleVec::from_len(all.len(), None),
             member_names: HandleVec::from_len(all.len(), Vec::new()),
             layouts: HandleVec::from_len(all.len(), None),
             atomic_struct_names: HandleVec::from_len(all.len(), None),
-            names: HandleVec::from_len(all.len(), None),
-            atomic_names: HandleVec::from_len(all.len(), None),
             all,
-            used_structs: BTreeSet::new(),
-            used_atomic_structs: BTreeSet::new(),
         };
         for (index, ty) in module.types.iter() {
             if let TypeInner::Struct { members, .. } = &ty.inner {
                 let base = ty.name.as_deref().unwrap_or("_struct");
-                types.struct_names[index] = Some(namer.name(base));
-                types.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
+                table.struct_names[index] = Some(namer.name(base));
+                table.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
                 let mut member_namer = Namer::new();
                 member_namer.reserve(members.len());
-                types.member_names[index] =
+                table.member_names[index] =
                     members.iter().map(|m| member_namer.name(&m.name)).collect();
                 // Members' types come before the struct in the arena, so their
                 // layouts are known by now.
-                types.layouts[index] = Some(types.layout_struct(&ty.inner));
+                table.layouts[index] = Some(table.layout_struct(&ty.inner));
             }
         }
-        types
+        table
+    }
+
+    /// The MSL names of the structs, each with its copy with atomic integers.
+    pub fn struct_names(&self) -> impl Iterator<Item = &Rc<str>> {
+        self.struct_names
+            .iter()
+            .chain(self.atomic_struct_names.iter())
+            .filter_map(|(_, name)| name.as_ref())
     }
 
     /// The structure of `ty`, if `ty` belongs to the module.
-    pub fn inner(&self, ty: Handle<Type>) -> Option<&'a TypeInner> {
+    fn inner(&self, ty: Handle<Type>) -> Option<&'a TypeInner> {
         self.all.get(ty.index()).map(|t| &t.inner)
     }
 
-    /// The MSL name of member `index` of struct `ty`.
-    pub fn member_name(&self, ty: Handle<Type>, index: usize) -> Option<&str> {
-        self.member_names
-            .try_get(ty)
-            .and_then(|names| names.get(index))
-            .map(|name| &**name)
-    }
-
     /// The declaration layout of struct `ty`.
-    pub fn layout(&self, ty: Handle<Type>) -> Option<&StructLayout> {
+    fn layout(&self, ty: Handle<Type>) -> Option<&StructLayout> {
         self.layouts.try_get(ty).and_then(Option::as_ref)
     }
 
-    /// Whether member `index` of struct `ty` is declared as a packed vector
-    /// (`packed_float3`): a value read from it is unpacked, since MSL's packed and
-    /// unpacked vectors mix ambiguously in arithmetic.
-    pub fn member_is_packed(&self, ty: Handle<Type>, index: u32) -> bool {
-        self.layout(ty).is_some_and(|layout| {
-            layout.slots.iter().any(|slot| {
-                matches!(slot, Slot::Member { index: i, packed: true } if *i == index as usize)
-            })
-        })
-    }
-
-    /// The MSL name of value type `ty`, recording the structs it names.
-    pub fn name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
-        self.name_with(ty, false)
-    }
-
-    /// The MSL name of `ty` with its 32-bit integers atomic (`atomic_uint`), for
-    /// variables operated on atomically.
-    pub fn atomic_name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
-        self.name_with(ty, true)
-    }
-
-    /// The MSL name of `ty`, atomic or not, made on first use and kept. The structs a
-    /// name mentions are recorded when it is made, so a kept name needs no recording.
-    pub fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
-        let known = |types: &Self| {
-            let names = if atomic {
-                &types.atomic_names
-            } else {
-                &types.names
-            };
-            names.try_get(ty).and_then(Option::as_deref).is_some()
-        };
-        if !known(self) {
-            let name = self.make_name(ty, atomic)?;
-            let names = if atomic {
-                &mut self.atomic_names
-            } else {
-                &mut self.names
-            };
-            if let Some(slot) = names.try_get_mut(ty) {
-                *slot = Some(name);
-            }
-        }
-        let names = if atomic {
-            &self.atomic_names
-        } else {
-            &self.names
-        };
-        names
-            .try_get(ty)
-            .and_then(Option::as_deref)
-            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))
-    }
-
-    /// [`Types::name_with`] for a name not made yet.
-    fn make_name(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
-        let inner = self
-            .inner(ty)
-            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))?;
-        Ok(match *inner {
-            TypeInner::Scalar(scalar) if atomic => match (scalar.kind, scalar.width) {
-                (ScalarKind::Uint, 4) => "atomic_uint".into(),
-                (ScalarKind::Sint, 4) => "atomic_int".into(),
-                _ => return Err(concat_text!("an atomic ", scalar_name(scalar)?)),
-            },
-            TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
-            TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
-                return Err("an atomic operation on a vector or matrix".into())
-            }
-            TypeInner::Vector { size, scalar } => {
-                format!("{}{}", scalar_name(scalar)?, size.count())
-            }
-            TypeInner::Matrix {
-                columns,
-                rows,
-                scalar,
-            } => {
-                if scalar.kind != ScalarKind::Float {
-                    return Err(concat_text!(
-                        "a ",
-                        scalar_name(scalar)?,
-                        " matrix: MSL matrices hold floats only"
-                    ));
-                }
-                format!(
-                    "{}{}x{}",
-                    scalar_name(scalar)?,
-                    columns.count(),
-                    rows.count()
-                )
-            }
-            TypeInner::Array { base, size, stride } => {
-                let ArraySize::Constant(count) = size else {
-                    return Err("a runtime-sized array outside a buffer".into());
-                };
-                let element = self.name_with(base, atomic)?.to_owned();
-                // Bools never live in memory the host sees (buffers hold them as 32-bit
-                // integers), so the IR stride of an array of them describes no layout.
-                if !atomic && !self.holds_bool(base, 0) {
-                    if let Some((size, align)) = self.size_align(base) {
-                        if round_up(size, align) != stride {
-                            return Err(format!(
-                                "an array of {element} with a {stride}-byte stride (MSL's is {})",
-                                round_up(size, align)
-                            ));
-                        }
-                    }
-                }
-                format!("array<{element}, {count}>")
-            }
-            TypeInner::Struct { .. } if atomic => {
-                self.mark_atomic_struct(ty);
-                self.atomic_struct_names
-                    .try_get(ty)
-                    .and_then(Option::as_deref)
-                    .ok_or_else(|| "an unnamed struct".to_string())?
-                    .to_owned()
-            }
-            TypeInner::Struct { .. } => {
-                self.mark_struct(ty);
-                self.struct_names
-                    .try_get(ty)
-                    .and_then(Option::as_deref)
-                    .ok_or_else(|| "an unnamed struct".to_string())?
-                    .to_owned()
-            }
-            TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
-            TypeInner::Image {
-                dim,
-                arrayed,
-                class,
-            } => image_name(dim, arrayed, class)?,
-            TypeInner::Sampler { .. } => "sampler".into(),
-        })
-    }
-
-    /// The element type of a buffer pointer (`device T*`) for a runtime array of `base`
-    /// with `stride`: packed for 3-vectors stored 12 bytes apart.
-    pub fn buffer_element_name(
-        &mut self,
-        base: Handle<Type>,
-        stride: u32,
-        atomic: bool,
-    ) -> Result<String, String> {
-        if atomic {
-            return self.atomic_name(base).map(str::to_owned);
-        }
-        let name = self.name(base)?.to_owned();
-        if let Some(TypeInner::Vector {
-            size: VectorSize::Tri,
-            scalar,
-        }) = self.inner(base)
-        {
-            if stride == 3 * scalar_size(*scalar) {
-                return Ok(concat_text!("packed_", name));
-            }
-        }
-        match self.size_align(base) {
-            Some((size, align)) if round_up(size, align) == stride => Ok(name),
-            Some((size, align)) => Err(format!(
-                "a buffer of {name} with a {stride}-byte stride (MSL's is {})",
-                round_up(size, align)
-            )),
-            None => Err(concat_text!("a buffer of ", name)),
-        }
-    }
-
-    /// Whether `ty` is, or contains, a struct whose IR layout MSL can't reproduce.
-    pub fn has_inexact_layout(&self, ty: Handle<Type>) -> bool {
-        match self.inner(ty) {
-            Some(TypeInner::Array { base, .. }) => self.has_inexact_layout(*base),
-            Some(TypeInner::Struct { members, .. }) => {
-                !self.layout(ty).is_some_and(|l| l.exact)
-                    || members.iter().any(|m| self.has_inexact_layout(m.ty))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether `ty` holds 32-bit integers that a buffer used atomically declares as
-    /// `atomic_uint`/`atomic_int`: such a scalar, or an array or struct holding one.
-    /// Other members of such a struct (floats, vectors) keep their plain types.
-    pub fn holds_atomics(&self, ty: Handle<Type>) -> bool {
-        match self.inner(ty) {
-            Some(TypeInner::Scalar(s)) => s.is_integer() && s.width == 4,
-            Some(TypeInner::Array { base, .. }) => self.holds_atomics(*base),
-            Some(TypeInner::Struct { members, .. }) => {
-                members.iter().any(|m| self.holds_atomics(m.ty))
-            }
-            _ => false,
-        }
-    }
-
-    fn mark_atomic_struct(&mut self, ty: Handle<Type>) {
-        if !self.used_atomic_structs.insert(ty) {
-            return;
-        }
-        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
-            for member in members {
-                let atomic = self.holds_atomics(member.ty);
-                let _ = self.name_with(member.ty, atomic);
-            }
-        }
-    }
-
-    fn mark_struct(&mut self, ty: Handle<Type>) {
-        if !self.used_structs.insert(ty) {
-            return;
-        }
-        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
-            for member in members {
-                // Members are named when the struct is declared; marking here makes
-                // sure nested structs are declared too.
-                let _ = self.name(member.ty);
-            }
-        }
-    }
-
     /// MSL (size, alignment) of `ty`, natural (unpacked) for vectors.
-    /// Whether `ty` has bool components, in itself or in its elements or members.
-    fn holds_bool(&self, ty: Handle<Type>, depth: u32) -> bool {
-        match self.inner(ty) {
-            _ if depth > 64 => false,
-            Some(TypeInner::Scalar(scalar))
-            | Some(TypeInner::Vector { scalar, .. })
-            | Some(TypeInner::Matrix { scalar, .. }) => scalar.kind == ScalarKind::Bool,
-            Some(TypeInner::Array { base, .. }) => self.holds_bool(*base, depth + 1),
-            Some(TypeInner::Struct { members, .. }) => {
-                members.iter().any(|m| self.holds_bool(m.ty, depth + 1))
-            }
-            _ => false,
-        }
-    }
-
     fn size_align(&self, ty: Handle<Type>) -> Option<(u32, u32)> {
         Some(match *self.inner(ty)? {
             TypeInner::Scalar(scalar) => (scalar_size(scalar), scalar_size(scalar)),
@@ -510,6 +280,280 @@ impl<'a> Types<'a> {
             size: round_up(position, align),
             exact: false,
         }
+    }
+}
+
+impl<'a> Types<'a> {
+    /// The types of one output, whose structs `table` names and lays out.
+    pub fn new(table: Rc<StructTable<'a>>) -> Self {
+        let count = table.all.len();
+        Types {
+            table,
+            names: HandleVec::from_len(count, None),
+            atomic_names: HandleVec::from_len(count, None),
+            used_structs: BTreeSet::new(),
+            used_atomic_structs: BTreeSet::new(),
+        }
+    }
+
+    /// The structure of `ty`, if `ty` belongs to the module.
+    pub fn inner(&self, ty: Handle<Type>) -> Option<&'a TypeInner> {
+        self.table.inner(ty)
+    }
+
+    /// The MSL name of member `index` of struct `ty`.
+    pub fn member_name(&self, ty: Handle<Type>, index: usize) -> Option<&str> {
+        self.table
+            .member_names
+            .try_get(ty)
+            .and_then(|names| names.get(index))
+            .map(|name| &**name)
+    }
+
+    /// The declaration layout of struct `ty`.
+    pub fn layout(&self, ty: Handle<Type>) -> Option<&StructLayout> {
+        self.table.layout(ty)
+    }
+
+    /// Whether member `index` of struct `ty` is declared as a packed vector
+    /// (`packed_float3`): a value read from it is unpacked, since MSL's packed and
+    /// unpacked vectors mix ambiguously in arithmetic.
+    pub fn member_is_packed(&self, ty: Handle<Type>, index: u32) -> bool {
+        self.layout(ty).is_some_and(|layout| {
+            layout.slots.iter().any(|slot| {
+                matches!(slot, Slot::Member { index: i, packed: true } if *i == index as usize)
+            })
+        })
+    }
+
+    /// The MSL name of value type `ty`, recording the structs it names.
+    pub fn name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
+        self.name_with(ty, false)
+    }
+
+    /// The MSL name of `ty` with its 32-bit integers atomic (`atomic_uint`), for
+    /// variables operated on atomically.
+    pub fn atomic_name(&mut self, ty: Handle<Type>) -> Result<&str, String> {
+        self.name_with(ty, true)
+    }
+
+    /// The MSL name of `ty`, atomic or not, made on first use and kept. The structs a
+    /// name mentions are recorded when it is made, so a kept name needs no recording.
+    pub fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        let known = |types: &Self| {
+            let names = if atomic {
+                &types.atomic_names
+            } else {
+                &types.names
+            };
+            names.try_get(ty).and_then(Option::as_deref).is_some()
+        };
+        if !known(self) {
+            let name = self.make_name(ty, atomic)?;
+            let names = if atomic {
+                &mut self.atomic_names
+            } else {
+                &mut self.names
+            };
+            if let Some(slot) = names.try_get_mut(ty) {
+                *slot = Some(name);
+            }
+        }
+        let names = if atomic {
+            &self.atomic_names
+        } else {
+            &self.names
+        };
+        names
+            .try_get(ty)
+            .and_then(Option::as_deref)
+            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))
+    }
+
+    /// [`Types::name_with`] for a name not made yet.
+    fn make_name(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+        let inner = self
+            .inner(ty)
+            .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))?;
+        Ok(match *inner {
+            TypeInner::Scalar(scalar) if atomic => match (scalar.kind, scalar.width) {
+                (ScalarKind::Uint, 4) => "atomic_uint".into(),
+                (ScalarKind::Sint, 4) => "atomic_int".into(),
+                _ => return Err(concat_text!("an atomic ", scalar_name(scalar)?)),
+            },
+            TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
+            TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
+                return Err("an atomic operation on a vector or matrix".into())
+            }
+            TypeInner::Vector { size, scalar } => {
+                format!("{}{}", scalar_name(scalar)?, size.count())
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                if scalar.kind != ScalarKind::Float {
+                    return Err(concat_text!(
+                        "a ",
+                        scalar_name(scalar)?,
+                        " matrix: MSL matrices hold floats only"
+                    ));
+                }
+                format!(
+                    "{}{}x{}",
+                    scalar_name(scalar)?,
+                    columns.count(),
+                    rows.count()
+                )
+            }
+            TypeInner::Array { base, size, stride } => {
+                let ArraySize::Constant(count) = size else {
+                    return Err("a runtime-sized array outside a buffer".into());
+                };
+                let element = self.name_with(base, atomic)?.to_owned();
+                // Bools never live in memory the host sees (buffers hold them as 32-bit
+                // integers), so the IR stride of an array of them describes no layout.
+                if !atomic && !self.holds_bool(base, 0) {
+                    if let Some((size, align)) = self.size_align(base) {
+                        if round_up(size, align) != stride {
+                            return Err(format!(
+                                "an array of {element} with a {stride}-byte stride (MSL's is {})",
+                                round_up(size, align)
+                            ));
+                        }
+                    }
+                }
+                format!("array<{element}, {count}>")
+            }
+            TypeInner::Struct { .. } if atomic => {
+                self.mark_atomic_struct(ty);
+                self.table
+                    .atomic_struct_names
+                    .try_get(ty)
+                    .and_then(Option::as_deref)
+                    .ok_or_else(|| "an unnamed struct".to_string())?
+                    .to_owned()
+            }
+            TypeInner::Struct { .. } => {
+                self.mark_struct(ty);
+                self.table
+                    .struct_names
+                    .try_get(ty)
+                    .and_then(Option::as_deref)
+                    .ok_or_else(|| "an unnamed struct".to_string())?
+                    .to_owned()
+            }
+            TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
+            TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            } => image_name(dim, arrayed, class)?,
+            TypeInner::Sampler { .. } => "sampler".into(),
+        })
+    }
+
+    /// The element type of a buffer pointer (`device T*`) for a runtime array of `base`
+    /// with `stride`: packed for 3-vectors stored 12 bytes apart.
+    pub fn buffer_element_name(
+        &mut self,
+        base: Handle<Type>,
+        stride: u32,
+        atomic: bool,
+    ) -> Result<String, String> {
+        if atomic {
+            return self.atomic_name(base).map(str::to_owned);
+        }
+        let name = self.name(base)?.to_owned();
+        if let Some(TypeInner::Vector {
+            size: VectorSize::Tri,
+            scalar,
+        }) = self.inner(base)
+        {
+            if stride == 3 * scalar_size(*scalar) {
+                return Ok(concat_text!("packed_", name));
+            }
+        }
+        match self.size_align(base) {
+            Some((size, align)) if round_up(size, align) == stride => Ok(name),
+            Some((size, align)) => Err(format!(
+                "a buffer of {name} with a {stride}-byte stride (MSL's is {})",
+                round_up(size, align)
+            )),
+            None => Err(concat_text!("a buffer of ", name)),
+        }
+    }
+
+    /// Whether `ty` is, or contains, a struct whose IR layout MSL can't reproduce.
+    pub fn has_inexact_layout(&self, ty: Handle<Type>) -> bool {
+        match self.inner(ty) {
+            Some(TypeInner::Array { base, .. }) => self.has_inexact_layout(*base),
+            Some(TypeInner::Struct { members, .. }) => {
+                !self.layout(ty).is_some_and(|l| l.exact)
+                    || members.iter().any(|m| self.has_inexact_layout(m.ty))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `ty` holds 32-bit integers that a buffer used atomically declares as
+    /// `atomic_uint`/`atomic_int`: such a scalar, or an array or struct holding one.
+    /// Other members of such a struct (floats, vectors) keep their plain types.
+    pub fn holds_atomics(&self, ty: Handle<Type>) -> bool {
+        match self.inner(ty) {
+            Some(TypeInner::Scalar(s)) => s.is_integer() && s.width == 4,
+            Some(TypeInner::Array { base, .. }) => self.holds_atomics(*base),
+            Some(TypeInner::Struct { members, .. }) => {
+                members.iter().any(|m| self.holds_atomics(m.ty))
+            }
+            _ => false,
+        }
+    }
+
+    fn mark_atomic_struct(&mut self, ty: Handle<Type>) {
+        if !self.used_atomic_structs.insert(ty) {
+            return;
+        }
+        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
+            for member in members {
+                let atomic = self.holds_atomics(member.ty);
+                let _ = self.name_with(member.ty, atomic);
+            }
+        }
+    }
+
+    fn mark_struct(&mut self, ty: Handle<Type>) {
+        if !self.used_structs.insert(ty) {
+            return;
+        }
+        if let Some(TypeInner::Struct { members, .. }) = self.inner(ty) {
+            for member in members {
+                // Members are named when the struct is declared; marking here makes
+                // sure nested structs are declared too.
+                let _ = self.name(member.ty);
+            }
+        }
+    }
+
+    /// Whether `ty` has bool components, in itself or in its elements or members.
+    fn holds_bool(&self, ty: Handle<Type>, depth: u32) -> bool {
+        match self.inner(ty) {
+            _ if depth > 64 => false,
+            Some(TypeInner::Scalar(scalar))
+            | Some(TypeInner::Vector { scalar, .. })
+            | Some(TypeInner::Matrix { scalar, .. }) => scalar.kind == ScalarKind::Bool,
+            Some(TypeInner::Array { base, .. }) => self.holds_bool(*base, depth + 1),
+            Some(TypeInner::Struct { members, .. }) => {
+                members.iter().any(|m| self.holds_bool(m.ty, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
+    /// MSL (size, alignment) of `ty`, natural (unpacked) for vectors.
+    fn size_align(&self, ty: Handle<Type>) -> Option<(u32, u32)> {
+        self.table.size_align(ty)
     }
 
     /// The declaration of struct `ty`: `struct S { ... };`.
@@ -677,7 +721,7 @@ mod tests {
                 size: 28,
             },
         });
-        let mut types = Types::new(&module, &mut Namer::new());
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.size, 28);
@@ -702,7 +746,7 @@ mod tests {
                 size: 48,
             },
         });
-        let mut types = Types::new(&module, &mut Namer::new());
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.slots[1], Slot::Padding(28));
@@ -723,7 +767,7 @@ mod tests {
                 size: 0,
             },
         });
-        let types = Types::new(&module, &mut Namer::new());
+        let types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
         assert!(!types.layout(s).expect("laid out").exact);
         assert!(types.has_inexact_layout(s));
     }

@@ -27,6 +27,7 @@ mod tests;
 use oneshader_ir::{Diagnostic, Module, ModuleInfo};
 
 pub use resources::{resource_indices, MslResourceIndex, ResourceTable};
+pub use writer::ModuleWriter;
 
 /// Options of the MSL backend.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,14 +48,15 @@ pub struct Options {
 /// lane index or count in a vertex shader), with the span of the construct.
 ///
 /// `info` holds the module's facts ([`ModuleInfo::new`]), computed once for all its entry
-/// points and targets.
+/// points and targets. To write several entry points of one module, a [`ModuleWriter`]
+/// does the work they share once.
 pub fn write_entry_point(
     module: &Module,
     info: &ModuleInfo,
     entry: usize,
     options: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    writer::write(module, info, entry, options)
+    ModuleWriter::new(module, info, options).write_entry_point(entry)
 }
 
 /// The name the MSL function of entry point `entry` of `module` gets: its HLSL name

@@ -357,8 +357,13 @@ pub struct Namer {
     /// opening a function's scope must not copy the program's names (one copy per function
     /// made compiling quadratic in the number of functions).
     outer: Rc<FastHashSet<Rc<str>>>,
+    /// The names of the scope around that one, if any, shared alike: an entry point's
+    /// program scope opens inside the module's, whose names it must not copy either.
+    outermost: Option<Rc<FastHashSet<Rc<str>>>>,
     /// The names taken in this scope (and not yet shared).
     taken: FastHashSet<Rc<str>>,
+    /// Whether a name this scope gave got a number (step 4) because its base was taken.
+    numbered: bool,
 }
 
 impl Namer {
@@ -383,6 +388,9 @@ impl Namer {
         if self.outer.is_empty() {
             // The usual case (the program scope): the set moves as it is.
             self.outer = Rc::new(taken);
+        } else if self.outermost.is_none() {
+            // A scope opened inside another: the enclosing names stay shared.
+            self.outermost = Some(std::mem::replace(&mut self.outer, Rc::new(taken)));
         } else {
             Rc::make_mut(&mut self.outer).extend(taken);
         }
@@ -400,7 +408,9 @@ impl Namer {
         };
         Namer {
             outer,
+            outermost: self.outermost.clone(),
             taken: FastHashSet::default(),
+            numbered: false,
         }
     }
 
@@ -408,6 +418,7 @@ impl Namer {
     pub fn name(&mut self, name: &str) -> Rc<str> {
         let base = sanitized(name);
         let name: Rc<str> = if self.is_taken(&base) {
+            self.numbered = true;
             let mut candidate = String::with_capacity(base.len() + 3);
             let mut suffix = 1;
             loop {
@@ -427,8 +438,26 @@ impl Namer {
         name
     }
 
-    fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(name) || self.outer.contains(name)
+    /// Takes `name`, an MSL name [`Namer::name`] gave in another scope, as it is: the
+    /// caller knows it is free here.
+    pub fn keep(&mut self, name: &Rc<str>) {
+        self.taken.insert(Rc::clone(name));
+    }
+
+    /// Whether some name this scope gave got a number because its base was taken: when
+    /// none did, each name is its [`sanitize`]d base.
+    pub fn numbered(&self) -> bool {
+        self.numbered
+    }
+
+    /// Whether `name` is taken in this scope or an enclosing one.
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name)
+            || self.outer.contains(name)
+            || self
+                .outermost
+                .as_ref()
+                .is_some_and(|names| names.contains(name))
     }
 }
 
@@ -449,6 +478,25 @@ mod tests {
         let mut second = program.inner();
         assert_eq!(&*second.name("x"), "x");
         assert_eq!(&*program.name("x"), "x");
+    }
+
+    #[test]
+    fn a_scope_inside_a_scope_inside_the_module_avoids_both() {
+        let mut module = Namer::new();
+        let global = module.name("g");
+        module.share();
+        let mut program = module.inner();
+        assert!(!program.numbered());
+        program.keep(&global);
+        assert!(!program.numbered());
+        assert_eq!(&*program.name("f"), "f");
+        program.share();
+        let mut function = program.inner();
+        assert_eq!(&*function.name("g"), "g_1");
+        assert_eq!(&*function.name("f"), "f_1");
+        assert!(function.numbered());
+        // The module's scope took nothing from the program's.
+        assert!(!module.is_taken("f"));
     }
 
     #[test]

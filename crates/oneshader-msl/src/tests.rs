@@ -58,3 +58,32 @@ fn missing_entry_point_is_an_error() {
     let diagnostics = failing(&samples::compact(), 3, &Options::default());
     assert_eq!(diagnostics[0].code, codes::ENTRY_POINT_NOT_FOUND);
 }
+
+/// Entry points share their module's names only when that can't change one: an entry
+/// point named like a global is named first, and the global takes a number instead, as
+/// when each entry point named everything itself.
+#[test]
+fn an_entry_point_named_like_a_global_renames_the_global() {
+    let mut module = samples::compact();
+    let mut second = module.entry_points[0].clone();
+    second.name = "Kept".into();
+    module.entry_points.push(second);
+    let info = ModuleInfo::new(&module);
+    let writer = crate::ModuleWriter::new(&module, &info, &Options::default());
+    let first = writer.write_entry_point(0).expect("CSMain");
+    let renamed = writer.write_entry_point(1).expect("Kept");
+    assert!(
+        first.contains("device float* Kept [[buffer(1)]]"),
+        "{first}"
+    );
+    assert!(renamed.contains("kernel void Kept("), "{renamed}");
+    assert!(
+        renamed.contains("device float* Kept_1 [[buffer(1)]]"),
+        "{renamed}"
+    );
+    assert_eq!(
+        first,
+        checked(&module, 0, &Options::default()),
+        "one writer for the module, or one per entry point"
+    );
+}

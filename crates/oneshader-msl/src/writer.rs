@@ -15,7 +15,7 @@ use oneshader_ir::{
 use std::rc::Rc;
 
 use crate::function::{FunctionWriter, Output};
-use crate::layout::{Slot, Types};
+use crate::layout::{Slot, StructTable, Types};
 use crate::names::Namer;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
@@ -106,11 +106,11 @@ pub struct Writer<'a> {
     /// How the entry point uses each global, by handle.
     pub global_uses: &'a [GlobalUse],
     /// What each function needs passed, by handle.
-    pub needs: HandleVec<Function, Needs>,
+    pub needs: &'a HandleVec<Function, Needs>,
     /// Each function's hidden parameters, once asked for.
     hidden: HandleVec<Function, Option<Rc<Hidden>>>,
     /// Argument-table slots, by global handle.
-    pub resource_indices: Vec<Option<MslResourceIndex>>,
+    pub resource_indices: &'a [Option<MslResourceIndex>],
     /// Helper functions the output needs.
     pub polyfills: BTreeSet<Polyfill>,
     /// Errors so far.
@@ -137,39 +137,170 @@ pub fn unsupported(span: Option<Span>, what: impl std::fmt::Display) -> Diagnost
     )
 }
 
-/// Writes entry point `entry` of `module`, whose facts `info` holds.
-pub fn write(
-    module: &Module,
-    info: &ModuleInfo,
-    entry: usize,
-    options: &Options,
-) -> Result<String, Vec<Diagnostic>> {
-    let (Some(entry_point), Some(entry_info)) =
-        (module.entry_points.get(entry), info.entry_point(entry))
-    else {
-        return Err(vec![Diagnostic::error(
-            codes::ENTRY_POINT_NOT_FOUND,
-            None,
-            format!("the module has no entry point number {entry}"),
-        )]);
-    };
-    let mut writer = Writer::new(module, info, entry_point, entry_info, options);
-    let text = writer.write_program();
-    if writer.diagnostics.is_empty() {
-        Ok(text)
-    } else {
-        Err(writer.diagnostics)
+/// What the MSL outputs of every entry point of one module share, worked out once:
+/// each function's needs, the argument-table slots and, when the module's names allow
+/// it, the program-scope names and the struct layouts.
+pub struct ModuleWriter<'a> {
+    module: &'a Module,
+    info: &'a ModuleInfo,
+    options: Options,
+    /// What each function needs passed, by handle (its callees' needs included).
+    needs: HandleVec<Function, Needs>,
+    /// Argument-table slots, by global handle.
+    resource_indices: Vec<Option<MslResourceIndex>>,
+    /// The names every entry point's program scope gives, when they are the same for all.
+    names: Option<ModuleNames<'a>>,
+}
+
+/// The program-scope names of a module whose globals, functions and structs all keep
+/// their sanitized names (no two of them clash).
+///
+/// An entry point's program scope names its entry function, every global, the functions
+/// it reaches and every struct, in that order (see [`Writer::new`]). When no two of those
+/// names clash module-wide and the entry function's name clashes with none of them, each
+/// keeps its sanitized name whatever the entry point reaches: the names made here once
+/// are the names the entry point would make.
+struct ModuleNames<'a> {
+    /// Every name below: what an entry function's name must not be for them to hold.
+    all: Namer,
+    /// The names of the globals and structs, taken: the scope an entry point's program
+    /// scope opens inside.
+    program: Namer,
+    /// MSL name of each global, by handle.
+    global_names: HandleVec<GlobalVariable, Rc<str>>,
+    /// MSL name of each function, by handle.
+    function_names: HandleVec<Function, Rc<str>>,
+    /// The struct names and layouts.
+    structs: Rc<StructTable<'a>>,
+}
+
+impl<'a> ModuleNames<'a> {
+    /// The module's names, or `None` when two of them clash.
+    fn new(module: &'a Module) -> Option<Self> {
+        let mut all = Namer::new();
+        let structs = module
+            .types
+            .iter()
+            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+            .count();
+        all.reserve(module.global_variables.len() + module.functions.len() + 2 * structs);
+        let global_names: HandleVec<GlobalVariable, Rc<str>> = module
+            .global_variables
+            .iter()
+            .map(|(_, g)| all.name(&g.name))
+            .collect();
+        let function_names = module
+            .functions
+            .iter()
+            .map(|(_, f)| all.name(&f.name))
+            .collect();
+        let structs = StructTable::new(module, &mut all);
+        if all.numbered() {
+            return None;
+        }
+        let mut program = Namer::new();
+        program.reserve(global_names.len() + structs.struct_names().count());
+        for (_, name) in global_names.iter() {
+            program.keep(name);
+        }
+        for name in structs.struct_names() {
+            program.keep(name);
+        }
+        program.share();
+        Some(ModuleNames {
+            all,
+            program,
+            global_names,
+            function_names,
+            structs: Rc::new(structs),
+        })
     }
 }
 
+impl<'a> ModuleWriter<'a> {
+    /// Prepares the MSL outputs of `module`'s entry points, whose facts `info` holds.
+    pub fn new(module: &'a Module, info: &'a ModuleInfo, options: &Options) -> Self {
+        ModuleWriter {
+            module,
+            info,
+            options: options.clone(),
+            needs: function_needs(module, info),
+            resource_indices: resource_indices(module),
+            // With one entry point there is nothing to share.
+            names: if module.entry_points.len() > 1 {
+                ModuleNames::new(module)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Writes entry point `entry` (an index into `module.entry_points`).
+    pub fn write_entry_point(&self, entry: usize) -> Result<String, Vec<Diagnostic>> {
+        let (Some(entry_point), Some(entry_info)) = (
+            self.module.entry_points.get(entry),
+            self.info.entry_point(entry),
+        ) else {
+            return Err(vec![Diagnostic::error(
+                codes::ENTRY_POINT_NOT_FOUND,
+                None,
+                format!("the module has no entry point number {entry}"),
+            )]);
+        };
+        let mut writer = Writer::new(self, entry_point, entry_info);
+        let text = writer.write_program();
+        if writer.diagnostics.is_empty() {
+            Ok(text)
+        } else {
+            Err(writer.diagnostics)
+        }
+    }
+}
+
+/// What each function of `module` needs passed: its own needs and its callees'.
+fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Needs> {
+    let mut needs: HandleVec<Function, Needs> = module
+        .functions
+        .iter()
+        .map(|(_, f)| Needs::direct(f))
+        .collect();
+    // Propagate callees' needs to callers; each round settles at least one more level of
+    // the call graph. A callee's needs are copied only when they add something, so the
+    // last round (which finds nothing new) copies nothing.
+    let calls: Vec<(Handle<Function>, &[Handle<Function>])> = module
+        .functions
+        .iter()
+        .map(|(handle, _)| (handle, info.callees(handle)))
+        .filter(|(_, callees)| !callees.is_empty())
+        .collect();
+    for _ in 0..=needs.len() {
+        let mut changed = false;
+        for &(handle, callees) in &calls {
+            for &callee in callees {
+                let new = match (needs.try_get(callee), needs.try_get(handle)) {
+                    (Some(theirs), Some(mine)) if !mine.covers(theirs) => theirs.clone(),
+                    _ => continue,
+                };
+                needs[handle].absorb(&new);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    needs
+}
+
 impl<'a> Writer<'a> {
+    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
+    /// out for its module.
     fn new(
-        module: &'a Module,
-        info: &'a ModuleInfo,
+        shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
-        options: &'a Options,
     ) -> Self {
+        let module = shared.module;
         let reachable = entry_info.reachable_functions.as_slice();
         let mut is_reachable = vec![false; module.functions.len()];
         for handle in reachable {
@@ -179,85 +310,81 @@ impl<'a> Writer<'a> {
         }
         let is_reachable =
             |handle: Handle<Function>| is_reachable.get(handle.index()).is_some_and(|&r| r);
-        let mut namer = Namer::new();
-        let structs = module
-            .types
-            .iter()
-            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
-            .count();
-        namer.reserve(1 + module.global_variables.len() + reachable.len() + 2 * structs);
-        // The entry point is named first so that it keeps its HLSL name when it can.
-        namer.name(&entry.name);
-
-        let mut needs: HandleVec<Function, Needs> = module
-            .functions
-            .iter()
-            .map(|(handle, f)| {
-                // Only reached functions' needs are ever read.
-                if is_reachable(handle) {
-                    Needs::direct(f)
-                } else {
-                    Needs::default()
-                }
-            })
-            .collect();
-        // Propagate callees' needs to callers; each round settles at least one more
-        // level of the call graph. A callee's needs are copied only when they add
-        // something, so the last round (which finds nothing new) copies nothing.
-        let calls: Vec<(Handle<Function>, &[Handle<Function>])> = reachable
-            .iter()
-            .map(|&handle| (handle, info.callees(handle)))
-            .collect();
-        for _ in 0..=needs.len() {
-            let mut changed = false;
-            for &(handle, callees) in &calls {
-                for &callee in callees {
-                    let new = match (needs.try_get(callee), needs.try_get(handle)) {
-                        (Some(theirs), Some(mine)) if !mine.covers(theirs) => theirs.clone(),
-                        _ => continue,
-                    };
-                    needs[handle].absorb(&new);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-
-        let global_names = module
-            .global_variables
-            .iter()
-            .map(|(_, g)| namer.name(&g.name))
-            .collect();
         let unreached: Rc<str> = Rc::from("");
-        let function_names = module
-            .functions
-            .iter()
-            .map(|(handle, f)| {
-                if is_reachable(handle) {
-                    namer.name(&f.name)
-                } else {
-                    Rc::clone(&unreached)
-                }
-            })
-            .collect();
-        let types = Types::new(module, &mut namer);
-        namer.share();
+        let entry_name = crate::names::sanitize(&entry.name);
+        let (program_names, global_names, function_names, types) = match &shared.names {
+            Some(names) if !names.all.is_taken(&entry_name) => {
+                // Every name is the module's: only the entry function and the reached
+                // functions are to be taken in this entry point's scope.
+                let mut namer = names.program.inner();
+                namer.reserve(1 + reachable.len());
+                namer.keep(&Rc::from(entry_name));
+                let function_names = names
+                    .function_names
+                    .iter()
+                    .map(|(handle, name)| {
+                        if is_reachable(handle) {
+                            namer.keep(name);
+                            Rc::clone(name)
+                        } else {
+                            Rc::clone(&unreached)
+                        }
+                    })
+                    .collect();
+                namer.share();
+                (
+                    namer,
+                    names.global_names.clone(),
+                    function_names,
+                    Types::new(Rc::clone(&names.structs)),
+                )
+            }
+            _ => {
+                let mut namer = Namer::new();
+                let structs = module
+                    .types
+                    .iter()
+                    .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+                    .count();
+                namer.reserve(1 + module.global_variables.len() + reachable.len() + 2 * structs);
+                // The entry point is named first so that it keeps its HLSL name when it
+                // can.
+                namer.name(&entry.name);
+                let global_names = module
+                    .global_variables
+                    .iter()
+                    .map(|(_, g)| namer.name(&g.name))
+                    .collect();
+                let function_names = module
+                    .functions
+                    .iter()
+                    .map(|(handle, f)| {
+                        if is_reachable(handle) {
+                            namer.name(&f.name)
+                        } else {
+                            Rc::clone(&unreached)
+                        }
+                    })
+                    .collect();
+                let types = Types::new(Rc::new(StructTable::new(module, &mut namer)));
+                namer.share();
+                (namer, global_names, function_names, types)
+            }
+        };
         Writer {
             module,
-            options,
+            options: &shared.options,
             entry,
             types,
-            program_names: namer,
+            program_names,
             global_names,
             function_names,
             global_uses: &entry_info.global_uses,
             entry_callees: &entry_info.callees,
-            hidden: HandleVec::from_len(needs.len(), None),
-            needs,
+            hidden: HandleVec::from_len(shared.needs.len(), None),
+            needs: &shared.needs,
             reachable,
-            resource_indices: resource_indices(module),
+            resource_indices: &shared.resource_indices,
             polyfills: BTreeSet::new(),
             diagnostics: Vec::new(),
         }

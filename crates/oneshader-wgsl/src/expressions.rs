@@ -67,7 +67,8 @@ pub(crate) fn write_literal(out: &mut String, value: Literal) -> Result<(), Stri
         }
         Literal::F32(v) => {
             if v.is_finite() && (v == 0.0 || v.abs() >= f32::MIN_POSITIVE) {
-                let _ = write!(out, "{v:?}f");
+                oneshader_ir::text::push_f32(out, v);
+                out.push('f');
             } else {
                 // Infinities, NaNs and subnormals: exact by their bits.
                 let _ = write!(out, "bitcast<f32>({:#x}u)", v.to_bits());
@@ -557,7 +558,7 @@ impl Writer<'_> {
             TypeInner::Struct { .. } => {
                 let name = self
                     .member_names
-                    .get(&base_ty)
+                    .try_get(base_ty)
                     .and_then(|names| names.get(index as usize))
                     .ok_or_else(|| unsupported(span, format!("struct member {index} unknown")))?;
                 Selector::Member(name)

@@ -30,7 +30,9 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-use oneshader_ir::{codes, Diagnostic, Module, ModuleInfo};
+use oneshader_ir::{Diagnostic, Module, ModuleInfo};
+
+pub use writer::ModuleWriter;
 
 /// Options of the WGSL backend (none yet).
 #[derive(Clone, Debug, Default)]
@@ -43,26 +45,18 @@ pub struct Options {}
 /// [`codes::WGSL_WAVE_STAGE`]) at the span of the construct; this function never panics.
 ///
 /// `info` holds the module's facts ([`ModuleInfo::new`]), computed once for all its entry
-/// points and targets.
+/// points and targets. To write several entry points of one module, a [`ModuleWriter`]
+/// does the work they share once.
+///
+/// [`codes::WGSL_UNSUPPORTED`]: oneshader_ir::codes::WGSL_UNSUPPORTED
+/// [`codes::WGSL_WAVE_STAGE`]: oneshader_ir::codes::WGSL_WAVE_STAGE
 pub fn write_entry_point(
     module: &Module,
     info: &ModuleInfo,
     entry: usize,
     options: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    let (Some(entry_point), Some(entry_info)) =
-        (module.entry_points.get(entry), info.entry_point(entry))
-    else {
-        return Err(vec![Diagnostic::error(
-            codes::WGSL_UNSUPPORTED,
-            None,
-            format!(
-                "the module has no entry point number {entry} (it has {})",
-                module.entry_points.len()
-            ),
-        )]);
-    };
-    writer::Writer::new(module, info, entry_point, entry_info, options).write()
+    ModuleWriter::new(module, info, options).write_entry_point(entry)
 }
 
 /// The name the WGSL entry function of entry point `entry` of `module` gets: its HLSL

@@ -529,6 +529,9 @@ pub struct Namer {
     /// Struct members: only keywords and reserved words clash (members are never looked
     /// up as identifiers, so `position` or `f32` are fine member names).
     members: bool,
+    /// Whether a name this scope gave (or was asked to reserve) was taken already, so
+    /// that it got a number.
+    numbered: bool,
 }
 
 impl Namer {
@@ -542,7 +545,22 @@ impl Namer {
 
     /// Marks `name` taken without renaming it (names the writer generates itself).
     pub fn reserve(&mut self, name: &str) {
-        self.used.insert(Rc::from(name));
+        if !self.used.insert(Rc::from(name)) {
+            self.numbered = true;
+        }
+    }
+
+    /// Takes `name`, a WGSL name [`Namer::name`] gave in another scope, as it is: the
+    /// caller knows it is free here.
+    pub fn keep(&mut self, name: &Rc<str>) {
+        self.used.insert(Rc::clone(name));
+    }
+
+    /// Whether some name this scope gave got a number because its base was taken (or a
+    /// reserved name was reserved twice): when none did, each name is its base made a
+    /// valid identifier ([`identifier`]).
+    pub fn numbered(&self) -> bool {
+        self.numbered
     }
 
     /// Makes room for `additional` more names in this scope without rehashing.
@@ -574,10 +592,12 @@ impl Namer {
             used: FastHashSet::default(),
             scratch: String::new(),
             members: self.members,
+            numbered: false,
         }
     }
 
-    fn is_taken(&self, name: &str) -> bool {
+    /// Whether `name` is taken in this scope or the enclosing one.
+    pub fn is_taken(&self, name: &str) -> bool {
         self.used.contains(name) || self.outer.contains(name)
     }
 
@@ -586,6 +606,7 @@ impl Namer {
         let mut base = std::mem::take(&mut self.scratch);
         sanitize(&mut base, name, fallback, self.members);
         let name: Rc<str> = if self.is_taken(&base) {
+            self.numbered = true;
             let mut suffix = 1u32;
             loop {
                 let candidate = format!("{base}_{suffix}");
@@ -601,6 +622,13 @@ impl Namer {
         self.used.insert(Rc::clone(&name));
         name
     }
+}
+
+/// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
+/// if nothing usable is left): the name a scope gives it when that is free.
+pub fn identifier(name: &str, fallback: &str) -> String {
+    // Through a namer of its own, so that `sanitize` keeps one caller, which inlines it.
+    Namer::default().name(name, fallback).to_string()
 }
 
 /// Writes `name` made a valid WGSL identifier that is no keyword or predeclared name

@@ -157,8 +157,10 @@ pub(crate) struct Writer<'a> {
     pub function_names: HandleVec<Function, Option<Rc<str>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
     pub struct_names: FastHashMap<(Handle<Type>, bool), Rc<str>>,
-    /// WGSL names of each struct's members.
-    pub member_names: FastHashMap<Handle<Type>, Vec<Rc<str>>>,
+    /// WGSL names of each struct's members, by type handle.
+    pub member_names: &'a HandleVec<Type, Vec<Rc<str>>>,
+    /// The module's names, when every entry point gives them alike.
+    shared_names: Option<&'a ModuleNames>,
     /// The subgroup built-ins each helper needs, by handle index.
     pub lane_needs: HandleVec<Function, LaneNeeds>,
     /// Module-scope names.
@@ -178,24 +180,156 @@ pub(crate) struct Writer<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// What the WGSL outputs of every entry point of one module share, worked out once: the
+/// struct members' names and, when the module's names allow it, the module-scope names.
+pub struct ModuleWriter<'a> {
+    module: &'a Module,
+    info: &'a ModuleInfo,
+    /// WGSL names of each struct's members, by type handle (empty for other types).
+    member_names: HandleVec<Type, Vec<Rc<str>>>,
+    /// The module-scope names every entry point gives alike, if they do.
+    names: Option<ModuleNames>,
+}
+
+/// The module-scope names of a module whose globals, functions and structs all keep their
+/// names made identifiers (no two of them clash, nor with [`LANE_INDEX`] and
+/// [`LANE_COUNT`]).
+///
+/// An entry point's module scope takes the lane names, its entry function's name, the
+/// globals it uses, the functions it reaches and the structs it declares (see
+/// [`Writer::write`]). When no two of all the module's such names clash and the entry
+/// function's name clashes with none of them, each keeps its own name whatever the entry
+/// point uses: the names made here once are the names the entry point would make.
+struct ModuleNames {
+    /// Every name below: what an entry function's name must not be for them to hold.
+    all: Namer,
+    /// WGSL name of each global, by handle.
+    global_names: HandleVec<GlobalVariable, Rc<str>>,
+    /// WGSL name of each function, by handle.
+    function_names: HandleVec<Function, Rc<str>>,
+    /// WGSL name of each struct type (`None` for other types), and of its copy with
+    /// atomic integers, by type handle.
+    struct_names: HandleVec<Type, Option<[Rc<str>; 2]>>,
+}
+
+impl ModuleNames {
+    /// The module's names, or `None` when two of them clash.
+    fn new(module: &Module) -> Option<Self> {
+        let mut all = Namer::default();
+        all.reserve_capacity(
+            2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
+        );
+        all.reserve(LANE_INDEX);
+        all.reserve(LANE_COUNT);
+        let global_names = module
+            .global_variables
+            .iter()
+            .map(|(_, global)| all.name(&global.name, "global"))
+            .collect();
+        let function_names = module
+            .functions
+            .iter()
+            .map(|(_, function)| all.name(&function.name, "function"))
+            .collect();
+        let struct_names = module
+            .types
+            .iter()
+            .map(|(handle, ty)| {
+                let TypeInner::Struct { .. } = ty.inner else {
+                    return None;
+                };
+                let base = struct_base_name(module, handle);
+                let atomic = concat_text!(base, "_atomic");
+                Some([all.name(&base, "S"), all.name(&atomic, "S")])
+            })
+            .collect();
+        (!all.numbered()).then_some(ModuleNames {
+            all,
+            global_names,
+            function_names,
+            struct_names,
+        })
+    }
+}
+
+/// The name a struct is given before it is made unique: its HLSL name, or `S` and its
+/// index.
+fn struct_base_name(module: &Module, ty: Handle<Type>) -> String {
+    module.types[ty]
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("S{}", ty.index()))
+}
+
+impl<'a> ModuleWriter<'a> {
+    /// Prepares the WGSL outputs of `module`'s entry points, whose facts `info` holds.
+    pub fn new(module: &'a Module, info: &'a ModuleInfo, _options: &Options) -> Self {
+        let member_names = module
+            .types
+            .iter()
+            .map(|(_, ty)| match &ty.inner {
+                TypeInner::Struct { members, .. } => {
+                    let mut member_namer = Namer::for_members();
+                    members
+                        .iter()
+                        .map(|m| member_namer.name(&m.name, "member"))
+                        .collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        ModuleWriter {
+            module,
+            info,
+            member_names,
+            // With one entry point there is nothing to share.
+            names: if module.entry_points.len() > 1 {
+                ModuleNames::new(module)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Writes entry point number `entry` as a WGSL module.
+    pub fn write_entry_point(&self, entry: usize) -> Result<String, Vec<Diagnostic>> {
+        let (Some(entry_point), Some(entry_info)) = (
+            self.module.entry_points.get(entry),
+            self.info.entry_point(entry),
+        ) else {
+            return Err(vec![Diagnostic::error(
+                codes::WGSL_UNSUPPORTED,
+                None,
+                format!(
+                    "the module has no entry point number {entry} (it has {})",
+                    self.module.entry_points.len()
+                ),
+            )]);
+        };
+        Writer::new(self, entry_point, entry_info).write()
+    }
+}
+
 impl<'a> Writer<'a> {
-    pub fn new(
-        module: &'a Module,
-        info: &'a ModuleInfo,
+    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
+    /// out for its module.
+    fn new(
+        shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
-        _options: &Options,
     ) -> Self {
+        let module = shared.module;
         Writer {
             module,
             entry,
-            info,
+            info: shared.info,
             entry_info,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
             function_names: HandleVec::from_len(module.functions.len(), None),
             struct_names: FastHashMap::default(),
-            member_names: FastHashMap::default(),
+            member_names: &shared.member_names,
+            shared_names: shared.names.as_ref(),
             lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
             namer: Namer::default(),
             entry_name: Rc::from(""),
@@ -339,15 +473,44 @@ impl<'a> Writer<'a> {
             .reserve_capacity(globals + 2 * self.helpers.len() + 3);
         self.namer.reserve(LANE_INDEX);
         self.namer.reserve(LANE_COUNT);
-        self.entry_name = self.namer.name(&self.entry.name, "main");
+        let entry_name = crate::names::identifier(&self.entry.name, "main");
+        // The module's names hold when the entry function's name is none of them.
+        self.shared_names = self
+            .shared_names
+            .filter(|names| !names.all.is_taken(&entry_name));
+        self.entry_name = match self.shared_names {
+            Some(_) => {
+                let name = Rc::from(entry_name);
+                self.namer.keep(&name);
+                name
+            }
+            None => self.namer.name(&self.entry.name, "main"),
+        };
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
-                self.global_names[handle] = Some(self.namer.name(&global.name, "global"));
+                let name = match self.shared_names {
+                    Some(names) => {
+                        let name = Rc::clone(&names.global_names[handle]);
+                        self.namer.keep(&name);
+                        name
+                    }
+                    None => self.namer.name(&global.name, "global"),
+                };
+                self.global_names[handle] = Some(name);
             }
         }
         for &handle in self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
-                let name = self.namer.name(&function.name, "function");
+                let shared = self
+                    .shared_names
+                    .and_then(|names| names.function_names.try_get(handle));
+                let name = match shared {
+                    Some(name) => {
+                        self.namer.keep(name);
+                        Rc::clone(name)
+                    }
+                    None => self.namer.name(&function.name, "function"),
+                };
                 if let Some(slot) = self.function_names.try_get_mut(handle) {
                     *slot = Some(name);
                 }
@@ -424,26 +587,29 @@ impl<'a> Writer<'a> {
                     self.host_shared.insert(ty);
                 }
                 if !self.struct_names.contains_key(&(ty, atomic)) {
-                    let base = self.module.types[ty]
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("S{}", ty.index()));
-                    let base = if atomic {
-                        concat_text!(base, "_atomic")
-                    } else {
-                        base
+                    let shared = self
+                        .shared_names
+                        .and_then(|names| names.struct_names.try_get(ty))
+                        .and_then(Option::as_ref)
+                        .and_then(|names| names.get(usize::from(atomic)));
+                    let name = match shared {
+                        Some(name) => {
+                            self.namer.keep(name);
+                            Rc::clone(name)
+                        }
+                        None => {
+                            let base = struct_base_name(self.module, ty);
+                            let base = if atomic {
+                                concat_text!(base, "_atomic")
+                            } else {
+                                base
+                            };
+                            self.namer.name(&base, "S")
+                        }
                     };
-                    let name = self.namer.name(&base, "S");
                     self.struct_names.insert((ty, atomic), name);
                     self.structs.push((ty, atomic));
                 }
-                self.member_names.entry(ty).or_insert_with(|| {
-                    let mut member_namer = Namer::for_members();
-                    members
-                        .iter()
-                        .map(|m| member_namer.name(&m.name, "member"))
-                        .collect()
-                });
             }
             _ => {}
         }
@@ -757,7 +923,7 @@ impl<'a> Writer<'a> {
         } else {
             vec![None; members.len()]
         };
-        let member_names = self.member_names.get(&ty).cloned().unwrap_or_default();
+        let member_names = self.member_names.try_get(ty).cloned().unwrap_or_default();
         let _ = writeln!(out, "struct {name} {{");
         for (index, member) in members.iter().enumerate() {
             out.push_str("    ");
@@ -1186,8 +1352,12 @@ fn describe_inner(inner: &TypeInner) -> String {
 }
 
 /// The WGSL name of an entry function whose HLSL name is `name`. The writer names the
-/// entry point first with a fresh namer, so this reproduces it.
+/// entry point first, after the lane names, so this reproduces it.
 pub(crate) fn entry_function_name(name: &str) -> String {
+    let identifier = crate::names::identifier(name, "main");
+    if identifier != LANE_INDEX && identifier != LANE_COUNT {
+        return identifier;
+    }
     let mut namer = Namer::default();
     namer.reserve(LANE_INDEX);
     namer.reserve(LANE_COUNT);

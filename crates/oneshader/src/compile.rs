@@ -175,9 +175,10 @@ pub fn compile_module(
         result.diagnostics.extend(too_large);
         return result;
     }
+    let backends = stages::Backends::new(&module, &info, &options.targets);
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
-            match stages::run_backend(&module, &info, index, target) {
+            match backends.run(index, target) {
                 Ok(data) => result.blobs.push(ShaderBlob {
                     entry_point: entry.name.clone(),
                     target_entry_point: stages::target_entry_point_name(&module, index, target),

@@ -54,29 +54,70 @@ fn shader_target(profile: Profile) -> ShaderTarget {
     }
 }
 
-/// Writes entry point `entry_index` of `module` (whose facts `info` holds) for `target`:
-/// SPIR-V as little-endian words, MSL and WGSL as UTF-8 text.
-pub(crate) fn run_backend(
-    module: &Module,
-    info: &ModuleInfo,
-    entry_index: usize,
-    target: Target,
-) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    match target {
-        Target::SpirV => {
-            oneshader_spirv::write_entry_point(module, info, entry_index, &Default::default())
-                .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
-        }
-        Target::Msl => {
+/// The backends of one module's compilation, each set up once for all its entry points
+/// (the MSL and WGSL writers work out the names and layouts they share).
+pub(crate) struct Backends<'a> {
+    module: &'a Module,
+    info: &'a ModuleInfo,
+    /// The MSL writer, when MSL is a target.
+    msl: Option<oneshader_msl::ModuleWriter<'a>>,
+    /// The WGSL writer, when WGSL is a target.
+    wgsl: Option<oneshader_wgsl::ModuleWriter<'a>>,
+}
+
+impl<'a> Backends<'a> {
+    /// The backends of `targets` for `module`, whose facts `info` holds.
+    pub(crate) fn new(module: &'a Module, info: &'a ModuleInfo, targets: &[Target]) -> Self {
+        let msl = targets.contains(&Target::Msl).then(|| {
             let options = oneshader_msl::Options {
                 buffer_sizes_index: Some(msl_buffer_sizes_index(module)),
             };
-            oneshader_msl::write_entry_point(module, info, entry_index, &options)
-                .map(String::into_bytes)
+            oneshader_msl::ModuleWriter::new(module, info, &options)
+        });
+        let wgsl = targets
+            .contains(&Target::Wgsl)
+            .then(|| oneshader_wgsl::ModuleWriter::new(module, info, &Default::default()));
+        Backends {
+            module,
+            info,
+            msl,
+            wgsl,
         }
-        Target::Wgsl => {
-            oneshader_wgsl::write_entry_point(module, info, entry_index, &Default::default())
-                .map(String::into_bytes)
+    }
+
+    /// Writes entry point `entry_index` for `target`: SPIR-V as little-endian words, MSL
+    /// and WGSL as UTF-8 text.
+    pub(crate) fn run(
+        &self,
+        entry_index: usize,
+        target: Target,
+    ) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        let (module, info) = (self.module, self.info);
+        match target {
+            Target::SpirV => {
+                oneshader_spirv::write_entry_point(module, info, entry_index, &Default::default())
+                    .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
+            }
+            Target::Msl => match &self.msl {
+                Some(msl) => msl.write_entry_point(entry_index),
+                None => {
+                    let options = oneshader_msl::Options {
+                        buffer_sizes_index: Some(msl_buffer_sizes_index(module)),
+                    };
+                    oneshader_msl::write_entry_point(module, info, entry_index, &options)
+                }
+            }
+            .map(String::into_bytes),
+            Target::Wgsl => match &self.wgsl {
+                Some(wgsl) => wgsl.write_entry_point(entry_index),
+                None => oneshader_wgsl::write_entry_point(
+                    module,
+                    info,
+                    entry_index,
+                    &Default::default(),
+                ),
+            }
+            .map(String::into_bytes),
         }
     }
 }

@@ -70,3 +70,32 @@ fn a_missing_entry_point_is_an_error_not_a_panic() {
         };
     assert_eq!(diagnostics[0].code, oneshader_ir::codes::WGSL_UNSUPPORTED);
 }
+
+/// Entry points share their module's names only when that can't change one: an entry
+/// point named like a global is named first, and the global takes a number instead, as
+/// when each entry point named everything itself.
+#[test]
+fn an_entry_point_named_like_a_global_renames_the_global() {
+    let mut module = oneshader_ir::samples::compact();
+    let mut second = module.entry_points[0].clone();
+    second.name = "Kept".into();
+    module.entry_points.push(second);
+    let info = ModuleInfo::new(&module);
+    let writer = crate::ModuleWriter::new(&module, &info, &Options::default());
+    let first = writer.write_entry_point(0).expect("CSMain");
+    let renamed = writer.write_entry_point(1).expect("Kept");
+    assert!(
+        first.contains("var<storage, read_write> Kept: array<f32>;"),
+        "{first}"
+    );
+    assert!(renamed.contains("fn Kept("), "{renamed}");
+    assert!(
+        renamed.contains("var<storage, read_write> Kept_1: array<f32>;"),
+        "{renamed}"
+    );
+    assert_eq!(
+        first,
+        wgsl_of(&module, 0),
+        "one writer for the module, or one per entry point"
+    );
+}

@@ -1,0 +1,120 @@
+//! Pieces of output text the text backends write without the formatting machinery.
+
+use std::fmt::Write as _;
+
+/// Appends `value` as Rust's `{:?}` writes it: the shortest digits that read back as
+/// `value`, with at least one fractional digit (`1.0`, `0.375`, `-2.5`, `1e-7`).
+///
+/// Shader constants are mostly small integers and halves, quarters, eighths; `{:?}`
+/// spends several hundred instructions finding their digits. Those values are written
+/// here directly: a multiple of 1/16 below 2^13, or an integer below 2^24, is exact in
+/// an `f32` and its decimal expansion is the shortest form (any decimal with fewer
+/// digits is further from it than half a unit in its last place), which `{:?}` writes
+/// without an exponent. Other values go through the formatter.
+pub fn push_f32(out: &mut String, value: f32) {
+    let magnitude = value.abs();
+    let sixteenths = magnitude * 16.0;
+    if magnitude < 8192.0 && sixteenths == sixteenths.trunc() {
+        // Exact: below 2^17, and a product by a power of two.
+        let sixteenths = sixteenths as u32;
+        if value.is_sign_negative() {
+            out.push('-');
+        }
+        push_decimal(out, sixteenths / 16);
+        out.push('.');
+        // n/16 = n * 625 / 10000: four digits, without their trailing zeros.
+        let fraction = sixteenths % 16 * 625;
+        if fraction == 0 {
+            out.push('0');
+        } else {
+            let mut digits = [b'0'; 4];
+            let mut rest = fraction;
+            for digit in digits.iter_mut().rev() {
+                *digit = b'0' + (rest % 10) as u8;
+                rest /= 10;
+            }
+            let kept = digits
+                .iter()
+                .rposition(|&digit| digit != b'0')
+                .map_or(0, |last| last + 1);
+            for &digit in digits.iter().take(kept) {
+                out.push(char::from(digit));
+            }
+        }
+    } else if magnitude < 16_777_216.0 && magnitude == magnitude.trunc() {
+        if value.is_sign_negative() {
+            out.push('-');
+        }
+        push_decimal(out, magnitude as u32);
+        out.push_str(".0");
+    } else {
+        let _ = write!(out, "{value:?}");
+    }
+}
+
+/// Appends the decimal digits of `value`.
+fn push_decimal(out: &mut String, value: u32) {
+    let mut divisor = 1;
+    while value / divisor >= 10 {
+        divisor *= 10;
+    }
+    loop {
+        out.push(char::from(b'0' + (value / divisor % 10) as u8));
+        if divisor == 1 {
+            break;
+        }
+        divisor /= 10;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_f32;
+
+    fn check(value: f32) {
+        let mut out = String::new();
+        push_f32(&mut out, value);
+        assert_eq!(out, format!("{value:?}"), "bits {:#x}", value.to_bits());
+    }
+
+    /// Every sixteenth the fast path writes, each side of zero.
+    #[test]
+    fn sixteenths_match_the_formatter() {
+        for n in 0..8192 * 16 {
+            let value = n as f32 / 16.0;
+            check(value);
+            check(-value);
+        }
+    }
+
+    #[test]
+    fn integers_match_the_formatter() {
+        for n in (0..16_777_216u32)
+            .step_by(997)
+            .chain(16_777_200..16_777_300)
+        {
+            check(n as f32);
+            check(-(n as f32));
+        }
+    }
+
+    #[test]
+    fn other_values_match_the_formatter() {
+        for value in [
+            0.1,
+            1.0 / 3.0,
+            1e-7,
+            1e-4,
+            3.4e38,
+            -1.17e-38,
+            8191.97,
+            8192.5,
+            1e16,
+            6.02e23,
+            0.03125,
+        ] {
+            check(value);
+            check(-value);
+        }
+    }
+}
