@@ -558,12 +558,23 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
         .map(|(i, _)| i)
         .unwrap_or(text.len());
     let (digits, suffix_text) = text.split_at(digits_end);
-    let lower = suffix_text.to_ascii_lowercase();
-    let suffix = match lower.as_str() {
-        "" => IntSuffix::None,
-        "u" => IntSuffix::Unsigned,
-        "l" | "ll" => IntSuffix::Long,
-        "ul" | "lu" | "ull" | "llu" => IntSuffix::UnsignedLong,
+    // The suffix is at most three letters of `uUlL` (longer ones are errors), compared
+    // case-insensitively without making a lowercase copy.
+    let mut lower = [0u8; 3];
+    let suffix_bytes = suffix_text.as_bytes();
+    let lower = match lower.get_mut(..suffix_bytes.len()) {
+        Some(lower) => {
+            lower.copy_from_slice(suffix_bytes);
+            lower.make_ascii_lowercase();
+            &*lower
+        }
+        None => suffix_bytes,
+    };
+    let suffix = match lower {
+        b"" => IntSuffix::None,
+        b"u" => IntSuffix::Unsigned,
+        b"l" | b"ll" => IntSuffix::Long,
+        b"ul" | b"lu" | b"ull" | b"llu" => IntSuffix::UnsignedLong,
         _ => {
             return Err(LiteralError(format!(
                 "invalid integer suffix '{suffix_text}'"
@@ -601,9 +612,20 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
         Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
         _ => (text, FloatSuffix::None),
     };
-    // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not.
-    let normalized = body.replacen(".e", ".0e", 1).replacen(".E", ".0E", 1);
-    match normalized.parse::<f64>() {
+    // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not. Such
+    // spellings are rare: the others are parsed as they are, without a copy.
+    let dot_exponent = body
+        .as_bytes()
+        .windows(2)
+        .any(|pair| matches!(pair, [b'.', b'e' | b'E']));
+    let parsed = if dot_exponent {
+        body.replacen(".e", ".0e", 1)
+            .replacen(".E", ".0E", 1)
+            .parse::<f64>()
+    } else {
+        body.parse::<f64>()
+    };
+    match parsed {
         Ok(v) if v.is_finite() => Ok((v, suffix)),
         Ok(_) => Err(LiteralError(format!(
             "floating-point literal '{text}' is out of range"
