@@ -23,16 +23,17 @@ impl<'a> Lowerer<'a> {
         call_span: Option<Span>,
         resources: &[Handle<GlobalVariable>],
     ) -> Option<Handle<Function>> {
-        let symbol = self.functions.get(name)?.get(index)?.clone();
+        let symbol = self.functions.get(name)?.get(index)?;
         let resource_params = symbol
             .params
             .iter()
             .filter(|p| p.resource.is_some())
             .count();
         if resource_params != resources.len() {
+            let decl = symbol.decl;
             self.error(
                 codes::ENTRY_POINT_INVALID,
-                call_span.unwrap_or(symbol.decl.name.span()),
+                call_span.unwrap_or(decl.name.span()),
                 format!("'{name}' has resource parameters: it can only be called with global resources as arguments, not used as an entry point"),
             );
             return None;
@@ -48,6 +49,9 @@ impl<'a> Lowerer<'a> {
         {
             return Some(*handle);
         }
+        // Lowered once per function (or specialization): its own copy of the signature
+        // leaves the symbol tables free for the calls in its body.
+        let symbol = symbol.clone();
         let key = (name.to_string(), index);
         if self.in_progress.contains(&key) {
             self.report(
@@ -80,7 +84,7 @@ impl<'a> Lowerer<'a> {
                 param.ty
             };
             arguments.push(FunctionArgument {
-                name: param.name.clone(),
+                name: param.name.to_string(),
                 ty,
                 binding: None,
             });
@@ -139,7 +143,7 @@ impl<'a> Lowerer<'a> {
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
-                    cx.declare(&param.name, LocalSymbol::Resource { global, ty });
+                    cx.declare(param.name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
@@ -147,7 +151,7 @@ impl<'a> Lowerer<'a> {
             argument_index += 1;
             if param.by_pointer {
                 cx.declare(
-                    &param.name,
+                    param.name,
                     LocalSymbol::PointerParam {
                         index,
                         ty: param.ty,
@@ -155,7 +159,7 @@ impl<'a> Lowerer<'a> {
                 );
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
-                self.declare_parameter(&mut cx, &param.name, param.ty, value, &scan.assigned, span);
+                self.declare_parameter(&mut cx, param.name, param.ty, value, &scan.assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);

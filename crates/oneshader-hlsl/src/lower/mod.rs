@@ -77,9 +77,10 @@ pub(crate) enum GlobalSymbol<'a> {
 }
 
 /// One parameter of a user function's signature.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct ParamSig<'a> {
-    pub name: String,
+    /// The name, borrowed from the declaration (empty for an unnamed parameter).
+    pub name: &'a str,
     /// The value type; for a resource parameter, the resource's element type.
     pub ty: Handle<Type>,
     /// `out` or `inout`: passed by pointer.
