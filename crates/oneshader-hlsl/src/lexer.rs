@@ -12,12 +12,14 @@ use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FastHashMap, FileId, Span};
 
 /// The raw token classes that logos recognises.
+///
+/// Whitespace, line continuations and line comments are skipped inside logos: [`lex`]
+/// sees them only as a gap between one token's end and the next one's start.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\x0b\x0c]+")]
+#[logos(skip r"\\\r?\n")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
 enum Raw {
-    #[regex(r"[ \t\x0b\x0c]+")]
-    #[regex(r"\\\r?\n")]
-    #[regex(r"//[^\n]*", allow_greedy = true)]
-    Whitespace,
     #[token("/*", block_comment)]
     BlockComment(bool),
     #[regex(r"\r?\n")]
@@ -390,9 +392,14 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
+    // Where the last raw token (a comment or an invalid character included) ended: text
+    // between it and the next one was skipped as whitespace.
+    let mut last_end = 0;
     while let Some(raw) = lexer.next() {
         let range = lexer.span();
         let span = Span::new(file, range.start as u32, range.end as u32);
+        leading_space |= range.start != last_end;
+        last_end = range.end;
         let kind = match raw {
             Err(()) => {
                 let ch = text[range.start..].chars().next().unwrap_or('?');
@@ -401,10 +408,6 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
                     span,
                     format!("invalid character {ch:?} in source"),
                 ));
-                leading_space = true;
-                continue;
-            }
-            Ok(Raw::Whitespace) => {
                 leading_space = true;
                 continue;
             }
@@ -462,7 +465,7 @@ fn map_raw(raw: Raw, slice: &str) -> TokenKind {
             Some(k) => T::Keyword(k),
             None => T::Ident,
         },
-        Raw::Whitespace | Raw::BlockComment(_) => T::Placemarker,
+        Raw::BlockComment(_) => T::Placemarker,
         Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
         Raw::Float => T::FloatLiteral,
