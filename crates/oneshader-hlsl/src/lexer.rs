@@ -385,9 +385,11 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
     // One shared spelling per distinct token text: most tokens repeat (punctuation,
     // newlines, keywords, the same names), so a file costs one allocation per distinct
-    // spelling instead of one per token.
-    let mut spellings: FastHashMap<&str, Rc<str>> = FastHashMap::default();
-    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without hashing.
+    // spelling instead of one per token. An identifier's spelling also keeps whether it
+    // is a keyword, found once per distinct spelling.
+    let mut spellings: FastHashMap<&str, (Rc<str>, TokenKind)> = FastHashMap::default();
+    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without
+    // hashing; no keyword has one letter.
     let mut one_byte: [Option<Rc<str>>; 128] = [const { None }; 128];
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
@@ -430,19 +432,30 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
                 ));
                 TokenKind::StringLiteral
             }
-            Ok(raw) => map_raw(raw, lexer.slice()),
+            Ok(raw) => map_raw(raw),
         };
         let slice = lexer.slice();
         let slot = match slice.as_bytes() {
             &[byte] => one_byte.get_mut(usize::from(byte)),
             _ => None,
         };
-        let spelling = match slot {
-            Some(slot) => slot.get_or_insert_with(|| Rc::from(slice)).clone(),
-            None => spellings
-                .entry(slice)
-                .or_insert_with(|| Rc::from(slice))
-                .clone(),
+        let (spelling, kind) = match slot {
+            Some(slot) => (slot.get_or_insert_with(|| Rc::from(slice)).clone(), kind),
+            None => {
+                let (spelling, word_kind) = spellings.entry(slice).or_insert_with(|| {
+                    let word_kind = match Keyword::from_text(slice) {
+                        Some(keyword) if kind == TokenKind::Ident => TokenKind::Keyword(keyword),
+                        _ => kind,
+                    };
+                    (Rc::from(slice), word_kind)
+                });
+                let kind = if kind == TokenKind::Ident {
+                    *word_kind
+                } else {
+                    kind
+                };
+                (spelling.clone(), kind)
+            }
         };
         let mut token = Token::new(kind, spelling, span);
         token.leading_space = leading_space;
@@ -458,13 +471,12 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     tokens
 }
 
-fn map_raw(raw: Raw, slice: &str) -> TokenKind {
+/// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
+/// [`lex`] tells keywords from them.
+fn map_raw(raw: Raw) -> TokenKind {
     use TokenKind as T;
     match raw {
-        Raw::Ident => match Keyword::from_text(slice) {
-            Some(k) => T::Keyword(k),
-            None => T::Ident,
-        },
+        Raw::Ident => T::Ident,
         Raw::BlockComment(_) => T::Placemarker,
         Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
