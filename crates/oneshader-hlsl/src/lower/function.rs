@@ -93,13 +93,17 @@ impl<'a> Lowerer<'a> {
             Ty::Value(ty) => Some(FunctionResult { ty, binding: None }),
             _ => None,
         };
-        // A method `S::M` becomes the IR function `S_M`.
-        let base_name = name.replace("::", "_");
-        let mut overload_name = if index == 0 {
-            base_name.clone()
+        // A method `S::M` becomes the IR function `S_M` (a plain name, nearly every one,
+        // is copied as it is, without searching it for `::`).
+        let mut overload_name = if name.contains(':') {
+            name.replace("::", "_")
         } else {
-            format!("{base_name}_{index}")
+            name.to_string()
         };
+        if index != 0 {
+            overload_name.push('_');
+            overload_name.push_str(&index.to_string());
+        }
         // A specialization is named after the resources it uses.
         for &global in resources {
             overload_name.push('_');
