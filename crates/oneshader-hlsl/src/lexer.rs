@@ -12,12 +12,14 @@ use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FastHashMap, FileId, Span};
 
 /// The raw token classes that logos recognises.
+///
+/// Whitespace, line continuations and line comments are skipped inside logos: [`lex`]
+/// sees them only as a gap between one token's end and the next one's start.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\x0b\x0c]+")]
+#[logos(skip r"\\\r?\n")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
 enum Raw {
-    #[regex(r"[ \t\x0b\x0c]+")]
-    #[regex(r"\\\r?\n")]
-    #[regex(r"//[^\n]*", allow_greedy = true)]
-    Whitespace,
     #[token("/*", block_comment)]
     BlockComment(bool),
     #[regex(r"\r?\n")]
@@ -383,16 +385,23 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
     // One shared spelling per distinct token text: most tokens repeat (punctuation,
     // newlines, keywords, the same names), so a file costs one allocation per distinct
-    // spelling instead of one per token.
-    let mut spellings: FastHashMap<&str, Rc<str>> = FastHashMap::default();
-    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without hashing.
+    // spelling instead of one per token. An identifier's spelling also keeps whether it
+    // is a keyword, found once per distinct spelling.
+    let mut spellings: FastHashMap<&str, (Rc<str>, TokenKind)> = FastHashMap::default();
+    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without
+    // hashing; no keyword has one letter.
     let mut one_byte: [Option<Rc<str>>; 128] = [const { None }; 128];
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
+    // Where the last raw token (a comment or an invalid character included) ended: text
+    // between it and the next one was skipped as whitespace.
+    let mut last_end = 0;
     while let Some(raw) = lexer.next() {
         let range = lexer.span();
         let span = Span::new(file, range.start as u32, range.end as u32);
+        leading_space |= range.start != last_end;
+        last_end = range.end;
         let kind = match raw {
             Err(()) => {
                 let ch = text[range.start..].chars().next().unwrap_or('?');
@@ -401,10 +410,6 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
                     span,
                     format!("invalid character {ch:?} in source"),
                 ));
-                leading_space = true;
-                continue;
-            }
-            Ok(Raw::Whitespace) => {
                 leading_space = true;
                 continue;
             }
@@ -427,19 +432,30 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
                 ));
                 TokenKind::StringLiteral
             }
-            Ok(raw) => map_raw(raw, lexer.slice()),
+            Ok(raw) => map_raw(raw),
         };
         let slice = lexer.slice();
         let slot = match slice.as_bytes() {
             &[byte] => one_byte.get_mut(usize::from(byte)),
             _ => None,
         };
-        let spelling = match slot {
-            Some(slot) => slot.get_or_insert_with(|| Rc::from(slice)).clone(),
-            None => spellings
-                .entry(slice)
-                .or_insert_with(|| Rc::from(slice))
-                .clone(),
+        let (spelling, kind) = match slot {
+            Some(slot) => (slot.get_or_insert_with(|| Rc::from(slice)).clone(), kind),
+            None => {
+                let (spelling, word_kind) = spellings.entry(slice).or_insert_with(|| {
+                    let word_kind = match Keyword::from_text(slice) {
+                        Some(keyword) if kind == TokenKind::Ident => TokenKind::Keyword(keyword),
+                        _ => kind,
+                    };
+                    (Rc::from(slice), word_kind)
+                });
+                let kind = if kind == TokenKind::Ident {
+                    *word_kind
+                } else {
+                    kind
+                };
+                (spelling.clone(), kind)
+            }
         };
         let mut token = Token::new(kind, spelling, span);
         token.leading_space = leading_space;
@@ -455,14 +471,13 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     tokens
 }
 
-fn map_raw(raw: Raw, slice: &str) -> TokenKind {
+/// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
+/// [`lex`] tells keywords from them.
+fn map_raw(raw: Raw) -> TokenKind {
     use TokenKind as T;
     match raw {
-        Raw::Ident => match Keyword::from_text(slice) {
-            Some(k) => T::Keyword(k),
-            None => T::Ident,
-        },
-        Raw::Whitespace | Raw::BlockComment(_) => T::Placemarker,
+        Raw::Ident => T::Ident,
+        Raw::BlockComment(_) => T::Placemarker,
         Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
         Raw::Float => T::FloatLiteral,
@@ -558,12 +573,23 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
         .map(|(i, _)| i)
         .unwrap_or(text.len());
     let (digits, suffix_text) = text.split_at(digits_end);
-    let lower = suffix_text.to_ascii_lowercase();
-    let suffix = match lower.as_str() {
-        "" => IntSuffix::None,
-        "u" => IntSuffix::Unsigned,
-        "l" | "ll" => IntSuffix::Long,
-        "ul" | "lu" | "ull" | "llu" => IntSuffix::UnsignedLong,
+    // The suffix is at most three letters of `uUlL` (longer ones are errors), compared
+    // case-insensitively without making a lowercase copy.
+    let mut lower = [0u8; 3];
+    let suffix_bytes = suffix_text.as_bytes();
+    let lower = match lower.get_mut(..suffix_bytes.len()) {
+        Some(lower) => {
+            lower.copy_from_slice(suffix_bytes);
+            lower.make_ascii_lowercase();
+            &*lower
+        }
+        None => suffix_bytes,
+    };
+    let suffix = match lower {
+        b"" => IntSuffix::None,
+        b"u" => IntSuffix::Unsigned,
+        b"l" | b"ll" => IntSuffix::Long,
+        b"ul" | b"lu" | b"ull" | b"llu" => IntSuffix::UnsignedLong,
         _ => {
             return Err(LiteralError(format!(
                 "invalid integer suffix '{suffix_text}'"
@@ -601,9 +627,20 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
         Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
         _ => (text, FloatSuffix::None),
     };
-    // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not.
-    let normalized = body.replacen(".e", ".0e", 1).replacen(".E", ".0E", 1);
-    match normalized.parse::<f64>() {
+    // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not. Such
+    // spellings are rare: the others are parsed as they are, without a copy.
+    let dot_exponent = body
+        .as_bytes()
+        .windows(2)
+        .any(|pair| matches!(pair, [b'.', b'e' | b'E']));
+    let parsed = if dot_exponent {
+        body.replacen(".e", ".0e", 1)
+            .replacen(".E", ".0E", 1)
+            .parse::<f64>()
+    } else {
+        body.parse::<f64>()
+    };
+    match parsed {
         Ok(v) if v.is_finite() => Ok((v, suffix)),
         Ok(_) => Err(LiteralError(format!(
             "floating-point literal '{text}' is out of range"

@@ -312,13 +312,16 @@ pub fn preprocess(
     };
     pp.define_builtin("__LINE__", Builtin::Line);
     pp.define_builtin("__FILE__", Builtin::File);
-    let (main_text, main_path) = match pp.map.get(main) {
-        Some(f) => (f.text.clone(), normalize_path(&f.name)),
-        None => (String::new(), String::new()),
+    let (main_bytes, main_path) = match pp.map.get(main) {
+        Some(f) => (f.text.len(), normalize_path(&f.name)),
+        None => (0, String::new()),
     };
     let main_start = Span::new(main, 0, 0);
-    if pp.accept_source(main_text.len(), &main_path, main_start) {
-        pp.push_file(main, main_path, &main_text);
+    if pp.accept_source(main_bytes, &main_path, main_start) {
+        // The main file is lexed from the source map's text, without a copy of it.
+        let mut lexed = Diagnostics::new();
+        let tokens = lex(main, pp.map.get(main).map_or("", |f| &f.text), &mut lexed);
+        pp.push_tokens(main, main_path, tokens, lexed);
         // The output is about as long as the main file (less its newlines).
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
         pp.out.reserve(main_tokens);
@@ -510,9 +513,16 @@ impl Preprocessor<'_> {
         false
     }
 
+    /// Lexes `text` of `file` and starts reading it (as [`Preprocessor::push_tokens`]).
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
         let mut lexed = Diagnostics::new();
         let tokens = lex(file, text, &mut lexed);
+        self.push_tokens(file, path, tokens, lexed);
+    }
+
+    /// Starts reading the `tokens` of `file`, lexed with the diagnostics `lexed`: invalid
+    /// characters wait for their line to be read in an active region, the rest are reported.
+    fn push_tokens(&mut self, file: FileId, path: String, tokens: Vec<Token>, lexed: Diagnostics) {
         let mut invalid_characters = std::collections::VecDeque::new();
         for diagnostic in lexed.into_vec() {
             if diagnostic.code == codes::INVALID_CHARACTER {

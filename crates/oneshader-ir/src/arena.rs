@@ -150,6 +150,13 @@ impl<T> Arena<T> {
         self.items.len()
     }
 
+    /// Makes room for at least `additional` more items, so that appending them does not
+    /// grow the arena step by step.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+        self.spans.reserve(additional);
+    }
+
     /// Frees the capacity reserved beyond the items held (for an arena that is complete).
     pub fn shrink_to_fit(&mut self) {
         self.items.shrink_to_fit();

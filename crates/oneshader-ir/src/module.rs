@@ -329,6 +329,13 @@ impl Function {
         shrink_block(&mut self.body);
     }
 
+    /// Makes room for at least `additional` more expressions (with their types), for a
+    /// builder that can estimate how many it will add.
+    pub fn reserve_expressions(&mut self, additional: usize) {
+        self.expressions.reserve(additional);
+        self.expression_types.reserve(additional);
+    }
+
     /// Adds an expression of type `ty`.
     pub fn add_expression(
         &mut self,

@@ -224,6 +224,22 @@ impl FnCtx {
     /// Declares `name` in the innermost scope; `false` if it already is declared there
     /// (the new symbol replaces the old one).
     pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
+        self.declare_with(name, symbol, || Rc::from(name))
+    }
+
+    /// [`FnCtx::declare`] for a name the syntax tree already holds shared: the scope
+    /// shares it too instead of copying it.
+    pub fn declare_shared(&mut self, name: &Rc<str>, symbol: LocalSymbol) -> bool {
+        self.declare_with(name, symbol, || name.clone())
+    }
+
+    /// [`FnCtx::declare`], with `shared` giving the name to keep when it is new here.
+    fn declare_with(
+        &mut self,
+        name: &str,
+        symbol: LocalSymbol,
+        shared: impl FnOnce() -> Rc<str>,
+    ) -> bool {
         let depth = self.scope_starts.len() as u32;
         if let Some(entry) = self.symbols.get_mut(name) {
             if entry.1 == depth {
@@ -231,7 +247,7 @@ impl FnCtx {
                 return false;
             }
         }
-        let name: Rc<str> = Rc::from(name);
+        let name = shared();
         let previous = self.symbols.insert(name.clone(), (symbol, depth));
         self.shadowed.push((name, previous));
         true

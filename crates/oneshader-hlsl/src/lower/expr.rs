@@ -60,24 +60,24 @@ impl<'a> Lowerer<'a> {
 
     /// The type with `scalar` components and `shape`.
     pub(crate) fn shaped(&mut self, scalar: Scalar, shape: Shape) -> Handle<Type> {
-        if let Some(&ty) = self.numeric_types.get(&(scalar, shape)) {
+        if let Some(ty) = self.numeric_types.get(scalar, shape) {
             return ty;
         }
         let ty = match shape {
             Shape::Scalar => self.module.type_handle(TypeInner::Scalar(scalar)),
             Shape::Vector(size) => self.module.type_handle(TypeInner::Vector { size, scalar }),
         };
-        self.numeric_types.insert((scalar, shape), ty);
+        self.numeric_types.insert(scalar, shape, ty);
         ty
     }
 
     /// A pointer type to `base` in `space`.
     pub(crate) fn pointer_type(&mut self, base: Handle<Type>, space: AddressSpace) -> Handle<Type> {
-        if let Some(&ty) = self.pointer_types.get(&(base, space)) {
+        if let Some(ty) = self.pointer_types.get(base, space) {
             return ty;
         }
         let ty = self.module.type_handle(TypeInner::Pointer { base, space });
-        self.pointer_types.insert((base, space), ty);
+        self.pointer_types.insert(base, space, ty);
         ty
     }
 

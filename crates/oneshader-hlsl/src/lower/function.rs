@@ -23,16 +23,17 @@ impl<'a> Lowerer<'a> {
         call_span: Option<Span>,
         resources: &[Handle<GlobalVariable>],
     ) -> Option<Handle<Function>> {
-        let symbol = self.functions.get(name)?.get(index)?.clone();
+        let symbol = self.functions.get(name)?.get(index)?;
         let resource_params = symbol
             .params
             .iter()
             .filter(|p| p.resource.is_some())
             .count();
         if resource_params != resources.len() {
+            let decl = symbol.decl;
             self.error(
                 codes::ENTRY_POINT_INVALID,
-                call_span.unwrap_or(symbol.decl.name.span()),
+                call_span.unwrap_or(decl.name.span()),
                 format!("'{name}' has resource parameters: it can only be called with global resources as arguments, not used as an entry point"),
             );
             return None;
@@ -48,6 +49,9 @@ impl<'a> Lowerer<'a> {
         {
             return Some(*handle);
         }
+        // Lowered once per function (or specialization): its own copy of the signature
+        // leaves the symbol tables free for the calls in its body.
+        let symbol = symbol.clone();
         let key = (name.to_string(), index);
         if self.in_progress.contains(&key) {
             self.report(
@@ -80,7 +84,7 @@ impl<'a> Lowerer<'a> {
                 param.ty
             };
             arguments.push(FunctionArgument {
-                name: param.name.clone(),
+                name: param.name.to_string(),
                 ty,
                 binding: None,
             });
@@ -89,13 +93,17 @@ impl<'a> Lowerer<'a> {
             Ty::Value(ty) => Some(FunctionResult { ty, binding: None }),
             _ => None,
         };
-        // A method `S::M` becomes the IR function `S_M`.
-        let base_name = name.replace("::", "_");
-        let mut overload_name = if index == 0 {
-            base_name.clone()
+        // A method `S::M` becomes the IR function `S_M` (a plain name, nearly every one,
+        // is copied as it is, without searching it for `::`).
+        let mut overload_name = if name.contains(':') {
+            name.replace("::", "_")
         } else {
-            format!("{base_name}_{index}")
+            name.to_string()
         };
+        if index != 0 {
+            overload_name.push('_');
+            overload_name.push_str(&index.to_string());
+        }
         // A specialization is named after the resources it uses.
         for &global in resources {
             overload_name.push('_');
@@ -108,7 +116,8 @@ impl<'a> Lowerer<'a> {
             ..Function::default()
         };
         let mut cx = FnCtx::new(function, symbol.result);
-        let assigned = assigned_names(body);
+        let scan = BodyScan::of(body);
+        cx.function.reserve_expressions(scan.expression_estimate());
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
             // Fields are in scope by name; parameters and locals declared later shadow them.
@@ -138,7 +147,7 @@ impl<'a> Lowerer<'a> {
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
-                    cx.declare(&param.name, LocalSymbol::Resource { global, ty });
+                    cx.declare(param.name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
@@ -146,7 +155,7 @@ impl<'a> Lowerer<'a> {
             argument_index += 1;
             if param.by_pointer {
                 cx.declare(
-                    &param.name,
+                    param.name,
                     LocalSymbol::PointerParam {
                         index,
                         ty: param.ty,
@@ -154,7 +163,7 @@ impl<'a> Lowerer<'a> {
                 );
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
-                self.declare_parameter(&mut cx, &param.name, param.ty, value, &assigned, span);
+                self.declare_parameter(&mut cx, param.name, param.ty, value, &scan.assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);
@@ -182,7 +191,7 @@ impl<'a> Lowerer<'a> {
         name: &str,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
-        assigned: &FastHashSet<String>,
+        assigned: &FastHashSet<&str>,
         span: Span,
     ) {
         if assigned.contains(name) {
@@ -307,7 +316,8 @@ impl<'a> Lowerer<'a> {
         };
         function.result = result;
         let mut cx = FnCtx::new(function, result_ty);
-        let assigned = assigned_names(body);
+        let scan = BodyScan::of(body);
+        cx.function.reserve_expressions(scan.expression_estimate());
         for (i, (param_name, ty, arg_ty, param_span)) in inputs.into_iter().enumerate() {
             let arg = cx.expr(Expression::FunctionArgument(i as u32), arg_ty, param_span);
             let value = Value::Rvalue {
@@ -320,7 +330,14 @@ impl<'a> Lowerer<'a> {
             let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
-            self.declare_parameter(&mut cx, &param_name, ty, converted, &assigned, param_span);
+            self.declare_parameter(
+                &mut cx,
+                &param_name,
+                ty,
+                converted,
+                &scan.assigned,
+                param_span,
+            );
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;
@@ -496,70 +513,157 @@ fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
     })
 }
 
-/// Names that the body may assign: targets of assignments, `++`/`--`, and names
-/// passed directly as call arguments (they may be `out` arguments).
-pub(crate) fn assigned_names(body: &ast::Block) -> FastHashSet<String> {
-    let mut names = FastHashSet::default();
-    for statement in &body.statements {
-        collect_statement(statement, &mut names, 0);
-    }
-    names
+/// What lowering needs to know about a function body before lowering it, found in one
+/// walk over its syntax.
+pub(crate) struct BodyScan<'a> {
+    /// Names that the body may assign: targets of assignments, `++`/`--`, and names
+    /// passed directly as call arguments (they may be `out` arguments).
+    pub assigned: FastHashSet<&'a str>,
+    /// The expressions of the body's syntax (as far as the walk goes): the IR function
+    /// reserves room for a few expressions per syntax expression.
+    pub expressions: usize,
 }
 
-const SCAN_DEPTH_LIMIT: u32 = 512;
-
-fn collect_statement(statement: &ast::Stmt, names: &mut FastHashSet<String>, depth: u32) {
-    if depth > SCAN_DEPTH_LIMIT {
-        return;
+impl<'a> BodyScan<'a> {
+    /// Scans `body`.
+    pub(crate) fn of(body: &'a ast::Block) -> Self {
+        let mut scan = BodyScan {
+            assigned: FastHashSet::default(),
+            expressions: 0,
+        };
+        for statement in &body.statements {
+            scan.statement(statement, 0);
+        }
+        scan
     }
-    let d = depth + 1;
-    match &statement.kind {
-        ast::StmtKind::Block(b) => b
-            .statements
-            .iter()
-            .for_each(|s| collect_statement(s, names, d)),
-        ast::StmtKind::Declaration(item) => {
-            if let ast::Item::Variable(v) = item.as_ref() {
-                for declarator in &v.declarators {
-                    if let Some(init) = &declarator.init {
-                        collect_expr(init, names, d);
+
+    /// IR expressions to reserve for the body: lowering makes about two for each syntax
+    /// expression (a name's pointer and its load, conversions, bound operands).
+    pub(crate) fn expression_estimate(&self) -> usize {
+        self.expressions.saturating_mul(2)
+    }
+
+    /// Scans one statement, `depth` levels into the body.
+    fn statement(&mut self, statement: &'a ast::Stmt, depth: u32) {
+        if depth > SCAN_DEPTH_LIMIT {
+            return;
+        }
+        let d = depth + 1;
+        match &statement.kind {
+            ast::StmtKind::Block(b) => b.statements.iter().for_each(|s| self.statement(s, d)),
+            ast::StmtKind::Declaration(item) => {
+                if let ast::Item::Variable(v) = item.as_ref() {
+                    for declarator in &v.declarators {
+                        if let Some(init) = &declarator.init {
+                            self.expr(init, d);
+                        }
                     }
                 }
             }
-        }
-        ast::StmtKind::Expr(e) => collect_expr(e, names, d),
-        ast::StmtKind::If(if_stmt) => {
-            collect_expr(&if_stmt.condition, names, d);
-            collect_statement(&if_stmt.accept, names, d);
-            if let Some(r) = &if_stmt.reject {
-                collect_statement(r, names, d);
+            ast::StmtKind::Expr(e) => self.expr(e, d),
+            ast::StmtKind::If(if_stmt) => {
+                self.expr(&if_stmt.condition, d);
+                self.statement(&if_stmt.accept, d);
+                if let Some(r) = &if_stmt.reject {
+                    self.statement(r, d);
+                }
             }
-        }
-        ast::StmtKind::For(for_stmt) => {
-            if let Some(i) = &for_stmt.init {
-                collect_statement(i, names, d);
+            ast::StmtKind::For(for_stmt) => {
+                if let Some(i) = &for_stmt.init {
+                    self.statement(i, d);
+                }
+                for e in for_stmt.condition.iter().chain(for_stmt.step.iter()) {
+                    self.expr(e, d);
+                }
+                self.statement(&for_stmt.body, d);
             }
-            for e in for_stmt.condition.iter().chain(for_stmt.step.iter()) {
-                collect_expr(e, names, d);
+            ast::StmtKind::While(w) | ast::StmtKind::DoWhile(w) => {
+                self.expr(&w.condition, d);
+                self.statement(&w.body, d);
             }
-            collect_statement(&for_stmt.body, names, d);
-        }
-        ast::StmtKind::While(w) | ast::StmtKind::DoWhile(w) => {
-            collect_expr(&w.condition, names, d);
-            collect_statement(&w.body, names, d);
-        }
-        ast::StmtKind::Switch(switch) => {
-            collect_expr(&switch.selector, names, d);
-            for case in &switch.cases {
-                case.body
-                    .iter()
-                    .for_each(|s| collect_statement(s, names, d));
+            ast::StmtKind::Switch(switch) => {
+                self.expr(&switch.selector, d);
+                for case in &switch.cases {
+                    case.body.iter().for_each(|s| self.statement(s, d));
+                }
             }
+            ast::StmtKind::Return(Some(e)) => self.expr(e, d),
+            _ => {}
         }
-        ast::StmtKind::Return(Some(e)) => collect_expr(e, names, d),
-        _ => {}
+    }
+
+    /// Scans one expression, `depth` levels into the body.
+    fn expr(&mut self, e: &'a ast::Expr, depth: u32) {
+        self.expressions += 1;
+        if depth > SCAN_DEPTH_LIMIT {
+            return;
+        }
+        let d = depth + 1;
+        match &e.kind {
+            ast::ExprKind::Assign { target, value, .. } => {
+                if let Some(n) = root_name(target) {
+                    self.assigned.insert(n);
+                }
+                self.expr(target, d);
+                self.expr(value, d);
+            }
+            ast::ExprKind::Unary { op, operand } => {
+                if op.writes_operand() {
+                    if let Some(n) = root_name(operand) {
+                        self.assigned.insert(n);
+                    }
+                }
+                self.expr(operand, d);
+            }
+            ast::ExprKind::Call(_) | ast::ExprKind::Constructor(_) | ast::ExprKind::InitList(_) => {
+                let args: &[ast::Expr] = match &e.kind {
+                    ast::ExprKind::Call(call) => &call.args,
+                    ast::ExprKind::Constructor(constructor) => &constructor.args,
+                    ast::ExprKind::InitList(args) => args,
+                    _ => &[],
+                };
+                for a in args {
+                    if let Some(n) = root_name(a) {
+                        self.assigned.insert(n);
+                    }
+                    self.expr(a, d);
+                }
+            }
+            ast::ExprKind::MethodCall(call) => {
+                // A member function may assign the fields of its receiver.
+                if let Some(n) = root_name(&call.receiver) {
+                    self.assigned.insert(n);
+                }
+                self.expr(&call.receiver, d);
+                for a in &call.args {
+                    if let Some(n) = root_name(a) {
+                        self.assigned.insert(n);
+                    }
+                    self.expr(a, d);
+                }
+            }
+            ast::ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs, d);
+                self.expr(rhs, d);
+            }
+            ast::ExprKind::Conditional(c) => {
+                self.expr(&c.condition, d);
+                self.expr(&c.accept, d);
+                self.expr(&c.reject, d);
+            }
+            ast::ExprKind::Cast(cast) => self.expr(&cast.operand, d),
+            ast::ExprKind::Member(m) => self.expr(&m.base, d),
+            ast::ExprKind::Index { base, index } => {
+                self.expr(base, d);
+                self.expr(index, d);
+            }
+            _ => {}
+        }
     }
 }
+
+/// How deep [`BodyScan`] looks into nested statements and expressions.
+const SCAN_DEPTH_LIMIT: u32 = 512;
 
 fn root_name(e: &ast::Expr) -> Option<&str> {
     match &e.kind {
@@ -567,72 +671,5 @@ fn root_name(e: &ast::Expr) -> Option<&str> {
         ast::ExprKind::Member(m) => root_name(&m.base),
         ast::ExprKind::Index { base, .. } => root_name(base),
         _ => None,
-    }
-}
-
-fn collect_expr(e: &ast::Expr, names: &mut FastHashSet<String>, depth: u32) {
-    if depth > SCAN_DEPTH_LIMIT {
-        return;
-    }
-    let d = depth + 1;
-    match &e.kind {
-        ast::ExprKind::Assign { target, value, .. } => {
-            if let Some(n) = root_name(target) {
-                names.insert(n.to_string());
-            }
-            collect_expr(target, names, d);
-            collect_expr(value, names, d);
-        }
-        ast::ExprKind::Unary { op, operand } => {
-            if op.writes_operand() {
-                if let Some(n) = root_name(operand) {
-                    names.insert(n.to_string());
-                }
-            }
-            collect_expr(operand, names, d);
-        }
-        ast::ExprKind::Call(_) | ast::ExprKind::Constructor(_) | ast::ExprKind::InitList(_) => {
-            let args: &[ast::Expr] = match &e.kind {
-                ast::ExprKind::Call(call) => &call.args,
-                ast::ExprKind::Constructor(constructor) => &constructor.args,
-                ast::ExprKind::InitList(args) => args,
-                _ => &[],
-            };
-            for a in args {
-                if let Some(n) = root_name(a) {
-                    names.insert(n.to_string());
-                }
-                collect_expr(a, names, d);
-            }
-        }
-        ast::ExprKind::MethodCall(call) => {
-            // A member function may assign the fields of its receiver.
-            if let Some(n) = root_name(&call.receiver) {
-                names.insert(n.to_string());
-            }
-            collect_expr(&call.receiver, names, d);
-            for a in &call.args {
-                if let Some(n) = root_name(a) {
-                    names.insert(n.to_string());
-                }
-                collect_expr(a, names, d);
-            }
-        }
-        ast::ExprKind::Binary { lhs, rhs, .. } => {
-            collect_expr(lhs, names, d);
-            collect_expr(rhs, names, d);
-        }
-        ast::ExprKind::Conditional(c) => {
-            collect_expr(&c.condition, names, d);
-            collect_expr(&c.accept, names, d);
-            collect_expr(&c.reject, names, d);
-        }
-        ast::ExprKind::Cast(cast) => collect_expr(&cast.operand, names, d),
-        ast::ExprKind::Member(m) => collect_expr(&m.base, names, d),
-        ast::ExprKind::Index { base, index } => {
-            collect_expr(base, names, d);
-            collect_expr(index, names, d);
-        }
-        _ => {}
     }
 }

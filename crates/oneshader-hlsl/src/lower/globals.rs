@@ -1149,7 +1149,7 @@ impl<'a> Lowerer<'a> {
         let mut params = Vec::new();
         if let Some(ty) = this_ty {
             params.push(ParamSig {
-                name: "this".to_string(),
+                name: "this",
                 ty,
                 by_pointer: true,
                 copy_in: true,
@@ -1197,11 +1197,7 @@ impl<'a> Lowerer<'a> {
             };
             let out = has(ast::Modifier::Out) || has(ast::Modifier::InOut);
             params.push(ParamSig {
-                name: param
-                    .name
-                    .as_ref()
-                    .map(|n| n.name.to_string())
-                    .unwrap_or_default(),
+                name: param.name.as_ref().map_or("", |n| &*n.name),
                 ty,
                 by_pointer: out,
                 copy_in: has(ast::Modifier::InOut)

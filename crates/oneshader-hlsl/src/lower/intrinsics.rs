@@ -1810,7 +1810,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let given = operands.len();
-        let overloads = self.functions.get(name)?.clone();
+        let overloads = self.functions.get(name)?;
         let mut best: Option<(usize, u32)> = None;
         let mut ambiguous = false;
         for (index, candidate) in overloads.iter().enumerate() {
@@ -1890,11 +1890,16 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let symbol = overloads.get(index)?.clone();
+        // The parameters are copied out (they borrow only the syntax tree) so that the
+        // arguments can be lowered while the symbol tables change.
+        let (params, result_ty) = {
+            let symbol = self.functions.get(name)?.get(index)?;
+            (symbol.params.clone(), symbol.result)
+        };
         let mut arguments = Vec::new();
         let mut resources = Vec::new();
         let mut copy_back = Vec::new();
-        for (i, param) in symbol.params.iter().enumerate() {
+        for (i, param) in params.iter().enumerate() {
             let (value, arg_span) = match (operands.get(i), spans.get(i)) {
                 (Some(v), Some(s)) => (v.clone(), *s),
                 _ => {
@@ -1938,7 +1943,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let handle = self.function_handle(name, index, Some(span), &resources)?;
-        let result = match symbol.result {
+        let result = match result_ty {
             Ty::Value(ty) => Some((cx.expr(Expression::CallResult(handle), ty, span), ty)),
             _ => None,
         };

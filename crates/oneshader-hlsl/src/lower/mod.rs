@@ -77,9 +77,10 @@ pub(crate) enum GlobalSymbol<'a> {
 }
 
 /// One parameter of a user function's signature.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct ParamSig<'a> {
-    pub name: String,
+    /// The name, borrowed from the declaration (empty for an unnamed parameter).
+    pub name: &'a str,
     /// The value type; for a resource parameter, the resource's element type.
     pub ty: Handle<Type>,
     /// `out` or `inout`: passed by pointer.
@@ -146,9 +147,9 @@ pub(crate) struct Lowerer<'a> {
     pub unrolled: Vec<(String, i64)>,
     /// The pointer types made so far, by pointee and address space: lowering asks for
     /// one at every use of a variable, and this spares hashing the whole type.
-    pub pointer_types: FastHashMap<(Handle<Type>, oneshader_ir::AddressSpace), Handle<Type>>,
+    pub pointer_types: types::PointerTypes,
     /// The scalar and vector types made so far, by component and shape, for the same reason.
-    pub numeric_types: FastHashMap<(oneshader_ir::Scalar, expr::Shape), Handle<Type>>,
+    pub numeric_types: types::NumericTypes,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -173,8 +174,8 @@ pub fn lower(
         buffer_flavors: FastHashMap::default(),
         counter_bindings: FastHashMap::default(),
         unrolled: Vec::new(),
-        pointer_types: FastHashMap::default(),
-        numeric_types: FastHashMap::default(),
+        pointer_types: types::PointerTypes::default(),
+        numeric_types: types::NumericTypes::default(),
     };
     let items = flatten_items(&unit.items);
     for item in &items {

@@ -1,7 +1,11 @@
 //! Types as the front end sees them: IR value types plus HLSL resources, the
 //! spelling of built-in type names, and memory layouts.
 
-use oneshader_ir::{ArraySize, Handle, Module, ResourceKind, Scalar, Type, TypeInner};
+use oneshader_ir::{
+    AddressSpace, ArraySize, Handle, Module, ResourceKind, Scalar, Type, TypeInner,
+};
+
+use super::expr::Shape;
 
 /// An HLSL resource type: its kind and its element (a u32 word for byte-address buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +23,93 @@ pub(crate) enum Ty {
     Value(Handle<Type>),
     /// A buffer resource.
     Resource(ResourceTy),
+}
+
+/// The scalar and vector types made so far, by component and shape: lowering asks for
+/// one at nearly every operator, and a table indexed by kind, width and shape spares
+/// hashing the key.
+pub(crate) struct NumericTypes([Option<Handle<Type>>; 64]);
+
+impl Default for NumericTypes {
+    fn default() -> Self {
+        NumericTypes([None; 64])
+    }
+}
+
+impl NumericTypes {
+    /// The table slot of `scalar` in `shape`; `None` for a width the table has no
+    /// room for (every scalar type of HLSL has one: 1, 2, 4 or 8 bytes).
+    fn slot(scalar: Scalar, shape: Shape) -> Option<usize> {
+        let width = match scalar.width {
+            1 => 0,
+            2 => 1,
+            4 => 2,
+            8 => 3,
+            _ => return None,
+        };
+        let shape = match shape {
+            Shape::Scalar => 0,
+            Shape::Vector(size) => size as usize - 1,
+        };
+        Some((scalar.kind as usize) << 4 | width << 2 | shape)
+    }
+
+    /// The type of `scalar` components in `shape`, if made already.
+    pub(crate) fn get(&self, scalar: Scalar, shape: Shape) -> Option<Handle<Type>> {
+        self.0.get(Self::slot(scalar, shape)?).copied().flatten()
+    }
+
+    /// Records `ty` as the type of `scalar` components in `shape`.
+    pub(crate) fn insert(&mut self, scalar: Scalar, shape: Shape, ty: Handle<Type>) {
+        if let Some(entry) = Self::slot(scalar, shape).and_then(|slot| self.0.get_mut(slot)) {
+            *entry = Some(ty);
+        }
+    }
+}
+
+/// The pointer types made so far, by pointee and address space: lowering asks for one
+/// at every use of a variable, and a row per pointee type, indexed by its handle,
+/// spares hashing the key.
+#[derive(Default)]
+pub(crate) struct PointerTypes(Vec<[Option<Handle<Type>>; 7]>);
+
+impl PointerTypes {
+    /// The column of `space` in a row.
+    fn column(space: AddressSpace) -> usize {
+        match space {
+            AddressSpace::Function => 0,
+            AddressSpace::Private => 1,
+            AddressSpace::Workgroup => 2,
+            AddressSpace::Uniform => 3,
+            AddressSpace::Storage { writable: false } => 4,
+            AddressSpace::Storage { writable: true } => 5,
+            AddressSpace::Handle => 6,
+        }
+    }
+
+    /// The type of pointers to `base` in `space`, if made already.
+    pub(crate) fn get(&self, base: Handle<Type>, space: AddressSpace) -> Option<Handle<Type>> {
+        self.0
+            .get(base.index())?
+            .get(Self::column(space))
+            .copied()
+            .flatten()
+    }
+
+    /// Records `ty` as the type of pointers to `base` in `space`.
+    pub(crate) fn insert(&mut self, base: Handle<Type>, space: AddressSpace, ty: Handle<Type>) {
+        let row = base.index();
+        if self.0.len() <= row {
+            self.0.resize(row + 1, [None; 7]);
+        }
+        let entry = self
+            .0
+            .get_mut(row)
+            .and_then(|columns| columns.get_mut(Self::column(space)));
+        if let Some(entry) = entry {
+            *entry = Some(ty);
+        }
+    }
 }
 
 /// The scalar of an HLSL scalar type name (`float`, `uint`, `dword`, `min16float`, …).
