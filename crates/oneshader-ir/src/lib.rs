@@ -11,6 +11,7 @@ pub mod arena;
 pub mod catalog;
 pub mod diagnostic;
 pub mod expression;
+pub mod fold;
 pub mod info;
 pub mod mapping;
 pub mod module;
