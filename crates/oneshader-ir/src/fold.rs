@@ -1,7 +1,8 @@
 //! Constant folding: an operator, conversion or selection whose operands are all
 //! literals becomes a literal as the expression is built, as DXC and glslang fold
 //! them, so `(uint)(GROUP_SIZE * ITEMS_PER_THREAD)` reaches every target as `1024u`.
-//! The front end folds each expression it builds.
+//! The front end folds each expression it builds, and [`inline`](crate::inline) the
+//! expressions of an inlined body whose arguments are literals.
 //!
 //! The values are the GPU's: integer arithmetic wraps, a shift's count is already
 //! masked by the lowering (and is masked again here to the operand's width), signed

@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod expression;
 pub mod fold;
 pub mod info;
+pub mod inline;
 pub mod mapping;
 pub mod module;
 pub mod samples;
