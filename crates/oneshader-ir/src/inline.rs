@@ -30,6 +30,7 @@
 //! may refer to later ones (a call's result replaced by the value its body returned).
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use crate::arena::Handle;
 use crate::expression::Expression;
@@ -180,8 +181,9 @@ struct Flat<'a> {
     /// counting the loop around a body with early returns.
     depth: usize,
     /// For each local, whether the body may read it before storing it whole (then an
-    /// inlined copy inside a loop must zero it first, as a call's locals start zeroed).
-    read_first: Vec<bool>,
+    /// inlined copy inside a loop must zero it first, as a call's locals start zeroed);
+    /// worked out when a copy inside a loop first needs it.
+    read_first: OnceCell<Vec<bool>>,
 }
 
 impl<'a> Flat<'a> {
@@ -218,11 +220,10 @@ impl<'a> Flat<'a> {
                 }
             }
         }
-        let read_first = read_before_stored(&function);
         let depth = nesting(&function.body).saturating_add(usize::from(early_return));
         Flat {
             depth,
-            read_first,
+            read_first: OnceCell::new(),
             inlinable: !has_init && !nested_return(&function.body),
             early_return,
             pointer_arguments,
@@ -902,6 +903,7 @@ impl<'a> Inliner<'a> {
         copy.expressions_into(out, arguments);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
+            let read_first = flat.read_first.get_or_init(|| read_before_stored(callee));
             for (handle, expression) in callee.expressions.iter() {
                 if let Expression::LocalVariable(local) = *expression {
                     let (Some(&pointer), Some(variable)) = (
@@ -911,7 +913,7 @@ impl<'a> Inliner<'a> {
                         continue;
                     };
                     if flat.first_pointer.get(local.index()) != Some(&Some(handle))
-                        || flat.read_first.get(local.index()) != Some(&true)
+                        || read_first.get(local.index()) != Some(&true)
                     {
                         continue;
                     }
