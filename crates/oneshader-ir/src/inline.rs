@@ -30,7 +30,7 @@
 //! may refer to later ones (a call's result replaced by the value its body returned).
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use crate::arena::Handle;
 use crate::expression::Expression;
@@ -59,48 +59,23 @@ pub struct Inlined<'a> {
 }
 
 /// `entry`'s function with the calls of the helpers it reaches inlined; `info` holds the
-/// module's facts ([`ModuleInfo::new`]), and `entry_index` is `entry`'s index.
+/// facts of `module` ([`ModuleInfo::new`]). The helpers are flattened once per module
+/// ([`ModuleInfo::flattened`]), for all its entry points.
 pub fn inline_entry_point<'a>(
     module: &'a Module,
     info: &ModuleInfo,
-    entry_index: usize,
     entry: &'a EntryPoint,
 ) -> Inlined<'a> {
-    let reachable = info
-        .entry_point(entry_index)
-        .map(|facts| facts.reachable_functions.as_slice())
-        .unwrap_or_default();
-    // Call sites per function, over the entry function and everything it reaches.
-    let mut sites = vec![0u32; module.functions.len()];
-    let mut count_sites = |function: &Function| {
-        crate::analysis::walk_statements(&function.body, &mut |statement| {
-            if let Statement::Call { function, .. } = statement {
-                if let Some(count) = sites.get_mut(function.index()) {
-                    *count = count.saturating_add(1);
-                }
-            }
-        });
+    let flattened = info.flattened(module);
+    let inliner = Inliner {
+        module,
+        sites: &flattened.sites,
+        flat: &flattened.flat,
     };
-    count_sites(&entry.function);
-    for &handle in reachable {
-        if let Some(function) = module.functions.try_get(handle) {
-            count_sites(function);
-        }
-    }
-
-    let mut inliner = Inliner {
-        sites,
-        flat: vec![None; module.functions.len()],
+    let function = match inliner.flatten(&entry.function) {
+        Some(function) => Cow::Owned(function),
+        None => Cow::Borrowed(&entry.function),
     };
-    for handle in post_order(info, reachable, module.functions.len()) {
-        if let Some(function) = module.functions.try_get(handle) {
-            let flat = inliner.flatten(function);
-            if let Some(slot) = inliner.flat.get_mut(handle.index()) {
-                *slot = Some(Flat::of(module, flat));
-            }
-        }
-    }
-    let function = inliner.flatten(&entry.function);
 
     // The callees still called, and everything they reach unchanged.
     let mut kept = vec![false; module.functions.len()];
@@ -121,6 +96,57 @@ pub fn inline_entry_point<'a>(
         .map(|(index, _)| Handle::from_index(index))
         .collect();
     Inlined { function, helpers }
+}
+
+/// Every function of a module flattened (its calls worth inlining inlined), once for all
+/// the module's entry points: [`ModuleInfo::flattened`] keeps it.
+#[derive(Clone, Debug, Default)]
+pub struct Flattened {
+    /// Call sites of each function, over the whole module.
+    sites: Vec<u32>,
+    /// Each function flattened, by handle index.
+    flat: Vec<Option<Flat>>,
+}
+
+impl Flattened {
+    /// Flattens every function of `module` (whose facts `info` holds), callees first.
+    pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
+        let count = module.functions.len();
+        let mut sites = vec![0u32; count];
+        let mut count_sites = |function: &Function| {
+            crate::analysis::walk_statements(&function.body, &mut |statement| {
+                if let Statement::Call { function, .. } = statement {
+                    if let Some(count) = sites.get_mut(function.index()) {
+                        *count = count.saturating_add(1);
+                    }
+                }
+            });
+        };
+        for (_, function) in module.functions.iter() {
+            count_sites(function);
+        }
+        for entry in &module.entry_points {
+            count_sites(&entry.function);
+        }
+        let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
+        let mut flat: Vec<Option<Flat>> = vec![None; count];
+        for handle in post_order(info, &all, count) {
+            let Some(function) = module.functions.try_get(handle) else {
+                continue;
+            };
+            let inliner = Inliner {
+                module,
+                sites: &sites,
+                flat: &flat,
+            };
+            let flattened = inliner.flatten(function);
+            let done = Flat::of(module, handle, function, flattened);
+            if let Some(slot) = flat.get_mut(handle.index()) {
+                *slot = Some(done);
+            }
+        }
+        Flattened { sites, flat }
+    }
 }
 
 /// `reachable` ordered so that every function comes after the functions it calls.
@@ -164,8 +190,11 @@ fn post_order(
 
 /// A flattened function and how it may be inlined.
 #[derive(Clone, Debug)]
-struct Flat<'a> {
-    function: Cow<'a, Function>,
+struct Flat {
+    /// The function flattened, when inlining changed it; else the module's own.
+    function: Option<Function>,
+    /// The module's function.
+    handle: Handle<Function>,
     /// Whether calls of it may be inlined: no `return` inside its own loops or switches,
     /// no local with an initialiser.
     inlinable: bool,
@@ -183,11 +212,18 @@ struct Flat<'a> {
     /// For each local, whether the body may read it before storing it whole (then an
     /// inlined copy inside a loop must zero it first, as a call's locals start zeroed);
     /// worked out when a copy inside a loop first needs it.
-    read_first: OnceCell<Vec<bool>>,
+    read_first: OnceLock<Vec<bool>>,
 }
 
-impl<'a> Flat<'a> {
-    fn of(module: &Module, function: Cow<'a, Function>) -> Self {
+impl Flat {
+    /// `original` (the module's function `handle`) as `flattened` (`None`: unchanged).
+    fn of(
+        module: &Module,
+        handle: Handle<Function>,
+        original: &Function,
+        flattened: Option<Function>,
+    ) -> Self {
+        let function = flattened.as_ref().unwrap_or(original);
         let mut returns = 0usize;
         crate::analysis::walk_statements(&function.body, &mut |s| {
             returns += usize::from(matches!(s, Statement::Return { .. }));
@@ -213,23 +249,25 @@ impl<'a> Flat<'a> {
             })
         });
         let mut first_pointer = vec![None; function.local_variables.len()];
-        for (handle, expression) in function.expressions.iter() {
+        for (pointer, expression) in function.expressions.iter() {
             if let Expression::LocalVariable(local) = *expression {
                 if let Some(slot @ None) = first_pointer.get_mut(local.index()) {
-                    *slot = Some(handle);
+                    *slot = Some(pointer);
                 }
             }
         }
         let depth = nesting(&function.body).saturating_add(usize::from(early_return));
+        let inlinable = !has_init && !nested_return(&function.body);
         Flat {
+            handle,
             depth,
-            read_first: OnceCell::new(),
-            inlinable: !has_init && !nested_return(&function.body),
+            read_first: OnceLock::new(),
+            inlinable,
             early_return,
             pointer_arguments,
             result_pointer,
             first_pointer,
-            function,
+            function: flattened,
         }
     }
 }
@@ -562,16 +600,24 @@ impl Copy<'_> {
 
 /// Builds flattened functions.
 struct Inliner<'a> {
+    module: &'a Module,
     /// Call sites of each function.
-    sites: Vec<u32>,
+    sites: &'a [u32],
     /// The flattened functions, by handle index, once built.
-    flat: Vec<Option<Flat<'a>>>,
+    flat: &'a [Option<Flat>],
 }
 
 impl<'a> Inliner<'a> {
+    /// The function `flat` holds: its flattened body, or the module's own.
+    fn function_of(&self, flat: &'a Flat) -> Option<&'a Function> {
+        flat.function
+            .as_ref()
+            .or_else(|| self.module.functions.try_get(flat.handle))
+    }
+
     /// `function` with the calls worth inlining inlined (callees already flattened);
-    /// `function` itself when none is.
-    fn flatten(&self, function: &'a Function) -> Cow<'a, Function> {
+    /// `None` when none is.
+    fn flatten(&self, function: &Function) -> Option<Function> {
         // Which calls to inline, in the order the copy meets them.
         let mut decide = Decide {
             function,
@@ -581,7 +627,7 @@ impl<'a> Inliner<'a> {
         self.decide(&mut decide, &function.body, 0);
         let decisions = decide.decisions;
         if !decisions.contains(&true) {
-            return Cow::Borrowed(function);
+            return None;
         }
         let mut out = Function {
             name: function.name.clone(),
@@ -620,7 +666,7 @@ impl<'a> Inliner<'a> {
                 expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
             }
         }
-        Cow::Owned(out)
+        Some(out)
     }
 
     /// Decides, for each call of `block` (nested `depth` deep in `decide.function`) in
@@ -684,7 +730,10 @@ impl<'a> Inliner<'a> {
         if depth.saturating_add(flat.depth) > MAX_NESTING {
             return false;
         }
-        let added = flat.function.expressions.len();
+        let Some(function) = self.function_of(flat) else {
+            return false;
+        };
+        let added = function.expressions.len();
         let once = self.sites.get(callee.index()) == Some(&1);
         let inline = flat.inlinable && (once || size.saturating_add(added) <= EXPRESSION_BUDGET);
         if inline {
@@ -854,13 +903,13 @@ impl<'a> Inliner<'a> {
     fn inline_call(
         &self,
         out: &mut Function,
-        flat: &Flat,
+        flat: &'a Flat,
         arguments: &[Handle<Expression>],
         result: Option<Handle<Expression>>,
         in_loop: bool,
         into: &mut Block,
     ) -> Option<Handle<Expression>> {
-        let callee = &flat.function;
+        let callee = self.function_of(flat)?;
         // Value arguments are evaluated at the call, as before; pointers (locals of the
         // caller) are used as they are.
         for (&argument, &pointer) in arguments.iter().zip(&flat.pointer_arguments) {
@@ -1054,7 +1103,7 @@ mod tests {
 
     fn inline_main(module: &Module) -> Inlined<'_> {
         let info = ModuleInfo::new(module);
-        inline_entry_point(module, &info, 0, &module.entry_points[0])
+        inline_entry_point(module, &info, &module.entry_points[0])
     }
 
     /// A chain of helpers each called once, longer than any nesting limit, inlines whole
