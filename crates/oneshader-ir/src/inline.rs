@@ -1,10 +1,11 @@
 //! Inlining: an entry point's function with the calls of its helpers replaced by the
 //! helpers' bodies, as DXC (spirv-opt's legalization) and glslang write SPIR-V.
 //!
-//! Every function the entry point reaches is flattened once, callees before callers, so
-//! inlining a call copies an already flattened body one level deep: a long call chain
-//! costs no Rust stack beyond the nesting of one body. A call is inlined when its callee
-//! is called from one place only, or when the flattened caller stays within
+//! Every function of the module is flattened once for all its entry points
+//! ([`Flattened`]), callees before callers, so inlining a call copies an already
+//! flattened body one level deep: a long call chain costs no Rust stack beyond the
+//! nesting of one body. A call is inlined when its callee is called from one place of
+//! the module only, or when the flattened caller stays within
 //! [`EXPRESSION_BUDGET`] expressions; otherwise the call stays, and so does the callee
 //! (written unchanged, with whatever it calls). Repeated calls of large helpers thus
 //! never grow a function exponentially.
