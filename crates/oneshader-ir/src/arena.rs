@@ -140,6 +140,22 @@ impl<T> Arena<T> {
         self.items.get(handle.index())
     }
 
+    /// The item behind `handle`, to change, if the handle belongs to this arena.
+    pub fn try_get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        self.items.get_mut(handle.index())
+    }
+
+    /// Makes room for `additional` more items.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+        self.spans.reserve(additional);
+    }
+
+    /// Every item, to change, in insertion order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.items.iter_mut()
+    }
+
     /// The source span recorded for `handle`.
     pub fn span(&self, handle: Handle<T>) -> Option<Span> {
         self.spans.get(handle.index()).and_then(|slot| slot.get())

@@ -518,6 +518,116 @@ pub enum Expression {
     },
 }
 
+impl Expression {
+    /// Replaces every operand handle of the expression by `map` of it (its local
+    /// variables and arguments are not operands: they stay as they are).
+    pub fn map_operands(&mut self, mut map: impl FnMut(Handle<Expression>) -> Handle<Expression>) {
+        let mut one = |handle: &mut Handle<Expression>| *handle = map(*handle);
+        match self {
+            Expression::Literal(_)
+            | Expression::ZeroValue(_)
+            | Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::FunctionArgument(_)
+            | Expression::CallResult(_)
+            | Expression::AtomicResult => {}
+            Expression::Compose { components, .. } => components.iter_mut().for_each(one),
+            Expression::Math { args, .. } | Expression::Wave { args, .. } => {
+                args.iter_mut().for_each(one)
+            }
+            Expression::Splat { value: expr, .. }
+            | Expression::Swizzle { vector: expr, .. }
+            | Expression::AccessIndex { base: expr, .. }
+            | Expression::Load { pointer: expr }
+            | Expression::Unary { expr, .. }
+            | Expression::Convert { expr, .. }
+            | Expression::Bitcast { expr, .. }
+            | Expression::ArrayLength(expr)
+            | Expression::Derivative { expr, .. } => one(expr),
+            Expression::Access { base, index } => {
+                one(base);
+                one(index);
+            }
+            Expression::Binary { left, right, .. } => {
+                one(left);
+                one(right);
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                one(condition);
+                one(accept);
+                one(reject);
+            }
+            Expression::ImageSample(sample) => {
+                let ImageSample {
+                    image,
+                    sampler,
+                    coordinate,
+                    array_index,
+                    offset: _,
+                    level,
+                    depth_ref,
+                    gather: _,
+                } = &mut **sample;
+                one(image);
+                one(sampler);
+                one(coordinate);
+                array_index.iter_mut().for_each(&mut one);
+                depth_ref.iter_mut().for_each(&mut one);
+                match level {
+                    SampleLevel::Auto | SampleLevel::Zero => {}
+                    SampleLevel::Exact(x) | SampleLevel::Bias(x) => one(x),
+                    SampleLevel::Gradient { x, y } => {
+                        one(x);
+                        one(y);
+                    }
+                }
+            }
+            Expression::ImageLoad {
+                image,
+                coordinate,
+                array_index,
+                sample,
+                level,
+            } => {
+                one(image);
+                one(coordinate);
+                for operand in [array_index, sample, level] {
+                    operand.iter_mut().for_each(&mut one);
+                }
+            }
+            Expression::ImageTexelPointer {
+                image,
+                coordinate,
+                array_index,
+            } => {
+                one(image);
+                one(coordinate);
+                array_index.iter_mut().for_each(one);
+            }
+            Expression::ImageLevelOfDetail {
+                image,
+                sampler,
+                coordinate,
+                ..
+            } => {
+                one(image);
+                one(sampler);
+                one(coordinate);
+            }
+            Expression::ImageQuery { image, query } => {
+                one(image);
+                if let ImageQuery::Size { level: Some(level) } = query {
+                    one(level);
+                }
+            }
+        }
+    }
+}
+
 /// The direction of a [`Expression::Derivative`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DerivativeAxis {

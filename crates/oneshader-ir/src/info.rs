@@ -8,7 +8,10 @@
 //! per entry point; [`ModuleInfo`] walks each function body once.
 
 use crate::analysis::{self, GlobalUse};
+use std::sync::OnceLock;
+
 use crate::arena::Handle;
+use crate::inline::Flattened;
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
 use crate::statement::Statement;
 use crate::wave::SubgroupOperations;
@@ -18,6 +21,8 @@ use crate::wave::SubgroupOperations;
 pub struct ModuleInfo {
     functions: Vec<FunctionFacts>,
     entry_points: Vec<EntryPointInfo>,
+    /// The module's functions flattened for inlining, once a backend asks.
+    flattened: OnceLock<Flattened>,
 }
 
 /// What one entry point reaches and uses.
@@ -92,6 +97,7 @@ impl ModuleInfo {
         ModuleInfo {
             functions,
             entry_points,
+            flattened: OnceLock::new(),
         }
     }
 
@@ -101,6 +107,13 @@ impl ModuleInfo {
         self.functions
             .get(function.index())
             .map_or(&[], |facts| facts.callees.as_slice())
+    }
+
+    /// Every function of `module` (the module these facts are of) flattened for
+    /// [`inline_entry_point`](crate::inline::inline_entry_point), built on the first call
+    /// and shared by all the module's entry points.
+    pub fn flattened(&self, module: &Module) -> &Flattened {
+        self.flattened.get_or_init(|| Flattened::new(module, self))
     }
 
     /// The facts of each entry point, in the module's order.

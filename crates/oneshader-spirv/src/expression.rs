@@ -164,6 +164,9 @@ impl FunctionWriter<'_, '_> {
                 if let Some(&known) = whole_local.and_then(|local| self.known.get(&local)) {
                     return Ok(known);
                 }
+                if let Some(part) = self.known_part(*pointer, result_type)? {
+                    return Ok(part);
+                }
                 let loaded = self.pointer(*pointer).and_then(|p| self.load(p))?;
                 if let Some(local) = whole_local {
                     self.known.insert(local, loaded);
@@ -480,4 +483,37 @@ fn length_error(span: Option<Span>) -> Error {
         span,
         "the length of an array that is not the runtime-sized array of a buffer",
     )
+}
+
+impl FunctionWriter<'_, '_> {
+    /// The value a load through `pointer` reads when `pointer` selects a part of a local
+    /// whose whole value is known here by constant indices (`v.x`, `s.member[1]`): that
+    /// part of the known value (`OpCompositeExtract`, of SPIR-V type `result_type`), with
+    /// no access chain or load.
+    fn known_part(
+        &mut self,
+        pointer: Handle<Expression>,
+        result_type: Word,
+    ) -> Result<Option<Word>> {
+        let mut indices = Vec::new();
+        let mut current = pointer;
+        let local = loop {
+            match *self.expression(current)? {
+                Expression::AccessIndex { base, index } => {
+                    indices.push(index);
+                    current = base;
+                }
+                Expression::LocalVariable(local) => break local,
+                _ => return Ok(None),
+            }
+        };
+        let Some(&known) = self.known.get(&local) else {
+            return Ok(None);
+        };
+        let mut operands = Vec::with_capacity(indices.len() + 1);
+        operands.push(Operand::IdRef(known));
+        operands.extend(indices.into_iter().rev().map(Operand::LiteralBit32));
+        self.emit(Op::CompositeExtract, result_type, &operands)
+            .map(Some)
+    }
 }

@@ -88,11 +88,11 @@ pub(crate) fn write_entry_function<'a>(
     void: Word,
     function_type: Word,
 ) -> Result<()> {
-    let entry = w.entry;
+    let entry_function = w.entry_function;
     w.b.begin_function(void, id, FunctionControl::NONE, function_type)?;
     w.b.begin_block(None)?;
     let interface = crate::interface::declare(w, id)?;
-    let mut writer = FunctionWriter::new(w, &entry.function);
+    let mut writer = FunctionWriter::new(w, entry_function);
     writer.arguments = writer.load_inputs(&interface)?;
     writer.outputs = Some(interface);
     writer.write_body()

@@ -37,6 +37,10 @@ use oneshader_ir::{Diagnostic, Module, ModuleInfo};
 pub struct Options {
     /// Leave out `OpName` debug names (of globals, functions and locals).
     pub strip_names: bool,
+    /// Write the helper functions the entry point calls as SPIR-V functions, as a
+    /// debug build would; by default each call is inlined (`oneshader_ir::inline`),
+    /// as DXC and glslang do, except repeated calls of large helpers.
+    pub keep_functions: bool,
 }
 
 /// Writes entry point number `entry` of `module` as SPIR-V 1.5 words for Vulkan 1.2.

@@ -2,9 +2,8 @@
 //! the assembly of the final module around the written functions.
 
 use oneshader_ir::{
-    AddressSpace, Diagnostic, EntryPoint, EntryPointInfo, FastHashMap, Function, GlobalVariable,
-    Handle, Module, ModuleInfo, ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type,
-    TypeInner, VectorSize,
+    AddressSpace, Diagnostic, EntryPoint, FastHashMap, Function, GlobalVariable, Handle, Module,
+    ModuleInfo, ResourceKind, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, VectorSize,
 };
 use rspirv::spirv::{
     self, AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel,
@@ -75,8 +74,11 @@ pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     /// The entry point written.
     pub entry: &'a EntryPoint,
-    /// What the entry point reaches and uses.
-    info: &'a EntryPointInfo,
+    /// The entry point's function as written (with its helpers inlined, unless
+    /// [`Options::keep_functions`]).
+    pub entry_function: &'a Function,
+    /// The helper functions written beside it.
+    helpers: &'a [Handle<Function>],
     /// The options.
     pub options: &'a Options,
     /// The module under construction.
@@ -134,10 +136,32 @@ impl<'a> Writer<'a> {
                 .0,
             ]);
         };
+        let inlined;
+        let (entry_function, helpers) = if options.keep_functions {
+            (
+                &entry_point.function,
+                entry_info.reachable_functions.as_slice(),
+            )
+        } else {
+            inlined = oneshader_ir::inline::inline_entry_point(module, info, entry_point);
+            (&*inlined.function, inlined.helpers.as_slice())
+        };
+        Writer::write_functions_of(module, entry_point, entry_function, helpers, options)
+    }
+
+    /// Writes `entry`, whose function is `entry_function`, and the `helpers` it calls.
+    fn write_functions_of(
+        module: &'a Module,
+        entry: &'a EntryPoint,
+        entry_function: &'a Function,
+        helpers: &'a [Handle<Function>],
+        options: &'a Options,
+    ) -> std::result::Result<Vec<u32>, Vec<Diagnostic>> {
         let mut writer = Writer {
             module,
-            entry: entry_point,
-            info: entry_info,
+            entry,
+            entry_function,
+            helpers,
             options,
             b: Builder::new(),
             capabilities: Vec::new(),
@@ -173,8 +197,8 @@ impl<'a> Writer<'a> {
     /// Declares the signatures of every reachable helper, then writes the entry
     /// function and the helpers; errors in one function don't stop the others.
     fn write_functions(&mut self) -> Result<()> {
-        let helpers = self.info.reachable_functions.as_slice();
-        let expressions = self.entry.function.expressions.len()
+        let helpers = self.helpers;
+        let expressions = self.entry_function.expressions.len()
             + helpers
                 .iter()
                 .filter_map(|&handle| self.module.functions.try_get(handle))

@@ -144,13 +144,18 @@ impl FnCtx {
         }
     }
 
-    /// Adds an expression of type `ty`.
+    /// Adds an expression of type `ty`; an operation on literals is added as the
+    /// literal it evaluates to ([`oneshader_ir::fold`]).
     pub fn expr(
         &mut self,
         expression: Expression,
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
+        let expression = match oneshader_ir::fold::literal(&self.function, &expression) {
+            Some(literal) => Expression::Literal(literal),
+            None => expression,
+        };
         self.function.add_expression(expression, ty, Some(span))
     }
 

@@ -318,14 +318,32 @@ fn helper_functions_with_inout_parameters() {
         result: None,
     });
 
-    let words = compile_valid(&t.finish());
-    let module = load(&words);
-    assert_eq!(module.functions.len(), 3);
-    let calls = body_ops(&words)
-        .iter()
-        .filter(|&&o| o == Op::FunctionCall)
-        .count();
-    assert_eq!(calls, 3);
+    let module = t.finish();
+    let kept = write_entry_point(
+        &module,
+        &ModuleInfo::new(&module),
+        0,
+        &Options {
+            keep_functions: true,
+            ..Options::default()
+        },
+    )
+    .expect("compiles");
+    validate(&kept);
+    assert_eq!(load(&kept).functions.len(), 3);
+    let calls = |words: &[u32]| {
+        body_ops(words)
+            .iter()
+            .filter(|&&o| o == Op::FunctionCall)
+            .count()
+    };
+    assert_eq!(calls(&kept), 3);
+
+    // Inlined: `twice` and the first `add_to` (on a local); the call whose argument
+    // points into a buffer stays, so `add_to` is still written.
+    let words = compile_valid(&module);
+    assert_eq!(load(&words).functions.len(), 2);
+    assert_eq!(calls(&words), 1);
 }
 
 #[test]

@@ -363,7 +363,10 @@ fn names_can_be_stripped() {
         &module,
         &ModuleInfo::new(&module),
         0,
-        &Options { strip_names: true },
+        &Options {
+            strip_names: true,
+            ..Default::default()
+        },
     )
     .expect("compiles");
     validate(&stripped);

@@ -1,0 +1,1196 @@
+//! Inlining: an entry point's function with the calls of its helpers replaced by the
+//! helpers' bodies, as DXC (spirv-opt's legalization) and glslang write SPIR-V.
+//!
+//! Every function of the module is flattened once for all its entry points
+//! ([`Flattened`]), callees before callers, so inlining a call copies an already
+//! flattened body one level deep: a long call chain costs no Rust stack beyond the
+//! nesting of one body. A call is inlined when its callee is called from one place of
+//! the module only, or when the flattened caller stays within
+//! [`EXPRESSION_BUDGET`] expressions; otherwise the call stays, and so does the callee
+//! (written unchanged, with whatever it calls). Repeated calls of large helpers thus
+//! never grow a function exponentially.
+//!
+//! What an inlined call becomes, in the caller:
+//! - value arguments are bound where the call was, and the callee's argument
+//!   expressions refer to them; pointer arguments (`out`/`inout` temporaries) are the
+//!   caller's pointers;
+//! - the callee's locals become the caller's, with their names; inside a loop, those
+//!   the callee may read before storing are zeroed at each call, as a function's locals
+//!   start zeroed;
+//! - the value returned at the callee's end is bound there and stands for the call's
+//!   result (and for expressions folded with literal arguments, see [`crate::fold`]);
+//! - a `return` before the callee's end leaves a loop that runs once around the body
+//!   (`break`) after storing its value to a new local, which the call's result loads,
+//!   so lanes that returned early wait at its end as they would at the function's
+//!   return. A callee whose `return` sits inside its own loop or switch (where `break`
+//!   would not leave the wrapper), that has a local with an initialiser, or that is
+//!   passed a pointer into a global (a hand-built IR's `out` argument) stays a call,
+//!   and so does one that would nest statements deeper than [`MAX_NESTING`].
+//!
+//! The result is meant for a backend to write, not for the analyses: its expressions
+//! may refer to later ones (a call's result replaced by the value its body returned).
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use crate::arena::Handle;
+use crate::expression::Expression;
+use crate::info::ModuleInfo;
+use crate::module::{EntryPoint, Function, LocalVariable, Module};
+use crate::statement::{Block, Statement, SwitchCase};
+use crate::types::{AddressSpace, Type, TypeInner};
+
+/// How many expressions a flattened function may reach by inlining callees that are
+/// called from more than one place.
+pub const EXPRESSION_BUDGET: usize = 4096;
+
+/// How deep an inlined body may leave statements nested (the front end's limit for a
+/// function's own statements): a call is inlined only if its depth plus the callee's
+/// nesting stays within it, so inlining never nests statements deeper than a function may.
+pub const MAX_NESTING: usize = 128;
+
+/// An entry point's function with its calls inlined.
+#[derive(Clone, Debug)]
+pub struct Inlined<'a> {
+    /// The entry function, its helpers' bodies in place of their calls.
+    pub function: Cow<'a, Function>,
+    /// The functions still called, directly or through one another, each once, in
+    /// handle order: the helpers a backend writes beside `function`.
+    pub helpers: Vec<Handle<Function>>,
+}
+
+/// `entry`'s function with the calls of the helpers it reaches inlined; `info` holds the
+/// facts of `module` ([`ModuleInfo::new`]). The helpers are flattened once per module
+/// ([`ModuleInfo::flattened`]), for all its entry points.
+pub fn inline_entry_point<'a>(
+    module: &'a Module,
+    info: &ModuleInfo,
+    entry: &'a EntryPoint,
+) -> Inlined<'a> {
+    let flattened = info.flattened(module);
+    let inliner = Inliner {
+        module,
+        sites: &flattened.sites,
+        flat: &flattened.flat,
+    };
+    let function = match inliner.flatten(&entry.function) {
+        Some(function) => Cow::Owned(function),
+        None => Cow::Borrowed(&entry.function),
+    };
+
+    // The callees still called, and everything they reach unchanged.
+    let mut kept = vec![false; module.functions.len()];
+    let mut stack: Vec<Handle<Function>> =
+        crate::analysis::callees(&function).into_iter().collect();
+    while let Some(handle) = stack.pop() {
+        let Some(seen) = kept.get_mut(handle.index()) else {
+            continue;
+        };
+        if !std::mem::replace(seen, true) {
+            stack.extend_from_slice(info.callees(handle));
+        }
+    }
+    let helpers = kept
+        .iter()
+        .enumerate()
+        .filter(|&(_, &kept)| kept)
+        .map(|(index, _)| Handle::from_index(index))
+        .collect();
+    Inlined { function, helpers }
+}
+
+/// Every function of a module flattened (its calls worth inlining inlined), once for all
+/// the module's entry points: [`ModuleInfo::flattened`] keeps it.
+#[derive(Clone, Debug, Default)]
+pub struct Flattened {
+    /// Call sites of each function, over the whole module.
+    sites: Vec<u32>,
+    /// Each function flattened, by handle index.
+    flat: Vec<Option<Flat>>,
+}
+
+impl Flattened {
+    /// Flattens every function of `module` (whose facts `info` holds), callees first.
+    pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
+        let count = module.functions.len();
+        let mut sites = vec![0u32; count];
+        let mut count_sites = |function: &Function| {
+            crate::analysis::walk_statements(&function.body, &mut |statement| {
+                if let Statement::Call { function, .. } = statement {
+                    if let Some(count) = sites.get_mut(function.index()) {
+                        *count = count.saturating_add(1);
+                    }
+                }
+            });
+        };
+        for (_, function) in module.functions.iter() {
+            count_sites(function);
+        }
+        for entry in &module.entry_points {
+            count_sites(&entry.function);
+        }
+        let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
+        let mut flat: Vec<Option<Flat>> = vec![None; count];
+        for handle in post_order(info, &all, count) {
+            let Some(function) = module.functions.try_get(handle) else {
+                continue;
+            };
+            let inliner = Inliner {
+                module,
+                sites: &sites,
+                flat: &flat,
+            };
+            let flattened = inliner.flatten(function);
+            let done = Flat::of(module, handle, function, flattened);
+            if let Some(slot) = flat.get_mut(handle.index()) {
+                *slot = Some(done);
+            }
+        }
+        Flattened { sites, flat }
+    }
+}
+
+/// `reachable` ordered so that every function comes after the functions it calls.
+fn post_order(
+    info: &ModuleInfo,
+    reachable: &[Handle<Function>],
+    count: usize,
+) -> Vec<Handle<Function>> {
+    let mut state = vec![0u8; count]; // 0: unseen, 1: open, 2: done
+    let mut order = Vec::with_capacity(reachable.len());
+    for &root in reachable {
+        let mut stack = vec![(root, 0usize)];
+        while let Some((handle, next)) = stack.pop() {
+            let Some(mark) = state.get_mut(handle.index()) else {
+                continue;
+            };
+            if next == 0 {
+                if *mark != 0 {
+                    continue;
+                }
+                *mark = 1;
+            }
+            match info.callees(handle).get(next) {
+                Some(&callee) => {
+                    stack.push((handle, next + 1));
+                    if state.get(callee.index()) == Some(&0) {
+                        stack.push((callee, 0));
+                    }
+                }
+                None => {
+                    if let Some(mark) = state.get_mut(handle.index()) {
+                        *mark = 2;
+                    }
+                    order.push(handle);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// A flattened function and how it may be inlined.
+#[derive(Clone, Debug)]
+struct Flat {
+    /// The function flattened, when inlining changed it; else the module's own.
+    function: Option<Function>,
+    /// The module's function.
+    handle: Handle<Function>,
+    /// Whether calls of it may be inlined: no `return` inside its own loops or switches,
+    /// no local with an initialiser.
+    inlinable: bool,
+    /// Whether a `return` comes before the end of its body (the body is then wrapped).
+    early_return: bool,
+    /// Whether each argument is a pointer (`out`/`inout`).
+    pointer_arguments: Vec<bool>,
+    /// The type of a Function-space pointer to its result, if the module has one.
+    result_pointer: Option<Handle<Type>>,
+    /// For each local, its first `LocalVariable` expression, if any uses it.
+    first_pointer: Vec<Option<Handle<Expression>>>,
+    /// How deep its statements nest (a statement of the body's top level is at 0),
+    /// counting the loop around a body with early returns.
+    depth: usize,
+    /// For each local, whether the body may read it before storing it whole (then an
+    /// inlined copy inside a loop must zero it first, as a call's locals start zeroed);
+    /// worked out when a copy inside a loop first needs it.
+    read_first: OnceLock<Vec<bool>>,
+}
+
+impl Flat {
+    /// `original` (the module's function `handle`) as `flattened` (`None`: unchanged).
+    fn of(
+        module: &Module,
+        handle: Handle<Function>,
+        original: &Function,
+        flattened: Option<Function>,
+    ) -> Self {
+        let function = flattened.as_ref().unwrap_or(original);
+        let mut returns = 0usize;
+        crate::analysis::walk_statements(&function.body, &mut |s| {
+            returns += usize::from(matches!(s, Statement::Return { .. }));
+        });
+        let last_returns = matches!(function.body.last(), Some(Statement::Return { .. }));
+        let early_return = returns > usize::from(last_returns);
+        let has_init = function
+            .local_variables
+            .iter()
+            .any(|(_, local)| local.init.is_some());
+        let pointer_arguments = function
+            .arguments
+            .iter()
+            .map(|argument| is_pointer(module, argument.ty))
+            .collect();
+        let result_pointer = function.result.as_ref().and_then(|result| {
+            module.types.get(&Type {
+                name: None,
+                inner: TypeInner::Pointer {
+                    base: result.ty,
+                    space: AddressSpace::Function,
+                },
+            })
+        });
+        let mut first_pointer = vec![None; function.local_variables.len()];
+        for (pointer, expression) in function.expressions.iter() {
+            if let Expression::LocalVariable(local) = *expression {
+                if let Some(slot @ None) = first_pointer.get_mut(local.index()) {
+                    *slot = Some(pointer);
+                }
+            }
+        }
+        let depth = nesting(&function.body).saturating_add(usize::from(early_return));
+        let inlinable = !has_init && !nested_return(&function.body);
+        Flat {
+            handle,
+            depth,
+            read_first: OnceLock::new(),
+            inlinable,
+            early_return,
+            pointer_arguments,
+            result_pointer,
+            first_pointer,
+            function: flattened,
+        }
+    }
+}
+
+/// For each local of `function`, whether it may be read (or partly written) before a
+/// store of the whole local on every path to the read: a conservative answer, which
+/// follows both sides of `if`s and counts every use inside loops and switches as a read.
+fn read_before_stored(function: &Function) -> Vec<bool> {
+    let locals = function.local_variables.len();
+    let mut scan = FirstReads {
+        function,
+        read: vec![false; locals],
+        seen: vec![false; function.expressions.len()],
+        stack: Vec::new(),
+    };
+    let mut stored = vec![false; locals];
+    scan.block(&function.body, &mut stored);
+    scan.read
+}
+
+/// The walk of [`read_before_stored`].
+struct FirstReads<'a> {
+    function: &'a Function,
+    /// Whether each local may be read before it is stored.
+    read: Vec<bool>,
+    /// Expressions already evaluated by an earlier statement (their reads happened there).
+    seen: Vec<bool>,
+    /// Expressions still to look at.
+    stack: Vec<Handle<Expression>>,
+}
+
+impl FirstReads<'_> {
+    /// Follows `block`; `stored`: the locals stored whole on every path to here.
+    fn block(&mut self, block: &Block, stored: &mut Vec<bool>) {
+        for statement in block {
+            match statement {
+                Statement::Store { pointer, value } => {
+                    self.reads(*value, stored);
+                    match self.function.expressions.try_get(*pointer) {
+                        Some(&Expression::LocalVariable(local)) => {
+                            if let Some(stored) = stored.get_mut(local.index()) {
+                                *stored = true;
+                            }
+                        }
+                        _ => self.reads(*pointer, stored),
+                    }
+                }
+                Statement::Block(inner) => self.block(inner, stored),
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                } => {
+                    self.reads(*condition, stored);
+                    let mut accepted = stored.clone();
+                    self.block(accept, &mut accepted);
+                    self.block(reject, stored);
+                    for (stored, accepted) in stored.iter_mut().zip(accepted) {
+                        *stored &= accepted;
+                    }
+                }
+                _ => {
+                    let mut roots = Vec::new();
+                    statement_operands(statement, &mut roots);
+                    let mut nested = |block: &Block| {
+                        crate::analysis::walk_statements(block, &mut |s| {
+                            statement_operands(s, &mut roots)
+                        })
+                    };
+                    match statement {
+                        Statement::Switch { cases, .. } => {
+                            cases.iter().for_each(|case| nested(&case.body))
+                        }
+                        Statement::Loop {
+                            body, continuing, ..
+                        } => {
+                            nested(body);
+                            nested(continuing);
+                        }
+                        _ => {}
+                    }
+                    for root in roots {
+                        self.reads(root, stored);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the locals that evaluating `root` reads before they are `stored`.
+    fn reads(&mut self, root: Handle<Expression>, stored: &[bool]) {
+        self.stack.push(root);
+        while let Some(handle) = self.stack.pop() {
+            let Some(expression) = self.function.expressions.try_get(handle) else {
+                continue;
+            };
+            match *expression {
+                Expression::LocalVariable(local) => {
+                    if stored.get(local.index()) == Some(&false) {
+                        if let Some(read) = self.read.get_mut(local.index()) {
+                            *read = true;
+                        }
+                    }
+                    continue;
+                }
+                // A pointer is written again at each use: follow it each time.
+                Expression::Access { .. } | Expression::AccessIndex { .. } => {}
+                _ => match self.seen.get_mut(handle.index()) {
+                    Some(seen) if !*seen => *seen = true,
+                    _ => continue,
+                },
+            }
+            let stack = &mut self.stack;
+            expression.clone().map_operands(|operand| {
+                stack.push(operand);
+                operand
+            });
+        }
+    }
+}
+
+/// Pushes the expressions `statement` itself uses (not those of nested blocks).
+fn statement_operands(statement: &Statement, into: &mut Vec<Handle<Expression>>) {
+    match *statement {
+        Statement::Bind(handle) => into.push(handle),
+        Statement::If { condition, .. } => into.push(condition),
+        Statement::Switch { selector, .. } => into.push(selector),
+        Statement::Loop { break_if, .. } => into.extend(break_if),
+        Statement::Return { value } => into.extend(value),
+        Statement::Store { pointer, value } => into.extend([pointer, value]),
+        Statement::Atomic {
+            pointer,
+            value,
+            compare,
+            result,
+            ..
+        } => {
+            into.extend([pointer, value]);
+            into.extend(compare);
+            into.extend(result);
+        }
+        Statement::ImageStore {
+            image,
+            coordinate,
+            array_index,
+            value,
+        } => {
+            into.extend([image, coordinate, value]);
+            into.extend(array_index);
+        }
+        Statement::Call {
+            ref arguments,
+            result,
+            ..
+        } => {
+            into.extend_from_slice(arguments);
+            into.extend(result);
+        }
+        Statement::Block(_)
+        | Statement::Break
+        | Statement::Continue
+        | Statement::Kill
+        | Statement::Barrier(_) => {}
+    }
+}
+
+/// How deep the statements of `block` nest below it (0 for a block without nested
+/// blocks). Flattened bodies nest at most [`MAX_NESTING`] deep, which bounds the recursion.
+fn nesting(block: &Block) -> usize {
+    let inner = |blocks: &mut dyn Iterator<Item = &Block>| {
+        blocks.map(|b| 1 + nesting(b)).max().unwrap_or(0)
+    };
+    block
+        .iter()
+        .map(|statement| match statement {
+            Statement::Block(b) => inner(&mut std::iter::once(b)),
+            Statement::If { accept, reject, .. } => inner(&mut [accept, reject].into_iter()),
+            Statement::Switch { cases, .. } => inner(&mut cases.iter().map(|case| &case.body)),
+            Statement::Loop {
+                body, continuing, ..
+            } => inner(&mut [body, continuing].into_iter()),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Whether a `return` of `block` sits inside a loop or switch at any depth (inside
+/// nested blocks and `if`s too).
+fn nested_return(block: &Block) -> bool {
+    let mut found = false;
+    crate::analysis::walk_statements(block, &mut |statement| {
+        if let Statement::Loop {
+            body, continuing, ..
+        } = statement
+        {
+            for inner in [body, continuing] {
+                crate::analysis::walk_statements(inner, &mut |s| {
+                    found |= matches!(s, Statement::Return { .. });
+                });
+            }
+        }
+        if let Statement::Switch { cases, .. } = statement {
+            for case in cases {
+                crate::analysis::walk_statements(&case.body, &mut |s| {
+                    found |= matches!(s, Statement::Return { .. });
+                });
+            }
+        }
+    });
+    found
+}
+
+/// Whether `argument` (an expression of `function`) is a value or a pointer into a
+/// local variable or a pointer argument, rather than a pointer into a global.
+fn points_into_local_or_is_value(function: &Function, argument: Handle<Expression>) -> bool {
+    let mut current = argument;
+    loop {
+        match function.expressions.try_get(current) {
+            Some(Expression::Access { base, .. } | Expression::AccessIndex { base, .. }) => {
+                current = *base
+            }
+            Some(Expression::GlobalVariable(_)) => return false,
+            _ => return true,
+        }
+    }
+}
+
+/// Whether `ty` is a pointer (an `out`/`inout` parameter's).
+fn is_pointer(module: &Module, ty: Handle<Type>) -> bool {
+    matches!(module.inner(ty), TypeInner::Pointer { .. })
+}
+
+/// Where a `return` of the body being copied goes.
+#[derive(Clone, Copy)]
+enum ReturnTarget {
+    /// The function's own body: a `return` stays one.
+    Function,
+    /// An inlined body that returns only at its end: the value returned (if the call's
+    /// result is used) is bound there and stands for the call's result.
+    End {
+        /// Whether the call's result is used.
+        result_used: bool,
+    },
+    /// An inlined body with early returns, inside a loop that runs once: each `return`
+    /// stores its value to `result` (if the call's result is used) and breaks out.
+    Wrapped {
+        /// A pointer to the local receiving the value.
+        result: Option<Handle<Expression>>,
+    },
+}
+
+/// The copy of one function's body into the function being built.
+struct Copy<'f> {
+    source: &'f Function,
+    /// The new handle of each of the source's expressions.
+    expressions: Vec<Handle<Expression>>,
+    /// The new handle of each of the source's locals.
+    locals: Vec<Handle<LocalVariable>>,
+    /// Where `return`s go.
+    target: ReturnTarget,
+    /// For [`ReturnTarget::End`]: the copied value the body returned.
+    returned: Option<Handle<Expression>>,
+}
+
+impl Copy<'_> {
+    /// The new handle of the source's expression `handle`.
+    fn expression(&self, handle: Handle<Expression>) -> Handle<Expression> {
+        self.expressions
+            .get(handle.index())
+            .copied()
+            .unwrap_or(handle)
+    }
+
+    /// Appends the source's locals to `out`, with their names.
+    fn locals_into(&mut self, out: &mut Function) {
+        for (handle, local) in self.source.local_variables.iter() {
+            let span = self.source.local_variables.span(handle);
+            self.locals
+                .push(out.local_variables.append(local.clone(), span));
+        }
+    }
+
+    /// Appends the source's expressions to `out` in order, their operands, locals and
+    /// arguments (`arguments`, the copied values or pointers) renamed.
+    ///
+    /// An operand may come later in the arena than its user (a call's result replaced by
+    /// the value its inlined body returns), so every expression gets its new handle
+    /// first and its contents second.
+    fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
+        let source = self.source;
+        for (handle, expression) in source.expressions.iter() {
+            let argument = match *expression {
+                Expression::FunctionArgument(index) => arguments.get(index as usize).copied(),
+                _ => None,
+            };
+            let ty = source.type_of(handle);
+            let new = argument.unwrap_or_else(|| {
+                out.add_expression(
+                    Expression::ZeroValue(ty),
+                    ty,
+                    source.expressions.span(handle),
+                )
+            });
+            self.expressions.push(new);
+        }
+        for (handle, expression) in source.expressions.iter() {
+            if let Expression::FunctionArgument(index) = *expression {
+                if arguments.get(index as usize).is_some() {
+                    continue;
+                }
+            }
+            let mut expression = expression.clone();
+            if let Expression::LocalVariable(local) = &mut expression {
+                if let Some(&new) = self.locals.get(local.index()) {
+                    *local = new;
+                }
+            }
+            expression.map_operands(|operand| self.expression(operand));
+            // Operands that came before are final; a later one is not a literal yet.
+            if let Some(literal) = crate::fold::literal(out, &expression) {
+                expression = Expression::Literal(literal);
+            }
+            if let Some(slot) = out.expressions.try_get_mut(self.expression(handle)) {
+                *slot = expression;
+            }
+        }
+    }
+}
+
+/// Builds flattened functions.
+struct Inliner<'a> {
+    module: &'a Module,
+    /// Call sites of each function.
+    sites: &'a [u32],
+    /// The flattened functions, by handle index, once built.
+    flat: &'a [Option<Flat>],
+}
+
+impl<'a> Inliner<'a> {
+    /// The function `flat` holds: its flattened body, or the module's own.
+    fn function_of(&self, flat: &'a Flat) -> Option<&'a Function> {
+        flat.function
+            .as_ref()
+            .or_else(|| self.module.functions.try_get(flat.handle))
+    }
+
+    /// `function` with the calls worth inlining inlined (callees already flattened);
+    /// `None` when none is.
+    fn flatten(&self, function: &Function) -> Option<Function> {
+        // Which calls to inline, in the order the copy meets them.
+        let mut decide = Decide {
+            function,
+            size: function.expressions.len(),
+            decisions: Vec::new(),
+        };
+        self.decide(&mut decide, &function.body, 0);
+        let decisions = decide.decisions;
+        if !decisions.contains(&true) {
+            return None;
+        }
+        let mut out = Function {
+            name: function.name.clone(),
+            arguments: function.arguments.clone(),
+            result: function.result.clone(),
+            ..Function::default()
+        };
+        // Room for the inlined bodies too.
+        out.expressions.reserve(decide.size);
+        out.expression_types.reserve(decide.size);
+        let mut copy = Copy {
+            source: function,
+            expressions: Vec::with_capacity(function.expressions.len()),
+            locals: Vec::with_capacity(function.local_variables.len()),
+            target: ReturnTarget::Function,
+            returned: None,
+        };
+        copy.locals_into(&mut out);
+        copy.expressions_into(&mut out, &[]);
+        let mut state = State {
+            decisions: decisions.into_iter(),
+            replaced: Vec::new(),
+        };
+        out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
+        // Expressions copied before an inlined call that use its result use the value
+        // its body returned.
+        if !state.replaced.is_empty() {
+            let mut replacement: Vec<Handle<Expression>> =
+                (0..out.expressions.len()).map(Handle::from_index).collect();
+            for (from, to) in state.replaced {
+                if let Some(slot) = replacement.get_mut(from.index()) {
+                    *slot = to;
+                }
+            }
+            for expression in out.expressions.iter_mut() {
+                expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
+            }
+        }
+        Some(out)
+    }
+
+    /// Decides, for each call of `block` (nested `depth` deep in `decide.function`) in
+    /// the order the copy meets them, whether to inline it.
+    fn decide(&self, decide: &mut Decide<'_>, block: &Block, depth: usize) {
+        for statement in block {
+            match statement {
+                Statement::Call {
+                    function: callee,
+                    arguments,
+                    result,
+                } => {
+                    // A pointer argument into memory other than a local (a hand-built
+                    // IR's buffer element) is copied in and out by the call: keep it.
+                    let local_pointers = arguments
+                        .iter()
+                        .all(|&argument| points_into_local_or_is_value(decide.function, argument));
+                    let inline = local_pointers
+                        && self.worth_inlining(*callee, result.is_some(), depth, &mut decide.size);
+                    decide.decisions.push(inline);
+                }
+                Statement::Block(inner) => self.decide(decide, inner, depth + 1),
+                Statement::If { accept, reject, .. } => {
+                    self.decide(decide, accept, depth + 1);
+                    self.decide(decide, reject, depth + 1);
+                }
+                Statement::Switch { cases, .. } => {
+                    for case in cases {
+                        self.decide(decide, &case.body, depth + 1);
+                    }
+                }
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    self.decide(decide, body, depth + 1);
+                    self.decide(decide, continuing, depth + 1);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether a call of `callee` (whose result is used if `result_used`), nested `depth`
+    /// deep, is inlined into a function now of `size` expressions, which grows by the
+    /// callee's when it is.
+    fn worth_inlining(
+        &self,
+        callee: Handle<Function>,
+        result_used: bool,
+        depth: usize,
+        size: &mut usize,
+    ) -> bool {
+        let Some(Some(flat)) = self.flat.get(callee.index()) else {
+            return false;
+        };
+        // A wrapped body returns its value through a local, whose pointer type must exist.
+        if flat.early_return && result_used && flat.result_pointer.is_none() {
+            return false;
+        }
+        // Bodies nest no deeper than a function may (the writers recurse on nesting).
+        if depth.saturating_add(flat.depth) > MAX_NESTING {
+            return false;
+        }
+        let Some(function) = self.function_of(flat) else {
+            return false;
+        };
+        let added = function.expressions.len();
+        let once = self.sites.get(callee.index()) == Some(&1);
+        let inline = flat.inlinable && (once || size.saturating_add(added) <= EXPRESSION_BUDGET);
+        if inline {
+            *size = size.saturating_add(added);
+        }
+        inline
+    }
+
+    /// Copies `block` of `copy.source` into `out`; `in_loop`: whether the copy sits
+    /// inside a loop of the function being built.
+    fn block(
+        &self,
+        out: &mut Function,
+        copy: &mut Copy<'_>,
+        block: &Block,
+        state: &mut State,
+        in_loop: bool,
+    ) -> Block {
+        let mut result = Vec::with_capacity(block.len());
+        for statement in block {
+            self.statement(out, copy, statement, state, in_loop, &mut result);
+        }
+        result
+    }
+
+    /// Copies one statement into `into`, inlining the call it is if so decided.
+    fn statement(
+        &self,
+        out: &mut Function,
+        copy: &mut Copy<'_>,
+        statement: &Statement,
+        state: &mut State,
+        in_loop: bool,
+        into: &mut Block,
+    ) {
+        let copied = match statement {
+            Statement::Bind(handle) => Statement::Bind(copy.expression(*handle)),
+            Statement::Block(block) => {
+                Statement::Block(self.block(out, copy, block, state, in_loop))
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => Statement::If {
+                condition: copy.expression(*condition),
+                accept: self.block(out, copy, accept, state, in_loop),
+                reject: self.block(out, copy, reject, state, in_loop),
+            },
+            Statement::Switch { selector, cases } => Statement::Switch {
+                selector: copy.expression(*selector),
+                cases: cases
+                    .iter()
+                    .map(|case| SwitchCase {
+                        value: case.value,
+                        body: self.block(out, copy, &case.body, state, in_loop),
+                        fall_through: case.fall_through,
+                    })
+                    .collect(),
+            },
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => Statement::Loop {
+                body: self.block(out, copy, body, state, true),
+                continuing: self.block(out, copy, continuing, state, true),
+                break_if: break_if.map(|h| copy.expression(h)),
+            },
+            Statement::Break => Statement::Break,
+            Statement::Continue => Statement::Continue,
+            Statement::Kill => Statement::Kill,
+            Statement::Barrier(barrier) => Statement::Barrier(*barrier),
+            Statement::Return { value } => {
+                let value = value.map(|h| copy.expression(h));
+                match copy.target {
+                    ReturnTarget::Function => Statement::Return { value },
+                    ReturnTarget::End { result_used } => {
+                        if let (true, Some(value)) = (result_used, value) {
+                            copy.returned = Some(value);
+                            into.push(Statement::Bind(value));
+                        }
+                        return;
+                    }
+                    ReturnTarget::Wrapped { result } => {
+                        if let (Some(pointer), Some(value)) = (result, value) {
+                            into.push(Statement::Store { pointer, value });
+                        }
+                        Statement::Break
+                    }
+                }
+            }
+            Statement::Store { pointer, value } => Statement::Store {
+                pointer: copy.expression(*pointer),
+                value: copy.expression(*value),
+            },
+            Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                compare,
+                result,
+            } => Statement::Atomic {
+                pointer: copy.expression(*pointer),
+                fun: *fun,
+                value: copy.expression(*value),
+                compare: compare.map(|h| copy.expression(h)),
+                result: result.map(|h| copy.expression(h)),
+            },
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => Statement::ImageStore {
+                image: copy.expression(*image),
+                coordinate: copy.expression(*coordinate),
+                array_index: array_index.map(|h| copy.expression(h)),
+                value: copy.expression(*value),
+            },
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } => {
+                let arguments: Vec<_> = arguments.iter().map(|&a| copy.expression(a)).collect();
+                let flat = match state.decisions.next() {
+                    Some(true) => self.flat.get(function.index()).and_then(Option::as_ref),
+                    _ => None,
+                };
+                match flat {
+                    Some(flat) => {
+                        let returned = self.inline_call(
+                            out,
+                            flat,
+                            &arguments,
+                            result.map(|h| copy.expression(h)),
+                            in_loop,
+                            into,
+                        );
+                        // Later statements, and expressions already copied, use the
+                        // value returned in place of the call's result.
+                        if let (Some(result), Some(returned)) = (result, returned) {
+                            let old = copy.expression(*result);
+                            if let Some(slot) = copy.expressions.get_mut(result.index()) {
+                                *slot = returned;
+                            }
+                            state.replaced.push((old, returned));
+                        }
+                    }
+                    None => into.push(Statement::Call {
+                        function: *function,
+                        arguments,
+                        result: result.map(|h| copy.expression(h)),
+                    }),
+                }
+                return;
+            }
+        };
+        into.push(copied);
+    }
+
+    /// Appends to `into` the body of `flat` called with `arguments` (already copied).
+    /// `result` is the call's copied result expression, if used: with early returns it
+    /// becomes a load of the local the returns store to; otherwise the value returned
+    /// at the end stands for it, and is what this gives.
+    fn inline_call(
+        &self,
+        out: &mut Function,
+        flat: &'a Flat,
+        arguments: &[Handle<Expression>],
+        result: Option<Handle<Expression>>,
+        in_loop: bool,
+        into: &mut Block,
+    ) -> Option<Handle<Expression>> {
+        let callee = self.function_of(flat)?;
+        // Value arguments are evaluated at the call, as before; pointers (locals of the
+        // caller) are used as they are.
+        for (&argument, &pointer) in arguments.iter().zip(&flat.pointer_arguments) {
+            if !pointer {
+                into.push(Statement::Bind(argument));
+            }
+        }
+        let mut copy = Copy {
+            source: callee,
+            expressions: Vec::with_capacity(callee.expressions.len()),
+            locals: Vec::with_capacity(callee.local_variables.len()),
+            target: ReturnTarget::End {
+                result_used: result.is_some(),
+            },
+            returned: None,
+        };
+        copy.locals_into(out);
+        // The returned value's local, and the call result as its load.
+        if flat.early_return {
+            let mut pointer = None;
+            if let (Some(result), Some(returned), Some(pointer_ty)) =
+                (result, &callee.result, flat.result_pointer)
+            {
+                let local = out.local_variables.append(
+                    LocalVariable {
+                        name: format!("{}_result", callee.name),
+                        ty: returned.ty,
+                        init: None,
+                    },
+                    None,
+                );
+                let local = out.add_expression(Expression::LocalVariable(local), pointer_ty, None);
+                if let Some(slot) = out.expressions.try_get_mut(result) {
+                    *slot = Expression::Load { pointer: local };
+                }
+                pointer = Some(local);
+            }
+            copy.target = ReturnTarget::Wrapped { result: pointer };
+        }
+        copy.expressions_into(out, arguments);
+        // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
+        if in_loop {
+            let read_first = flat.read_first.get_or_init(|| read_before_stored(callee));
+            for (handle, expression) in callee.expressions.iter() {
+                if let Expression::LocalVariable(local) = *expression {
+                    let (Some(&pointer), Some(variable)) = (
+                        copy.expressions.get(handle.index()),
+                        callee.local_variables.try_get(local),
+                    ) else {
+                        continue;
+                    };
+                    if flat.first_pointer.get(local.index()) != Some(&Some(handle))
+                        || read_first.get(local.index()) != Some(&true)
+                    {
+                        continue;
+                    }
+                    let zero =
+                        out.add_expression(Expression::ZeroValue(variable.ty), variable.ty, None);
+                    into.push(Statement::Store {
+                        pointer,
+                        value: zero,
+                    });
+                }
+            }
+        }
+        let mut state = State {
+            decisions: Vec::new().into_iter(),
+            replaced: Vec::new(),
+        };
+        let in_loop = in_loop || flat.early_return;
+        let body = self.block(out, &mut copy, &callee.body, &mut state, in_loop);
+        if flat.early_return {
+            let mut body = body;
+            body.push(Statement::Break);
+            into.push(Statement::Loop {
+                body,
+                continuing: Vec::new(),
+                break_if: None,
+            });
+            if let Some(result) = result {
+                into.push(Statement::Bind(result));
+            }
+            None
+        } else {
+            into.extend(body);
+            copy.returned
+        }
+    }
+}
+
+/// The walk of [`Inliner::decide`] over one function.
+struct Decide<'a> {
+    /// The function whose calls are decided.
+    function: &'a Function,
+    /// Its expressions, with those of the calls inlined so far.
+    size: usize,
+    /// Whether to inline each call, in the order the copy meets them.
+    decisions: Vec<bool>,
+}
+
+/// The decisions and replacements of one flattening.
+struct State {
+    /// Whether to inline each call, in the order the walk meets them.
+    decisions: std::vec::IntoIter<bool>,
+    /// Call results (copied) and the values returned that replace them.
+    replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expression::{BinaryOperator, Literal};
+    use crate::module::{FunctionArgument, FunctionResult, ShaderStage};
+    use crate::types::Scalar;
+
+    /// `uint NAME(uint x)` whose body `build` writes, given the argument.
+    fn helper(
+        module: &mut Module,
+        name: &str,
+        build: impl FnOnce(&mut Function, Handle<Expression>),
+    ) -> Handle<Function> {
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let mut function = Function {
+            name: name.into(),
+            arguments: vec![FunctionArgument {
+                name: "x".into(),
+                ty: uint,
+                binding: None,
+            }],
+            result: Some(FunctionResult {
+                ty: uint,
+                binding: None,
+            }),
+            ..Function::default()
+        };
+        let x = function.add_expression(Expression::FunctionArgument(0), uint, None);
+        build(&mut function, x);
+        module.functions.append(function, None)
+    }
+
+    /// Appends `Call callee(argument)` to `function`'s body and gives its result.
+    fn call(
+        function: &mut Function,
+        callee: Handle<Function>,
+        argument: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let ty = function.type_of(argument);
+        let result = function.add_expression(Expression::CallResult(callee), ty, None);
+        function.body.push(Statement::Call {
+            function: callee,
+            arguments: vec![argument],
+            result: Some(result),
+        });
+        result
+    }
+
+    /// `left op right` in `function`.
+    fn binary(
+        function: &mut Function,
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let ty = function.type_of(left);
+        function.add_expression(Expression::Binary { op, left, right }, ty, None)
+    }
+
+    /// An entry point calling `callee` with a constant and returning nothing.
+    fn entry_calling(module: &mut Module, callee: Handle<Function>) {
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let mut function = Function::default();
+        let seven = function.add_expression(Expression::Literal(Literal::U32(7)), uint, None);
+        let result = call(&mut function, callee, seven);
+        function.body.push(Statement::Bind(result));
+        module.entry_points.push(EntryPoint {
+            name: "main".into(),
+            stage: ShaderStage::Compute,
+            workgroup_size: [1, 1, 1],
+            function,
+            span: None,
+        });
+    }
+
+    fn calls(function: &Function) -> usize {
+        let mut calls = 0;
+        crate::analysis::walk_statements(&function.body, &mut |statement| {
+            calls += usize::from(matches!(statement, Statement::Call { .. }));
+        });
+        calls
+    }
+
+    fn inline_main(module: &Module) -> Inlined<'_> {
+        let info = ModuleInfo::new(module);
+        inline_entry_point(module, &info, &module.entry_points[0])
+    }
+
+    /// A chain of helpers each called once, longer than any nesting limit, inlines whole
+    /// without recursing per level.
+    #[test]
+    fn a_long_chain_inlines_whole() {
+        let mut module = Module::default();
+        let mut previous = helper(&mut module, "f0", |f, x| {
+            f.body.push(Statement::Return { value: Some(x) })
+        });
+        for level in 1..300 {
+            let callee = previous;
+            previous = helper(&mut module, &format!("f{level}"), |f, x| {
+                let result = call(f, callee, x);
+                let one =
+                    f.add_expression(Expression::Literal(Literal::U32(1)), f.type_of(x), None);
+                let sum = binary(f, BinaryOperator::Add, result, one);
+                f.body.push(Statement::Return { value: Some(sum) });
+            });
+        }
+        entry_calling(&mut module, previous);
+        let inlined = inline_main(&module);
+        assert_eq!(calls(&inlined.function), 0);
+        assert!(inlined.helpers.is_empty());
+    }
+
+    /// Helpers that call the one below twice would double at every level: past the
+    /// budget the calls stay, and the helpers they call are listed.
+    #[test]
+    fn repeated_calls_stop_at_the_budget() {
+        let mut module = Module::default();
+        let mut previous = helper(&mut module, "g0", |f, x| {
+            let two = f.add_expression(Expression::Literal(Literal::U32(2)), f.type_of(x), None);
+            let product = binary(f, BinaryOperator::Multiply, x, two);
+            f.body.push(Statement::Return {
+                value: Some(product),
+            });
+        });
+        for level in 1..40 {
+            let callee = previous;
+            previous = helper(&mut module, &format!("g{level}"), |f, x| {
+                let first = call(f, callee, x);
+                let second = call(f, callee, first);
+                f.body.push(Statement::Return {
+                    value: Some(second),
+                });
+            });
+        }
+        entry_calling(&mut module, previous);
+        let inlined = inline_main(&module);
+        assert!(inlined.function.expressions.len() <= 2 * EXPRESSION_BUDGET);
+        assert!(calls(&inlined.function) > 0);
+        assert!(!inlined.helpers.is_empty());
+    }
+
+    /// A `return` before the end wraps the body in a loop that runs once, and the call's
+    /// result is loaded from the local each `return` stores to.
+    #[test]
+    fn an_early_return_breaks_out_of_a_loop() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        module.type_handle(TypeInner::Pointer {
+            base: uint,
+            space: AddressSpace::Function,
+        });
+        let callee = helper(&mut module, "h", |f, x| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            let big = binary(f, BinaryOperator::Greater, x, one);
+            let five = f.add_expression(Expression::Literal(Literal::U32(5)), uint, None);
+            f.body.push(Statement::If {
+                condition: big,
+                accept: vec![Statement::Return { value: Some(five) }],
+                reject: Vec::new(),
+            });
+            f.body.push(Statement::Return { value: Some(x) });
+        });
+        entry_calling(&mut module, callee);
+        let inlined = inline_main(&module);
+        assert_eq!(calls(&inlined.function), 0);
+        let mut loops = 0;
+        let mut breaks = 0;
+        crate::analysis::walk_statements(&inlined.function.body, &mut |statement| {
+            loops += usize::from(matches!(statement, Statement::Loop { .. }));
+            breaks += usize::from(matches!(statement, Statement::Break));
+        });
+        assert_eq!((loops, breaks), (1, 3));
+        assert_eq!(inlined.function.local_variables.len(), 1);
+    }
+}
