@@ -145,12 +145,6 @@ impl<T> Arena<T> {
         self.items.get_mut(handle.index())
     }
 
-    /// Makes room for `additional` more items.
-    pub fn reserve(&mut self, additional: usize) {
-        self.items.reserve(additional);
-        self.spans.reserve(additional);
-    }
-
     /// Every item, to change, in insertion order.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.items.iter_mut()
