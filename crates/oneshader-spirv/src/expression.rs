@@ -161,7 +161,7 @@ impl FunctionWriter<'_, '_> {
                     Expression::LocalVariable(local) => Some(local),
                     _ => None,
                 };
-                if let Some(&known) = whole_local.and_then(|local| self.known.get(&local)) {
+                if let Some(known) = whole_local.and_then(|local| self.known.get(local)) {
                     return Ok(known);
                 }
                 if let Some(part) = self.known_part(*pointer, result_type)? {
@@ -169,7 +169,7 @@ impl FunctionWriter<'_, '_> {
                 }
                 let loaded = self.pointer(*pointer).and_then(|p| self.load(p))?;
                 if let Some(local) = whole_local {
-                    self.known.insert(local, loaded);
+                    self.known.set(local, loaded);
                 }
                 Ok(loaded)
             }
@@ -507,7 +507,7 @@ impl FunctionWriter<'_, '_> {
                 _ => return Ok(None),
             }
         };
-        let Some(&known) = self.known.get(&local) else {
+        let Some(known) = self.known.get(local) else {
             return Ok(None);
         };
         let mut operands = Vec::with_capacity(indices.len() + 1);

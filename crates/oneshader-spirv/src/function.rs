@@ -3,13 +3,14 @@
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, FastHashMap, FastHashSet, Function, Handle, LocalVariable,
-    Span, Statement, Type, TypeInner,
+    AddressSpace, Block, Expression, FastHashSet, Function, Handle, LocalVariable, Span, Statement,
+    Type, TypeInner,
 };
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
 
 use crate::error::{Error, Result};
 use crate::interface::EntryInterface;
+use crate::known::KnownValues;
 use crate::module::Operand;
 use crate::types::Layout;
 use crate::writer::{FunctionSignature, Writer};
@@ -75,9 +76,8 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     pub constructs: Vec<Construct>,
     /// For the entry function: its outputs.
     pub outputs: Option<EntryInterface>,
-    /// The value each local is known to hold here, from a store or load that
-    /// dominates this point with no store to the local in between.
-    pub known: FastHashMap<Handle<LocalVariable>, Word>,
+    /// The value each local is known to hold here.
+    pub known: KnownValues,
 }
 
 /// Writes the entry function: reads inputs into the arguments, and writes results to
@@ -136,10 +136,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             arguments: Vec::new(),
             constructs: Vec::new(),
             outputs: None,
-            known: FastHashMap::with_capacity_and_hasher(
-                f.local_variables.len(),
-                Default::default(),
-            ),
+            known: KnownValues::new(f.local_variables.len()),
         }
     }
 
@@ -156,7 +153,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         for (local, variable, init) in stores {
             let value = self.value(init)?;
             self.w.b.store(variable, value, None)?;
-            self.known.insert(local, value);
+            self.known.set(local, value);
         }
         self.block(&f.body)?;
         if self.is_open() {
@@ -201,7 +198,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Forgets what is known of the locals in `changed`.
     pub fn forget(&mut self, changed: &FastHashSet<Handle<LocalVariable>>) {
-        self.known.retain(|local, _| !changed.contains(local));
+        for &local in changed {
+            self.known.forget(local);
+        }
     }
 
     /// The `OpVariable` of a local, and the value to store at the start when its

@@ -20,6 +20,7 @@ mod expression;
 mod function;
 mod image;
 mod interface;
+mod known;
 mod math;
 mod module;
 mod statement;

@@ -108,9 +108,9 @@ impl FunctionWriter<'_, '_> {
                 self.store(pointer, value)?;
                 if let Some(local) = local {
                     if whole_local {
-                        self.known.insert(local, value);
+                        self.known.set(local, value);
                     } else {
-                        self.known.remove(&local);
+                        self.known.forget(local);
                     }
                 }
             }
@@ -146,7 +146,7 @@ impl FunctionWriter<'_, '_> {
             }
         }
         let condition = self.value(condition)?;
-        let before = self.known.clone();
+        let before = self.known.mark();
         let changed = self.changed_locals(&[accept, reject]);
         let merge = self.w.b.id();
         let accept_label = self.w.b.id();
@@ -163,12 +163,12 @@ impl FunctionWriter<'_, '_> {
         self.nested(accept)?;
         self.branch_if_open(merge)?;
         if !reject.is_empty() {
-            self.known = before.clone();
+            self.known.rewind(before);
             self.w.b.begin_block(Some(reject_label))?;
             self.nested(reject)?;
             self.branch_if_open(merge)?;
         }
-        self.known = before;
+        self.known.rewind(before);
         self.forget(&changed);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
@@ -182,7 +182,7 @@ impl FunctionWriter<'_, '_> {
     ) -> Result<()> {
         let changed = self.changed_locals(&[body, continuing]);
         self.forget(&changed);
-        let before = self.known.clone();
+        let before = self.known.mark();
         let header = self.w.b.id();
         let body_label = self.w.b.id();
         let continue_label = self.w.b.id();
@@ -230,7 +230,7 @@ impl FunctionWriter<'_, '_> {
         self.push_scope();
         let written = self.block(body).and_then(|()| {
             self.branch_if_open(continue_label)?;
-            self.known = before.clone();
+            self.known.rewind(before);
             self.w.b.begin_block(Some(continue_label))?;
             self.constructs.pop();
             self.block(continuing)?;
@@ -247,7 +247,7 @@ impl FunctionWriter<'_, '_> {
         });
         self.pop_scope();
         written?;
-        self.known = before;
+        self.known.rewind(before);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -314,7 +314,7 @@ impl FunctionWriter<'_, '_> {
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);
         self.forget(&changed);
-        let before = self.known.clone();
+        let before = self.known.mark();
         let mut written = Ok(());
         for (index, case) in cases.iter().enumerate() {
             if case.fall_through && case.body.is_empty() {
@@ -326,7 +326,7 @@ impl FunctionWriter<'_, '_> {
             } else {
                 merge
             };
-            self.known = before.clone();
+            self.known.rewind(before);
             written = self
                 .w
                 .b
@@ -340,7 +340,7 @@ impl FunctionWriter<'_, '_> {
         }
         self.constructs.pop();
         written?;
-        self.known = before;
+        self.known.rewind(before);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -513,7 +513,7 @@ impl FunctionWriter<'_, '_> {
         )?;
         for &argument in arguments {
             if let Some(local) = self.local_root(argument) {
-                self.known.remove(&local);
+                self.known.forget(local);
             }
         }
         for (pointer, temporary) in copy_back {
