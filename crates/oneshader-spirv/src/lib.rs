@@ -22,6 +22,7 @@ mod image;
 mod interface;
 mod math;
 mod module;
+mod ssa;
 mod statement;
 mod types;
 mod wave;
