@@ -38,7 +38,7 @@ struct Candidate {
     value_type: Word,
     /// Its initializer, if any: the value on entry.
     initializer: Option<Word>,
-    /// Whether every use is a whole load or store.
+    /// Whether every use is a load or store, whole or through a constant-index chain.
     promotable: bool,
 }
 
@@ -83,10 +83,17 @@ struct Phi {
     variable: u32,
     /// The block it starts.
     block: u32,
-    /// One value per predecessor of the block, in predecessor order (once complete).
-    operands: Vec<Word>,
-    /// The phis that have this one as an operand.
-    users: Vec<u32>,
+    /// Where its operands start in `phi_operands`: one value per predecessor of the
+    /// block, in predecessor order.
+    operands: u32,
+    /// How many operands it has so far.
+    filled: u32,
+    /// The first of the phis that have this one as an operand, as an index of
+    /// `user_links`, or [`NONE`].
+    users: u32,
+    /// The next incomplete phi of the same block, or [`NONE`].
+    next_incomplete: u32,
+    /// Where it is in its life.
     state: PhiState,
 }
 
@@ -104,13 +111,16 @@ pub(crate) struct Promoter {
     phi_of: Vec<u32>,
     /// Per id from `base`: the value that replaces it (a load's or a removed phi's), or 0.
     replacement: Vec<Word>,
+    /// The function's variables of value types that something reads.
     candidates: Vec<Candidate>,
+    /// The constant-index access chains into candidates.
     chains: Vec<Chain>,
     /// The literal indices of the chains.
     chain_indices: Vec<u32>,
     /// For each load and store through a promoted chain, in order: the variable's value
     /// there, and for a store the id of the `OpCompositeInsert` that makes the new one.
     rewrites: Vec<(Word, Word)>,
+    /// The function's blocks, in layout order.
     blocks: Vec<Block>,
     /// Each block's successors (deduplicated), as ranges of `successors`.
     successor_start: Vec<u32>,
@@ -121,13 +131,20 @@ pub(crate) struct Promoter {
     predecessors: Vec<u32>,
     /// How many of each block's predecessors are filled.
     filled_predecessors: Vec<u32>,
+    /// Whether each block is sealed: all its predecessors are filled.
     sealed: Vec<bool>,
     /// The value of a variable at the end of a block (or so far, in the current one),
     /// keyed by `(variable << 32) | block`.
     definitions: FastHashMap<u64, Word>,
+    /// Every phi made for the function, live or removed.
     phis: Vec<Phi>,
-    /// The incomplete phis of each unsealed block that has some.
-    incomplete: FastHashMap<u32, Vec<u32>>,
+    /// The operands of all phis (each phi has a range, see [`Phi::operands`]).
+    phi_operands: Vec<Word>,
+    /// Lists of the phis that use a phi, as (user, next link or [`NONE`]).
+    user_links: Vec<(u32, u32)>,
+    /// The first incomplete phi of each block (a list through
+    /// [`Phi::next_incomplete`]), or [`NONE`].
+    incomplete: Vec<u32>,
     /// The loads and stores through candidates (or chains into them), as (block, word
     /// offset in the body), in layout order.
     accesses: Vec<(u32, usize)>,
@@ -135,6 +152,7 @@ pub(crate) struct Promoter {
     stack: Vec<(u32, u32)>,
     /// Blocks passed on the way up a single-predecessor chain.
     chain: Vec<u32>,
+    /// Phis to check for a single operand value, in [`Promoter::remove_if_trivial`].
     worklist: Vec<u32>,
     /// The live phis as (block, phi), for writing.
     placed: Vec<(u32, u32)>,
@@ -205,18 +223,34 @@ fn branch_targets(instruction: &[Word]) -> &[Word] {
 
 /// Whether `op` ends a block.
 fn is_terminator(op: u32) -> bool {
-    [
-        Op::Branch,
-        Op::BranchConditional,
-        Op::Switch,
-        Op::Return,
-        Op::ReturnValue,
-        Op::Kill,
-        Op::Unreachable,
-        Op::TerminateInvocation,
-    ]
-    .iter()
-    .any(|&terminator| terminator as u32 == op)
+    const BRANCH: u32 = Op::Branch as u32;
+    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
+    const SWITCH: u32 = Op::Switch as u32;
+    const RETURN: u32 = Op::Return as u32;
+    const RETURN_VALUE: u32 = Op::ReturnValue as u32;
+    const KILL: u32 = Op::Kill as u32;
+    const UNREACHABLE: u32 = Op::Unreachable as u32;
+    const TERMINATE: u32 = Op::TerminateInvocation as u32;
+    matches!(
+        op,
+        BRANCH
+            | BRANCH_CONDITIONAL
+            | SWITCH
+            | RETURN
+            | RETURN_VALUE
+            | KILL
+            | UNREACHABLE
+            | TERMINATE
+    )
+}
+
+/// Whether `op` accesses memory through a pointer the pass may rewrite.
+fn is_access(op: u32) -> bool {
+    const LOAD: u32 = Op::Load as u32;
+    const STORE: u32 = Op::Store as u32;
+    const ACCESS_CHAIN: u32 = Op::AccessChain as u32;
+    const IN_BOUNDS_ACCESS_CHAIN: u32 = Op::InBoundsAccessChain as u32;
+    matches!(op, LOAD | STORE | ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN)
 }
 
 /// The type a pointer type `pointer` points to, when it is a value SSA can hold: a
@@ -637,6 +671,7 @@ impl Promoter {
         }
     }
 
+    /// Where `block`'s successors are in `successors`.
     fn successor_range(&self, block: u32) -> (usize, usize) {
         let from = self
             .successor_start
@@ -728,6 +763,9 @@ impl Promoter {
         self.definitions.clear();
         self.phis.clear();
         self.incomplete.clear();
+        self.incomplete.resize(count, NONE);
+        self.phi_operands.clear();
+        self.user_links.clear();
         self.rewrites.clear();
         for block in 0..count as u32 {
             if self.predecessors_of(block).is_empty() {
@@ -791,19 +829,17 @@ impl Promoter {
         if let Some(sealed) = self.sealed.get_mut(block as usize) {
             *sealed = true;
         }
-        let Some(phis) = self.incomplete.remove(&block) else {
+        let Some(first) = self.incomplete.get_mut(block as usize) else {
             return;
         };
-        for phi in phis {
-            let Some(variable) = self.phis.get_mut(phi as usize).map(|p| {
-                p.state = PhiState::Filling;
-                p.variable
-            }) else {
-                continue;
-            };
+        let mut phi = std::mem::replace(first, NONE);
+        while let Some(p) = self.phis.get_mut(phi as usize) {
+            p.state = PhiState::Filling;
+            let (variable, next) = (p.variable, p.next_incomplete);
             self.stack.clear();
             self.stack.push((phi, 0));
             self.fill(builder, variable);
+            phi = next;
         }
     }
 
@@ -850,12 +886,23 @@ impl Promoter {
     fn add_operand(&mut self, phi: u32, operand: Word) {
         let operand = self.resolve(operand);
         if let Some(used) = self.phi_index(operand) {
-            if let Some(used) = self.phis.get_mut(used as usize) {
-                used.users.push(phi);
-            }
+            self.add_user(used, phi);
         }
         if let Some(p) = self.phis.get_mut(phi as usize) {
-            p.operands.push(operand);
+            let at = (p.operands + p.filled) as usize;
+            p.filled += 1;
+            if let Some(slot) = self.phi_operands.get_mut(at) {
+                *slot = operand;
+            }
+        }
+    }
+
+    /// Notes that phi `user` has phi `used` as an operand.
+    fn add_user(&mut self, used: u32, user: u32) {
+        let link = self.user_links.len() as u32;
+        if let Some(p) = self.phis.get_mut(used as usize) {
+            let next = std::mem::replace(&mut p.users, link);
+            self.user_links.push((user, next));
         }
     }
 
@@ -872,12 +919,17 @@ impl Promoter {
         if let Some(entry) = self.slot(id).and_then(|slot| self.phi_of.get_mut(slot)) {
             *entry = index;
         }
+        let operands = self.phi_operands.len();
+        let count = self.predecessors_of(block).len();
+        self.phi_operands.resize(operands + count, 0);
         self.phis.push(Phi {
             id,
             variable,
             block,
-            operands: Vec::new(),
-            users: Vec::new(),
+            operands: operands as u32,
+            filled: 0,
+            users: NONE,
+            next_incomplete: NONE,
             state,
         });
         self.definitions.insert(Self::key(variable, block), id);
@@ -897,7 +949,12 @@ impl Promoter {
             }
             if !self.sealed.get(block as usize).copied().unwrap_or(true) {
                 let phi = self.new_phi(builder, variable, block, PhiState::Incomplete);
-                self.incomplete.entry(block).or_default().push(phi);
+                if let Some(first) = self.incomplete.get_mut(block as usize) {
+                    let next = std::mem::replace(first, phi);
+                    if let Some(p) = self.phis.get_mut(phi as usize) {
+                        p.next_incomplete = next;
+                    }
+                }
                 break self.phis.get(phi as usize).map_or(0, |p| p.id);
             }
             match *self.predecessors_of(block) {
@@ -942,14 +999,11 @@ impl Promoter {
                 continue;
             }
             let (id, variable) = (p.id, p.variable);
+            let (start, end) = (p.operands as usize, (p.operands + p.filled) as usize);
             let mut same = None;
             let mut trivial = true;
-            for index in 0..p.operands.len() {
-                let Some(&operand) = self
-                    .phis
-                    .get(candidate as usize)
-                    .and_then(|p| p.operands.get(index))
-                else {
+            for at in start..end {
+                let Some(&operand) = self.phi_operands.get(at) else {
                     break;
                 };
                 let operand = self.resolve(operand);
@@ -971,20 +1025,22 @@ impl Promoter {
                 None => self.entry_value(variable),
             };
             self.replace(id, value);
-            let users = match self.phis.get_mut(candidate as usize) {
+            let mut link = match self.phis.get_mut(candidate as usize) {
                 Some(p) => {
                     p.state = PhiState::Removed;
-                    std::mem::take(&mut p.users)
+                    std::mem::replace(&mut p.users, NONE)
                 }
                 None => continue,
             };
             // Its users now use `value`: if that is a phi, they are its users.
-            if let Some(target) = self.phi_index(value) {
-                if let Some(target) = self.phis.get_mut(target as usize) {
-                    target.users.extend_from_slice(&users);
+            let target = self.phi_index(value);
+            while let Some(&(user, next)) = self.user_links.get(link as usize) {
+                self.worklist.push(user);
+                if let Some(target) = target {
+                    self.add_user(target, user);
                 }
+                link = next;
             }
-            self.worklist.extend(users);
         }
         let id = self.phis.get(phi as usize).map_or(0, |p| p.id);
         self.resolve(id)
@@ -1055,25 +1111,9 @@ impl Promoter {
             }
             for instruction in instructions(body.get(start..end).unwrap_or_default()) {
                 let op = opcode(instruction);
-                // Whole loads and stores of promoted variables go.
-                match *instruction {
-                    [_, ty, _, pointer, ..]
-                        if op == Op::Load as u32 && self.promoted(pointer).is_some() =>
-                    {
-                        unuse(builder, ty);
-                        unuse(builder, pointer);
-                        continue;
-                    }
-                    [_, pointer, value, ..]
-                        if op == Op::Store as u32 && self.promoted(pointer).is_some() =>
-                    {
-                        unuse(builder, pointer);
-                        unuse(builder, value);
-                        continue;
-                    }
-                    _ => {}
-                }
-                if self.rewrite_chain_access(builder, &mut out, instruction, &mut rewrites) {
+                if is_access(op)
+                    && self.rewrite_access(builder, &mut out, instruction, &mut rewrites)
+                {
                     continue;
                 }
                 let at = out.len();
@@ -1100,10 +1140,11 @@ impl Promoter {
         self.out = out;
     }
 
-    /// Leaves out an access chain into a promoted variable, and writes a load or store
-    /// through one as an `OpCompositeExtract` or `OpCompositeInsert` of the variable's
-    /// value (the next of the rewrites); false for any other instruction.
-    fn rewrite_chain_access(
+    /// Leaves out a whole load or store of a promoted variable and an access chain into
+    /// one, and writes a load or store through such a chain as an `OpCompositeExtract`
+    /// or `OpCompositeInsert` of the variable's value (the next of the rewrites); false
+    /// for any other instruction.
+    fn rewrite_access(
         &mut self,
         builder: &mut Builder,
         out: &mut Vec<Word>,
@@ -1111,6 +1152,23 @@ impl Promoter {
         rewrites: &mut usize,
     ) -> bool {
         let op = opcode(instruction);
+        match *instruction {
+            [_, ty, _, pointer, ..]
+                if op == Op::Load as u32 && self.promoted(pointer).is_some() =>
+            {
+                unuse(builder, ty);
+                unuse(builder, pointer);
+                return true;
+            }
+            [_, pointer, value, ..]
+                if op == Op::Store as u32 && self.promoted(pointer).is_some() =>
+            {
+                unuse(builder, pointer);
+                unuse(builder, value);
+                return true;
+            }
+            _ => {}
+        }
         if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
             let [_, ty, id, ref operands @ ..] = *instruction else {
                 return false;
@@ -1199,7 +1257,7 @@ impl Promoter {
             let operand = self
                 .phis
                 .get(phi as usize)
-                .and_then(|p| p.operands.get(index))
+                .and_then(|p| self.phi_operands.get(p.operands as usize + index))
                 .copied()
                 .unwrap_or(0);
             let value = self.resolve(operand);
