@@ -26,6 +26,9 @@ use crate::module::{Builder, FunctionState};
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
 
+/// The longest table of definitions by variable and block; larger functions use a map.
+const DENSE_DEFINITIONS: usize = 1 << 16;
+
 /// Marks a chain's index in [`Promoter::tracked`].
 const CHAIN: u32 = 1 << 31;
 
@@ -134,8 +137,13 @@ pub(crate) struct Promoter {
     /// Whether each block is sealed: all its predecessors are filled.
     sealed: Vec<bool>,
     /// The value of a variable at the end of a block (or so far, in the current one),
-    /// keyed by `(variable << 32) | block`.
+    /// by `variable * blocks + block` (0: none yet) when that table is at most
+    /// [`DENSE_DEFINITIONS`] long, ...
+    dense_definitions: Vec<Word>,
+    /// ... and otherwise keyed by `(variable << 32) | block`.
     definitions: FastHashMap<u64, Word>,
+    /// Whether `dense_definitions` is in use.
+    dense: bool,
     /// Every phi made for the function, live or removed.
     phis: Vec<Phi>,
     /// The operands of all phis (each phi has a range, see [`Phi::operands`]).
@@ -321,7 +329,7 @@ impl Promoter {
             }
         }
         self.construct(builder, &function.body);
-        self.write(builder, function, first_block);
+        self.write(builder, function);
     }
 
     /// The dense-table slot of `id`: an id below `base` wraps to a slot past every
@@ -708,6 +716,28 @@ impl Promoter {
         (u64::from(variable) << 32) | u64::from(block)
     }
 
+    /// The value of `variable` at the end of `block` (so far), if known.
+    fn definition(&self, variable: u32, block: u32) -> Option<Word> {
+        if self.dense {
+            let at = variable as usize * self.blocks.len() + block as usize;
+            self.dense_definitions.get(at).copied().filter(|&v| v != 0)
+        } else {
+            self.definitions.get(&Self::key(variable, block)).copied()
+        }
+    }
+
+    /// Records `value` as the value of `variable` at the end of `block` (so far).
+    fn define(&mut self, variable: u32, block: u32, value: Word) {
+        if self.dense {
+            let at = variable as usize * self.blocks.len() + block as usize;
+            if let Some(slot) = self.dense_definitions.get_mut(at) {
+                *slot = value;
+            }
+        } else {
+            self.definitions.insert(Self::key(variable, block), value);
+        }
+    }
+
     /// The value that replaces `id` in the end (itself if nothing does).
     fn resolve(&mut self, id: Word) -> Word {
         let mut current = id;
@@ -760,7 +790,13 @@ impl Promoter {
         self.filled_predecessors.resize(count, 0);
         self.sealed.clear();
         self.sealed.resize(count, false);
+        let size = self.candidates.len().saturating_mul(count);
+        self.dense = size <= DENSE_DEFINITIONS;
+        self.dense_definitions.clear();
         self.definitions.clear();
+        if self.dense {
+            self.dense_definitions.resize(size, 0);
+        }
         self.phis.clear();
         self.incomplete.clear();
         self.incomplete.resize(count, NONE);
@@ -795,13 +831,12 @@ impl Promoter {
                     }
                     [first, pointer, value, ..] if first & 0xffff == Op::Store as u32 => {
                         if let Some(variable) = self.promoted(pointer) {
-                            self.definitions.insert(Self::key(variable, block), value);
+                            self.define(variable, block, value);
                         } else if let Some((variable, _)) = self.promoted_chain(pointer) {
                             let whole = self.read(builder, variable, block);
                             let inserted = self.new_id(builder);
                             self.rewrites.push((whole, inserted));
-                            self.definitions
-                                .insert(Self::key(variable, block), inserted);
+                            self.define(variable, block, inserted);
                         }
                     }
                     _ => {}
@@ -932,7 +967,7 @@ impl Promoter {
             next_incomplete: NONE,
             state,
         });
-        self.definitions.insert(Self::key(variable, block), id);
+        self.define(variable, block, id);
         index
     }
 
@@ -944,7 +979,7 @@ impl Promoter {
         self.chain.clear();
         let mut block = block;
         let value = loop {
-            if let Some(&value) = self.definitions.get(&Self::key(variable, block)) {
+            if let Some(value) = self.definition(variable, block) {
                 break value;
             }
             if !self.sealed.get(block as usize).copied().unwrap_or(true) {
@@ -960,7 +995,7 @@ impl Promoter {
             match *self.predecessors_of(block) {
                 [] => {
                     let value = self.entry_value(variable);
-                    self.definitions.insert(Self::key(variable, block), value);
+                    self.define(variable, block, value);
                     break value;
                 }
                 // A cycle of single predecessors can only be unreachable.
@@ -973,15 +1008,19 @@ impl Promoter {
                     let phi = self.new_phi(builder, variable, block, PhiState::Filling);
                     self.stack.push((phi, 0));
                     let id = self.phis.get(phi as usize).map_or(0, |p| p.id);
-                    for &passed in &self.chain {
-                        self.definitions.insert(Self::key(variable, passed), id);
+                    for index in 0..self.chain.len() {
+                        if let Some(&passed) = self.chain.get(index) {
+                            self.define(variable, passed, id);
+                        }
                     }
                     return None;
                 }
             }
         };
-        for &passed in &self.chain {
-            self.definitions.insert(Self::key(variable, passed), value);
+        for index in 0..self.chain.len() {
+            if let Some(&passed) = self.chain.get(index) {
+                self.define(variable, passed, value);
+            }
         }
         Some(value)
     }
@@ -1049,7 +1088,7 @@ impl Promoter {
     /// Writes the function again without the promoted variables, their loads and
     /// stores, with the phis, and with every replaced id replaced; keeps the builder's
     /// counts of uses right.
-    fn write(&mut self, builder: &mut Builder, function: &mut FunctionState, first_block: usize) {
+    fn write(&mut self, builder: &mut Builder, function: &mut FunctionState) {
         // The variables.
         let mut kept = 0;
         let mut at = 0;
@@ -1085,23 +1124,30 @@ impl Promoter {
         }
         self.placed.sort_unstable();
 
+        // Unchanged instructions are copied in runs: `run` is where the words not yet
+        // copied start.
         let body = &function.body;
         let mut out = std::mem::take(&mut self.out);
         out.clear();
         out.reserve(body.len());
-        out.extend_from_slice(
-            body.get(..first_block.saturating_sub(2))
-                .unwrap_or_default(),
-        );
+        let mut run = 0;
         let mut new_first_block = None;
         let mut placed = 0;
         let mut rewrites = 0;
         for block in 0..self.blocks.len() {
-            let Some(&Block { label, start, end }) = self.blocks.get(block) else {
+            let Some(&Block { start, end, .. }) = self.blocks.get(block) else {
                 continue;
             };
-            out.extend([(2 << 16) | Op::Label as u32, label]);
-            new_first_block.get_or_insert(out.len());
+            if self
+                .placed
+                .get(placed)
+                .is_some_and(|&(phi_block, _)| phi_block as usize == block)
+            {
+                // The label, then the phis.
+                out.extend_from_slice(body.get(run..start).unwrap_or_default());
+                run = start;
+            }
+            new_first_block.get_or_insert(out.len() + start.saturating_sub(run));
             while let Some(&(phi_block, phi)) = self.placed.get(placed) {
                 if phi_block as usize != block {
                     break;
@@ -1109,15 +1155,20 @@ impl Promoter {
                 placed += 1;
                 self.write_phi(builder, &mut out, phi);
             }
+            let mut at = start;
             for instruction in instructions(body.get(start..end).unwrap_or_default()) {
+                let next = at + instruction.len();
                 let op = opcode(instruction);
-                if is_access(op)
-                    && self.rewrite_access(builder, &mut out, instruction, &mut rewrites)
-                {
+                if is_access(op) && self.is_rewritten(instruction) {
+                    out.extend_from_slice(body.get(run..at).unwrap_or_default());
+                    run = next;
+                    if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
+                        out.extend_from_slice(instruction);
+                    }
+                    at = next;
                     continue;
                 }
-                let at = out.len();
-                out.extend_from_slice(instruction);
+                let mut copied = None;
                 for (position, &word) in instruction.iter().enumerate().skip(1) {
                     let replaced = self
                         .replacement
@@ -1126,18 +1177,39 @@ impl Promoter {
                     if !replaced || is_literal(op, position) {
                         continue;
                     }
+                    // Copy up to the end of this instruction, then change the word.
+                    let copied_at = *copied.get_or_insert_with(|| {
+                        out.extend_from_slice(body.get(run..next).unwrap_or_default());
+                        run = next;
+                        out.len() - instruction.len()
+                    });
                     let value = self.resolve(word);
                     unuse(builder, word);
                     use_id(builder, value);
-                    if let Some(slot) = out.get_mut(at + position) {
+                    if let Some(slot) = out.get_mut(copied_at + position) {
                         *slot = value;
                     }
                 }
+                at = next;
             }
         }
+        out.extend_from_slice(body.get(run..).unwrap_or_default());
         function.first_block = new_first_block;
         std::mem::swap(&mut function.body, &mut out);
         self.out = out;
+    }
+
+    /// Whether [`Promoter::rewrite_access`] changes `instruction` (a load, store or
+    /// access chain).
+    fn is_rewritten(&self, instruction: &[Word]) -> bool {
+        let op = opcode(instruction);
+        let pointer = match *instruction {
+            [_, _, _, pointer, ..] if op == Op::Load as u32 => pointer,
+            [_, pointer, ..] if op == Op::Store as u32 => pointer,
+            [_, _, id, ..] => id,
+            _ => return false,
+        };
+        self.promoted(pointer).is_some() || self.promoted_chain(pointer).is_some()
     }
 
     /// Leaves out a whole load or store of a promoted variable and an access chain into
