@@ -510,8 +510,16 @@ impl Promoter {
             block.end = offset;
             let block = self.blocks.len() as u32 - 1;
             match *instruction {
-                [_, _, _, pointer, ..] if op == Op::Load as u32 => {
+                [_, _, id, pointer, ..] if op == Op::Load as u32 => {
                     if self.is_candidate_pointer(pointer) {
+                        // Its uses are replaced through the tables, which must cover it.
+                        if self
+                            .replacement
+                            .get(id.wrapping_sub(self.base) as usize)
+                            .is_none()
+                        {
+                            return false;
+                        }
                         self.accesses.push((block, at));
                     }
                     continue;
@@ -647,14 +655,18 @@ impl Promoter {
             }
         }
         let chain = self.chains.len() as u32;
+        let Some(entry) = self.slot(id).and_then(|slot| self.tracked.get_mut(slot)) else {
+            // A chain the tables do not cover cannot be followed to its uses.
+            self.chain_indices.truncate(start);
+            self.disqualify(base);
+            return true;
+        };
+        *entry = chain | CHAIN;
         self.chains.push(Chain {
             variable,
             start: start as u32,
             end: self.chain_indices.len() as u32,
         });
-        if let Some(entry) = self.slot(id).and_then(|slot| self.tracked.get_mut(slot)) {
-            *entry = chain | CHAIN;
-        }
         true
     }
 
