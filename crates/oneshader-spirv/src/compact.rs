@@ -11,7 +11,7 @@ use rspirv::spirv::{Op, Word};
 use crate::module::{Builder, FunctionState};
 
 /// The instructions of `words`, each as its words (a truncated last one is left out).
-fn instructions(words: &[Word]) -> impl Iterator<Item = &[Word]> + '_ {
+pub(crate) fn instructions(words: &[Word]) -> impl Iterator<Item = &[Word]> + '_ {
     let mut rest = words;
     std::iter::from_fn(move || {
         let count = (*rest.first()? >> 16).max(1) as usize;
@@ -22,7 +22,7 @@ fn instructions(words: &[Word]) -> impl Iterator<Item = &[Word]> + '_ {
 }
 
 /// The opcode of an instruction.
-fn opcode(instruction: &[Word]) -> u32 {
+pub(crate) fn opcode(instruction: &[Word]) -> u32 {
     instruction.first().map_or(0, |word| word & 0xffff)
 }
 
@@ -116,12 +116,13 @@ fn global_references(instruction: &[Word]) -> (&[Word], &[Word]) {
     const NULL: u32 = Op::ConstantNull as u32;
     const COMPOSITE: u32 = Op::ConstantComposite as u32;
     const VARIABLE: u32 = Op::Variable as u32;
+    const UNDEF: u32 = Op::Undef as u32;
     match opcode(instruction) {
         VECTOR | MATRIX | IMAGE | SAMPLED_IMAGE | RUNTIME_ARRAY => (words(2..3), &[]),
         ARRAY => (words(2..4), &[]),
         STRUCT | FUNCTION => (tail(2), &[]),
         POINTER => (words(3..4), &[]),
-        CONSTANT | TRUE | FALSE | NULL => (words(1..2), &[]),
+        CONSTANT | TRUE | FALSE | NULL | UNDEF => (words(1..2), &[]),
         COMPOSITE => (words(1..2), tail(3)),
         VARIABLE => (words(1..2), tail(4)),
         _ => (&[], &[]),
@@ -136,8 +137,11 @@ fn global_result(instruction: &[Word]) -> Option<Word> {
     const NULL: u32 = Op::ConstantNull as u32;
     const COMPOSITE: u32 = Op::ConstantComposite as u32;
     const VARIABLE: u32 = Op::Variable as u32;
+    const UNDEF: u32 = Op::Undef as u32;
     match opcode(instruction) {
-        CONSTANT | TRUE | FALSE | NULL | COMPOSITE | VARIABLE => instruction.get(2).copied(),
+        CONSTANT | TRUE | FALSE | NULL | COMPOSITE | VARIABLE | UNDEF => {
+            instruction.get(2).copied()
+        }
         _ => instruction.get(1).copied(),
     }
 }

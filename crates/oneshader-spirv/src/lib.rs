@@ -23,6 +23,7 @@ mod interface;
 mod known;
 mod math;
 mod module;
+mod ssa;
 mod statement;
 mod types;
 mod wave;

@@ -153,6 +153,8 @@ pub(crate) struct Builder {
     function: Option<FunctionState>,
     /// The buffers of the last finished function, reused by the next.
     spare: FunctionState,
+    /// The promotion of variables to SSA values, with buffers reused between functions.
+    promoter: crate::ssa::Promoter,
 }
 
 /// The first word of an instruction of `count` words.
@@ -200,6 +202,7 @@ impl Builder {
             function_types: FastHashMap::default(),
             function: None,
             spare: FunctionState::default(),
+            promoter: crate::ssa::Promoter::default(),
         }
     }
 
@@ -538,6 +541,13 @@ impl Builder {
     pub fn constant_null(&mut self, ty: Word) -> Word {
         let id = self.id();
         self.global(Op::ConstantNull, Some(ty), id, &[]);
+        id
+    }
+
+    /// A module-level `OpUndef` of type `ty`.
+    pub fn undef(&mut self, ty: Word) -> Word {
+        let id = self.id();
+        self.global(Op::Undef, Some(ty), id, &[]);
         id
     }
 
@@ -945,9 +955,12 @@ impl Builder {
     /// first block, removes those nothing reads (with the stores to them), and appends
     /// it with `OpFunctionEnd` to the module.
     pub fn end_function(&mut self) -> BuildResult<()> {
-        let Some(function) = self.function.take() else {
+        let Some(mut function) = self.function.take() else {
             return Err(BuildError::MismatchedFunctionEnd);
         };
+        let mut promoter = std::mem::take(&mut self.promoter);
+        promoter.run(self, &mut function);
+        self.promoter = promoter;
         crate::compact::finish_function(self, &function);
         self.functions.push(opcode_word(Op::FunctionEnd, 1));
         self.spare = function;

@@ -8,6 +8,7 @@ mod execution;
 mod io;
 mod math;
 mod memory;
+mod ssa;
 mod wave;
 mod words;
 

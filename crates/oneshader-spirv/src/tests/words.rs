@@ -77,8 +77,12 @@ fn read_variables_stay_at_the_start_of_the_first_block() {
         let zero = b.constant_bit32(uint, 0);
         let read = b.function_variable(pointer, Some(zero));
         b.name(read, "read");
+        // Read through another pointer, so that it is not promoted to a value.
+        let copy = b.id();
+        b.instruction_ids(Op::CopyObject, Some(pointer), Some(copy), &[read])
+            .unwrap();
         let value = b.id();
-        b.instruction_ids(Op::Load, Some(uint), Some(value), &[read])
+        b.instruction_ids(Op::Load, Some(uint), Some(value), &[copy])
             .unwrap();
         b.store(read, value, None).unwrap();
     });
@@ -87,7 +91,14 @@ fn read_variables_stay_at_the_start_of_the_first_block() {
     assert_eq!(module.debug_names.len(), 2, "{}", disassemble(&words));
     assert_eq!(
         body_ops(&words),
-        [Op::Label, Op::Variable, Op::Load, Op::Store, Op::Return]
+        [
+            Op::Label,
+            Op::Variable,
+            Op::CopyObject,
+            Op::Load,
+            Op::Store,
+            Op::Return
+        ]
     );
-    assert_eq!(module.header.map(|h| h.bound), Some(10));
+    assert_eq!(module.header.map(|h| h.bound), Some(11));
 }

@@ -1,0 +1,1355 @@
+//! Promotion of Function variables to SSA values, on the words of one finished function.
+//!
+//! A Function-class variable of a value type (scalar, vector, matrix, struct, sized
+//! array) whose every use is an `OpLoad` or `OpStore`, of the whole variable or through
+//! an `OpAccessChain` of constant indices, is removed: each whole load becomes the value
+//! that reaches it, a load through a chain an `OpCompositeExtract` of it, a store
+//! through a chain an `OpCompositeInsert` into it, and whole stores go, with `OpPhi`s
+//! where values meet. This is what spirv-opt's local-access-chain conversion and SSA
+//! rewriting do for glslang's output. The construction is Braun et al.'s "Simple and Efficient Construction of
+//! SSA Form" (CC 2013) over the function's blocks in their layout order: a block is
+//! sealed once all its predecessors are filled, reads in unsealed blocks (loop headers
+//! before their back edge) make incomplete phis completed at sealing, and phis whose
+//! operands are all one value (or the phi itself) are replaced by that value.
+//!
+//! Everything is iterative: reads walk up single-predecessor chains in a loop and keep
+//! the phis being given operands on an explicit stack, so deep nesting uses no Rust
+//! stack. Per function the cost is linear in its words plus, per promoted variable, the
+//! blocks its reads reach (memoized per block).
+
+use oneshader_ir::FastHashMap;
+use rspirv::spirv::{Op, Word};
+
+use crate::compact::{instructions, opcode};
+use crate::module::{Builder, FunctionState};
+
+/// "No entry" in the dense per-id tables.
+const NONE: u32 = u32::MAX;
+
+/// The longest table of definitions by variable and block; larger functions use a map.
+const DENSE_DEFINITIONS: usize = 1 << 16;
+
+/// Marks a chain's index in [`Promoter::tracked`].
+const CHAIN: u32 = 1 << 31;
+
+/// A Function variable that may be promoted.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    /// The variable's id.
+    id: Word,
+    /// The type of the value it holds.
+    value_type: Word,
+    /// Its initializer, if any: the value on entry.
+    initializer: Option<Word>,
+    /// Whether every use is a load or store, whole or through a constant-index chain.
+    promotable: bool,
+}
+
+/// An `OpAccessChain` into a candidate whose indices are all constants.
+#[derive(Clone, Copy, Debug)]
+struct Chain {
+    /// The candidate.
+    variable: u32,
+    /// Its indices' values, as a range of `chain_indices`.
+    start: u32,
+    end: u32,
+}
+
+/// A block of the function: its label and the word range of its instructions after
+/// the label (terminator included).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    label: Word,
+    start: usize,
+    end: usize,
+}
+
+/// Where a phi is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PhiState {
+    /// In an unsealed block: operands come when the block is sealed.
+    Incomplete,
+    /// Being given its operands (on the read stack).
+    Filling,
+    /// Has an operand per predecessor.
+    Complete,
+    /// Replaced by the one value its operands have.
+    Removed,
+}
+
+/// A phi of a promoted variable at the start of a block.
+#[derive(Debug)]
+struct Phi {
+    /// Its result id.
+    id: Word,
+    /// The promoted variable (index into the candidates).
+    variable: u32,
+    /// The block it starts.
+    block: u32,
+    /// Where its operands start in `phi_operands`: one value per predecessor of the
+    /// block, in predecessor order.
+    operands: u32,
+    /// How many operands it has so far.
+    filled: u32,
+    /// The first of the phis that have this one as an operand, as an index of
+    /// `user_links`, or [`NONE`].
+    users: u32,
+    /// The next incomplete phi of the same block, or [`NONE`].
+    next_incomplete: u32,
+    /// Where it is in its life.
+    state: PhiState,
+}
+
+/// The working state of the pass, kept between functions to reuse its buffers.
+#[derive(Debug, Default)]
+pub(crate) struct Promoter {
+    /// The first id the dense tables cover.
+    base: Word,
+    /// Per id from `base`: the candidate it is (its index), the constant-index access
+    /// chain into a candidate it is (the chain's index with [`CHAIN`] set), or [`NONE`].
+    tracked: Vec<u32>,
+    /// Per id from `base`: the block it labels, or [`NONE`].
+    block_of: Vec<u32>,
+    /// Per id from `base`: the phi it is, or [`NONE`].
+    phi_of: Vec<u32>,
+    /// Per id from `base`: the value that replaces it (a load's or a removed phi's), or 0.
+    replacement: Vec<Word>,
+    /// The function's variables of value types that something reads.
+    candidates: Vec<Candidate>,
+    /// The constant-index access chains into candidates.
+    chains: Vec<Chain>,
+    /// The literal indices of the chains.
+    chain_indices: Vec<u32>,
+    /// For each load and store through a promoted chain, in order: the variable's value
+    /// there, and for a store the id of the `OpCompositeInsert` that makes the new one.
+    rewrites: Vec<(Word, Word)>,
+    /// The function's blocks, in layout order.
+    blocks: Vec<Block>,
+    /// Each block's successors (deduplicated), as ranges of `successors`.
+    successor_start: Vec<u32>,
+    successors: Vec<u32>,
+    /// Each block's predecessors (deduplicated, in layout order), as ranges of
+    /// `predecessors`.
+    predecessor_start: Vec<u32>,
+    predecessors: Vec<u32>,
+    /// How many of each block's predecessors are filled.
+    filled_predecessors: Vec<u32>,
+    /// Whether each block is sealed: all its predecessors are filled.
+    sealed: Vec<bool>,
+    /// The value of a variable at the end of a block (or so far, in the current one),
+    /// by `variable * blocks + block` (0: none yet) when that table is at most
+    /// [`DENSE_DEFINITIONS`] long, ...
+    dense_definitions: Vec<Word>,
+    /// ... and otherwise keyed by `(variable << 32) | block`.
+    definitions: FastHashMap<u64, Word>,
+    /// Whether `dense_definitions` is in use.
+    dense: bool,
+    /// Every phi made for the function, live or removed.
+    phis: Vec<Phi>,
+    /// The operands of all phis (each phi has a range, see [`Phi::operands`]).
+    phi_operands: Vec<Word>,
+    /// Lists of the phis that use a phi, as (user, next link or [`NONE`]).
+    user_links: Vec<(u32, u32)>,
+    /// The first incomplete phi of each block (a list through
+    /// [`Phi::next_incomplete`]), or [`NONE`].
+    incomplete: Vec<u32>,
+    /// The loads and stores through candidates (or chains into them), as (block, word
+    /// offset in the body), in layout order.
+    accesses: Vec<(u32, usize)>,
+    /// The phis being given operands, with the next predecessor to read from.
+    stack: Vec<(u32, u32)>,
+    /// Blocks passed on the way up a single-predecessor chain.
+    chain: Vec<u32>,
+    /// Phis to check for a single operand value, in [`Promoter::remove_if_trivial`].
+    worklist: Vec<u32>,
+    /// The live phis as (block, phi), for writing.
+    placed: Vec<(u32, u32)>,
+    /// The rewritten function.
+    out: Vec<Word>,
+    /// Module-level `OpUndef` per type, the value of a variable without initializer
+    /// before its first store.
+    undefs: FastHashMap<Word, Word>,
+}
+
+/// Whether word `position` of an instruction with opcode `op` is a literal rather than
+/// an id, for the instructions the writer puts in functions.
+fn is_literal(op: u32, position: usize) -> bool {
+    const EXT_INST: u32 = Op::ExtInst as u32;
+    const LOAD: u32 = Op::Load as u32;
+    const STORE: u32 = Op::Store as u32;
+    const VECTOR_SHUFFLE: u32 = Op::VectorShuffle as u32;
+    const COMPOSITE_EXTRACT: u32 = Op::CompositeExtract as u32;
+    const COMPOSITE_INSERT: u32 = Op::CompositeInsert as u32;
+    const SAMPLE_IMPLICIT: u32 = Op::ImageSampleImplicitLod as u32;
+    const SAMPLE_EXPLICIT: u32 = Op::ImageSampleExplicitLod as u32;
+    const SAMPLE_DREF_IMPLICIT: u32 = Op::ImageSampleDrefImplicitLod as u32;
+    const SAMPLE_DREF_EXPLICIT: u32 = Op::ImageSampleDrefExplicitLod as u32;
+    const FETCH: u32 = Op::ImageFetch as u32;
+    const GATHER: u32 = Op::ImageGather as u32;
+    const DREF_GATHER: u32 = Op::ImageDrefGather as u32;
+    const READ: u32 = Op::ImageRead as u32;
+    const WRITE: u32 = Op::ImageWrite as u32;
+    const LOOP_MERGE: u32 = Op::LoopMerge as u32;
+    const SELECTION_MERGE: u32 = Op::SelectionMerge as u32;
+    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
+    const SWITCH: u32 = Op::Switch as u32;
+    const BALLOT_BIT_COUNT: u32 = Op::GroupNonUniformBallotBitCount as u32;
+    const FIRST_ARITHMETIC: u32 = Op::GroupNonUniformIAdd as u32;
+    const LAST_ARITHMETIC: u32 = Op::GroupNonUniformLogicalXor as u32;
+    match op {
+        EXT_INST => position == 4,
+        LOAD => position >= 4,
+        STORE => position >= 3,
+        VECTOR_SHUFFLE | COMPOSITE_INSERT => position >= 5,
+        COMPOSITE_EXTRACT => position >= 4,
+        SAMPLE_IMPLICIT | SAMPLE_EXPLICIT | FETCH | READ => position == 5,
+        SAMPLE_DREF_IMPLICIT | SAMPLE_DREF_EXPLICIT | GATHER | DREF_GATHER => position == 6,
+        WRITE => position == 4,
+        LOOP_MERGE => position >= 3,
+        SELECTION_MERGE => position >= 2,
+        BRANCH_CONDITIONAL => position >= 4,
+        SWITCH => position >= 3 && position % 2 == 1,
+        BALLOT_BIT_COUNT | FIRST_ARITHMETIC..=LAST_ARITHMETIC => position == 4,
+        _ => false,
+    }
+}
+
+/// The labels a terminator branches to.
+fn branch_targets(instruction: &[Word]) -> &[Word] {
+    const BRANCH: u32 = Op::Branch as u32;
+    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
+    const SWITCH: u32 = Op::Switch as u32;
+    match opcode(instruction) {
+        BRANCH => instruction.get(1..2),
+        BRANCH_CONDITIONAL => instruction.get(2..4),
+        // The default, then (literal, label) pairs: every other word from 2.
+        SWITCH => instruction.get(2..),
+        _ => None,
+    }
+    .unwrap_or_default()
+}
+
+/// Whether `op` ends a block.
+fn is_terminator(op: u32) -> bool {
+    const BRANCH: u32 = Op::Branch as u32;
+    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
+    const SWITCH: u32 = Op::Switch as u32;
+    const RETURN: u32 = Op::Return as u32;
+    const RETURN_VALUE: u32 = Op::ReturnValue as u32;
+    const KILL: u32 = Op::Kill as u32;
+    const UNREACHABLE: u32 = Op::Unreachable as u32;
+    const TERMINATE: u32 = Op::TerminateInvocation as u32;
+    matches!(
+        op,
+        BRANCH
+            | BRANCH_CONDITIONAL
+            | SWITCH
+            | RETURN
+            | RETURN_VALUE
+            | KILL
+            | UNREACHABLE
+            | TERMINATE
+    )
+}
+
+/// Whether `op` accesses memory through a pointer the pass may rewrite.
+fn is_access(op: u32) -> bool {
+    const LOAD: u32 = Op::Load as u32;
+    const STORE: u32 = Op::Store as u32;
+    const ACCESS_CHAIN: u32 = Op::AccessChain as u32;
+    const IN_BOUNDS_ACCESS_CHAIN: u32 = Op::InBoundsAccessChain as u32;
+    matches!(op, LOAD | STORE | ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN)
+}
+
+/// The type a pointer type `pointer` points to, when it is a value SSA can hold: a
+/// scalar, vector, matrix, struct or sized array.
+fn value_pointee(builder: &Builder, pointer: Word) -> Option<Word> {
+    let &[_, _, _, pointee] = builder.global_instruction(pointer)? else {
+        return None;
+    };
+    let declaration = builder.global_instruction(pointee)?;
+    let op = opcode(declaration);
+    [
+        Op::TypeBool,
+        Op::TypeInt,
+        Op::TypeFloat,
+        Op::TypeVector,
+        Op::TypeMatrix,
+        Op::TypeStruct,
+        Op::TypeArray,
+    ]
+    .iter()
+    .any(|&kind| kind as u32 == op)
+    .then_some(pointee)
+}
+
+/// The value of `id` when it is a 32-bit integer `OpConstant`.
+fn constant_index(builder: &Builder, id: Word) -> Option<u32> {
+    match *builder.global_instruction(id)? {
+        [first, _, _, value] if first & 0xffff == Op::Constant as u32 => Some(value),
+        _ => None,
+    }
+}
+
+/// Counts one more use of `id` by an instruction of a function.
+fn use_id(builder: &mut Builder, id: Word) {
+    if let Some(info) = builder.ids.get_mut(id as usize) {
+        info.uses += 1;
+        info.read = true;
+    }
+}
+
+/// Forgets one use of `id` (by an instruction that is removed).
+fn unuse(builder: &mut Builder, id: Word) {
+    if let Some(info) = builder.ids.get_mut(id as usize) {
+        info.uses = info.uses.saturating_sub(1);
+    }
+}
+
+impl Promoter {
+    /// Promotes what it can of `function`'s variables, rewriting its body and variables.
+    pub(crate) fn run(&mut self, builder: &mut Builder, function: &mut FunctionState) {
+        let Some(first_block) = function.first_block else {
+            return;
+        };
+        if !self.find_candidates(builder, function) {
+            return;
+        }
+        if !self.scan(builder, &function.body, first_block) {
+            return;
+        }
+        if !self.candidates.iter().any(|c| c.promotable) {
+            return;
+        }
+        // The value before the first store of a variable without initializer.
+        for candidate in &self.candidates {
+            if candidate.promotable && candidate.initializer.is_none() {
+                let ty = candidate.value_type;
+                self.undefs.entry(ty).or_insert_with(|| builder.undef(ty));
+            }
+        }
+        self.construct(builder, &function.body);
+        self.write(builder, function);
+    }
+
+    /// The dense-table slot of `id`: an id below `base` wraps to a slot past every
+    /// table's end.
+    fn slot(&self, id: Word) -> Option<usize> {
+        Some(id.wrapping_sub(self.base) as usize)
+    }
+
+    /// What `id` is in [`Promoter::tracked`].
+    fn tracked(&self, id: Word) -> u32 {
+        self.tracked
+            .get(id.wrapping_sub(self.base) as usize)
+            .copied()
+            .unwrap_or(NONE)
+    }
+
+    /// The candidate `id` is, if any.
+    fn candidate_index(&self, id: Word) -> Option<u32> {
+        Some(self.tracked(id)).filter(|&t| t & CHAIN == 0)
+    }
+
+    /// The chain `id` is, if any.
+    fn chain_index(&self, id: Word) -> Option<u32> {
+        Some(self.tracked(id))
+            .filter(|&t| t != NONE && t & CHAIN != 0)
+            .map(|t| t & !CHAIN)
+    }
+
+    /// The promoted candidate and the chain `id` is, if it is an access chain into one.
+    fn promoted_chain(&self, id: Word) -> Option<(u32, Chain)> {
+        let index = self.chain_index(id)?;
+        let chain = *self.chains.get(index as usize)?;
+        self.candidates
+            .get(chain.variable as usize)
+            .filter(|c| c.promotable)
+            .map(|_| (chain.variable, chain))
+    }
+
+    /// The literal indices of `chain`.
+    fn indices(&self, chain: Chain) -> &[u32] {
+        self.chain_indices
+            .get(chain.start as usize..chain.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// A new id, covered by the tables.
+    fn new_id(&mut self, builder: &mut Builder) -> Word {
+        let id = builder.id();
+        let length = id.saturating_sub(self.base) as usize + 1;
+        if self.replacement.len() < length {
+            self.replacement.resize(length, 0);
+            self.phi_of.resize(length, NONE);
+        }
+        id
+    }
+
+    /// The phi `id` is, if it is one.
+    fn phi_index(&self, id: Word) -> Option<u32> {
+        self.phi_of
+            .get(self.slot(id)?)
+            .copied()
+            .filter(|&phi| phi != NONE)
+    }
+
+    /// The promotable candidate `id` is, if any.
+    fn promoted(&self, id: Word) -> Option<u32> {
+        let index = self.candidate_index(id)?;
+        self.candidates
+            .get(index as usize)
+            .filter(|c| c.promotable)
+            .map(|_| index)
+    }
+
+    /// Gathers the variables of value types; false when there are none.
+    fn find_candidates(&mut self, builder: &Builder, function: &FunctionState) -> bool {
+        self.candidates.clear();
+        for variable in instructions(&function.variables) {
+            let &[_, pointer_type, id, _, ref initializer @ ..] = variable else {
+                continue;
+            };
+            // A variable nothing reads is left to `compact.rs`, which removes it.
+            let read = builder.ids.get(id as usize).is_some_and(|info| info.read);
+            if !read {
+                continue;
+            }
+            if let Some(value_type) = value_pointee(builder, pointer_type) {
+                self.candidates.push(Candidate {
+                    id,
+                    value_type,
+                    initializer: initializer.first().copied(),
+                    promotable: true,
+                });
+            }
+        }
+        !self.candidates.is_empty()
+    }
+
+    /// Finds the blocks and their edges, and which candidates only whole loads and
+    /// stores use. False when the function has a shape the pass does not handle.
+    fn scan(&mut self, builder: &Builder, body: &[Word], first_block: usize) -> bool {
+        let bound = builder.bound();
+        // The first block's label is allocated before anything else the function
+        // defines, except its parameters; the tables cover the ids from there on.
+        let Some(label_at) = first_block.checked_sub(2) else {
+            return false;
+        };
+        let Some(&first_label) = body.get(label_at + 1) else {
+            return false;
+        };
+        self.base = self
+            .candidates
+            .iter()
+            .map(|c| c.id)
+            .fold(first_label, Word::min);
+        let length = bound.saturating_sub(self.base) as usize;
+        self.tracked.clear();
+        self.tracked.resize(length, NONE);
+        self.block_of.clear();
+        self.block_of.resize(length, NONE);
+        self.phi_of.clear();
+        self.phi_of.resize(length, NONE);
+        self.replacement.clear();
+        self.replacement.resize(length, 0);
+        self.chains.clear();
+        self.chain_indices.clear();
+        for (index, candidate) in self.candidates.iter().enumerate() {
+            if let Some(entry) = self
+                .slot(candidate.id)
+                .and_then(|slot| self.tracked.get_mut(slot))
+            {
+                *entry = index as u32;
+            }
+        }
+
+        // One pass: the blocks, their branch targets (as labels for now), the uses of
+        // the candidates, and where they are loaded and stored.
+        self.blocks.clear();
+        self.successor_start.clear();
+        self.successors.clear();
+        self.accesses.clear();
+        let mut terminated = true;
+        let mut offset = label_at;
+        for instruction in instructions(body.get(offset..).unwrap_or_default()) {
+            let at = offset;
+            offset += instruction.len();
+            let op = opcode(instruction);
+            if op == Op::Label as u32 {
+                let Some(&label) = instruction.get(1) else {
+                    return false;
+                };
+                let index = self.blocks.len() as u32;
+                let Some(entry) = self
+                    .slot(label)
+                    .and_then(|slot| self.block_of.get_mut(slot))
+                else {
+                    return false;
+                };
+                if !terminated {
+                    return false;
+                }
+                terminated = false;
+                *entry = index;
+                self.blocks.push(Block {
+                    label,
+                    start: offset,
+                    end: offset,
+                });
+                self.successor_start.push(self.successors.len() as u32);
+                continue;
+            }
+            let Some(block) = self.blocks.last_mut() else {
+                return false;
+            };
+            // An instruction after the terminator is not a shape we write.
+            if terminated {
+                return false;
+            }
+            block.end = offset;
+            let block = self.blocks.len() as u32 - 1;
+            match *instruction {
+                [_, _, id, pointer, ..] if op == Op::Load as u32 => {
+                    if self.is_candidate_pointer(pointer) {
+                        // Its uses are replaced through the tables, which must cover it.
+                        if self
+                            .replacement
+                            .get(id.wrapping_sub(self.base) as usize)
+                            .is_none()
+                        {
+                            return false;
+                        }
+                        self.accesses.push((block, at));
+                    }
+                    continue;
+                }
+                [_, pointer, value, ..] if op == Op::Store as u32 => {
+                    self.disqualify(value);
+                    if self.is_candidate_pointer(pointer) {
+                        self.accesses.push((block, at));
+                    }
+                    continue;
+                }
+                [_, _, id, base, ref indices @ ..]
+                    if (op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32)
+                        && self.access_chain(builder, id, base, indices) =>
+                {
+                    continue;
+                }
+                _ => {}
+            }
+            for &word in instruction.iter().skip(1) {
+                self.disqualify(word);
+            }
+            if is_terminator(op) {
+                terminated = true;
+                let targets = branch_targets(instruction);
+                let step = if op == Op::Switch as u32 { 2 } else { 1 };
+                self.successors
+                    .extend(targets.iter().step_by(step).copied());
+            }
+        }
+        if !terminated {
+            return false;
+        }
+        self.successor_start.push(self.successors.len() as u32);
+
+        // The targets as blocks, each once per block.
+        let mut predecessor_count = std::mem::take(&mut self.filled_predecessors);
+        predecessor_count.clear();
+        predecessor_count.resize(self.blocks.len(), 0);
+        let mut kept = 0;
+        for block in 0..self.blocks.len() {
+            let (from, to) = self.successor_range(block as u32);
+            let first = kept;
+            for position in from..to {
+                let Some(successor) = self
+                    .successors
+                    .get(position)
+                    .and_then(|&label| self.slot(label))
+                    .and_then(|slot| self.block_of.get(slot))
+                    .copied()
+                    .filter(|&b| b != NONE)
+                else {
+                    return false;
+                };
+                if self
+                    .successors
+                    .get(first..kept)
+                    .unwrap_or_default()
+                    .contains(&successor)
+                {
+                    continue;
+                }
+                if let Some(slot) = self.successors.get_mut(kept) {
+                    *slot = successor;
+                }
+                kept += 1;
+                if let Some(count) = predecessor_count.get_mut(successor as usize) {
+                    *count += 1;
+                }
+            }
+            if let Some(start) = self.successor_start.get_mut(block) {
+                *start = first as u32;
+            }
+        }
+        self.successors.truncate(kept);
+        if let Some(end) = self.successor_start.last_mut() {
+            *end = kept as u32;
+        }
+
+        // Predecessors, in layout order.
+        self.predecessor_start.clear();
+        let mut total = 0;
+        for &count in &predecessor_count {
+            self.predecessor_start.push(total);
+            total += count;
+        }
+        self.predecessor_start.push(total);
+        self.predecessors.clear();
+        self.predecessors.resize(total as usize, 0);
+        // Where the next predecessor of each block goes.
+        let mut next = predecessor_count;
+        next.clear();
+        next.extend_from_slice(&self.predecessor_start);
+        for block in 0..self.blocks.len() {
+            let (from, to) = self.successor_range(block as u32);
+            for position in from..to {
+                let Some(&successor) = self.successors.get(position) else {
+                    continue;
+                };
+                if let Some(at) = next.get_mut(successor as usize) {
+                    if let Some(slot) = self.predecessors.get_mut(*at as usize) {
+                        *slot = block as u32;
+                    }
+                    *at += 1;
+                }
+            }
+        }
+        self.filled_predecessors = next;
+        true
+    }
+
+    /// Whether `pointer` is a candidate or a constant-index access chain into one.
+    fn is_candidate_pointer(&self, pointer: Word) -> bool {
+        self.tracked(pointer) != NONE
+    }
+
+    /// Records access chain `id` into `base` if `base` is a candidate and the indices
+    /// are constants (and disqualifies `base` if they are not); false when `base` is not
+    /// a candidate.
+    fn access_chain(&mut self, builder: &Builder, id: Word, base: Word, indices: &[Word]) -> bool {
+        let Some(variable) = self.candidate_index(base) else {
+            return false;
+        };
+        let start = self.chain_indices.len();
+        for &index in indices {
+            match constant_index(builder, index) {
+                Some(value) => self.chain_indices.push(value),
+                None => {
+                    self.chain_indices.truncate(start);
+                    self.disqualify(base);
+                    return true;
+                }
+            }
+        }
+        let chain = self.chains.len() as u32;
+        let Some(entry) = self.slot(id).and_then(|slot| self.tracked.get_mut(slot)) else {
+            // A chain the tables do not cover cannot be followed to its uses.
+            self.chain_indices.truncate(start);
+            self.disqualify(base);
+            return true;
+        };
+        *entry = chain | CHAIN;
+        self.chains.push(Chain {
+            variable,
+            start: start as u32,
+            end: self.chain_indices.len() as u32,
+        });
+        true
+    }
+
+    /// Marks the candidate `id` is or points into, used other than by a whole load or
+    /// store or a load or store through a constant-index access chain, as not
+    /// promotable.
+    fn disqualify(&mut self, id: Word) {
+        let tracked = self.tracked(id);
+        if tracked == NONE {
+            return;
+        }
+        let index = if tracked & CHAIN == 0 {
+            tracked
+        } else {
+            match self.chains.get((tracked & !CHAIN) as usize) {
+                Some(chain) => chain.variable,
+                None => return,
+            }
+        };
+        if let Some(candidate) = self.candidates.get_mut(index as usize) {
+            candidate.promotable = false;
+        }
+    }
+
+    /// Where `block`'s successors are in `successors`.
+    fn successor_range(&self, block: u32) -> (usize, usize) {
+        let from = self
+            .successor_start
+            .get(block as usize)
+            .copied()
+            .unwrap_or(0);
+        let to = self
+            .successor_start
+            .get(block as usize + 1)
+            .copied()
+            .unwrap_or(from);
+        (from as usize, to as usize)
+    }
+
+    /// The predecessors of `block`.
+    fn predecessors_of(&self, block: u32) -> &[u32] {
+        let from = self
+            .predecessor_start
+            .get(block as usize)
+            .copied()
+            .unwrap_or(0);
+        let to = self
+            .predecessor_start
+            .get(block as usize + 1)
+            .copied()
+            .unwrap_or(from);
+        self.predecessors
+            .get(from as usize..to as usize)
+            .unwrap_or_default()
+    }
+
+    /// The key of a variable's definition in a block.
+    fn key(variable: u32, block: u32) -> u64 {
+        (u64::from(variable) << 32) | u64::from(block)
+    }
+
+    /// The value of `variable` at the end of `block` (so far), if known.
+    fn definition(&self, variable: u32, block: u32) -> Option<Word> {
+        if self.dense {
+            let at = variable as usize * self.blocks.len() + block as usize;
+            self.dense_definitions.get(at).copied().filter(|&v| v != 0)
+        } else {
+            self.definitions.get(&Self::key(variable, block)).copied()
+        }
+    }
+
+    /// Records `value` as the value of `variable` at the end of `block` (so far).
+    fn define(&mut self, variable: u32, block: u32, value: Word) {
+        if self.dense {
+            let at = variable as usize * self.blocks.len() + block as usize;
+            if let Some(slot) = self.dense_definitions.get_mut(at) {
+                *slot = value;
+            }
+        } else {
+            self.definitions.insert(Self::key(variable, block), value);
+        }
+    }
+
+    /// The value that replaces `id` in the end (itself if nothing does).
+    fn resolve(&mut self, id: Word) -> Word {
+        let mut current = id;
+        let mut steps = 0;
+        while let Some(&next) = self
+            .slot(current)
+            .and_then(|slot| self.replacement.get(slot))
+            .filter(|&&next| next != 0)
+        {
+            current = next;
+            steps += 1;
+        }
+        // Shorten the path for the next time.
+        if steps > 1 {
+            if let Some(entry) = self
+                .slot(id)
+                .and_then(|slot| self.replacement.get_mut(slot))
+            {
+                *entry = current;
+            }
+        }
+        current
+    }
+
+    /// Records that `id` is replaced by `value`.
+    fn replace(&mut self, id: Word, value: Word) {
+        if let Some(entry) = self
+            .slot(id)
+            .and_then(|slot| self.replacement.get_mut(slot))
+        {
+            *entry = value;
+        }
+    }
+
+    /// The value of `variable` on entry: its initializer, or `OpUndef`.
+    fn entry_value(&self, variable: u32) -> Word {
+        let Some(candidate) = self.candidates.get(variable as usize) else {
+            return 0;
+        };
+        if let Some(initializer) = candidate.initializer {
+            return initializer;
+        }
+        self.undefs.get(&candidate.value_type).copied().unwrap_or(0)
+    }
+
+    /// Builds the SSA form: the value each promoted load reads, and the phis.
+    fn construct(&mut self, builder: &mut Builder, body: &[Word]) {
+        let count = self.blocks.len();
+        self.filled_predecessors.clear();
+        self.filled_predecessors.resize(count, 0);
+        self.sealed.clear();
+        self.sealed.resize(count, false);
+        let size = self.candidates.len().saturating_mul(count);
+        self.dense = size <= DENSE_DEFINITIONS;
+        self.dense_definitions.clear();
+        self.definitions.clear();
+        if self.dense {
+            self.dense_definitions.resize(size, 0);
+        }
+        self.phis.clear();
+        self.incomplete.clear();
+        self.incomplete.resize(count, NONE);
+        self.phi_operands.clear();
+        self.user_links.clear();
+        self.rewrites.clear();
+        for block in 0..count as u32 {
+            if self.predecessors_of(block).is_empty() {
+                self.seal(builder, block);
+            }
+        }
+        let mut next_access = 0;
+        for block in 0..count as u32 {
+            while let Some(&(access_block, at)) = self.accesses.get(next_access) {
+                if access_block != block {
+                    break;
+                }
+                next_access += 1;
+                let Some(&first) = body.get(at) else {
+                    continue;
+                };
+                let end = (at + (first >> 16) as usize).min(body.len());
+                match *body.get(at..end).unwrap_or_default() {
+                    [first, _, id, pointer, ..] if first & 0xffff == Op::Load as u32 => {
+                        if let Some(variable) = self.promoted(pointer) {
+                            let value = self.read(builder, variable, block);
+                            self.replace(id, value);
+                        } else if let Some((variable, _)) = self.promoted_chain(pointer) {
+                            let value = self.read(builder, variable, block);
+                            self.rewrites.push((value, 0));
+                        }
+                    }
+                    [first, pointer, value, ..] if first & 0xffff == Op::Store as u32 => {
+                        if let Some(variable) = self.promoted(pointer) {
+                            self.define(variable, block, value);
+                        } else if let Some((variable, _)) = self.promoted_chain(pointer) {
+                            let whole = self.read(builder, variable, block);
+                            let inserted = self.new_id(builder);
+                            self.rewrites.push((whole, inserted));
+                            self.define(variable, block, inserted);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let (from, to) = self.successor_range(block);
+            for position in from..to {
+                let Some(&successor) = self.successors.get(position) else {
+                    continue;
+                };
+                let Some(filled) = self.filled_predecessors.get_mut(successor as usize) else {
+                    continue;
+                };
+                *filled += 1;
+                if *filled as usize == self.predecessors_of(successor).len() {
+                    self.seal(builder, successor);
+                }
+            }
+        }
+    }
+
+    /// Seals `block` (all its predecessors are filled): gives its incomplete phis their
+    /// operands.
+    fn seal(&mut self, builder: &mut Builder, block: u32) {
+        if let Some(sealed) = self.sealed.get_mut(block as usize) {
+            *sealed = true;
+        }
+        let Some(first) = self.incomplete.get_mut(block as usize) else {
+            return;
+        };
+        let mut phi = std::mem::replace(first, NONE);
+        while let Some(p) = self.phis.get_mut(phi as usize) {
+            p.state = PhiState::Filling;
+            let (variable, next) = (p.variable, p.next_incomplete);
+            self.stack.clear();
+            self.stack.push((phi, 0));
+            self.fill(builder, variable);
+            phi = next;
+        }
+    }
+
+    /// The value of `variable` that reaches the current point of `block`.
+    fn read(&mut self, builder: &mut Builder, variable: u32, block: u32) -> Word {
+        self.stack.clear();
+        match self.descend(builder, variable, block) {
+            Some(value) => value,
+            None => self.fill(builder, variable),
+        }
+    }
+
+    /// Gives the phis on the stack their operands, reading `variable` at the end of each
+    /// predecessor, and returns the value of the bottom one (itself, or what replaced
+    /// it).
+    fn fill(&mut self, builder: &mut Builder, variable: u32) -> Word {
+        let mut value = None;
+        loop {
+            if let Some(operand) = value.take() {
+                let Some(&mut (phi, ref mut next)) = self.stack.last_mut() else {
+                    return operand;
+                };
+                *next += 1;
+                self.add_operand(phi, operand);
+            }
+            let Some(&(phi, next)) = self.stack.last() else {
+                return 0;
+            };
+            let block = self.phis.get(phi as usize).map_or(0, |p| p.block);
+            match self.predecessors_of(block).get(next as usize) {
+                Some(&predecessor) => value = self.descend(builder, variable, predecessor),
+                None => {
+                    self.stack.pop();
+                    if let Some(p) = self.phis.get_mut(phi as usize) {
+                        p.state = PhiState::Complete;
+                    }
+                    value = Some(self.remove_if_trivial(phi));
+                }
+            }
+        }
+    }
+
+    /// Appends `operand` to `phi`'s, noting `phi` as a user if it is a phi.
+    fn add_operand(&mut self, phi: u32, operand: Word) {
+        let operand = self.resolve(operand);
+        if let Some(used) = self.phi_index(operand) {
+            self.add_user(used, phi);
+        }
+        if let Some(p) = self.phis.get_mut(phi as usize) {
+            let at = (p.operands + p.filled) as usize;
+            p.filled += 1;
+            if let Some(slot) = self.phi_operands.get_mut(at) {
+                *slot = operand;
+            }
+        }
+    }
+
+    /// Notes that phi `user` has phi `used` as an operand.
+    fn add_user(&mut self, used: u32, user: u32) {
+        let link = self.user_links.len() as u32;
+        if let Some(p) = self.phis.get_mut(used as usize) {
+            let next = std::mem::replace(&mut p.users, link);
+            self.user_links.push((user, next));
+        }
+    }
+
+    /// A new phi of `variable` at the start of `block`.
+    fn new_phi(
+        &mut self,
+        builder: &mut Builder,
+        variable: u32,
+        block: u32,
+        state: PhiState,
+    ) -> u32 {
+        let id = self.new_id(builder);
+        let index = self.phis.len() as u32;
+        if let Some(entry) = self.slot(id).and_then(|slot| self.phi_of.get_mut(slot)) {
+            *entry = index;
+        }
+        let operands = self.phi_operands.len();
+        let count = self.predecessors_of(block).len();
+        self.phi_operands.resize(operands + count, 0);
+        self.phis.push(Phi {
+            id,
+            variable,
+            block,
+            operands: operands as u32,
+            filled: 0,
+            users: NONE,
+            next_incomplete: NONE,
+            state,
+        });
+        self.define(variable, block, id);
+        index
+    }
+
+    /// The value of `variable` at the end of `block` (filled, or the current one) when
+    /// it is known without new phis operands: from a store, the entry value, or a new
+    /// phi of an unsealed block. Otherwise pushes a new phi to give operands to on the
+    /// stack and returns `None`.
+    fn descend(&mut self, builder: &mut Builder, variable: u32, block: u32) -> Option<Word> {
+        self.chain.clear();
+        let mut block = block;
+        let value = loop {
+            if let Some(value) = self.definition(variable, block) {
+                break value;
+            }
+            if !self.sealed.get(block as usize).copied().unwrap_or(true) {
+                let phi = self.new_phi(builder, variable, block, PhiState::Incomplete);
+                if let Some(first) = self.incomplete.get_mut(block as usize) {
+                    let next = std::mem::replace(first, phi);
+                    if let Some(p) = self.phis.get_mut(phi as usize) {
+                        p.next_incomplete = next;
+                    }
+                }
+                break self.phis.get(phi as usize).map_or(0, |p| p.id);
+            }
+            match *self.predecessors_of(block) {
+                [] => {
+                    let value = self.entry_value(variable);
+                    self.define(variable, block, value);
+                    break value;
+                }
+                // A cycle of single predecessors can only be unreachable.
+                [predecessor] if self.chain.len() <= self.blocks.len() => {
+                    self.chain.push(block);
+                    block = predecessor;
+                }
+                [_] => break self.entry_value(variable),
+                _ => {
+                    let phi = self.new_phi(builder, variable, block, PhiState::Filling);
+                    self.stack.push((phi, 0));
+                    let id = self.phis.get(phi as usize).map_or(0, |p| p.id);
+                    for index in 0..self.chain.len() {
+                        if let Some(&passed) = self.chain.get(index) {
+                            self.define(variable, passed, id);
+                        }
+                    }
+                    return None;
+                }
+            }
+        };
+        for index in 0..self.chain.len() {
+            if let Some(&passed) = self.chain.get(index) {
+                self.define(variable, passed, value);
+            }
+        }
+        Some(value)
+    }
+
+    /// Replaces complete `phi` by its one operand value if it has one, and so on for the
+    /// phis that used it; returns what `phi` is now.
+    fn remove_if_trivial(&mut self, phi: u32) -> Word {
+        self.worklist.clear();
+        self.worklist.push(phi);
+        while let Some(candidate) = self.worklist.pop() {
+            let Some(p) = self.phis.get(candidate as usize) else {
+                continue;
+            };
+            if p.state != PhiState::Complete {
+                continue;
+            }
+            let (id, variable) = (p.id, p.variable);
+            let (start, end) = (p.operands as usize, (p.operands + p.filled) as usize);
+            let mut same = None;
+            let mut trivial = true;
+            for at in start..end {
+                let Some(&operand) = self.phi_operands.get(at) else {
+                    break;
+                };
+                let operand = self.resolve(operand);
+                if operand == id || same == Some(operand) {
+                    continue;
+                }
+                if same.is_some() {
+                    trivial = false;
+                    break;
+                }
+                same = Some(operand);
+            }
+            if !trivial {
+                continue;
+            }
+            // Only itself: unreachable from the entry.
+            let value = match same {
+                Some(value) => value,
+                None => self.entry_value(variable),
+            };
+            self.replace(id, value);
+            let mut link = match self.phis.get_mut(candidate as usize) {
+                Some(p) => {
+                    p.state = PhiState::Removed;
+                    std::mem::replace(&mut p.users, NONE)
+                }
+                None => continue,
+            };
+            // Its users now use `value`: if that is a phi, they are its users.
+            let target = self.phi_index(value);
+            while let Some(&(user, next)) = self.user_links.get(link as usize) {
+                self.worklist.push(user);
+                if let Some(target) = target {
+                    self.add_user(target, user);
+                }
+                link = next;
+            }
+        }
+        let id = self.phis.get(phi as usize).map_or(0, |p| p.id);
+        self.resolve(id)
+    }
+
+    /// Writes the function again without the promoted variables, their loads and
+    /// stores, with the phis, and with every replaced id replaced; keeps the builder's
+    /// counts of uses right.
+    fn write(&mut self, builder: &mut Builder, function: &mut FunctionState) {
+        // The variables.
+        let mut kept = 0;
+        let mut at = 0;
+        while let Some(&first) = function.variables.get(at) {
+            let count = ((first >> 16) as usize).max(1);
+            let end = (at + count).min(function.variables.len());
+            let id = function.variables.get(at + 2).copied().unwrap_or(0);
+            if self.promoted(id).is_some() {
+                if let Some(info) = builder.ids.get_mut(id as usize) {
+                    info.removed = true;
+                    info.in_function = false;
+                }
+                let pointer_type = function.variables.get(at + 1).copied().unwrap_or(0);
+                unuse(builder, pointer_type);
+                if count > 4 {
+                    let initializer = function.variables.get(at + 4).copied().unwrap_or(0);
+                    unuse(builder, initializer);
+                }
+            } else {
+                function.variables.copy_within(at..end, kept);
+                kept += end - at;
+            }
+            at = end;
+        }
+        function.variables.truncate(kept);
+
+        // The live phis by block.
+        self.placed.clear();
+        for (index, phi) in self.phis.iter().enumerate() {
+            if phi.state == PhiState::Complete {
+                self.placed.push((phi.block, index as u32));
+            }
+        }
+        self.placed.sort_unstable();
+
+        // Unchanged instructions are copied in runs: `run` is where the words not yet
+        // copied start.
+        let body = &function.body;
+        let mut out = std::mem::take(&mut self.out);
+        out.clear();
+        out.reserve(body.len());
+        let mut run = 0;
+        let mut new_first_block = None;
+        let mut placed = 0;
+        let mut rewrites = 0;
+        for block in 0..self.blocks.len() {
+            let Some(&Block { start, end, .. }) = self.blocks.get(block) else {
+                continue;
+            };
+            if self
+                .placed
+                .get(placed)
+                .is_some_and(|&(phi_block, _)| phi_block as usize == block)
+            {
+                // The label, then the phis.
+                out.extend_from_slice(body.get(run..start).unwrap_or_default());
+                run = start;
+            }
+            new_first_block.get_or_insert(out.len() + start.saturating_sub(run));
+            while let Some(&(phi_block, phi)) = self.placed.get(placed) {
+                if phi_block as usize != block {
+                    break;
+                }
+                placed += 1;
+                self.write_phi(builder, &mut out, phi);
+            }
+            let mut at = start;
+            for instruction in instructions(body.get(start..end).unwrap_or_default()) {
+                let next = at + instruction.len();
+                let op = opcode(instruction);
+                if is_access(op) && self.is_rewritten(instruction) {
+                    out.extend_from_slice(body.get(run..at).unwrap_or_default());
+                    run = next;
+                    if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
+                        out.extend_from_slice(instruction);
+                    }
+                    at = next;
+                    continue;
+                }
+                let mut copied = None;
+                for (position, &word) in instruction.iter().enumerate().skip(1) {
+                    let replaced = self
+                        .replacement
+                        .get(word.wrapping_sub(self.base) as usize)
+                        .is_some_and(|&r| r != 0);
+                    if !replaced || is_literal(op, position) {
+                        continue;
+                    }
+                    // Copy up to the end of this instruction, then change the word.
+                    let copied_at = *copied.get_or_insert_with(|| {
+                        out.extend_from_slice(body.get(run..next).unwrap_or_default());
+                        run = next;
+                        out.len() - instruction.len()
+                    });
+                    let value = self.resolve(word);
+                    unuse(builder, word);
+                    use_id(builder, value);
+                    if let Some(slot) = out.get_mut(copied_at + position) {
+                        *slot = value;
+                    }
+                }
+                at = next;
+            }
+        }
+        out.extend_from_slice(body.get(run..).unwrap_or_default());
+        function.first_block = new_first_block;
+        std::mem::swap(&mut function.body, &mut out);
+        self.out = out;
+    }
+
+    /// Whether [`Promoter::rewrite_access`] changes `instruction` (a load, store or
+    /// access chain).
+    fn is_rewritten(&self, instruction: &[Word]) -> bool {
+        let op = opcode(instruction);
+        let pointer = match *instruction {
+            [_, _, _, pointer, ..] if op == Op::Load as u32 => pointer,
+            [_, pointer, ..] if op == Op::Store as u32 => pointer,
+            [_, _, id, ..] => id,
+            _ => return false,
+        };
+        self.promoted(pointer).is_some() || self.promoted_chain(pointer).is_some()
+    }
+
+    /// Leaves out a whole load or store of a promoted variable and an access chain into
+    /// one, and writes a load or store through such a chain as an `OpCompositeExtract`
+    /// or `OpCompositeInsert` of the variable's value (the next of the rewrites); false
+    /// for any other instruction.
+    fn rewrite_access(
+        &mut self,
+        builder: &mut Builder,
+        out: &mut Vec<Word>,
+        instruction: &[Word],
+        rewrites: &mut usize,
+    ) -> bool {
+        let op = opcode(instruction);
+        match *instruction {
+            [_, ty, _, pointer, ..]
+                if op == Op::Load as u32 && self.promoted(pointer).is_some() =>
+            {
+                unuse(builder, ty);
+                unuse(builder, pointer);
+                return true;
+            }
+            [_, pointer, value, ..]
+                if op == Op::Store as u32 && self.promoted(pointer).is_some() =>
+            {
+                unuse(builder, pointer);
+                unuse(builder, value);
+                return true;
+            }
+            _ => {}
+        }
+        if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
+            let [_, ty, id, ref operands @ ..] = *instruction else {
+                return false;
+            };
+            if self.promoted_chain(id).is_none() {
+                return false;
+            }
+            unuse(builder, ty);
+            for &operand in operands {
+                unuse(builder, operand);
+            }
+            return true;
+        }
+        let (pointer, load) = match *instruction {
+            [_, _, _, pointer, ..] if op == Op::Load as u32 => (pointer, true),
+            [_, pointer, _, ..] if op == Op::Store as u32 => (pointer, false),
+            _ => return false,
+        };
+        let Some((variable, chain)) = self.promoted_chain(pointer) else {
+            return false;
+        };
+        let Some(&(whole, inserted)) = self.rewrites.get(*rewrites) else {
+            return false;
+        };
+        *rewrites += 1;
+        unuse(builder, pointer);
+        let whole = self.resolve(whole);
+        use_id(builder, whole);
+        let count = self.indices(chain).len() as Word;
+        if let [_, ty, id, ..] = *instruction {
+            if load {
+                out.extend([
+                    ((4 + count) << 16) | Op::CompositeExtract as u32,
+                    ty,
+                    id,
+                    whole,
+                ]);
+                out.extend_from_slice(self.indices(chain));
+                return true;
+            }
+        }
+        let Some(&value) = instruction.get(2) else {
+            return false;
+        };
+        let resolved = self.resolve(value);
+        if resolved != value {
+            unuse(builder, value);
+            use_id(builder, resolved);
+        }
+        let ty = self
+            .candidates
+            .get(variable as usize)
+            .map_or(0, |c| c.value_type);
+        use_id(builder, ty);
+        if let Some(info) = builder.ids.get_mut(inserted as usize) {
+            info.in_function = true;
+        }
+        out.extend([
+            ((5 + count) << 16) | Op::CompositeInsert as u32,
+            ty,
+            inserted,
+            resolved,
+            whole,
+        ]);
+        out.extend_from_slice(self.indices(chain));
+        true
+    }
+
+    /// Appends `OpPhi` number `phi`, its operands paired with the predecessors' labels.
+    fn write_phi(&mut self, builder: &mut Builder, out: &mut Vec<Word>, phi: u32) {
+        let Some(p) = self.phis.get(phi as usize) else {
+            return;
+        };
+        let (id, block, variable) = (p.id, p.block, p.variable);
+        let ty = self
+            .candidates
+            .get(variable as usize)
+            .map_or(0, |c| c.value_type);
+        let count = self.predecessors_of(block).len();
+        out.extend([((3 + 2 * count as Word) << 16) | Op::Phi as u32, ty, id]);
+        use_id(builder, ty);
+        if let Some(info) = builder.ids.get_mut(id as usize) {
+            info.in_function = true;
+        }
+        for index in 0..count {
+            let operand = self
+                .phis
+                .get(phi as usize)
+                .and_then(|p| self.phi_operands.get(p.operands as usize + index))
+                .copied()
+                .unwrap_or(0);
+            let value = self.resolve(operand);
+            let predecessor = self.predecessors_of(block).get(index).copied().unwrap_or(0);
+            let label = self.blocks.get(predecessor as usize).map_or(0, |b| b.label);
+            out.extend([value, label]);
+            use_id(builder, value);
+            use_id(builder, label);
+        }
+    }
+}
