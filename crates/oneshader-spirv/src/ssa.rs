@@ -55,6 +55,22 @@ struct Chain {
     end: u32,
 }
 
+/// What a load through a chain into a promoted variable reads (see
+/// [`Promoter::inserted_part`]).
+enum Part {
+    /// The object an `OpCompositeInsert` through the same chain inserted: the load goes.
+    Inserted(Word),
+    /// Part of this composite: the load becomes an `OpCompositeExtract` of it.
+    Within(Word),
+}
+
+/// In `rewrites`, in place of an insert's id: a load through a chain that reads what
+/// an insert put there, left out (its id is replaced by the object).
+const FORWARDED: Word = Word::MAX;
+
+/// How many inserts into other members a load looks past for the one it reads.
+const MAX_INSERTS_LOOKED_THROUGH: usize = 16;
+
 /// A block of the function: its label and the word range of its instructions after
 /// the label (terminator included).
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +139,19 @@ pub(crate) struct Promoter {
     /// For each load and store through a promoted chain, in order: the variable's value
     /// there, and for a store the id of the `OpCompositeInsert` that makes the new one.
     rewrites: Vec<(Word, Word)>,
+    /// Each `OpCompositeInsert` the pass makes, by its id: the object inserted, the
+    /// composite it goes into, and the chain (an index into `chains`) it goes through.
+    /// A load through the same chain reads the object itself.
+    inserts: FastHashMap<Word, (Word, Word, u32)>,
+    /// A chain's indices, copied.
+    scratch: Vec<u32>,
+    /// Where the phis' operand values are in the function's new words: a value may be
+    /// replaced after its phi is written (a loop header's phi names values of blocks
+    /// later in the layout).
+    phi_values_at: Vec<usize>,
+    /// Where each `OpCompositeInsert` the pass wrote is in the new words, and its id:
+    /// one that nothing reads once loads are forwarded goes.
+    inserts_at: Vec<(usize, Word)>,
     /// The function's blocks, in layout order.
     blocks: Vec<Block>,
     /// Each block's successors (deduplicated), as ranges of `successors`.
@@ -539,8 +568,12 @@ impl Promoter {
                 }
                 _ => {}
             }
-            for &word in instruction.iter().skip(1) {
-                self.disqualify(word);
+            // A literal (`OpExtInst`'s instruction number, a group operation) that
+            // equals a candidate's id is no use of it.
+            for (position, &word) in instruction.iter().enumerate().skip(1) {
+                if !is_literal(op, position) {
+                    self.disqualify(word);
+                }
             }
             if is_terminator(op) {
                 terminated = true;
@@ -815,6 +848,7 @@ impl Promoter {
         self.phi_operands.clear();
         self.user_links.clear();
         self.rewrites.clear();
+        self.inserts.clear();
         for block in 0..count as u32 {
             if self.predecessors_of(block).is_empty() {
                 self.seal(builder, block);
@@ -836,9 +870,20 @@ impl Promoter {
                         if let Some(variable) = self.promoted(pointer) {
                             let value = self.read(builder, variable, block);
                             self.replace(id, value);
-                        } else if let Some((variable, _)) = self.promoted_chain(pointer) {
+                        } else if let Some((variable, chain)) = self.promoted_chain(pointer) {
                             let value = self.read(builder, variable, block);
-                            self.rewrites.push((value, 0));
+                            let mut loaded = std::mem::take(&mut self.scratch);
+                            loaded.clear();
+                            loaded.extend_from_slice(self.indices(chain));
+                            let part = self.inserted_part(value, &loaded);
+                            self.scratch = loaded;
+                            match part {
+                                Part::Inserted(object) => {
+                                    self.replace(id, object);
+                                    self.rewrites.push((value, FORWARDED));
+                                }
+                                Part::Within(composite) => self.rewrites.push((composite, 0)),
+                            }
                         }
                     }
                     [first, pointer, value, ..] if first & 0xffff == Op::Store as u32 => {
@@ -848,6 +893,9 @@ impl Promoter {
                             let whole = self.read(builder, variable, block);
                             let inserted = self.new_id(builder);
                             self.rewrites.push((whole, inserted));
+                            if let Some(chain) = self.chain_index(pointer) {
+                                self.inserts.insert(inserted, (value, whole, chain));
+                            }
                             self.define(variable, block, inserted);
                         }
                     }
@@ -868,6 +916,36 @@ impl Promoter {
                 }
             }
         }
+    }
+
+    /// What a load through `chain` reads from `value`, a promoted variable's value:
+    /// the object an insert through the same chain put there, or else the value (or an
+    /// older one, past inserts into other members) to extract it from.
+    fn inserted_part(&mut self, value: Word, loaded: &[u32]) -> Part {
+        let mut composite = self.resolve(value);
+        for _ in 0..MAX_INSERTS_LOOKED_THROUGH {
+            let Some(&(object, into, through)) = self.inserts.get(&composite) else {
+                break;
+            };
+            let Some(&inserted) = self.chains.get(through as usize) else {
+                break;
+            };
+            let stored = self.indices(inserted);
+            if loaded == stored {
+                return Part::Inserted(self.resolve(object));
+            }
+            // Past an insert into another member only when neither chain is a prefix of
+            // the other: the first index where they differ tells them apart.
+            let apart = loaded
+                .iter()
+                .zip(stored)
+                .any(|(load_index, store_index)| load_index != store_index);
+            if !apart {
+                break;
+            }
+            composite = self.resolve(into);
+        }
+        Part::Within(composite)
     }
 
     /// Seals `block` (all its predecessors are filled): gives its incomplete phis their
@@ -1146,6 +1224,8 @@ impl Promoter {
         let mut new_first_block = None;
         let mut placed = 0;
         let mut rewrites = 0;
+        self.phi_values_at.clear();
+        self.inserts_at.clear();
         for block in 0..self.blocks.len() {
             let Some(&Block { start, end, .. }) = self.blocks.get(block) else {
                 continue;
@@ -1180,6 +1260,23 @@ impl Promoter {
                     at = next;
                     continue;
                 }
+                if op == Op::CompositeExtract as u32 {
+                    if let [_, ty, id, composite, ref indices @ ..] = *instruction {
+                        let covered = self.slot(id).is_some_and(|s| s < self.replacement.len());
+                        if let Part::Inserted(object) = self.inserted_part(composite, indices) {
+                            if covered {
+                                // Reading back what an insert put there: the object.
+                                out.extend_from_slice(body.get(run..at).unwrap_or_default());
+                                run = next;
+                                unuse(builder, ty);
+                                unuse(builder, composite);
+                                self.replace(id, object);
+                                at = next;
+                                continue;
+                            }
+                        }
+                    }
+                }
                 let mut copied = None;
                 for (position, &word) in instruction.iter().enumerate().skip(1) {
                     let replaced = self
@@ -1206,9 +1303,76 @@ impl Promoter {
             }
         }
         out.extend_from_slice(body.get(run..).unwrap_or_default());
+        for index in 0..self.phi_values_at.len() {
+            let Some(&at) = self.phi_values_at.get(index) else {
+                continue;
+            };
+            let Some(&written) = out.get(at) else {
+                continue;
+            };
+            let value = self.resolve(written);
+            if value != written {
+                unuse(builder, written);
+                use_id(builder, value);
+                if let Some(slot) = out.get_mut(at) {
+                    *slot = value;
+                }
+            }
+        }
+        self.remove_unread_inserts(builder, &mut out);
         function.first_block = new_first_block;
         std::mem::swap(&mut function.body, &mut out);
         self.out = out;
+    }
+
+    /// Removes the inserts this pass wrote that nothing reads (the loads they fed were
+    /// forwarded), latest first, so that an insert only a removed one read goes too.
+    fn remove_unread_inserts(&mut self, builder: &mut Builder, out: &mut Vec<Word>) {
+        let mut removed = Vec::new();
+        for &(at, inserted) in self.inserts_at.iter().rev() {
+            let unread = builder
+                .ids
+                .get(inserted as usize)
+                .is_some_and(|info| info.uses == 0);
+            let Some(instruction) = out
+                .get(at)
+                .and_then(|&first| out.get(at..at + (first >> 16) as usize))
+            else {
+                continue;
+            };
+            if !unread {
+                continue;
+            }
+            // Type, object and composite; the rest are literal indices.
+            for &operand in instruction
+                .iter()
+                .skip(1)
+                .take(4)
+                .filter(|&&w| w != inserted)
+            {
+                unuse(builder, operand);
+            }
+            if let Some(info) = builder.ids.get_mut(inserted as usize) {
+                info.removed = true;
+                info.in_function = false;
+            }
+            removed.push((at, instruction.len()));
+        }
+        if removed.is_empty() {
+            return;
+        }
+        removed.sort_unstable();
+        let mut kept = 0;
+        let mut from = 0;
+        for (at, length) in removed {
+            out.copy_within(from..at, kept);
+            kept += at - from;
+            from = at + length;
+        }
+        let end = out.len();
+        out.copy_within(from..end, kept);
+        kept += end - from;
+        out.truncate(kept);
     }
 
     /// Whether [`Promoter::rewrite_access`] changes `instruction` (a load, store or
@@ -1278,6 +1442,13 @@ impl Promoter {
             return false;
         };
         *rewrites += 1;
+        if load && inserted == FORWARDED {
+            if let [_, ty, ..] = *instruction {
+                unuse(builder, ty);
+            }
+            unuse(builder, pointer);
+            return true;
+        }
         unuse(builder, pointer);
         let whole = self.resolve(whole);
         use_id(builder, whole);
@@ -1310,6 +1481,7 @@ impl Promoter {
         if let Some(info) = builder.ids.get_mut(inserted as usize) {
             info.in_function = true;
         }
+        self.inserts_at.push((out.len(), inserted));
         out.extend([
             ((5 + count) << 16) | Op::CompositeInsert as u32,
             ty,
@@ -1347,6 +1519,7 @@ impl Promoter {
             let value = self.resolve(operand);
             let predecessor = self.predecessors_of(block).get(index).copied().unwrap_or(0);
             let label = self.blocks.get(predecessor as usize).map_or(0, |b| b.label);
+            self.phi_values_at.push(out.len());
             out.extend([value, label]);
             use_id(builder, value);
             use_id(builder, label);

@@ -427,3 +427,74 @@ fn dynamic_indices_keep_the_variable() {
         disassemble(&words)
     );
 }
+
+/// `uint2 v = 0; v.y = x; v.x = 5; return v.x + v.y;`: each load through a chain reads
+/// back what the last insert through the same chain put there, so neither extracts,
+/// and the inserts, read by nothing then, go too.
+#[test]
+fn loads_through_a_chain_read_back_what_was_inserted() {
+    let mut expected_operands = Vec::new();
+    let words = module(|b, ids| {
+        let uint2 = b.type_vector(ids.uint, 2);
+        let vector_pointer = b.type_pointer(StorageClass::Function, uint2);
+        let zero = b.constant_composite(uint2, &[ids.c(0), ids.c(0)]);
+        let v = b.function_variable(vector_pointer, Some(zero));
+        let y = chain(b, ids.pointer, v, &[ids.c(1)]);
+        b.store(y, ids.x, None).unwrap();
+        let x_component = chain(b, ids.pointer, v, &[ids.c(0)]);
+        b.store(x_component, ids.c(5), None).unwrap();
+        let x_component = chain(b, ids.pointer, v, &[ids.c(0)]);
+        let first = load_of(b, ids, x_component);
+        let y = chain(b, ids.pointer, v, &[ids.c(1)]);
+        let second = load_of(b, ids, y);
+        let sum = binary(b, Op::IAdd, ids.uint, first, second);
+        expected_operands = vec![ids.c(5), ids.x];
+        b.ret_value(sum).unwrap();
+    });
+    let ops = [
+        Op::Variable,
+        Op::Load,
+        Op::Store,
+        Op::Phi,
+        Op::AccessChain,
+        Op::CompositeInsert,
+        Op::CompositeExtract,
+    ];
+    assert_eq!(counts(&words, &ops), [0; 7], "{}", disassemble(&words));
+    let module = load(&words);
+    let add = body_instructions(&module)
+        .into_iter()
+        .find(|i| i.class.opcode == Op::IAdd)
+        .map(|i| {
+            i.operands
+                .iter()
+                .filter_map(|o| o.id_ref_any())
+                .collect::<Vec<_>>()
+        });
+    assert_eq!(add, Some(expected_operands), "{}", disassemble(&words));
+}
+
+/// `OpExtInst`'s instruction number is a literal: one that equals a variable's id
+/// (here `UMin`, 38) does not keep the variable in memory.
+#[test]
+fn an_extended_instruction_number_is_no_use_of_a_variable() {
+    const UMIN: u32 = 38;
+    let words = module(|b, ids| {
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        while b.id() + 1 < UMIN {}
+        let v = b.function_variable(ids.pointer, Some(ids.c(0)));
+        assert_eq!(v, UMIN);
+        b.store(v, ids.x, None).unwrap();
+        let loaded = load_of(b, ids, v);
+        let smaller = b.id();
+        b.ext_inst(ids.uint, smaller, glsl, UMIN, &[loaded, ids.c(7)])
+            .unwrap();
+        b.ret_value(smaller).unwrap();
+    });
+    assert_eq!(
+        counts(&words, &MEMORY),
+        [0, 0, 0, 0],
+        "{}",
+        disassemble(&words)
+    );
+}
