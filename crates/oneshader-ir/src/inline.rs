@@ -5,10 +5,12 @@
 //! ([`Flattened`]), callees before callers, so inlining a call copies an already
 //! flattened body one level deep: a long call chain costs no Rust stack beyond the
 //! nesting of one body. A call is inlined when its callee is called from one place of
-//! the module only, or when the flattened caller stays within
-//! [`EXPRESSION_BUDGET`] expressions; otherwise the call stays, and so does the callee
-//! (written unchanged, with whatever it calls). Repeated calls of large helpers thus
-//! never grow a function exponentially.
+//! the module only and the flattened caller stays within [`SINGLE_USE_BUDGET`]
+//! expressions, or when it stays within [`EXPRESSION_BUDGET`]; otherwise the call
+//! stays, and so does the callee (written unchanged, with whatever it calls). Repeated
+//! calls of large helpers thus never grow a function exponentially, and a generated
+//! shader of thousands of helpers does not become one function of millions of
+//! expressions.
 //!
 //! What an inlined call becomes, in the caller:
 //! - value arguments are bound where the call was, and the callee's argument
@@ -43,6 +45,13 @@ use crate::types::{AddressSpace, Type, TypeInner};
 /// How many expressions a flattened function may reach by inlining callees that are
 /// called from more than one place.
 pub const EXPRESSION_BUDGET: usize = 4096;
+
+/// How many expressions a flattened function may reach by inlining callees called from
+/// one place. Past it, inlining no longer makes the module smaller by much, while the
+/// one function keeps growing: at 100,000 generated lines (6,600 helpers) the inlined
+/// entry function was the compiler's peak memory (136 MiB against 80 MiB without it),
+/// and drivers' compile time grows faster than a function's size.
+pub const SINGLE_USE_BUDGET: usize = 1 << 16;
 
 /// How deep an inlined body may leave statements nested (the front end's limit for a
 /// function's own statements): a call is inlined only if its depth plus the callee's
@@ -736,7 +745,12 @@ impl<'a> Inliner<'a> {
         };
         let added = function.expressions.len();
         let once = self.sites.get(callee.index()) == Some(&1);
-        let inline = flat.inlinable && (once || size.saturating_add(added) <= EXPRESSION_BUDGET);
+        let budget = if once {
+            SINGLE_USE_BUDGET
+        } else {
+            EXPRESSION_BUDGET
+        };
+        let inline = flat.inlinable && size.saturating_add(added) <= budget;
         if inline {
             *size = size.saturating_add(added);
         }
@@ -1129,6 +1143,34 @@ mod tests {
         let inlined = inline_main(&module);
         assert_eq!(calls(&inlined.function), 0);
         assert!(inlined.helpers.is_empty());
+    }
+
+    /// A chain of single-use helpers of 1,000 expressions each, longer than
+    /// [`SINGLE_USE_BUDGET`] allows in one function: inlining stops at the budget and
+    /// the rest stay calls.
+    #[test]
+    fn single_use_helpers_stop_at_their_budget() {
+        const LEVELS: usize = 100;
+        const SIZE: usize = 1000;
+        let mut module = Module::default();
+        let mut previous = helper(&mut module, "f0", |f, x| {
+            f.body.push(Statement::Return { value: Some(x) })
+        });
+        for level in 1..LEVELS {
+            let callee = previous;
+            previous = helper(&mut module, &format!("f{level}"), |f, x| {
+                let mut value = call(f, callee, x);
+                for _ in 0..SIZE {
+                    value = binary(f, BinaryOperator::Add, value, x);
+                }
+                f.body.push(Statement::Return { value: Some(value) });
+            });
+        }
+        entry_calling(&mut module, previous);
+        let inlined = inline_main(&module);
+        assert!(calls(&inlined.function) > 0);
+        assert!(!inlined.helpers.is_empty());
+        assert!(inlined.function.expressions.len() <= SINGLE_USE_BUDGET + 2 * SIZE);
     }
 
     /// Helpers that call the one below twice would double at every level: past the
