@@ -20,7 +20,7 @@ pub fn push_f32(out: &mut String, value: f32) {
         if value.is_sign_negative() {
             out.push('-');
         }
-        push_decimal(out, sixteenths / 16);
+        push_decimal(out, u64::from(sixteenths / 16));
         out.push('.');
         // n/16 = n * 625 / 10000: four digits, without their trailing zeros.
         let fraction = sixteenths % 16 * 625;
@@ -45,15 +45,17 @@ pub fn push_f32(out: &mut String, value: f32) {
         if value.is_sign_negative() {
             out.push('-');
         }
-        push_decimal(out, magnitude as u32);
+        push_decimal(out, magnitude as u64);
         out.push_str(".0");
     } else {
         let _ = write!(out, "{value:?}");
     }
 }
 
-/// Appends the decimal digits of `value`.
-fn push_decimal(out: &mut String, value: u32) {
+/// Appends the decimal digits of `value` (without the formatting machinery, which costs
+/// more than the digits for the `_eN` names the text writers write at nearly every
+/// expression).
+pub fn push_decimal(out: &mut String, value: u64) {
     let mut divisor = 1;
     while value / divisor >= 10 {
         divisor *= 10;
@@ -69,7 +71,26 @@ fn push_decimal(out: &mut String, value: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::push_f32;
+    use super::{push_decimal, push_f32};
+
+    #[test]
+    fn decimals_match_the_formatter() {
+        for value in [
+            0,
+            7,
+            9,
+            10,
+            99,
+            100,
+            4_294_967_295,
+            10_000_000_000_000_000_000,
+            u64::MAX,
+        ] {
+            let mut out = String::from("_e");
+            push_decimal(&mut out, value);
+            assert_eq!(out, format!("_e{value}"));
+        }
+    }
 
     fn check(value: f32) {
         let mut out = String::new();

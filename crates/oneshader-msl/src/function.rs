@@ -18,8 +18,8 @@ use std::rc::Rc;
 
 use crate::layout::Slot;
 use crate::names::Namer;
-use crate::text::push_decimal;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
+use oneshader_ir::text::push_decimal;
 
 /// How `return` is written.
 pub enum Output {

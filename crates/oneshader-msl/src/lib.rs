@@ -17,7 +17,6 @@ mod math;
 pub mod names;
 mod polyfill;
 mod resources;
-mod text;
 mod wave;
 mod writer;
 

@@ -425,7 +425,7 @@ impl Namer {
                 candidate.clear();
                 candidate.push_str(&base);
                 candidate.push('_');
-                crate::text::push_decimal(&mut candidate, suffix);
+                oneshader_ir::text::push_decimal(&mut candidate, suffix);
                 if !self.is_taken(&candidate) {
                     break candidate.into();
                 }

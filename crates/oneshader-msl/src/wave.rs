@@ -10,8 +10,8 @@ use oneshader_ir::{Diagnostic, Expression, Handle, ScalarKind, ShaderStage, Type
 use crate::function::FunctionWriter;
 use crate::layout::scalar_name;
 use crate::polyfill::Polyfill;
-use crate::text::push_decimal;
 use crate::writer::{unsupported, wave_stage_error, LANE_COUNT, LANE_INDEX};
+use oneshader_ir::text::push_decimal;
 
 type Written = Result<(), Diagnostic>;
 

@@ -19,8 +19,8 @@ use crate::layout::{Slot, StructTable, Types};
 use crate::names::Namer;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
-use crate::text::push_decimal;
 use crate::Options;
+use oneshader_ir::text::push_decimal;
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
 pub const LANE_INDEX: &str = "_lane_index";
