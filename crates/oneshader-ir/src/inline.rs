@@ -545,6 +545,8 @@ impl Copy<'_> {
 
     /// Appends the source's locals to `out`, with their names.
     fn locals_into(&mut self, out: &mut Function) {
+        out.local_variables
+            .reserve(self.source.local_variables.len());
         for (handle, local) in self.source.local_variables.iter() {
             let span = self.source.local_variables.span(handle);
             self.locals
@@ -557,24 +559,22 @@ impl Copy<'_> {
     ///
     /// An operand may come later in the arena than its user (a call's result replaced by
     /// the value its inlined body returns), so every expression gets its new handle
-    /// first and its contents second.
+    /// first (the next free one, or the argument it stands for), and is appended second.
     fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
         let source = self.source;
-        for (handle, expression) in source.expressions.iter() {
-            let argument = match *expression {
-                Expression::FunctionArgument(index) => arguments.get(index as usize).copied(),
-                _ => None,
-            };
-            let ty = source.type_of(handle);
-            let new = argument.unwrap_or_else(|| {
-                out.add_expression(
-                    Expression::ZeroValue(ty),
-                    ty,
-                    source.expressions.span(handle),
-                )
-            });
-            self.expressions.push(new);
-        }
+        let start = out.expressions.len();
+        let mut next = start;
+        self.expressions
+            .extend(source.expressions.iter().map(|(_, expression)| {
+                if let Expression::FunctionArgument(index) = *expression {
+                    if let Some(&argument) = arguments.get(index as usize) {
+                        return argument;
+                    }
+                }
+                next += 1;
+                Handle::from_index(next - 1)
+            }));
+        out.reserve_expressions(next - start);
         for (handle, expression) in source.expressions.iter() {
             if let Expression::FunctionArgument(index) = *expression {
                 if arguments.get(index as usize).is_some() {
@@ -588,13 +588,17 @@ impl Copy<'_> {
                 }
             }
             expression.map_operands(|operand| self.expression(operand));
-            // Operands that came before are final; a later one is not a literal yet.
+            // Operands that came before are final; a later one is not appended yet, so
+            // it is no literal.
             if let Some(literal) = crate::fold::literal(out, &expression) {
                 expression = Expression::Literal(literal);
             }
-            if let Some(slot) = out.expressions.try_get_mut(self.expression(handle)) {
-                *slot = expression;
-            }
+            let new = out.add_expression(
+                expression,
+                source.type_of(handle),
+                source.expressions.span(handle),
+            );
+            debug_assert_eq!(new, self.expression(handle));
         }
     }
 }
@@ -654,16 +658,19 @@ impl<'a> Inliner<'a> {
         };
         out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
         // Expressions copied before an inlined call that use its result use the value
-        // its body returned.
+        // its body returned. Only the function's own expressions (the first ones) may:
+        // an inlined body's refer to its own and to the call's arguments, which were
+        // copied with the replacements made so far.
         if !state.replaced.is_empty() {
+            let own = function.expressions.len();
             let mut replacement: Vec<Handle<Expression>> =
-                (0..out.expressions.len()).map(Handle::from_index).collect();
+                (0..own).map(Handle::from_index).collect();
             for (from, to) in state.replaced {
                 if let Some(slot) = replacement.get_mut(from.index()) {
                     *slot = to;
                 }
             }
-            for expression in out.expressions.iter_mut() {
+            for expression in out.expressions.iter_mut().take(own) {
                 expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
             }
         }
@@ -754,10 +761,24 @@ impl<'a> Inliner<'a> {
         in_loop: bool,
     ) -> Block {
         let mut result = Vec::with_capacity(block.len());
-        for statement in block {
-            self.statement(out, copy, statement, state, in_loop, &mut result);
-        }
+        self.block_into(out, copy, block, state, in_loop, &mut result);
         result
+    }
+
+    /// Copies `block` as [`Inliner::block`] does, appending its statements to `into`.
+    fn block_into(
+        &self,
+        out: &mut Function,
+        copy: &mut Copy<'_>,
+        block: &Block,
+        state: &mut State,
+        in_loop: bool,
+        into: &mut Block,
+    ) {
+        into.reserve(block.len());
+        for statement in block {
+            self.statement(out, copy, statement, state, in_loop, into);
+        }
     }
 
     /// Copies one statement into `into`, inlining the call it is if so decided.
@@ -980,10 +1001,9 @@ impl<'a> Inliner<'a> {
             decisions: Vec::new().into_iter(),
             replaced: Vec::new(),
         };
-        let in_loop = in_loop || flat.early_return;
-        let body = self.block(out, &mut copy, &callee.body, &mut state, in_loop);
         if flat.early_return {
-            let mut body = body;
+            let mut body = Vec::with_capacity(callee.body.len() + 1);
+            self.block_into(out, &mut copy, &callee.body, &mut state, true, &mut body);
             body.push(Statement::Break);
             into.push(Statement::Loop {
                 body,
@@ -995,7 +1015,7 @@ impl<'a> Inliner<'a> {
             }
             None
         } else {
-            into.extend(body);
+            self.block_into(out, &mut copy, &callee.body, &mut state, in_loop, into);
             copy.returned
         }
     }

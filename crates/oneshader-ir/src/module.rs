@@ -337,6 +337,7 @@ impl Function {
     }
 
     /// Adds an expression of type `ty`.
+    #[inline]
     pub fn add_expression(
         &mut self,
         expression: Expression,
