@@ -559,47 +559,69 @@ impl Copy<'_> {
     ///
     /// An operand may come later in the arena than its user (a call's result replaced by
     /// the value its inlined body returns), so every expression gets its new handle
-    /// first (the next free one, or the argument it stands for), and is appended second.
+    /// first (the next free one, or the argument it stands for), and is appended second,
+    /// in runs between the arguments.
     fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
         let source = self.source;
         let start = out.expressions.len();
         let mut next = start;
         self.expressions
             .extend(source.expressions.iter().map(|(_, expression)| {
-                if let Expression::FunctionArgument(index) = *expression {
-                    if let Some(&argument) = arguments.get(index as usize) {
-                        return argument;
-                    }
+                if let Some(argument) = argument_of(expression, arguments) {
+                    return argument;
                 }
                 next += 1;
                 Handle::from_index(next - 1)
             }));
         out.reserve_expressions(next - start);
+        let mut run = 0;
         for (handle, expression) in source.expressions.iter() {
-            if let Expression::FunctionArgument(index) = *expression {
-                if arguments.get(index as usize).is_some() {
-                    continue;
-                }
+            if argument_of(expression, arguments).is_some() {
+                self.copy_run(out, run..handle.index());
+                run = handle.index() + 1;
             }
-            let mut expression = expression.clone();
-            if let Expression::LocalVariable(local) = &mut expression {
-                if let Some(&new) = self.locals.get(local.index()) {
-                    *local = new;
-                }
-            }
-            expression.map_operands(|operand| self.expression(operand));
-            // Operands that came before are final; a later one is not appended yet, so
-            // it is no literal.
-            if let Some(literal) = crate::fold::literal(out, &expression) {
-                expression = Expression::Literal(literal);
-            }
-            let new = out.add_expression(
-                expression,
-                source.type_of(handle),
-                source.expressions.span(handle),
-            );
-            debug_assert_eq!(new, self.expression(handle));
         }
+        self.copy_run(out, run..source.expressions.len());
+        debug_assert_eq!(out.expressions.len(), next);
+    }
+
+    /// Appends the source's expressions in `range` (none of them an argument replaced by
+    /// the caller's) to `out`, renamed, with their types and spans.
+    fn copy_run(&self, out: &mut Function, range: std::ops::Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        if let Some(types) = self.source.expression_types.get(range.clone()) {
+            out.expression_types.extend_from_slice(types);
+        }
+        out.expressions
+            .append_copies(&self.source.expressions, range, |so_far, expression| {
+                let mut expression = expression.clone();
+                if let Expression::LocalVariable(local) = &mut expression {
+                    if let Some(&new) = self.locals.get(local.index()) {
+                        *local = new;
+                    }
+                }
+                expression.map_operands(|operand| self.expression(operand));
+                // Operands that came before are final; a later one is not appended yet,
+                // so it is no literal.
+                match crate::fold::literal_in(so_far, &expression) {
+                    Some(literal) => Expression::Literal(literal),
+                    None => expression,
+                }
+            });
+    }
+}
+
+/// The caller's value or pointer that `expression` (of a callee) stands for, if it is
+/// one of the callee's arguments.
+fn argument_of(
+    expression: &Expression,
+    arguments: &[Handle<Expression>],
+) -> Option<Handle<Expression>> {
+    match *expression {
+        Expression::FunctionArgument(index) => arguments.get(index as usize).copied(),
+        _ => None,
     }
 }
 
