@@ -23,6 +23,7 @@ pub fn literal(function: &Function, expression: &Expression) -> Option<Literal> 
 }
 
 /// [`literal`] for an expression whose operands are in `expressions`.
+#[inline]
 pub fn literal_in(expressions: &Arena<Expression>, expression: &Expression) -> Option<Literal> {
     let operand = |handle| match expressions.try_get(handle)? {
         Expression::Literal(literal) => Some(*literal),

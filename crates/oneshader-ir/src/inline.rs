@@ -979,7 +979,7 @@ impl<'a> Inliner<'a> {
             {
                 let local = out.local_variables.append(
                     LocalVariable {
-                        name: format!("{}_result", callee.name),
+                        name: format!("{}_result", callee.name).into(),
                         ty: returned.ty,
                         init: None,
                     },
