@@ -225,12 +225,10 @@ impl Flat {
         flattened: Option<Function>,
     ) -> Self {
         let function = flattened.as_ref().unwrap_or(original);
-        let mut returns = 0usize;
-        crate::analysis::walk_statements(&function.body, &mut |s| {
-            returns += usize::from(matches!(s, Statement::Return { .. }));
-        });
+        let mut shape = Shape::default();
+        let nesting = shape.walk(&function.body, false);
         let last_returns = matches!(function.body.last(), Some(Statement::Return { .. }));
-        let early_return = returns > usize::from(last_returns);
+        let early_return = shape.returns > usize::from(last_returns);
         let has_init = function
             .local_variables
             .iter()
@@ -257,8 +255,8 @@ impl Flat {
                 }
             }
         }
-        let depth = nesting(&function.body).saturating_add(usize::from(early_return));
-        let inlinable = !has_init && !nested_return(&function.body);
+        let depth = nesting.saturating_add(usize::from(early_return));
+        let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
             depth,
@@ -435,51 +433,49 @@ fn statement_operands(statement: &Statement, into: &mut Vec<Handle<Expression>>)
     }
 }
 
-/// How deep the statements of `block` nest below it (0 for a block without nested
-/// blocks). Flattened bodies nest at most [`MAX_NESTING`] deep, which bounds the recursion.
-fn nesting(block: &Block) -> usize {
-    let inner = |blocks: &mut dyn Iterator<Item = &Block>| {
-        blocks.map(|b| 1 + nesting(b)).max().unwrap_or(0)
-    };
-    block
-        .iter()
-        .map(|statement| match statement {
-            Statement::Block(b) => inner(&mut std::iter::once(b)),
-            Statement::If { accept, reject, .. } => inner(&mut [accept, reject].into_iter()),
-            Statement::Switch { cases, .. } => inner(&mut cases.iter().map(|case| &case.body)),
-            Statement::Loop {
-                body, continuing, ..
-            } => inner(&mut [body, continuing].into_iter()),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
+/// What [`Flat::of`] needs to know of a body's statements, found in one walk.
+#[derive(Default)]
+struct Shape {
+    /// How many `return`s the body holds, at any depth.
+    returns: usize,
+    /// Whether a `return` sits inside a loop or switch at any depth (inside nested
+    /// blocks and `if`s too).
+    nested_return: bool,
 }
 
-/// Whether a `return` of `block` sits inside a loop or switch at any depth (inside
-/// nested blocks and `if`s too).
-fn nested_return(block: &Block) -> bool {
-    let mut found = false;
-    crate::analysis::walk_statements(block, &mut |statement| {
-        if let Statement::Loop {
-            body, continuing, ..
-        } = statement
-        {
-            for inner in [body, continuing] {
-                crate::analysis::walk_statements(inner, &mut |s| {
-                    found |= matches!(s, Statement::Return { .. });
-                });
-            }
+impl Shape {
+    /// Walks `block` (inside a loop or switch if `breakable`) and gives how deep its
+    /// statements nest below it (0 for a block without nested blocks). Flattened bodies
+    /// nest at most [`MAX_NESTING`] deep, which bounds the recursion.
+    fn walk(&mut self, block: &Block, breakable: bool) -> usize {
+        let mut depth = 0;
+        for statement in block {
+            let nested = match statement {
+                Statement::Return { .. } => {
+                    self.returns += 1;
+                    self.nested_return |= breakable;
+                    0
+                }
+                Statement::Block(inner) => 1 + self.walk(inner, breakable),
+                Statement::If { accept, reject, .. } => {
+                    1 + self
+                        .walk(accept, breakable)
+                        .max(self.walk(reject, breakable))
+                }
+                Statement::Switch { cases, .. } => cases
+                    .iter()
+                    .map(|case| 1 + self.walk(&case.body, true))
+                    .max()
+                    .unwrap_or(0),
+                Statement::Loop {
+                    body, continuing, ..
+                } => 1 + self.walk(body, true).max(self.walk(continuing, true)),
+                _ => 0,
+            };
+            depth = depth.max(nested);
         }
-        if let Statement::Switch { cases, .. } = statement {
-            for case in cases {
-                crate::analysis::walk_statements(&case.body, &mut |s| {
-                    found |= matches!(s, Statement::Return { .. });
-                });
-            }
-        }
-    });
-    found
+        depth
+    }
 }
 
 /// Whether `argument` (an expression of `function`) is a value or a pointer into a
