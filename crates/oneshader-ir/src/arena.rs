@@ -160,6 +160,27 @@ impl<T> Arena<T> {
         self.items.len()
     }
 
+    /// Appends a copy of each item of `source` in `range` (nothing if it is out of
+    /// range), made by `copy` from the item and this arena as it is so far, with the
+    /// item's span.
+    pub fn append_copies<U>(
+        &mut self,
+        source: &Arena<U>,
+        range: std::ops::Range<usize>,
+        mut copy: impl FnMut(&Self, &U) -> T,
+    ) {
+        let (Some(items), Some(spans)) = (source.items.get(range.clone()), source.spans.get(range))
+        else {
+            return;
+        };
+        self.items.reserve(items.len());
+        for item in items {
+            let copied = copy(self, item);
+            self.items.push(copied);
+        }
+        self.spans.extend_from_slice(spans);
+    }
+
     /// Makes room for at least `additional` more items, so that appending them does not
     /// grow the arena step by step.
     pub fn reserve(&mut self, additional: usize) {

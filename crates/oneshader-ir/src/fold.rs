@@ -11,6 +11,7 @@
 //! arithmetic (rounding), a conversion to float that would round, a float to integer
 //! conversion out of range, and a bit pattern that is not a finite float.
 
+use crate::arena::Arena;
 use crate::expression::{BinaryOperator, Expression, Literal, UnaryOperator};
 use crate::module::Function;
 use crate::types::{Scalar, ScalarKind};
@@ -18,7 +19,13 @@ use crate::types::{Scalar, ScalarKind};
 /// The literal `expression` evaluates to, when its operands (expressions of
 /// `function`) are literals and the result is exact on every target.
 pub fn literal(function: &Function, expression: &Expression) -> Option<Literal> {
-    let operand = |handle| match function.expressions.try_get(handle)? {
+    literal_in(&function.expressions, expression)
+}
+
+/// [`literal`] for an expression whose operands are in `expressions`.
+#[inline]
+pub fn literal_in(expressions: &Arena<Expression>, expression: &Expression) -> Option<Literal> {
+    let operand = |handle| match expressions.try_get(handle)? {
         Expression::Literal(literal) => Some(*literal),
         _ => None,
     };

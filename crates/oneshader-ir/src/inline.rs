@@ -234,12 +234,10 @@ impl Flat {
         flattened: Option<Function>,
     ) -> Self {
         let function = flattened.as_ref().unwrap_or(original);
-        let mut returns = 0usize;
-        crate::analysis::walk_statements(&function.body, &mut |s| {
-            returns += usize::from(matches!(s, Statement::Return { .. }));
-        });
+        let mut shape = Shape::default();
+        let nesting = shape.walk(&function.body, false);
         let last_returns = matches!(function.body.last(), Some(Statement::Return { .. }));
-        let early_return = returns > usize::from(last_returns);
+        let early_return = shape.returns > usize::from(last_returns);
         let has_init = function
             .local_variables
             .iter()
@@ -266,8 +264,8 @@ impl Flat {
                 }
             }
         }
-        let depth = nesting(&function.body).saturating_add(usize::from(early_return));
-        let inlinable = !has_init && !nested_return(&function.body);
+        let depth = nesting.saturating_add(usize::from(early_return));
+        let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
             depth,
@@ -444,51 +442,49 @@ fn statement_operands(statement: &Statement, into: &mut Vec<Handle<Expression>>)
     }
 }
 
-/// How deep the statements of `block` nest below it (0 for a block without nested
-/// blocks). Flattened bodies nest at most [`MAX_NESTING`] deep, which bounds the recursion.
-fn nesting(block: &Block) -> usize {
-    let inner = |blocks: &mut dyn Iterator<Item = &Block>| {
-        blocks.map(|b| 1 + nesting(b)).max().unwrap_or(0)
-    };
-    block
-        .iter()
-        .map(|statement| match statement {
-            Statement::Block(b) => inner(&mut std::iter::once(b)),
-            Statement::If { accept, reject, .. } => inner(&mut [accept, reject].into_iter()),
-            Statement::Switch { cases, .. } => inner(&mut cases.iter().map(|case| &case.body)),
-            Statement::Loop {
-                body, continuing, ..
-            } => inner(&mut [body, continuing].into_iter()),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
+/// What [`Flat::of`] needs to know of a body's statements, found in one walk.
+#[derive(Default)]
+struct Shape {
+    /// How many `return`s the body holds, at any depth.
+    returns: usize,
+    /// Whether a `return` sits inside a loop or switch at any depth (inside nested
+    /// blocks and `if`s too).
+    nested_return: bool,
 }
 
-/// Whether a `return` of `block` sits inside a loop or switch at any depth (inside
-/// nested blocks and `if`s too).
-fn nested_return(block: &Block) -> bool {
-    let mut found = false;
-    crate::analysis::walk_statements(block, &mut |statement| {
-        if let Statement::Loop {
-            body, continuing, ..
-        } = statement
-        {
-            for inner in [body, continuing] {
-                crate::analysis::walk_statements(inner, &mut |s| {
-                    found |= matches!(s, Statement::Return { .. });
-                });
-            }
+impl Shape {
+    /// Walks `block` (inside a loop or switch if `breakable`) and gives how deep its
+    /// statements nest below it (0 for a block without nested blocks). Flattened bodies
+    /// nest at most [`MAX_NESTING`] deep, which bounds the recursion.
+    fn walk(&mut self, block: &Block, breakable: bool) -> usize {
+        let mut depth = 0;
+        for statement in block {
+            let nested = match statement {
+                Statement::Return { .. } => {
+                    self.returns += 1;
+                    self.nested_return |= breakable;
+                    0
+                }
+                Statement::Block(inner) => 1 + self.walk(inner, breakable),
+                Statement::If { accept, reject, .. } => {
+                    1 + self
+                        .walk(accept, breakable)
+                        .max(self.walk(reject, breakable))
+                }
+                Statement::Switch { cases, .. } => cases
+                    .iter()
+                    .map(|case| 1 + self.walk(&case.body, true))
+                    .max()
+                    .unwrap_or(0),
+                Statement::Loop {
+                    body, continuing, ..
+                } => 1 + self.walk(body, true).max(self.walk(continuing, true)),
+                _ => 0,
+            };
+            depth = depth.max(nested);
         }
-        if let Statement::Switch { cases, .. } = statement {
-            for case in cases {
-                crate::analysis::walk_statements(&case.body, &mut |s| {
-                    found |= matches!(s, Statement::Return { .. });
-                });
-            }
-        }
-    });
-    found
+        depth
+    }
 }
 
 /// Whether `argument` (an expression of `function`) is a value or a pointer into a
@@ -554,6 +550,8 @@ impl Copy<'_> {
 
     /// Appends the source's locals to `out`, with their names.
     fn locals_into(&mut self, out: &mut Function) {
+        out.local_variables
+            .reserve(self.source.local_variables.len());
         for (handle, local) in self.source.local_variables.iter() {
             let span = self.source.local_variables.span(handle);
             self.locals
@@ -566,45 +564,69 @@ impl Copy<'_> {
     ///
     /// An operand may come later in the arena than its user (a call's result replaced by
     /// the value its inlined body returns), so every expression gets its new handle
-    /// first and its contents second.
+    /// first (the next free one, or the argument it stands for), and is appended second,
+    /// in runs between the arguments.
     fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
         let source = self.source;
+        let start = out.expressions.len();
+        let mut next = start;
+        self.expressions
+            .extend(source.expressions.iter().map(|(_, expression)| {
+                if let Some(argument) = argument_of(expression, arguments) {
+                    return argument;
+                }
+                next += 1;
+                Handle::from_index(next - 1)
+            }));
+        out.reserve_expressions(next - start);
+        let mut run = 0;
         for (handle, expression) in source.expressions.iter() {
-            let argument = match *expression {
-                Expression::FunctionArgument(index) => arguments.get(index as usize).copied(),
-                _ => None,
-            };
-            let ty = source.type_of(handle);
-            let new = argument.unwrap_or_else(|| {
-                out.add_expression(
-                    Expression::ZeroValue(ty),
-                    ty,
-                    source.expressions.span(handle),
-                )
+            if argument_of(expression, arguments).is_some() {
+                self.copy_run(out, run..handle.index());
+                run = handle.index() + 1;
+            }
+        }
+        self.copy_run(out, run..source.expressions.len());
+        debug_assert_eq!(out.expressions.len(), next);
+    }
+
+    /// Appends the source's expressions in `range` (none of them an argument replaced by
+    /// the caller's) to `out`, renamed, with their types and spans.
+    fn copy_run(&self, out: &mut Function, range: std::ops::Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        if let Some(types) = self.source.expression_types.get(range.clone()) {
+            out.expression_types.extend_from_slice(types);
+        }
+        out.expressions
+            .append_copies(&self.source.expressions, range, |so_far, expression| {
+                let mut expression = expression.clone();
+                if let Expression::LocalVariable(local) = &mut expression {
+                    if let Some(&new) = self.locals.get(local.index()) {
+                        *local = new;
+                    }
+                }
+                expression.map_operands(|operand| self.expression(operand));
+                // Operands that came before are final; a later one is not appended yet,
+                // so it is no literal.
+                match crate::fold::literal_in(so_far, &expression) {
+                    Some(literal) => Expression::Literal(literal),
+                    None => expression,
+                }
             });
-            self.expressions.push(new);
-        }
-        for (handle, expression) in source.expressions.iter() {
-            if let Expression::FunctionArgument(index) = *expression {
-                if arguments.get(index as usize).is_some() {
-                    continue;
-                }
-            }
-            let mut expression = expression.clone();
-            if let Expression::LocalVariable(local) = &mut expression {
-                if let Some(&new) = self.locals.get(local.index()) {
-                    *local = new;
-                }
-            }
-            expression.map_operands(|operand| self.expression(operand));
-            // Operands that came before are final; a later one is not a literal yet.
-            if let Some(literal) = crate::fold::literal(out, &expression) {
-                expression = Expression::Literal(literal);
-            }
-            if let Some(slot) = out.expressions.try_get_mut(self.expression(handle)) {
-                *slot = expression;
-            }
-        }
+    }
+}
+
+/// The caller's value or pointer that `expression` (of a callee) stands for, if it is
+/// one of the callee's arguments.
+fn argument_of(
+    expression: &Expression,
+    arguments: &[Handle<Expression>],
+) -> Option<Handle<Expression>> {
+    match *expression {
+        Expression::FunctionArgument(index) => arguments.get(index as usize).copied(),
+        _ => None,
     }
 }
 
@@ -663,16 +685,19 @@ impl<'a> Inliner<'a> {
         };
         out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
         // Expressions copied before an inlined call that use its result use the value
-        // its body returned.
+        // its body returned. Only the function's own expressions (the first ones) may:
+        // an inlined body's refer to its own and to the call's arguments, which were
+        // copied with the replacements made so far.
         if !state.replaced.is_empty() {
+            let own = function.expressions.len();
             let mut replacement: Vec<Handle<Expression>> =
-                (0..out.expressions.len()).map(Handle::from_index).collect();
+                (0..own).map(Handle::from_index).collect();
             for (from, to) in state.replaced {
                 if let Some(slot) = replacement.get_mut(from.index()) {
                     *slot = to;
                 }
             }
-            for expression in out.expressions.iter_mut() {
+            for expression in out.expressions.iter_mut().take(own) {
                 expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
             }
         }
@@ -768,10 +793,24 @@ impl<'a> Inliner<'a> {
         in_loop: bool,
     ) -> Block {
         let mut result = Vec::with_capacity(block.len());
-        for statement in block {
-            self.statement(out, copy, statement, state, in_loop, &mut result);
-        }
+        self.block_into(out, copy, block, state, in_loop, &mut result);
         result
+    }
+
+    /// Copies `block` as [`Inliner::block`] does, appending its statements to `into`.
+    fn block_into(
+        &self,
+        out: &mut Function,
+        copy: &mut Copy<'_>,
+        block: &Block,
+        state: &mut State,
+        in_loop: bool,
+        into: &mut Block,
+    ) {
+        into.reserve(block.len());
+        for statement in block {
+            self.statement(out, copy, statement, state, in_loop, into);
+        }
     }
 
     /// Copies one statement into `into`, inlining the call it is if so decided.
@@ -950,7 +989,7 @@ impl<'a> Inliner<'a> {
             {
                 let local = out.local_variables.append(
                     LocalVariable {
-                        name: format!("{}_result", callee.name),
+                        name: format!("{}_result", callee.name).into(),
                         ty: returned.ty,
                         init: None,
                     },
@@ -994,10 +1033,9 @@ impl<'a> Inliner<'a> {
             decisions: Vec::new().into_iter(),
             replaced: Vec::new(),
         };
-        let in_loop = in_loop || flat.early_return;
-        let body = self.block(out, &mut copy, &callee.body, &mut state, in_loop);
         if flat.early_return {
-            let mut body = body;
+            let mut body = Vec::with_capacity(callee.body.len() + 1);
+            self.block_into(out, &mut copy, &callee.body, &mut state, true, &mut body);
             body.push(Statement::Break);
             into.push(Statement::Loop {
                 body,
@@ -1009,7 +1047,7 @@ impl<'a> Inliner<'a> {
             }
             None
         } else {
-            into.extend(body);
+            self.block_into(out, &mut copy, &callee.body, &mut state, in_loop, into);
             copy.returned
         }
     }

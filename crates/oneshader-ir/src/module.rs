@@ -1,5 +1,7 @@
 //! The module: types, globals, functions and entry points.
 
+use std::sync::Arc;
+
 use crate::arena::{Arena, Handle, UniqueArena};
 use crate::expression::Expression;
 use crate::source::Span;
@@ -272,8 +274,9 @@ pub struct GlobalVariable {
 /// A function's local variable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocalVariable {
-    /// The HLSL name (temporaries made by the front end have generated names).
-    pub name: String,
+    /// The HLSL name (temporaries made by the front end have generated names); shared,
+    /// so that each copy an inlined call makes of a callee's locals keeps it for free.
+    pub name: Arc<str>,
     /// Its type.
     pub ty: Handle<Type>,
     /// A value it starts with; when absent it starts zeroed.
@@ -337,6 +340,7 @@ impl Function {
     }
 
     /// Adds an expression of type `ty`.
+    #[inline]
     pub fn add_expression(
         &mut self,
         expression: Expression,

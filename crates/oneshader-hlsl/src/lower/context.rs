@@ -267,7 +267,7 @@ impl FnCtx {
     pub fn local(&mut self, name: &str, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
         self.function.local_variables.append(
             LocalVariable {
-                name: name.to_string(),
+                name: name.into(),
                 ty,
                 init: None,
             },
