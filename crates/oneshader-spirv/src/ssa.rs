@@ -48,8 +48,12 @@ struct Candidate {
 /// An `OpAccessChain` into a candidate whose indices are all constants.
 #[derive(Clone, Copy, Debug)]
 struct Chain {
+    /// The chain's id.
+    id: Word,
     /// The candidate.
     variable: u32,
+    /// How many loads and stores go through it.
+    uses: u32,
     /// Its indices' values, as a range of `chain_indices`.
     start: u32,
     end: u32,
@@ -134,6 +138,8 @@ pub(crate) struct Promoter {
     candidates: Vec<Candidate>,
     /// The constant-index access chains into candidates.
     chains: Vec<Chain>,
+    /// How many loads, stores and access chains use each candidate directly.
+    counted: Vec<u32>,
     /// The literal indices of the chains.
     chain_indices: Vec<u32>,
     /// For each load and store through a promoted chain, in order: the variable's value
@@ -258,29 +264,6 @@ fn branch_targets(instruction: &[Word]) -> &[Word] {
     .unwrap_or_default()
 }
 
-/// Whether `op` ends a block.
-fn is_terminator(op: u32) -> bool {
-    const BRANCH: u32 = Op::Branch as u32;
-    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
-    const SWITCH: u32 = Op::Switch as u32;
-    const RETURN: u32 = Op::Return as u32;
-    const RETURN_VALUE: u32 = Op::ReturnValue as u32;
-    const KILL: u32 = Op::Kill as u32;
-    const UNREACHABLE: u32 = Op::Unreachable as u32;
-    const TERMINATE: u32 = Op::TerminateInvocation as u32;
-    matches!(
-        op,
-        BRANCH
-            | BRANCH_CONDITIONAL
-            | SWITCH
-            | RETURN
-            | RETURN_VALUE
-            | KILL
-            | UNREACHABLE
-            | TERMINATE
-    )
-}
-
 /// Whether `op` accesses memory through a pointer the pass may rewrite.
 fn is_access(op: u32) -> bool {
     const LOAD: u32 = Op::Load as u32;
@@ -344,7 +327,7 @@ impl Promoter {
         if !self.find_candidates(builder, function) {
             return;
         }
-        if !self.scan(builder, &function.body, first_block) {
+        if !self.scan(builder, function, first_block) {
             return;
         }
         if !self.candidates.iter().any(|c| c.promotable) {
@@ -456,9 +439,13 @@ impl Promoter {
         !self.candidates.is_empty()
     }
 
-    /// Finds the blocks and their edges, and which candidates only whole loads and
-    /// stores use. False when the function has a shape the pass does not handle.
-    fn scan(&mut self, builder: &Builder, body: &[Word], first_block: usize) -> bool {
+    /// Finds the blocks and their edges (where the builder recorded their labels and
+    /// terminators), the loads and stores through candidates (among the accesses it
+    /// recorded), and which candidates only loads and stores use, whole or through
+    /// constant-index chains (comparing their count with the uses the builder counted).
+    /// False when the function has a shape the pass does not handle.
+    fn scan(&mut self, builder: &Builder, function: &FunctionState, first_block: usize) -> bool {
+        let body = &function.body;
         let bound = builder.bound();
         // The first block's label is allocated before anything else the function
         // defines, except its parameters; the tables cover the ids from there on.
@@ -493,54 +480,78 @@ impl Promoter {
             }
         }
 
-        // One pass: the blocks, their branch targets (as labels for now), the uses of
-        // the candidates, and where they are loaded and stored.
+        // The blocks and their branch targets (as labels for now), from where the
+        // builder wrote their labels and terminators.
         self.blocks.clear();
         self.successor_start.clear();
         self.successors.clear();
         self.accesses.clear();
-        let mut terminated = true;
-        let mut offset = label_at;
-        for instruction in instructions(body.get(offset..).unwrap_or_default()) {
-            let at = offset;
-            offset += instruction.len();
-            let op = opcode(instruction);
-            if op == Op::Label as u32 {
-                let Some(&label) = instruction.get(1) else {
-                    return false;
-                };
-                let index = self.blocks.len() as u32;
-                let Some(entry) = self
-                    .slot(label)
-                    .and_then(|slot| self.block_of.get_mut(slot))
-                else {
-                    return false;
-                };
-                if !terminated {
-                    return false;
-                }
-                terminated = false;
-                *entry = index;
-                self.blocks.push(Block {
-                    label,
-                    start: offset,
-                    end: offset,
-                });
-                self.successor_start.push(self.successors.len() as u32);
-                continue;
-            }
-            let Some(block) = self.blocks.last_mut() else {
+        if function.in_block
+            || function.labels.len() != function.terminators.len()
+            || function.labels.first() != Some(&label_at)
+        {
+            return false;
+        }
+        for (index, (&label_at, &terminator_at)) in function
+            .labels
+            .iter()
+            .zip(&function.terminators)
+            .enumerate()
+        {
+            let Some(&label) = body.get(label_at + 1) else {
                 return false;
             };
-            // An instruction after the terminator is not a shape we write.
-            if terminated {
+            let Some(entry) = self
+                .slot(label)
+                .and_then(|slot| self.block_of.get_mut(slot))
+            else {
+                return false;
+            };
+            *entry = index as u32;
+            let Some(terminator) = body
+                .get(terminator_at)
+                .and_then(|&first| body.get(terminator_at..terminator_at + (first >> 16) as usize))
+            else {
+                return false;
+            };
+            // The builder closes a block with its terminator and begins none inside
+            // another.
+            let start = label_at + 2;
+            if terminator_at < start || self.blocks.last().is_some_and(|b| b.end > label_at) {
                 return false;
             }
-            block.end = offset;
-            let block = self.blocks.len() as u32 - 1;
+            self.blocks.push(Block {
+                label,
+                start,
+                end: terminator_at + terminator.len(),
+            });
+            self.successor_start.push(self.successors.len() as u32);
+            let op = opcode(terminator);
+            let step = if op == Op::Switch as u32 { 2 } else { 1 };
+            self.successors
+                .extend(branch_targets(terminator).iter().step_by(step).copied());
+        }
+        self.successor_start.push(self.successors.len() as u32);
+
+        // The loads and stores through candidates (or chains into them), and the chains
+        // into candidates; counted, to compare with how many uses the builder counted.
+        self.counted.clear();
+        self.counted.resize(self.candidates.len(), 0);
+        let mut block = 0;
+        for &at in &function.accesses {
+            while self.blocks.get(block).is_some_and(|b| b.end <= at) {
+                block += 1;
+            }
+            let Some(instruction) = body
+                .get(at)
+                .and_then(|&first| body.get(at..at + (first >> 16) as usize))
+            else {
+                return false;
+            };
+            let op = opcode(instruction);
             match *instruction {
                 [_, _, id, pointer, ..] if op == Op::Load as u32 => {
-                    if self.is_candidate_pointer(pointer) {
+                    if self.count_use(pointer) {
                         // Its uses are replaced through the tables, which must cover it.
                         if self
                             .replacement
@@ -549,44 +560,56 @@ impl Promoter {
                         {
                             return false;
                         }
-                        self.accesses.push((block, at));
+                        self.accesses.push((block as u32, at));
                     }
-                    continue;
                 }
-                [_, pointer, value, ..] if op == Op::Store as u32 => {
-                    self.disqualify(value);
-                    if self.is_candidate_pointer(pointer) {
-                        self.accesses.push((block, at));
+                [_, pointer, ..] if op == Op::Store as u32 => {
+                    if self.count_use(pointer) {
+                        self.accesses.push((block as u32, at));
                     }
-                    continue;
                 }
                 [_, _, id, base, ref indices @ ..]
-                    if (op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32)
-                        && self.access_chain(builder, id, base, indices) =>
+                    if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 =>
                 {
-                    continue;
+                    // A chain into a chain is no use the pass follows.
+                    if let Some(variable) = self.candidate_index(base) {
+                        if let Some(count) = self.counted.get_mut(variable as usize) {
+                            *count += 1;
+                        }
+                        self.access_chain(builder, id, base, indices);
+                    }
                 }
                 _ => {}
             }
-            // A literal (`OpExtInst`'s instruction number, a group operation) that
-            // equals a candidate's id is no use of it.
-            for (position, &word) in instruction.iter().enumerate().skip(1) {
-                if !is_literal(op, position) {
-                    self.disqualify(word);
+        }
+        // Any other use (counted by the builder) of a candidate or a chain into one
+        // keeps the candidate in memory.
+        for index in 0..self.candidates.len() {
+            let Some(candidate) = self.candidates.get_mut(index) else {
+                continue;
+            };
+            let counted = self.counted.get(index).copied().unwrap_or(0);
+            if builder
+                .ids
+                .get(candidate.id as usize)
+                .map_or(0, |info| info.uses)
+                != counted
+            {
+                candidate.promotable = false;
+            }
+        }
+        for chain in &self.chains {
+            if builder
+                .ids
+                .get(chain.id as usize)
+                .map_or(0, |info| info.uses)
+                != chain.uses
+            {
+                if let Some(candidate) = self.candidates.get_mut(chain.variable as usize) {
+                    candidate.promotable = false;
                 }
             }
-            if is_terminator(op) {
-                terminated = true;
-                let targets = branch_targets(instruction);
-                let step = if op == Op::Switch as u32 { 2 } else { 1 };
-                self.successors
-                    .extend(targets.iter().step_by(step).copied());
-            }
         }
-        if !terminated {
-            return false;
-        }
-        self.successor_start.push(self.successors.len() as u32);
 
         // The targets as blocks, each once per block.
         let mut predecessor_count = std::mem::take(&mut self.filled_predecessors);
@@ -664,9 +687,23 @@ impl Promoter {
         true
     }
 
-    /// Whether `pointer` is a candidate or a constant-index access chain into one.
-    fn is_candidate_pointer(&self, pointer: Word) -> bool {
-        self.tracked(pointer) != NONE
+    /// Counts a load or store through `pointer` if it is a candidate or a
+    /// constant-index access chain into one; false if it is neither.
+    fn count_use(&mut self, pointer: Word) -> bool {
+        let tracked = self.tracked(pointer);
+        let count = if tracked == NONE {
+            return false;
+        } else if tracked & CHAIN == 0 {
+            self.counted.get_mut(tracked as usize)
+        } else {
+            self.chains
+                .get_mut((tracked & !CHAIN) as usize)
+                .map(|chain| &mut chain.uses)
+        };
+        if let Some(count) = count {
+            *count += 1;
+        }
+        true
     }
 
     /// Records access chain `id` into `base` if `base` is a candidate and the indices
@@ -696,7 +733,9 @@ impl Promoter {
         };
         *entry = chain | CHAIN;
         self.chains.push(Chain {
+            id,
             variable,
+            uses: 0,
             start: start as u32,
             end: self.chain_indices.len() as u32,
         });
