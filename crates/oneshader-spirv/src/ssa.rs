@@ -26,8 +26,8 @@ use crate::module::{Builder, FunctionState};
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
 
-/// The longest table of definitions by variable and block; larger functions use a map.
-const DENSE_DEFINITIONS: usize = 1 << 16;
+/// How many definitions a page of [`Definitions`] holds.
+const PAGE: usize = 64;
 
 /// Marks a chain's index in [`Promoter::tracked`].
 const CHAIN: u32 = 1 << 31;
@@ -82,6 +82,60 @@ struct Block {
     label: Word,
     start: usize,
     end: usize,
+}
+
+/// The value of each variable at the end of each block (or so far, in the current
+/// one), by `variable * blocks + block`: a table of pages allocated when first written,
+/// so that a function with many variables and blocks pays only for the pages its
+/// definitions touch.
+#[derive(Debug, Default)]
+struct Definitions {
+    /// Where each page starts in `values`, or [`NONE`] while nothing is written there.
+    pages: Vec<u32>,
+    /// The written pages' values (0: none yet).
+    values: Vec<Word>,
+    /// How many blocks the function has: the length of a variable's row.
+    blocks: usize,
+}
+
+impl Definitions {
+    /// Empties the table for `variables` variables and `blocks` blocks.
+    fn reset(&mut self, variables: usize, blocks: usize) {
+        self.blocks = blocks;
+        self.pages.clear();
+        self.pages
+            .resize(variables.saturating_mul(blocks).div_ceil(PAGE), NONE);
+        self.values.clear();
+    }
+
+    /// The value of `variable` at the end of `block`, if known.
+    fn get(&self, variable: u32, block: u32) -> Option<Word> {
+        let at = variable as usize * self.blocks + block as usize;
+        let page = *self.pages.get(at / PAGE)?;
+        if page == NONE {
+            return None;
+        }
+        self.values
+            .get(page as usize + at % PAGE)
+            .copied()
+            .filter(|&value| value != 0)
+    }
+
+    /// Records `value` as the value of `variable` at the end of `block`.
+    fn set(&mut self, variable: u32, block: u32, value: Word) {
+        let at = variable as usize * self.blocks + block as usize;
+        let Some(page) = self.pages.get_mut(at / PAGE) else {
+            return;
+        };
+        if *page == NONE {
+            *page = self.values.len() as u32;
+            self.values.resize(self.values.len() + PAGE, 0);
+        }
+        let start = *page as usize;
+        if let Some(slot) = self.values.get_mut(start + at % PAGE) {
+            *slot = value;
+        }
+    }
 }
 
 /// Where a phi is in its life.
@@ -145,10 +199,12 @@ pub(crate) struct Promoter {
     /// For each load and store through a promoted chain, in order: the variable's value
     /// there, and for a store the id of the `OpCompositeInsert` that makes the new one.
     rewrites: Vec<(Word, Word)>,
-    /// Each `OpCompositeInsert` the pass makes, by its id: the object inserted, the
-    /// composite it goes into, and the chain (an index into `chains`) it goes through.
-    /// A load through the same chain reads the object itself.
-    inserts: FastHashMap<Word, (Word, Word, u32)>,
+    /// Each `OpCompositeInsert` the pass makes: the object inserted, the composite it
+    /// goes into, and the chain (an index into `chains`) it goes through. A load
+    /// through the same chain reads the object itself.
+    inserts: Vec<(Word, Word, u32)>,
+    /// Per id from `base`: the insert it is (an index into `inserts`), or [`NONE`].
+    insert_of: Vec<u32>,
     /// A chain's indices, copied.
     scratch: Vec<u32>,
     /// Where the phis' operand values are in the function's new words: a value may be
@@ -171,14 +227,8 @@ pub(crate) struct Promoter {
     filled_predecessors: Vec<u32>,
     /// Whether each block is sealed: all its predecessors are filled.
     sealed: Vec<bool>,
-    /// The value of a variable at the end of a block (or so far, in the current one),
-    /// by `variable * blocks + block` (0: none yet) when that table is at most
-    /// [`DENSE_DEFINITIONS`] long, ...
-    dense_definitions: Vec<Word>,
-    /// ... and otherwise keyed by `(variable << 32) | block`.
-    definitions: FastHashMap<u64, Word>,
-    /// Whether `dense_definitions` is in use.
-    dense: bool,
+    /// The value of each variable at the end of each block.
+    definitions: Definitions,
     /// Every phi made for the function, live or removed.
     phis: Vec<Phi>,
     /// The operands of all phis (each phi has a range, see [`Phi::operands`]).
@@ -394,6 +444,7 @@ impl Promoter {
         if self.replacement.len() < length {
             self.replacement.resize(length, 0);
             self.phi_of.resize(length, NONE);
+            self.insert_of.resize(length, NONE);
         }
         id
     }
@@ -469,6 +520,8 @@ impl Promoter {
         self.phi_of.resize(length, NONE);
         self.replacement.clear();
         self.replacement.resize(length, 0);
+        self.insert_of.clear();
+        self.insert_of.resize(length, NONE);
         self.chains.clear();
         self.chain_indices.clear();
         for (index, candidate) in self.candidates.iter().enumerate() {
@@ -551,22 +604,24 @@ impl Promoter {
             let op = opcode(instruction);
             match *instruction {
                 [_, _, id, pointer, ..] if op == Op::Load as u32 => {
-                    if self.count_use(pointer) {
-                        // Its uses are replaced through the tables, which must cover it.
-                        if self
-                            .replacement
-                            .get(id.wrapping_sub(self.base) as usize)
-                            .is_none()
-                        {
-                            return false;
-                        }
-                        self.accesses.push((block as u32, at));
+                    if !self.count_use(pointer) {
+                        continue;
                     }
+                    // Its uses are replaced through the tables, which must cover it.
+                    if self
+                        .replacement
+                        .get(id.wrapping_sub(self.base) as usize)
+                        .is_none()
+                    {
+                        return false;
+                    }
+                    self.accesses.push((block as u32, at));
                 }
                 [_, pointer, ..] if op == Op::Store as u32 => {
-                    if self.count_use(pointer) {
-                        self.accesses.push((block as u32, at));
+                    if !self.count_use(pointer) {
+                        continue;
                     }
+                    self.accesses.push((block as u32, at));
                 }
                 [_, _, id, base, ref indices @ ..]
                     if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 =>
@@ -795,31 +850,14 @@ impl Promoter {
             .unwrap_or_default()
     }
 
-    /// The key of a variable's definition in a block.
-    fn key(variable: u32, block: u32) -> u64 {
-        (u64::from(variable) << 32) | u64::from(block)
-    }
-
     /// The value of `variable` at the end of `block` (so far), if known.
     fn definition(&self, variable: u32, block: u32) -> Option<Word> {
-        if self.dense {
-            let at = variable as usize * self.blocks.len() + block as usize;
-            self.dense_definitions.get(at).copied().filter(|&v| v != 0)
-        } else {
-            self.definitions.get(&Self::key(variable, block)).copied()
-        }
+        self.definitions.get(variable, block)
     }
 
     /// Records `value` as the value of `variable` at the end of `block` (so far).
     fn define(&mut self, variable: u32, block: u32, value: Word) {
-        if self.dense {
-            let at = variable as usize * self.blocks.len() + block as usize;
-            if let Some(slot) = self.dense_definitions.get_mut(at) {
-                *slot = value;
-            }
-        } else {
-            self.definitions.insert(Self::key(variable, block), value);
-        }
+        self.definitions.set(variable, block, value);
     }
 
     /// The value that replaces `id` in the end (itself if nothing does).
@@ -874,13 +912,7 @@ impl Promoter {
         self.filled_predecessors.resize(count, 0);
         self.sealed.clear();
         self.sealed.resize(count, false);
-        let size = self.candidates.len().saturating_mul(count);
-        self.dense = size <= DENSE_DEFINITIONS;
-        self.dense_definitions.clear();
-        self.definitions.clear();
-        if self.dense {
-            self.dense_definitions.resize(size, 0);
-        }
+        self.definitions.reset(self.candidates.len(), count);
         self.phis.clear();
         self.incomplete.clear();
         self.incomplete.resize(count, NONE);
@@ -933,7 +965,14 @@ impl Promoter {
                             let inserted = self.new_id(builder);
                             self.rewrites.push((whole, inserted));
                             if let Some(chain) = self.chain_index(pointer) {
-                                self.inserts.insert(inserted, (value, whole, chain));
+                                let index = self.inserts.len() as u32;
+                                if let Some(entry) = self
+                                    .slot(inserted)
+                                    .and_then(|slot| self.insert_of.get_mut(slot))
+                                {
+                                    *entry = index;
+                                    self.inserts.push((value, whole, chain));
+                                }
                             }
                             self.define(variable, block, inserted);
                         }
@@ -963,7 +1002,11 @@ impl Promoter {
     fn inserted_part(&mut self, value: Word, loaded: &[u32]) -> Part {
         let mut composite = self.resolve(value);
         for _ in 0..MAX_INSERTS_LOOKED_THROUGH {
-            let Some(&(object, into, through)) = self.inserts.get(&composite) else {
+            let Some(&(object, into, through)) = self
+                .slot(composite)
+                .and_then(|slot| self.insert_of.get(slot))
+                .and_then(|&index| self.inserts.get(index as usize))
+            else {
                 break;
             };
             let Some(&inserted) = self.chains.get(through as usize) else {
