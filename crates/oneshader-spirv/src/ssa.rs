@@ -1329,9 +1329,16 @@ impl Promoter {
                 placed += 1;
                 self.write_phi(builder, &mut out, phi);
             }
-            let mut at = start;
-            for instruction in instructions(body.get(start..end).unwrap_or_default()) {
+            let words = body.get(start..end).unwrap_or_default();
+            let mut offset = 0;
+            while let Some(&first) = words.get(offset) {
+                let Some(instruction) = words.get(offset..offset + ((first >> 16) as usize).max(1))
+                else {
+                    break;
+                };
+                let at = start + offset;
                 let next = at + instruction.len();
+                offset += instruction.len();
                 let op = opcode(instruction);
                 if is_access(op) && self.is_rewritten(instruction) {
                     out.extend_from_slice(body.get(run..at).unwrap_or_default());
@@ -1339,7 +1346,6 @@ impl Promoter {
                     if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
                         out.extend_from_slice(instruction);
                     }
-                    at = next;
                     continue;
                 }
                 if op == Op::CompositeExtract as u32 {
@@ -1353,11 +1359,20 @@ impl Promoter {
                                 unuse(builder, ty);
                                 unuse(builder, composite);
                                 self.replace(id, object);
-                                at = next;
                                 continue;
                             }
                         }
                     }
+                }
+                // Most instructions have no replaced operand: look before copying.
+                let (replacement, base) = (&self.replacement, self.base);
+                let operands = instruction.get(1..).unwrap_or_default();
+                if !operands.iter().any(|&word| {
+                    replacement
+                        .get(word.wrapping_sub(base) as usize)
+                        .is_some_and(|&r| r != 0)
+                }) {
+                    continue;
                 }
                 let mut copied = None;
                 for (position, &word) in instruction.iter().enumerate().skip(1) {
@@ -1381,7 +1396,6 @@ impl Promoter {
                         *slot = value;
                     }
                 }
-                at = next;
             }
         }
         out.extend_from_slice(body.get(run..).unwrap_or_default());
