@@ -184,7 +184,10 @@ pub(crate) struct Promoter {
     tracked: Vec<u32>,
     /// Per id from `base`: the block it labels, or [`NONE`].
     block_of: Vec<u32>,
-    /// Per id from `base`: the phi it is, or [`NONE`].
+    /// The first id the pass allocates (the bound when it begins the function): the
+    /// tables of what the pass makes cover the ids from there on.
+    new_base: Word,
+    /// Per id from `new_base`: the phi it is, or [`NONE`].
     phi_of: Vec<u32>,
     /// Per id from `base`: the value that replaces it (a load's or a removed phi's), or 0.
     replacement: Vec<Word>,
@@ -203,7 +206,7 @@ pub(crate) struct Promoter {
     /// goes into, and the chain (an index into `chains`) it goes through. A load
     /// through the same chain reads the object itself.
     inserts: Vec<(Word, Word, u32)>,
-    /// Per id from `base`: the insert it is (an index into `inserts`), or [`NONE`].
+    /// Per id from `new_base`: the insert it is (an index into `inserts`), or [`NONE`].
     insert_of: Vec<u32>,
     /// A chain's indices, copied.
     scratch: Vec<u32>,
@@ -400,6 +403,12 @@ impl Promoter {
         Some(id.wrapping_sub(self.base) as usize)
     }
 
+    /// The slot of `id` in the tables of what the pass makes: an id below `new_base`
+    /// wraps to a slot past their end.
+    fn new_slot(&self, id: Word) -> usize {
+        id.wrapping_sub(self.new_base) as usize
+    }
+
     /// What `id` is in [`Promoter::tracked`].
     fn tracked(&self, id: Word) -> u32 {
         self.tracked
@@ -443,8 +452,11 @@ impl Promoter {
         let length = id.saturating_sub(self.base) as usize + 1;
         if self.replacement.len() < length {
             self.replacement.resize(length, 0);
-            self.phi_of.resize(length, NONE);
-            self.insert_of.resize(length, NONE);
+        }
+        let made = id.saturating_sub(self.new_base) as usize + 1;
+        if self.phi_of.len() < made {
+            self.phi_of.resize(made, NONE);
+            self.insert_of.resize(made, NONE);
         }
         id
     }
@@ -452,7 +464,7 @@ impl Promoter {
     /// The phi `id` is, if it is one.
     fn phi_index(&self, id: Word) -> Option<u32> {
         self.phi_of
-            .get(self.slot(id)?)
+            .get(self.new_slot(id))
             .copied()
             .filter(|&phi| phi != NONE)
     }
@@ -516,12 +528,11 @@ impl Promoter {
         self.tracked.resize(length, NONE);
         self.block_of.clear();
         self.block_of.resize(length, NONE);
+        self.new_base = bound;
         self.phi_of.clear();
-        self.phi_of.resize(length, NONE);
         self.replacement.clear();
         self.replacement.resize(length, 0);
         self.insert_of.clear();
-        self.insert_of.resize(length, NONE);
         self.chains.clear();
         self.chain_indices.clear();
         for (index, candidate) in self.candidates.iter().enumerate() {
@@ -966,10 +977,8 @@ impl Promoter {
                             self.rewrites.push((whole, inserted));
                             if let Some(chain) = self.chain_index(pointer) {
                                 let index = self.inserts.len() as u32;
-                                if let Some(entry) = self
-                                    .slot(inserted)
-                                    .and_then(|slot| self.insert_of.get_mut(slot))
-                                {
+                                let slot = self.new_slot(inserted);
+                                if let Some(entry) = self.insert_of.get_mut(slot) {
                                     *entry = index;
                                     self.inserts.push((value, whole, chain));
                                 }
@@ -1003,8 +1012,8 @@ impl Promoter {
         let mut composite = self.resolve(value);
         for _ in 0..MAX_INSERTS_LOOKED_THROUGH {
             let Some(&(object, into, through)) = self
-                .slot(composite)
-                .and_then(|slot| self.insert_of.get(slot))
+                .insert_of
+                .get(self.new_slot(composite))
                 .and_then(|&index| self.inserts.get(index as usize))
             else {
                 break;
@@ -1123,7 +1132,8 @@ impl Promoter {
     ) -> u32 {
         let id = self.new_id(builder);
         let index = self.phis.len() as u32;
-        if let Some(entry) = self.slot(id).and_then(|slot| self.phi_of.get_mut(slot)) {
+        let slot = self.new_slot(id);
+        if let Some(entry) = self.phi_of.get_mut(slot) {
             *entry = index;
         }
         let operands = self.phi_operands.len();
