@@ -12,6 +12,10 @@
 //! before their back edge) make incomplete phis completed at sealing, and phis whose
 //! operands are all one value (or the phi itself) are replaced by that value.
 //!
+//! The blocks, loads, stores and access chains are where the builder recorded them
+//! while writing ([`FunctionState`]); a variable (or a chain into it) that the builder
+//! counted more uses of than those is used some other way and stays in memory.
+//!
 //! Everything is iterative: reads walk up single-predecessor chains in a loop and keep
 //! the phis being given operands on an explicit stack, so deep nesting uses no Rust
 //! stack. Per function the cost is linear in its words plus, per promoted variable, the
