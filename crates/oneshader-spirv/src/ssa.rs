@@ -455,12 +455,16 @@ impl Promoter {
         let id = builder.id();
         let length = id.saturating_sub(self.base) as usize + 1;
         if self.replacement.len() < length {
+            // Grown in steps: the pass makes its ids one at a time.
+            let length = length.max(self.replacement.len() + self.replacement.len() / 4);
             self.replacement.resize(length, 0);
         }
         let made = id.saturating_sub(self.new_base) as usize + 1;
         if self.phi_of.len() < made {
-            self.phi_of.resize(made, NONE);
-            self.insert_of.resize(made, NONE);
+            // Grown in steps: the pass makes its ids one at a time.
+            let length = made.max(2 * self.phi_of.len()).max(64);
+            self.phi_of.resize(length, NONE);
+            self.insert_of.resize(length, NONE);
         }
         id
     }
