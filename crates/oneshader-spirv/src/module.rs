@@ -72,6 +72,12 @@ pub(crate) enum BuildError {
     MismatchedTerminator,
 }
 
+/// Whether `op` is one of the memory accesses [`FunctionState::accesses`] records
+/// (`OpStore` is recorded by [`Builder::store`]).
+fn is_access(op: Op) -> bool {
+    matches!(op, Op::Load | Op::AccessChain | Op::InBoundsAccessChain)
+}
+
 /// The result of a builder method that may be misused.
 pub(crate) type BuildResult<T> = std::result::Result<T, BuildError>;
 
@@ -118,6 +124,13 @@ pub(crate) struct FunctionState {
     pub variables: Vec<Word>,
     /// Whether a block is open (begun and not yet terminated).
     pub in_block: bool,
+    /// Where each block's `OpLabel` is in `body`, in order.
+    pub labels: Vec<usize>,
+    /// Where each block's terminator is in `body`, in order.
+    pub terminators: Vec<usize>,
+    /// Where each `OpLoad`, `OpStore`, `OpAccessChain` and `OpInBoundsAccessChain` is in
+    /// `body`, in order: the instructions the SSA pass (`ssa.rs`) rewrites.
+    pub accesses: Vec<usize>,
 }
 
 /// A SPIR-V module under construction, as words per section of the module layout.
@@ -604,6 +617,9 @@ impl Builder {
         function.variables.clear();
         function.first_block = None;
         function.in_block = false;
+        function.labels.clear();
+        function.terminators.clear();
+        function.accesses.clear();
         function.body.extend([
             opcode_word(Op::Function, 5),
             result_type,
@@ -646,6 +662,7 @@ impl Builder {
             None => self.id(),
         };
         if let Some(function) = self.function_mut() {
+            function.labels.push(function.body.len());
             function.body.extend([opcode_word(Op::Label, 2), label]);
             function.in_block = true;
             if function.first_block.is_none() {
@@ -700,6 +717,9 @@ impl Builder {
             + usize::from(result_type.is_some())
             + usize::from(result_id.is_some())
             + operands.len();
+        if is_access(op) {
+            function.accesses.push(function.body.len());
+        }
         let body = &mut function.body;
         body.push(opcode_word(op, count));
         body.extend(result_type);
@@ -734,6 +754,9 @@ impl Builder {
             + usize::from(result_type.is_some())
             + usize::from(result_id.is_some())
             + operands.len();
+        if is_access(op) {
+            function.accesses.push(function.body.len());
+        }
         let body = &mut function.body;
         body.push(opcode_word(op, count));
         body.extend(result_type);
@@ -787,6 +810,9 @@ impl Builder {
         if !self.in_block() {
             return Err(BuildError::MismatchedTerminator);
         }
+        if let Some(function) = self.function_mut() {
+            function.terminators.push(function.body.len());
+        }
         self.instruction(op, None, None, operands)?;
         if let Some(function) = self.function_mut() {
             function.in_block = false;
@@ -804,6 +830,7 @@ impl Builder {
         let Some(function) = self.function.as_mut().filter(|f| f.in_block) else {
             return Err(BuildError::DetachedInstruction);
         };
+        function.accesses.push(function.body.len());
         match access {
             Some(access) => {
                 function

@@ -12,6 +12,10 @@
 //! before their back edge) make incomplete phis completed at sealing, and phis whose
 //! operands are all one value (or the phi itself) are replaced by that value.
 //!
+//! The blocks, loads, stores and access chains are where the builder recorded them
+//! while writing ([`FunctionState`]); a variable (or a chain into it) that the builder
+//! counted more uses of than those is used some other way and stays in memory.
+//!
 //! Everything is iterative: reads walk up single-predecessor chains in a loop and keep
 //! the phis being given operands on an explicit stack, so deep nesting uses no Rust
 //! stack. Per function the cost is linear in its words plus, per promoted variable, the
@@ -26,8 +30,8 @@ use crate::module::{Builder, FunctionState};
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
 
-/// The longest table of definitions by variable and block; larger functions use a map.
-const DENSE_DEFINITIONS: usize = 1 << 16;
+/// How many definitions a page of [`Definitions`] holds.
+const PAGE: usize = 64;
 
 /// Marks a chain's index in [`Promoter::tracked`].
 const CHAIN: u32 = 1 << 31;
@@ -48,8 +52,12 @@ struct Candidate {
 /// An `OpAccessChain` into a candidate whose indices are all constants.
 #[derive(Clone, Copy, Debug)]
 struct Chain {
+    /// The chain's id.
+    id: Word,
     /// The candidate.
     variable: u32,
+    /// How many loads and stores go through it.
+    uses: u32,
     /// Its indices' values, as a range of `chain_indices`.
     start: u32,
     end: u32,
@@ -78,6 +86,60 @@ struct Block {
     label: Word,
     start: usize,
     end: usize,
+}
+
+/// The value of each variable at the end of each block (or so far, in the current
+/// one), by `variable * blocks + block`: a table of pages allocated when first written,
+/// so that a function with many variables and blocks pays only for the pages its
+/// definitions touch.
+#[derive(Debug, Default)]
+struct Definitions {
+    /// Where each page starts in `values`, or [`NONE`] while nothing is written there.
+    pages: Vec<u32>,
+    /// The written pages' values (0: none yet).
+    values: Vec<Word>,
+    /// How many blocks the function has: the length of a variable's row.
+    blocks: usize,
+}
+
+impl Definitions {
+    /// Empties the table for `variables` variables and `blocks` blocks.
+    fn reset(&mut self, variables: usize, blocks: usize) {
+        self.blocks = blocks;
+        self.pages.clear();
+        self.pages
+            .resize(variables.saturating_mul(blocks).div_ceil(PAGE), NONE);
+        self.values.clear();
+    }
+
+    /// The value of `variable` at the end of `block`, if known.
+    fn get(&self, variable: u32, block: u32) -> Option<Word> {
+        let at = variable as usize * self.blocks + block as usize;
+        let page = *self.pages.get(at / PAGE)?;
+        if page == NONE {
+            return None;
+        }
+        self.values
+            .get(page as usize + at % PAGE)
+            .copied()
+            .filter(|&value| value != 0)
+    }
+
+    /// Records `value` as the value of `variable` at the end of `block`.
+    fn set(&mut self, variable: u32, block: u32, value: Word) {
+        let at = variable as usize * self.blocks + block as usize;
+        let Some(page) = self.pages.get_mut(at / PAGE) else {
+            return;
+        };
+        if *page == NONE {
+            *page = self.values.len() as u32;
+            self.values.resize(self.values.len() + PAGE, 0);
+        }
+        let start = *page as usize;
+        if let Some(slot) = self.values.get_mut(start + at % PAGE) {
+            *slot = value;
+        }
+    }
 }
 
 /// Where a phi is in its life.
@@ -126,7 +188,10 @@ pub(crate) struct Promoter {
     tracked: Vec<u32>,
     /// Per id from `base`: the block it labels, or [`NONE`].
     block_of: Vec<u32>,
-    /// Per id from `base`: the phi it is, or [`NONE`].
+    /// The first id the pass allocates (the bound when it begins the function): the
+    /// tables of what the pass makes cover the ids from there on.
+    new_base: Word,
+    /// Per id from `new_base`: the phi it is, or [`NONE`].
     phi_of: Vec<u32>,
     /// Per id from `base`: the value that replaces it (a load's or a removed phi's), or 0.
     replacement: Vec<Word>,
@@ -134,15 +199,19 @@ pub(crate) struct Promoter {
     candidates: Vec<Candidate>,
     /// The constant-index access chains into candidates.
     chains: Vec<Chain>,
+    /// How many loads, stores and access chains use each candidate directly.
+    counted: Vec<u32>,
     /// The literal indices of the chains.
     chain_indices: Vec<u32>,
     /// For each load and store through a promoted chain, in order: the variable's value
     /// there, and for a store the id of the `OpCompositeInsert` that makes the new one.
     rewrites: Vec<(Word, Word)>,
-    /// Each `OpCompositeInsert` the pass makes, by its id: the object inserted, the
-    /// composite it goes into, and the chain (an index into `chains`) it goes through.
-    /// A load through the same chain reads the object itself.
-    inserts: FastHashMap<Word, (Word, Word, u32)>,
+    /// Each `OpCompositeInsert` the pass makes: the object inserted, the composite it
+    /// goes into, and the chain (an index into `chains`) it goes through. A load
+    /// through the same chain reads the object itself.
+    inserts: Vec<(Word, Word, u32)>,
+    /// Per id from `new_base`: the insert it is (an index into `inserts`), or [`NONE`].
+    insert_of: Vec<u32>,
     /// A chain's indices, copied.
     scratch: Vec<u32>,
     /// Where the phis' operand values are in the function's new words: a value may be
@@ -165,14 +234,8 @@ pub(crate) struct Promoter {
     filled_predecessors: Vec<u32>,
     /// Whether each block is sealed: all its predecessors are filled.
     sealed: Vec<bool>,
-    /// The value of a variable at the end of a block (or so far, in the current one),
-    /// by `variable * blocks + block` (0: none yet) when that table is at most
-    /// [`DENSE_DEFINITIONS`] long, ...
-    dense_definitions: Vec<Word>,
-    /// ... and otherwise keyed by `(variable << 32) | block`.
-    definitions: FastHashMap<u64, Word>,
-    /// Whether `dense_definitions` is in use.
-    dense: bool,
+    /// The value of each variable at the end of each block.
+    definitions: Definitions,
     /// Every phi made for the function, live or removed.
     phis: Vec<Phi>,
     /// The operands of all phis (each phi has a range, see [`Phi::operands`]).
@@ -258,29 +321,6 @@ fn branch_targets(instruction: &[Word]) -> &[Word] {
     .unwrap_or_default()
 }
 
-/// Whether `op` ends a block.
-fn is_terminator(op: u32) -> bool {
-    const BRANCH: u32 = Op::Branch as u32;
-    const BRANCH_CONDITIONAL: u32 = Op::BranchConditional as u32;
-    const SWITCH: u32 = Op::Switch as u32;
-    const RETURN: u32 = Op::Return as u32;
-    const RETURN_VALUE: u32 = Op::ReturnValue as u32;
-    const KILL: u32 = Op::Kill as u32;
-    const UNREACHABLE: u32 = Op::Unreachable as u32;
-    const TERMINATE: u32 = Op::TerminateInvocation as u32;
-    matches!(
-        op,
-        BRANCH
-            | BRANCH_CONDITIONAL
-            | SWITCH
-            | RETURN
-            | RETURN_VALUE
-            | KILL
-            | UNREACHABLE
-            | TERMINATE
-    )
-}
-
 /// Whether `op` accesses memory through a pointer the pass may rewrite.
 fn is_access(op: u32) -> bool {
     const LOAD: u32 = Op::Load as u32;
@@ -344,7 +384,7 @@ impl Promoter {
         if !self.find_candidates(builder, function) {
             return;
         }
-        if !self.scan(builder, &function.body, first_block) {
+        if !self.scan(builder, function, first_block) {
             return;
         }
         if !self.candidates.iter().any(|c| c.promotable) {
@@ -365,6 +405,12 @@ impl Promoter {
     /// table's end.
     fn slot(&self, id: Word) -> Option<usize> {
         Some(id.wrapping_sub(self.base) as usize)
+    }
+
+    /// The slot of `id` in the tables of what the pass makes: an id below `new_base`
+    /// wraps to a slot past their end.
+    fn new_slot(&self, id: Word) -> usize {
+        id.wrapping_sub(self.new_base) as usize
     }
 
     /// What `id` is in [`Promoter::tracked`].
@@ -409,8 +455,16 @@ impl Promoter {
         let id = builder.id();
         let length = id.saturating_sub(self.base) as usize + 1;
         if self.replacement.len() < length {
+            // Grown in steps: the pass makes its ids one at a time.
+            let length = length.max(self.replacement.len() + self.replacement.len() / 4);
             self.replacement.resize(length, 0);
+        }
+        let made = id.saturating_sub(self.new_base) as usize + 1;
+        if self.phi_of.len() < made {
+            // Grown in steps: the pass makes its ids one at a time.
+            let length = made.max(2 * self.phi_of.len()).max(64);
             self.phi_of.resize(length, NONE);
+            self.insert_of.resize(length, NONE);
         }
         id
     }
@@ -418,7 +472,7 @@ impl Promoter {
     /// The phi `id` is, if it is one.
     fn phi_index(&self, id: Word) -> Option<u32> {
         self.phi_of
-            .get(self.slot(id)?)
+            .get(self.new_slot(id))
             .copied()
             .filter(|&phi| phi != NONE)
     }
@@ -456,9 +510,13 @@ impl Promoter {
         !self.candidates.is_empty()
     }
 
-    /// Finds the blocks and their edges, and which candidates only whole loads and
-    /// stores use. False when the function has a shape the pass does not handle.
-    fn scan(&mut self, builder: &Builder, body: &[Word], first_block: usize) -> bool {
+    /// Finds the blocks and their edges (where the builder recorded their labels and
+    /// terminators), the loads and stores through candidates (among the accesses it
+    /// recorded), and which candidates only loads and stores use, whole or through
+    /// constant-index chains (comparing their count with the uses the builder counted).
+    /// False when the function has a shape the pass does not handle.
+    fn scan(&mut self, builder: &Builder, function: &FunctionState, first_block: usize) -> bool {
+        let body = &function.body;
         let bound = builder.bound();
         // The first block's label is allocated before anything else the function
         // defines, except its parameters; the tables cover the ids from there on.
@@ -478,10 +536,11 @@ impl Promoter {
         self.tracked.resize(length, NONE);
         self.block_of.clear();
         self.block_of.resize(length, NONE);
+        self.new_base = bound;
         self.phi_of.clear();
-        self.phi_of.resize(length, NONE);
         self.replacement.clear();
         self.replacement.resize(length, 0);
+        self.insert_of.clear();
         self.chains.clear();
         self.chain_indices.clear();
         for (index, candidate) in self.candidates.iter().enumerate() {
@@ -493,100 +552,138 @@ impl Promoter {
             }
         }
 
-        // One pass: the blocks, their branch targets (as labels for now), the uses of
-        // the candidates, and where they are loaded and stored.
+        // The blocks and their branch targets (as labels for now), from where the
+        // builder wrote their labels and terminators.
         self.blocks.clear();
         self.successor_start.clear();
         self.successors.clear();
         self.accesses.clear();
-        let mut terminated = true;
-        let mut offset = label_at;
-        for instruction in instructions(body.get(offset..).unwrap_or_default()) {
-            let at = offset;
-            offset += instruction.len();
-            let op = opcode(instruction);
-            if op == Op::Label as u32 {
-                let Some(&label) = instruction.get(1) else {
-                    return false;
-                };
-                let index = self.blocks.len() as u32;
-                let Some(entry) = self
-                    .slot(label)
-                    .and_then(|slot| self.block_of.get_mut(slot))
-                else {
-                    return false;
-                };
-                if !terminated {
-                    return false;
-                }
-                terminated = false;
-                *entry = index;
-                self.blocks.push(Block {
-                    label,
-                    start: offset,
-                    end: offset,
-                });
-                self.successor_start.push(self.successors.len() as u32);
-                continue;
-            }
-            let Some(block) = self.blocks.last_mut() else {
+        if function.in_block
+            || function.labels.len() != function.terminators.len()
+            || function.labels.first() != Some(&label_at)
+        {
+            return false;
+        }
+        for (index, (&label_at, &terminator_at)) in function
+            .labels
+            .iter()
+            .zip(&function.terminators)
+            .enumerate()
+        {
+            let Some(&label) = body.get(label_at + 1) else {
                 return false;
             };
-            // An instruction after the terminator is not a shape we write.
-            if terminated {
+            let Some(entry) = self
+                .slot(label)
+                .and_then(|slot| self.block_of.get_mut(slot))
+            else {
+                return false;
+            };
+            *entry = index as u32;
+            let Some(terminator) = body
+                .get(terminator_at)
+                .and_then(|&first| body.get(terminator_at..terminator_at + (first >> 16) as usize))
+            else {
+                return false;
+            };
+            // The builder closes a block with its terminator and begins none inside
+            // another.
+            let start = label_at + 2;
+            if terminator_at < start || self.blocks.last().is_some_and(|b| b.end > label_at) {
                 return false;
             }
-            block.end = offset;
-            let block = self.blocks.len() as u32 - 1;
+            self.blocks.push(Block {
+                label,
+                start,
+                end: terminator_at + terminator.len(),
+            });
+            self.successor_start.push(self.successors.len() as u32);
+            let op = opcode(terminator);
+            let step = if op == Op::Switch as u32 { 2 } else { 1 };
+            self.successors
+                .extend(branch_targets(terminator).iter().step_by(step).copied());
+        }
+        self.successor_start.push(self.successors.len() as u32);
+
+        // The loads and stores through candidates (or chains into them), and the chains
+        // into candidates; counted, to compare with how many uses the builder counted.
+        self.counted.clear();
+        self.counted.resize(self.candidates.len(), 0);
+        let mut block = 0;
+        for &at in &function.accesses {
+            while self.blocks.get(block).is_some_and(|b| b.end <= at) {
+                block += 1;
+            }
+            let Some(instruction) = body
+                .get(at)
+                .and_then(|&first| body.get(at..at + (first >> 16) as usize))
+            else {
+                return false;
+            };
+            let op = opcode(instruction);
             match *instruction {
                 [_, _, id, pointer, ..] if op == Op::Load as u32 => {
-                    if self.is_candidate_pointer(pointer) {
-                        // Its uses are replaced through the tables, which must cover it.
-                        if self
-                            .replacement
-                            .get(id.wrapping_sub(self.base) as usize)
-                            .is_none()
-                        {
-                            return false;
-                        }
-                        self.accesses.push((block, at));
+                    if !self.count_use(pointer) {
+                        continue;
                     }
-                    continue;
+                    // Its uses are replaced through the tables, which must cover it.
+                    if self
+                        .replacement
+                        .get(id.wrapping_sub(self.base) as usize)
+                        .is_none()
+                    {
+                        return false;
+                    }
+                    self.accesses.push((block as u32, at));
                 }
-                [_, pointer, value, ..] if op == Op::Store as u32 => {
-                    self.disqualify(value);
-                    if self.is_candidate_pointer(pointer) {
-                        self.accesses.push((block, at));
+                [_, pointer, ..] if op == Op::Store as u32 => {
+                    if !self.count_use(pointer) {
+                        continue;
                     }
-                    continue;
+                    self.accesses.push((block as u32, at));
                 }
                 [_, _, id, base, ref indices @ ..]
-                    if (op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32)
-                        && self.access_chain(builder, id, base, indices) =>
+                    if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 =>
                 {
-                    continue;
+                    // A chain into a chain is no use the pass follows.
+                    if let Some(variable) = self.candidate_index(base) {
+                        if let Some(count) = self.counted.get_mut(variable as usize) {
+                            *count += 1;
+                        }
+                        self.access_chain(builder, id, base, indices);
+                    }
                 }
                 _ => {}
             }
-            // A literal (`OpExtInst`'s instruction number, a group operation) that
-            // equals a candidate's id is no use of it.
-            for (position, &word) in instruction.iter().enumerate().skip(1) {
-                if !is_literal(op, position) {
-                    self.disqualify(word);
+        }
+        // Any other use (counted by the builder) of a candidate or a chain into one
+        // keeps the candidate in memory.
+        for index in 0..self.candidates.len() {
+            let Some(candidate) = self.candidates.get_mut(index) else {
+                continue;
+            };
+            let counted = self.counted.get(index).copied().unwrap_or(0);
+            if builder
+                .ids
+                .get(candidate.id as usize)
+                .map_or(0, |info| info.uses)
+                != counted
+            {
+                candidate.promotable = false;
+            }
+        }
+        for chain in &self.chains {
+            if builder
+                .ids
+                .get(chain.id as usize)
+                .map_or(0, |info| info.uses)
+                != chain.uses
+            {
+                if let Some(candidate) = self.candidates.get_mut(chain.variable as usize) {
+                    candidate.promotable = false;
                 }
             }
-            if is_terminator(op) {
-                terminated = true;
-                let targets = branch_targets(instruction);
-                let step = if op == Op::Switch as u32 { 2 } else { 1 };
-                self.successors
-                    .extend(targets.iter().step_by(step).copied());
-            }
         }
-        if !terminated {
-            return false;
-        }
-        self.successor_start.push(self.successors.len() as u32);
 
         // The targets as blocks, each once per block.
         let mut predecessor_count = std::mem::take(&mut self.filled_predecessors);
@@ -664,9 +761,23 @@ impl Promoter {
         true
     }
 
-    /// Whether `pointer` is a candidate or a constant-index access chain into one.
-    fn is_candidate_pointer(&self, pointer: Word) -> bool {
-        self.tracked(pointer) != NONE
+    /// Counts a load or store through `pointer` if it is a candidate or a
+    /// constant-index access chain into one; false if it is neither.
+    fn count_use(&mut self, pointer: Word) -> bool {
+        let tracked = self.tracked(pointer);
+        let count = if tracked == NONE {
+            return false;
+        } else if tracked & CHAIN == 0 {
+            self.counted.get_mut(tracked as usize)
+        } else {
+            self.chains
+                .get_mut((tracked & !CHAIN) as usize)
+                .map(|chain| &mut chain.uses)
+        };
+        if let Some(count) = count {
+            *count += 1;
+        }
+        true
     }
 
     /// Records access chain `id` into `base` if `base` is a candidate and the indices
@@ -696,7 +807,9 @@ impl Promoter {
         };
         *entry = chain | CHAIN;
         self.chains.push(Chain {
+            id,
             variable,
+            uses: 0,
             start: start as u32,
             end: self.chain_indices.len() as u32,
         });
@@ -756,31 +869,14 @@ impl Promoter {
             .unwrap_or_default()
     }
 
-    /// The key of a variable's definition in a block.
-    fn key(variable: u32, block: u32) -> u64 {
-        (u64::from(variable) << 32) | u64::from(block)
-    }
-
     /// The value of `variable` at the end of `block` (so far), if known.
     fn definition(&self, variable: u32, block: u32) -> Option<Word> {
-        if self.dense {
-            let at = variable as usize * self.blocks.len() + block as usize;
-            self.dense_definitions.get(at).copied().filter(|&v| v != 0)
-        } else {
-            self.definitions.get(&Self::key(variable, block)).copied()
-        }
+        self.definitions.get(variable, block)
     }
 
     /// Records `value` as the value of `variable` at the end of `block` (so far).
     fn define(&mut self, variable: u32, block: u32, value: Word) {
-        if self.dense {
-            let at = variable as usize * self.blocks.len() + block as usize;
-            if let Some(slot) = self.dense_definitions.get_mut(at) {
-                *slot = value;
-            }
-        } else {
-            self.definitions.insert(Self::key(variable, block), value);
-        }
+        self.definitions.set(variable, block, value);
     }
 
     /// The value that replaces `id` in the end (itself if nothing does).
@@ -835,13 +931,7 @@ impl Promoter {
         self.filled_predecessors.resize(count, 0);
         self.sealed.clear();
         self.sealed.resize(count, false);
-        let size = self.candidates.len().saturating_mul(count);
-        self.dense = size <= DENSE_DEFINITIONS;
-        self.dense_definitions.clear();
-        self.definitions.clear();
-        if self.dense {
-            self.dense_definitions.resize(size, 0);
-        }
+        self.definitions.reset(self.candidates.len(), count);
         self.phis.clear();
         self.incomplete.clear();
         self.incomplete.resize(count, NONE);
@@ -894,7 +984,12 @@ impl Promoter {
                             let inserted = self.new_id(builder);
                             self.rewrites.push((whole, inserted));
                             if let Some(chain) = self.chain_index(pointer) {
-                                self.inserts.insert(inserted, (value, whole, chain));
+                                let index = self.inserts.len() as u32;
+                                let slot = self.new_slot(inserted);
+                                if let Some(entry) = self.insert_of.get_mut(slot) {
+                                    *entry = index;
+                                    self.inserts.push((value, whole, chain));
+                                }
                             }
                             self.define(variable, block, inserted);
                         }
@@ -924,7 +1019,11 @@ impl Promoter {
     fn inserted_part(&mut self, value: Word, loaded: &[u32]) -> Part {
         let mut composite = self.resolve(value);
         for _ in 0..MAX_INSERTS_LOOKED_THROUGH {
-            let Some(&(object, into, through)) = self.inserts.get(&composite) else {
+            let Some(&(object, into, through)) = self
+                .insert_of
+                .get(self.new_slot(composite))
+                .and_then(|&index| self.inserts.get(index as usize))
+            else {
                 break;
             };
             let Some(&inserted) = self.chains.get(through as usize) else {
@@ -1041,7 +1140,8 @@ impl Promoter {
     ) -> u32 {
         let id = self.new_id(builder);
         let index = self.phis.len() as u32;
-        if let Some(entry) = self.slot(id).and_then(|slot| self.phi_of.get_mut(slot)) {
+        let slot = self.new_slot(id);
+        if let Some(entry) = self.phi_of.get_mut(slot) {
             *entry = index;
         }
         let operands = self.phi_operands.len();
@@ -1247,9 +1347,16 @@ impl Promoter {
                 placed += 1;
                 self.write_phi(builder, &mut out, phi);
             }
-            let mut at = start;
-            for instruction in instructions(body.get(start..end).unwrap_or_default()) {
+            let words = body.get(start..end).unwrap_or_default();
+            let mut offset = 0;
+            while let Some(&first) = words.get(offset) {
+                let Some(instruction) = words.get(offset..offset + ((first >> 16) as usize).max(1))
+                else {
+                    break;
+                };
+                let at = start + offset;
                 let next = at + instruction.len();
+                offset += instruction.len();
                 let op = opcode(instruction);
                 if is_access(op) && self.is_rewritten(instruction) {
                     out.extend_from_slice(body.get(run..at).unwrap_or_default());
@@ -1257,7 +1364,6 @@ impl Promoter {
                     if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
                         out.extend_from_slice(instruction);
                     }
-                    at = next;
                     continue;
                 }
                 if op == Op::CompositeExtract as u32 {
@@ -1271,11 +1377,20 @@ impl Promoter {
                                 unuse(builder, ty);
                                 unuse(builder, composite);
                                 self.replace(id, object);
-                                at = next;
                                 continue;
                             }
                         }
                     }
+                }
+                // Most instructions have no replaced operand: look before copying.
+                let (replacement, base) = (&self.replacement, self.base);
+                let operands = instruction.get(1..).unwrap_or_default();
+                if !operands.iter().any(|&word| {
+                    replacement
+                        .get(word.wrapping_sub(base) as usize)
+                        .is_some_and(|&r| r != 0)
+                }) {
+                    continue;
                 }
                 let mut copied = None;
                 for (position, &word) in instruction.iter().enumerate().skip(1) {
@@ -1299,7 +1414,6 @@ impl Promoter {
                         *slot = value;
                     }
                 }
-                at = next;
             }
         }
         out.extend_from_slice(body.get(run..).unwrap_or_default());
