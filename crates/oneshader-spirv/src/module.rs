@@ -75,7 +75,10 @@ pub(crate) enum BuildError {
 /// Whether `op` is one of the memory accesses [`FunctionState::accesses`] records
 /// (`OpStore` is recorded by [`Builder::store`]).
 fn is_access(op: Op) -> bool {
-    matches!(op, Op::Load | Op::AccessChain | Op::InBoundsAccessChain)
+    matches!(
+        op,
+        Op::Load | Op::Store | Op::AccessChain | Op::InBoundsAccessChain
+    )
 }
 
 /// The result of a builder method that may be misused.
@@ -702,6 +705,41 @@ impl Builder {
         id
     }
 
+    /// Starts an instruction of `operands` operand words in the open block: appends its
+    /// opcode word, result type and result id, counts their uses, and notes a load,
+    /// store or access chain among the function's accesses. The caller appends the
+    /// operands and counts their reads.
+    fn begin_instruction(
+        &mut self,
+        op: Op,
+        result_type: Option<Word>,
+        result_id: Option<Word>,
+        operands: usize,
+    ) -> BuildResult<&mut Vec<Word>> {
+        if !self.in_block() {
+            return Err(BuildError::DetachedInstruction);
+        }
+        if let Some(ty) = result_type {
+            self.use_id(ty);
+        }
+        if let Some(id) = result_id {
+            self.define_in_function(id);
+        }
+        let Some(function) = self.function.as_mut() else {
+            return Err(BuildError::DetachedInstruction);
+        };
+        if is_access(op) {
+            function.accesses.push(function.body.len());
+        }
+        let count =
+            1 + usize::from(result_type.is_some()) + usize::from(result_id.is_some()) + operands;
+        let body = &mut function.body;
+        body.push(opcode_word(op, count));
+        body.extend(result_type);
+        body.extend(result_id);
+        Ok(body)
+    }
+
     /// Appends an instruction to the open block.
     pub fn instruction(
         &mut self,
@@ -710,27 +748,8 @@ impl Builder {
         result_id: Option<Word>,
         operands: &[Operand],
     ) -> BuildResult<()> {
-        let Some(function) = self.function.as_mut().filter(|f| f.in_block) else {
-            return Err(BuildError::DetachedInstruction);
-        };
-        let count = 1
-            + usize::from(result_type.is_some())
-            + usize::from(result_id.is_some())
-            + operands.len();
-        if is_access(op) {
-            function.accesses.push(function.body.len());
-        }
-        let body = &mut function.body;
-        body.push(opcode_word(op, count));
-        body.extend(result_type);
-        body.extend(result_id);
-        body.extend(operands.iter().map(|operand| operand.word().0));
-        if let Some(ty) = result_type {
-            self.use_id(ty);
-        }
-        if let Some(id) = result_id {
-            self.define_in_function(id);
-        }
+        self.begin_instruction(op, result_type, result_id, operands.len())?
+            .extend(operands.iter().map(|operand| operand.word().0));
         for operand in operands {
             if let (id, true) = operand.word() {
                 self.read_id(id);
@@ -747,27 +766,8 @@ impl Builder {
         result_id: Option<Word>,
         operands: &[Word],
     ) -> BuildResult<()> {
-        let Some(function) = self.function.as_mut().filter(|f| f.in_block) else {
-            return Err(BuildError::DetachedInstruction);
-        };
-        let count = 1
-            + usize::from(result_type.is_some())
-            + usize::from(result_id.is_some())
-            + operands.len();
-        if is_access(op) {
-            function.accesses.push(function.body.len());
-        }
-        let body = &mut function.body;
-        body.push(opcode_word(op, count));
-        body.extend(result_type);
-        body.extend(result_id);
-        body.extend_from_slice(operands);
-        if let Some(ty) = result_type {
-            self.use_id(ty);
-        }
-        if let Some(id) = result_id {
-            self.define_in_function(id);
-        }
+        self.begin_instruction(op, result_type, result_id, operands.len())?
+            .extend_from_slice(operands);
         for &id in operands {
             self.read_id(id);
         }
@@ -784,20 +784,9 @@ impl Builder {
         instruction: u32,
         operands: &[Word],
     ) -> BuildResult<()> {
-        let Some(function) = self.function.as_mut().filter(|f| f.in_block) else {
-            return Err(BuildError::DetachedInstruction);
-        };
-        let body = &mut function.body;
-        body.extend([
-            opcode_word(Op::ExtInst, 5 + operands.len()),
-            ty,
-            id,
-            set,
-            instruction,
-        ]);
+        let body = self.begin_instruction(Op::ExtInst, Some(ty), Some(id), 2 + operands.len())?;
+        body.extend([set, instruction]);
         body.extend_from_slice(operands);
-        self.use_id(ty);
-        self.define_in_function(id);
         self.read_id(set);
         for &operand in operands {
             self.read_id(operand);
@@ -827,20 +816,10 @@ impl Builder {
         value: Word,
         access: Option<MemoryAccess>,
     ) -> BuildResult<()> {
-        let Some(function) = self.function.as_mut().filter(|f| f.in_block) else {
-            return Err(BuildError::DetachedInstruction);
-        };
-        function.accesses.push(function.body.len());
-        match access {
-            Some(access) => {
-                function
-                    .body
-                    .extend([opcode_word(Op::Store, 4), pointer, value, access.bits()])
-            }
-            None => function
-                .body
-                .extend([opcode_word(Op::Store, 3), pointer, value]),
-        }
+        let operands = 2 + usize::from(access.is_some());
+        let body = self.begin_instruction(Op::Store, None, None, operands)?;
+        body.extend([pointer, value]);
+        body.extend(access.map(|access| access.bits()));
         self.use_id(pointer);
         self.read_id(value);
         Ok(())
