@@ -1720,39 +1720,17 @@ impl<'a> Lowerer<'a> {
                 let oneshader_ir::ArraySize::Constant(n) = size else {
                     return None;
                 };
-                let bound = cx.bind(operand.expr);
+                let array = cx.bind_operand(operand);
                 for i in 0..n {
-                    let element = Operand {
-                        expr: cx.expr(
-                            Expression::AccessIndex {
-                                base: bound,
-                                index: i,
-                            },
-                            base,
-                            span,
-                        ),
-                        ty: base,
-                        literal: false,
-                    };
-                    self.scalarize(cx, element, span, out)?;
+                    let item = element(cx, array, i, base, span);
+                    self.scalarize(cx, item, span, out)?;
                 }
             }
             TypeInner::Struct { members, .. } => {
-                let bound = cx.bind(operand.expr);
+                let structure = cx.bind_operand(operand);
                 for (i, member) in members.iter().enumerate() {
-                    let element = Operand {
-                        expr: cx.expr(
-                            Expression::AccessIndex {
-                                base: bound,
-                                index: i as u32,
-                            },
-                            member.ty,
-                            span,
-                        ),
-                        ty: member.ty,
-                        literal: false,
-                    };
-                    self.scalarize(cx, element, span, out)?;
+                    let item = element(cx, structure, i as u32, member.ty, span);
+                    self.scalarize(cx, item, span, out)?;
                 }
             }
             _ => {
@@ -2129,18 +2107,7 @@ impl<'a> Lowerer<'a> {
             }
             other => {
                 let operand = self.rvalue(cx, other, span)?;
-                Some(Value::Rvalue {
-                    expr: cx.expr(
-                        Expression::AccessIndex {
-                            base: operand.expr,
-                            index,
-                        },
-                        ty,
-                        span,
-                    ),
-                    ty,
-                    literal: false,
-                })
+                Some(element(cx, operand, index, ty, span).into_value())
             }
         }
     }
@@ -2499,7 +2466,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Element `index` (of type `ty`) of the value `operand`: a column of a matrix, a
-/// component of a vector.
+/// component of a vector, an element of an array, a member of a struct.
 fn element(cx: &mut FnCtx, operand: Operand, index: u32, ty: Handle<Type>, span: Span) -> Operand {
     Operand {
         expr: cx.expr(
