@@ -26,13 +26,6 @@ pub(crate) fn opcode(instruction: &[Word]) -> u32 {
     instruction.first().map_or(0, |word| word & 0xffff)
 }
 
-/// Forgets one use of `id` (by an instruction that is removed).
-fn unuse(builder: &mut Builder, id: Word) {
-    if let Some(info) = builder.ids.get_mut(id as usize) {
-        info.uses = info.uses.saturating_sub(1);
-    }
-}
-
 /// Appends `function` to the module's functions, its variables at the start of its
 /// first block, less the variables that nothing reads and the stores to them.
 pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
@@ -65,9 +58,9 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
             .get(id as usize)
             .is_some_and(|info| info.removed)
         {
-            unuse(builder, pointer);
+            builder.unuse_id(pointer);
             if let [_, initializer] = *rest {
-                unuse(builder, initializer);
+                builder.unuse_id(initializer);
             }
         } else {
             builder.functions.extend_from_slice(variable);
@@ -87,8 +80,8 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
                 .get(pointer as usize)
                 .is_some_and(|info| info.removed)
             {
-                unuse(builder, pointer);
-                unuse(builder, value);
+                builder.unuse_id(pointer);
+                builder.unuse_id(value);
                 continue;
             }
         }

@@ -254,10 +254,17 @@ impl Builder {
     }
 
     /// Counts a read of `id` by an instruction of a function.
-    fn read_id(&mut self, id: Word) {
+    pub(crate) fn read_id(&mut self, id: Word) {
         if let Some(info) = self.ids.get_mut(id as usize) {
             info.uses += 1;
             info.read = true;
+        }
+    }
+
+    /// Forgets one use of `id`, by an instruction that is removed.
+    pub(crate) fn unuse_id(&mut self, id: Word) {
+        if let Some(info) = self.ids.get_mut(id as usize) {
+            info.uses = info.uses.saturating_sub(1);
         }
     }
 

@@ -360,21 +360,6 @@ fn constant_index(builder: &Builder, id: Word) -> Option<u32> {
     }
 }
 
-/// Counts one more use of `id` by an instruction of a function.
-fn use_id(builder: &mut Builder, id: Word) {
-    if let Some(info) = builder.ids.get_mut(id as usize) {
-        info.uses += 1;
-        info.read = true;
-    }
-}
-
-/// Forgets one use of `id` (by an instruction that is removed).
-fn unuse(builder: &mut Builder, id: Word) {
-    if let Some(info) = builder.ids.get_mut(id as usize) {
-        info.uses = info.uses.saturating_sub(1);
-    }
-}
-
 impl Promoter {
     /// Promotes what it can of `function`'s variables, rewriting its body and variables.
     pub(crate) fn run(&mut self, builder: &mut Builder, function: &mut FunctionState) {
@@ -1292,10 +1277,10 @@ impl Promoter {
                     info.in_function = false;
                 }
                 let pointer_type = function.variables.get(at + 1).copied().unwrap_or(0);
-                unuse(builder, pointer_type);
+                builder.unuse_id(pointer_type);
                 if count > 4 {
                     let initializer = function.variables.get(at + 4).copied().unwrap_or(0);
-                    unuse(builder, initializer);
+                    builder.unuse_id(initializer);
                 }
             } else {
                 function.variables.copy_within(at..end, kept);
@@ -1374,8 +1359,8 @@ impl Promoter {
                                 // Reading back what an insert put there: the object.
                                 out.extend_from_slice(body.get(run..at).unwrap_or_default());
                                 run = next;
-                                unuse(builder, ty);
-                                unuse(builder, composite);
+                                builder.unuse_id(ty);
+                                builder.unuse_id(composite);
                                 self.replace(id, object);
                                 continue;
                             }
@@ -1408,8 +1393,8 @@ impl Promoter {
                         out.len() - instruction.len()
                     });
                     let value = self.resolve(word);
-                    unuse(builder, word);
-                    use_id(builder, value);
+                    builder.unuse_id(word);
+                    builder.read_id(value);
                     if let Some(slot) = out.get_mut(copied_at + position) {
                         *slot = value;
                     }
@@ -1426,8 +1411,8 @@ impl Promoter {
             };
             let value = self.resolve(written);
             if value != written {
-                unuse(builder, written);
-                use_id(builder, value);
+                builder.unuse_id(written);
+                builder.read_id(value);
                 if let Some(slot) = out.get_mut(at) {
                     *slot = value;
                 }
@@ -1464,7 +1449,7 @@ impl Promoter {
                 .take(4)
                 .filter(|&&w| w != inserted)
             {
-                unuse(builder, operand);
+                builder.unuse_id(operand);
             }
             if let Some(info) = builder.ids.get_mut(inserted as usize) {
                 info.removed = true;
@@ -1518,15 +1503,15 @@ impl Promoter {
             [_, ty, _, pointer, ..]
                 if op == Op::Load as u32 && self.promoted(pointer).is_some() =>
             {
-                unuse(builder, ty);
-                unuse(builder, pointer);
+                builder.unuse_id(ty);
+                builder.unuse_id(pointer);
                 return true;
             }
             [_, pointer, value, ..]
                 if op == Op::Store as u32 && self.promoted(pointer).is_some() =>
             {
-                unuse(builder, pointer);
-                unuse(builder, value);
+                builder.unuse_id(pointer);
+                builder.unuse_id(value);
                 return true;
             }
             _ => {}
@@ -1538,9 +1523,9 @@ impl Promoter {
             if self.promoted_chain(id).is_none() {
                 return false;
             }
-            unuse(builder, ty);
+            builder.unuse_id(ty);
             for &operand in operands {
-                unuse(builder, operand);
+                builder.unuse_id(operand);
             }
             return true;
         }
@@ -1558,14 +1543,14 @@ impl Promoter {
         *rewrites += 1;
         if load && inserted == FORWARDED {
             if let [_, ty, ..] = *instruction {
-                unuse(builder, ty);
+                builder.unuse_id(ty);
             }
-            unuse(builder, pointer);
+            builder.unuse_id(pointer);
             return true;
         }
-        unuse(builder, pointer);
+        builder.unuse_id(pointer);
         let whole = self.resolve(whole);
-        use_id(builder, whole);
+        builder.read_id(whole);
         let count = self.indices(chain).len() as Word;
         if let [_, ty, id, ..] = *instruction {
             if load {
@@ -1584,14 +1569,14 @@ impl Promoter {
         };
         let resolved = self.resolve(value);
         if resolved != value {
-            unuse(builder, value);
-            use_id(builder, resolved);
+            builder.unuse_id(value);
+            builder.read_id(resolved);
         }
         let ty = self
             .candidates
             .get(variable as usize)
             .map_or(0, |c| c.value_type);
-        use_id(builder, ty);
+        builder.read_id(ty);
         if let Some(info) = builder.ids.get_mut(inserted as usize) {
             info.in_function = true;
         }
@@ -1619,7 +1604,7 @@ impl Promoter {
             .map_or(0, |c| c.value_type);
         let count = self.predecessors_of(block).len();
         out.extend([((3 + 2 * count as Word) << 16) | Op::Phi as u32, ty, id]);
-        use_id(builder, ty);
+        builder.read_id(ty);
         if let Some(info) = builder.ids.get_mut(id as usize) {
             info.in_function = true;
         }
@@ -1635,8 +1620,8 @@ impl Promoter {
             let label = self.blocks.get(predecessor as usize).map_or(0, |b| b.label);
             self.phi_values_at.push(out.len());
             out.extend([value, label]);
-            use_id(builder, value);
-            use_id(builder, label);
+            builder.read_id(value);
+            builder.read_id(label);
         }
     }
 }
