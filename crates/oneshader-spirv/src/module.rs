@@ -72,13 +72,14 @@ pub(crate) enum BuildError {
     MismatchedTerminator,
 }
 
-/// Whether `op` is one of the memory accesses [`FunctionState::accesses`] records
-/// (`OpStore` is recorded by [`Builder::store`]).
-fn is_access(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Load | Op::Store | Op::AccessChain | Op::InBoundsAccessChain
-    )
+/// Whether opcode `op` reads or writes memory through a pointer: a load, a store or an
+/// access chain. The builder records where each is; the SSA pass rewrites them.
+pub(crate) fn is_access(op: u32) -> bool {
+    const LOAD: u32 = Op::Load as u32;
+    const STORE: u32 = Op::Store as u32;
+    const ACCESS_CHAIN: u32 = Op::AccessChain as u32;
+    const IN_BOUNDS_ACCESS_CHAIN: u32 = Op::InBoundsAccessChain as u32;
+    matches!(op, LOAD | STORE | ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN)
 }
 
 /// The result of a builder method that may be misused.
@@ -735,7 +736,7 @@ impl Builder {
         let Some(function) = self.function.as_mut() else {
             return Err(BuildError::DetachedInstruction);
         };
-        if is_access(op) {
+        if is_access(op as u32) {
             function.accesses.push(function.body.len());
         }
         let count =

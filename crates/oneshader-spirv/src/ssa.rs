@@ -25,7 +25,7 @@ use oneshader_ir::FastHashMap;
 use rspirv::spirv::{Op, Word};
 
 use crate::compact::{instructions, opcode};
-use crate::module::{Builder, FunctionState};
+use crate::module::{is_access, Builder, FunctionState};
 
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
@@ -319,15 +319,6 @@ fn branch_targets(instruction: &[Word]) -> &[Word] {
         _ => None,
     }
     .unwrap_or_default()
-}
-
-/// Whether `op` accesses memory through a pointer the pass may rewrite.
-fn is_access(op: u32) -> bool {
-    const LOAD: u32 = Op::Load as u32;
-    const STORE: u32 = Op::Store as u32;
-    const ACCESS_CHAIN: u32 = Op::AccessChain as u32;
-    const IN_BOUNDS_ACCESS_CHAIN: u32 = Op::InBoundsAccessChain as u32;
-    matches!(op, LOAD | STORE | ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN)
 }
 
 /// The type a pointer type `pointer` points to, when it is a value SSA can hold: a
