@@ -86,7 +86,7 @@ impl<'a> Lowerer<'a> {
         let span = e.span;
         match &e.kind {
             ast::ExprKind::Literal(literal) => self.lower_literal(cx, literal, span),
-            ast::ExprKind::Name(name) => self.lower_name(cx, &name.to_path(span)),
+            ast::ExprKind::Name(name) => self.lower_name(cx, name, span),
             ast::ExprKind::Unary { op, operand } => self.lower_unary(cx, *op, operand, span),
             ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(cx, *op, lhs, rhs, span),
             ast::ExprKind::Assign { op, target, value } => {
@@ -316,10 +316,19 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    fn lower_name(&mut self, cx: &mut FnCtx, path: &ast::Path) -> Option<Value> {
-        let name = path.name();
-        let span = path.span();
-        if path.is_plain() {
+    /// The value a name stands for; `expr_span` is the span of the name's expression.
+    fn lower_name(
+        &mut self,
+        cx: &mut FnCtx,
+        name_expr: &ast::NameExpr,
+        expr_span: Span,
+    ) -> Option<Value> {
+        // A plain name (nearly every one) is looked up without making a `Path` of it.
+        let (name, span, plain) = match name_expr {
+            ast::NameExpr::Plain(name) => (&**name, expr_span, true),
+            ast::NameExpr::Path(path) => (path.name(), path.span(), path.is_plain()),
+        };
+        if plain {
             if let Some(symbol) = cx.lookup(name) {
                 return Some(match symbol {
                     LocalSymbol::Poisoned => return None,
@@ -437,7 +446,10 @@ impl<'a> Lowerer<'a> {
                 let mut diagnostic = Diagnostic::error(
                     codes::UNKNOWN_IDENTIFIER,
                     span,
-                    format!("unknown identifier '{}'", path.to_text()),
+                    format!(
+                        "unknown identifier '{}'",
+                        name_expr.to_path(expr_span).to_text()
+                    ),
                 );
                 if let Some(similar) = self.similar_name(cx, name) {
                     diagnostic = diagnostic.with_help(format!("did you mean '{similar}'?"));

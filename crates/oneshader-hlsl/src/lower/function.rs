@@ -76,10 +76,7 @@ impl<'a> Lowerer<'a> {
         let mut arguments = Vec::new();
         for param in symbol.params.iter().filter(|p| p.resource.is_none()) {
             let ty = if param.by_pointer {
-                self.module.type_handle(TypeInner::Pointer {
-                    base: param.ty,
-                    space: AddressSpace::Function,
-                })
+                self.pointer_type(param.ty, AddressSpace::Function)
             } else {
                 param.ty
             };
@@ -196,10 +193,7 @@ impl<'a> Lowerer<'a> {
     ) {
         if assigned.contains(name) {
             let var = cx.local(name, ty, span);
-            let pointer_ty = self.module.type_handle(TypeInner::Pointer {
-                base: ty,
-                space: AddressSpace::Function,
-            });
+            let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
             let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
             cx.emit(Statement::Store { pointer, value });
             cx.declare(name, LocalSymbol::Variable { var, ty });
@@ -341,10 +335,7 @@ impl<'a> Lowerer<'a> {
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;
-            let pointer_ty = self.module.type_handle(TypeInner::Pointer {
-                base: ty,
-                space: AddressSpace::Private,
-            });
+            let pointer_ty = self.pointer_type(ty, AddressSpace::Private);
             let Some(value) = self.lower_initializer(&mut cx, init, ty) else {
                 continue;
             };

@@ -8,6 +8,7 @@ use oneshader_ir::{
 
 use super::cbuffer::CbufferPlace;
 use super::counter::BufferFlavor;
+use super::expr::Shape;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
 use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig};
 use crate::ast;
@@ -59,9 +60,7 @@ impl<'a> Lowerer<'a> {
             return Some(Ty::Value(*found));
         }
         if let Some(scalar) = types::scalar_by_name(text) {
-            return Some(Ty::Value(
-                self.module.type_handle(TypeInner::Scalar(scalar)),
-            ));
+            return Some(Ty::Value(self.scalar_type(scalar)));
         }
         if let Some((base, n, columns)) = types::split_dimensions(text) {
             if let Some(scalar) = types::scalar_by_name(base) {
@@ -157,11 +156,11 @@ impl<'a> Lowerer<'a> {
         span: oneshader_ir::Span,
     ) -> Option<Handle<Type>> {
         let inner = match columns {
-            None if n == 1 => TypeInner::Scalar(scalar),
-            None => TypeInner::Vector {
-                size: self.size_or_error(n, span)?,
-                scalar,
-            },
+            None if n == 1 => return Some(self.scalar_type(scalar)),
+            None => {
+                let size = self.size_or_error(n, span)?;
+                return Some(self.shaped(scalar, Shape::Vector(size)));
+            }
             Some(c) if n == 1 || c == 1 => {
                 for dimension in [n, c] {
                     if dimension != 1 {

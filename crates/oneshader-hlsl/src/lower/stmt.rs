@@ -358,10 +358,7 @@ impl<'a> Lowerer<'a> {
             };
             let var = cx.local(&declarator.name.name, ty, declarator.span);
             if let Some(value) = value {
-                let pointer_ty = self.module.type_handle(TypeInner::Pointer {
-                    base: ty,
-                    space: AddressSpace::Function,
-                });
+                let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                 let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, declarator.span);
                 cx.emit(Statement::Store { pointer, value });
             }
