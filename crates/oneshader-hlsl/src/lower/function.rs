@@ -1,9 +1,9 @@
 //! Functions and entry points: signatures, parameters, stage inputs and outputs.
 
 use oneshader_ir::{
-    codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, FastHashSet,
-    Function, FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span,
-    Statement, TypeInner,
+    codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
+    FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span, Statement,
+    TypeInner,
 };
 
 use super::context::{FnCtx, LocalSymbol, Value};
@@ -113,7 +113,13 @@ impl<'a> Lowerer<'a> {
             ..Function::default()
         };
         let mut cx = FnCtx::new(function, symbol.result);
-        let scan = BodyScan::of(body);
+        let by_value: Vec<&str> = symbol
+            .params
+            .iter()
+            .filter(|p| p.resource.is_none() && !p.by_pointer)
+            .map(|p| p.name)
+            .collect();
+        let scan = BodyScan::of(body, &by_value);
         cx.function.reserve_expressions(scan.expression_estimate());
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
@@ -160,7 +166,8 @@ impl<'a> Lowerer<'a> {
                 );
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
-                self.declare_parameter(&mut cx, param.name, param.ty, value, &scan.assigned, span);
+                let assigned = scan.assigns(param.name);
+                self.declare_parameter(&mut cx, param.name, param.ty, value, assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);
@@ -181,17 +188,17 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Makes a parameter's value available under `name`: directly when the body
-    /// never assigns it, else through a local copy.
+    /// never assigns it (`assigned` is false), else through a local copy.
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
         name: &str,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
-        assigned: &FastHashSet<&str>,
+        assigned: bool,
         span: Span,
     ) {
-        if assigned.contains(name) {
+        if assigned {
             let var = cx.local(name, ty, span);
             let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
             let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
@@ -310,9 +317,13 @@ impl<'a> Lowerer<'a> {
         };
         function.result = result;
         let mut cx = FnCtx::new(function, result_ty);
-        let scan = BodyScan::of(body);
+        let input_names: Vec<&str> = inputs.iter().map(|input| &*input.0).collect();
+        let scan = BodyScan::of(body, &input_names);
+        let assigned: Vec<bool> = input_names.iter().map(|name| scan.assigns(name)).collect();
         cx.function.reserve_expressions(scan.expression_estimate());
-        for (i, (param_name, ty, arg_ty, param_span)) in inputs.into_iter().enumerate() {
+        for (i, ((param_name, ty, arg_ty, param_span), assigned)) in
+            inputs.into_iter().zip(assigned).enumerate()
+        {
             let arg = cx.expr(Expression::FunctionArgument(i as u32), arg_ty, param_span);
             let value = Value::Rvalue {
                 expr: arg,
@@ -324,14 +335,7 @@ impl<'a> Lowerer<'a> {
             let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
-            self.declare_parameter(
-                &mut cx,
-                &param_name,
-                ty,
-                converted,
-                &scan.assigned,
-                param_span,
-            );
+            self.declare_parameter(&mut cx, &param_name, ty, converted, assigned, param_span);
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;
@@ -506,26 +510,51 @@ fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
 
 /// What lowering needs to know about a function body before lowering it, found in one
 /// walk over its syntax.
-pub(crate) struct BodyScan<'a> {
-    /// Names that the body may assign: targets of assignments, `++`/`--`, and names
-    /// passed directly as call arguments (they may be `out` arguments).
-    pub assigned: FastHashSet<&'a str>,
+pub(crate) struct BodyScan<'n> {
+    /// The names asked about: the parameters passed by value (a handful, so they are
+    /// compared one by one rather than every assigned name being hashed into a set).
+    names: &'n [&'n str],
+    /// For each of `names`, whether the body may assign it: it is the target of an
+    /// assignment or of `++`/`--`, or passed directly as a call argument (it may be an
+    /// `out` argument).
+    assigned: Vec<bool>,
     /// The expressions of the body's syntax (as far as the walk goes): the IR function
     /// reserves room for a few expressions per syntax expression.
     pub expressions: usize,
 }
 
-impl<'a> BodyScan<'a> {
-    /// Scans `body`.
-    pub(crate) fn of(body: &'a ast::Block) -> Self {
+impl<'n> BodyScan<'n> {
+    /// Scans `body` for its expressions and for which of `names` it may assign.
+    pub(crate) fn of(body: &ast::Block, names: &'n [&'n str]) -> Self {
         let mut scan = BodyScan {
-            assigned: FastHashSet::default(),
+            names,
+            assigned: vec![false; names.len()],
             expressions: 0,
         };
         for statement in &body.statements {
             scan.statement(statement, 0);
         }
         scan
+    }
+
+    /// Whether the body may assign `name`, one of the names it was scanned for.
+    pub(crate) fn assigns(&self, name: &str) -> bool {
+        self.names
+            .iter()
+            .zip(&self.assigned)
+            .any(|(&candidate, &assigned)| assigned && candidate == name)
+    }
+
+    /// Notes that the body may assign the variable `e` is a part of (if any).
+    fn assign(&mut self, e: &ast::Expr) {
+        let Some(name) = root_name(e) else {
+            return;
+        };
+        for (&candidate, assigned) in self.names.iter().zip(self.assigned.iter_mut()) {
+            if candidate == name {
+                *assigned = true;
+            }
+        }
     }
 
     /// IR expressions to reserve for the body: lowering makes about two for each syntax
@@ -535,7 +564,7 @@ impl<'a> BodyScan<'a> {
     }
 
     /// Scans one statement, `depth` levels into the body.
-    fn statement(&mut self, statement: &'a ast::Stmt, depth: u32) {
+    fn statement(&mut self, statement: &ast::Stmt, depth: u32) {
         if depth > SCAN_DEPTH_LIMIT {
             return;
         }
@@ -584,7 +613,7 @@ impl<'a> BodyScan<'a> {
     }
 
     /// Scans one expression, `depth` levels into the body.
-    fn expr(&mut self, e: &'a ast::Expr, depth: u32) {
+    fn expr(&mut self, e: &ast::Expr, depth: u32) {
         self.expressions += 1;
         if depth > SCAN_DEPTH_LIMIT {
             return;
@@ -592,17 +621,13 @@ impl<'a> BodyScan<'a> {
         let d = depth + 1;
         match &e.kind {
             ast::ExprKind::Assign { target, value, .. } => {
-                if let Some(n) = root_name(target) {
-                    self.assigned.insert(n);
-                }
+                self.assign(target);
                 self.expr(target, d);
                 self.expr(value, d);
             }
             ast::ExprKind::Unary { op, operand } => {
                 if op.writes_operand() {
-                    if let Some(n) = root_name(operand) {
-                        self.assigned.insert(n);
-                    }
+                    self.assign(operand);
                 }
                 self.expr(operand, d);
             }
@@ -614,22 +639,16 @@ impl<'a> BodyScan<'a> {
                     _ => &[],
                 };
                 for a in args {
-                    if let Some(n) = root_name(a) {
-                        self.assigned.insert(n);
-                    }
+                    self.assign(a);
                     self.expr(a, d);
                 }
             }
             ast::ExprKind::MethodCall(call) => {
                 // A member function may assign the fields of its receiver.
-                if let Some(n) = root_name(&call.receiver) {
-                    self.assigned.insert(n);
-                }
+                self.assign(&call.receiver);
                 self.expr(&call.receiver, d);
                 for a in &call.args {
-                    if let Some(n) = root_name(a) {
-                        self.assigned.insert(n);
-                    }
+                    self.assign(a);
                     self.expr(a, d);
                 }
             }
