@@ -111,11 +111,30 @@ pub(crate) enum MatrixIndex {
 /// A local symbol and the depth of the scope that declared it (0: the function's own).
 type ScopedSymbol = (LocalSymbol, u32);
 
+/// The working storage of a [`FnCtx`], emptied once its function is finished, for the
+/// next function to reuse: lowering keeps one per level of nested function lowering, so
+/// that every function does not grow its block buffers and scope tables again.
+#[derive(Debug, Default)]
+pub(crate) struct FnScratch {
+    /// Buffers for blocks, empty, with their capacity.
+    blocks: Vec<Block>,
+    symbols: FastHashMap<Rc<str>, ScopedSymbol>,
+    shadowed: Vec<(Rc<str>, Option<ScopedSymbol>)>,
+    scope_starts: Vec<usize>,
+    breakables: Vec<bool>,
+}
+
 /// How the current function was entered, for `return` in entry points.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct FnCtx {
     pub function: Function,
+    /// The buffers of the open blocks (statements go into the last of the first
+    /// `open_blocks`), then empty buffers for blocks opened later. A finished block is
+    /// copied out at its exact size and its buffer kept, so a function's blocks are
+    /// built without growing a `Vec` each and need no shrinking.
     blocks: Vec<Block>,
+    /// How many of `blocks` are open: at least one, the function's body.
+    open_blocks: usize,
     /// Every visible local name: its innermost declaration.
     symbols: FastHashMap<Rc<str>, ScopedSymbol>,
     /// What each declaration hid (`None`: the name was not visible), oldest first, so
@@ -132,14 +151,30 @@ pub(crate) struct FnCtx {
 impl FnCtx {
     /// A context for a function returning `return_ty`.
     pub fn new(function: Function, return_ty: Ty) -> Self {
+        Self::with_scratch(function, return_ty, FnScratch::default())
+    }
+
+    /// [`FnCtx::new`], working in the storage `scratch` that a finished function left.
+    pub fn with_scratch(function: Function, return_ty: Ty, scratch: FnScratch) -> Self {
+        let FnScratch {
+            mut blocks,
+            symbols,
+            shadowed,
+            scope_starts,
+            breakables,
+        } = scratch;
+        if blocks.is_empty() {
+            blocks.push(Vec::new());
+        }
         FnCtx {
             function,
-            blocks: vec![Vec::new()],
-            symbols: FastHashMap::default(),
-            shadowed: Vec::new(),
-            scope_starts: Vec::new(),
+            blocks,
+            open_blocks: 1,
+            symbols,
+            shadowed,
+            scope_starts,
             return_ty,
-            breakables: Vec::new(),
+            breakables,
             temp_counter: 0,
         }
     }
@@ -161,7 +196,11 @@ impl FnCtx {
 
     /// Appends a statement to the current block.
     pub fn emit(&mut self, statement: Statement) {
-        if let Some(block) = self.blocks.last_mut() {
+        if let Some(block) = self
+            .open_blocks
+            .checked_sub(1)
+            .and_then(|current| self.blocks.get_mut(current))
+        {
             block.push(statement);
         }
     }
@@ -182,23 +221,54 @@ impl FnCtx {
 
     /// Starts collecting statements into a new nested block.
     pub fn push_block(&mut self) {
-        self.blocks.push(Vec::new());
+        if self.open_blocks == self.blocks.len() {
+            self.blocks.push(Vec::new());
+        }
+        self.open_blocks += 1;
     }
 
     /// Ends the innermost nested block and returns its statements.
     pub fn pop_block(&mut self) -> Block {
-        if self.blocks.len() > 1 {
-            self.blocks.pop().unwrap_or_default()
+        if self.open_blocks > 1 {
+            self.open_blocks -= 1;
+            self.take_block(self.open_blocks)
         } else {
             Vec::new()
         }
     }
 
+    /// The statements of buffer `index`, in a block of their exact size; the buffer is
+    /// left empty, with its capacity.
+    fn take_block(&mut self, index: usize) -> Block {
+        self.blocks
+            .get_mut(index)
+            .map_or_else(Vec::new, |buffer| buffer.drain(..).collect())
+    }
+
     /// Takes the finished function.
-    pub fn finish(mut self) -> Function {
-        self.function.body = self.blocks.pop().unwrap_or_default();
+    pub fn finish(self) -> Function {
+        self.finish_with_scratch().0
+    }
+
+    /// Takes the finished function, and the storage for the next one to work in.
+    pub fn finish_with_scratch(mut self) -> (Function, FnScratch) {
+        self.function.body = self.take_block(0);
         self.function.shrink_to_fit();
-        self.function
+        for block in &mut self.blocks {
+            block.clear();
+        }
+        self.symbols.clear();
+        self.shadowed.clear();
+        self.scope_starts.clear();
+        self.breakables.clear();
+        let scratch = FnScratch {
+            blocks: self.blocks,
+            symbols: self.symbols,
+            shadowed: self.shadowed,
+            scope_starts: self.scope_starts,
+            breakables: self.breakables,
+        };
+        (self.function, scratch)
     }
 
     /// Opens a scope for declarations.

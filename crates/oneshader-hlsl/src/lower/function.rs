@@ -112,7 +112,7 @@ impl<'a> Lowerer<'a> {
             result,
             ..Function::default()
         };
-        let mut cx = FnCtx::new(function, symbol.result);
+        let mut cx = self.begin_function(function, symbol.result);
         let by_value: Vec<&str> = symbol
             .params
             .iter()
@@ -171,7 +171,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.lower_function_body(&mut cx, body);
-        let function = cx.finish();
+        let function = self.end_function(cx);
         let handle = self
             .module
             .functions
@@ -185,6 +185,20 @@ impl<'a> Lowerer<'a> {
         }
         self.in_progress.remove(&key);
         Some(handle)
+    }
+
+    /// A context for lowering `function`, which returns `return_ty`, in the working
+    /// storage a finished function left.
+    fn begin_function(&mut self, function: Function, return_ty: Ty) -> FnCtx {
+        let scratch = self.fn_scratch.pop().unwrap_or_default();
+        FnCtx::with_scratch(function, return_ty, scratch)
+    }
+
+    /// The function `cx` has lowered; its working storage is kept for the next one.
+    fn end_function(&mut self, cx: FnCtx) -> Function {
+        let (function, scratch) = cx.finish_with_scratch();
+        self.fn_scratch.push(scratch);
+        function
     }
 
     /// Makes a parameter's value available under `name`: directly when the body
@@ -316,7 +330,7 @@ impl<'a> Lowerer<'a> {
             Ty::Resource(_) => return,
         };
         function.result = result;
-        let mut cx = FnCtx::new(function, result_ty);
+        let mut cx = self.begin_function(function, result_ty);
         let input_names: Vec<&str> = inputs.iter().map(|input| &*input.0).collect();
         let scan = BodyScan::of(body, &input_names);
         let assigned: Vec<bool> = input_names.iter().map(|name| scan.assigns(name)).collect();
@@ -347,7 +361,7 @@ impl<'a> Lowerer<'a> {
             cx.emit(Statement::Store { pointer, value });
         }
         self.lower_function_body(&mut cx, body);
-        let function = cx.finish();
+        let function = self.end_function(cx);
         self.module.entry_points.push(EntryPoint {
             name,
             stage,

@@ -150,6 +150,9 @@ pub(crate) struct Lowerer<'a> {
     pub pointer_types: types::PointerTypes,
     /// The scalar and vector types made so far, by component and shape, for the same reason.
     pub numeric_types: types::NumericTypes,
+    /// The working storage that finished functions left, for the next ones lowered
+    /// (one is in use per function being lowered; see [`context::FnScratch`]).
+    pub fn_scratch: Vec<context::FnScratch>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -176,6 +179,7 @@ pub fn lower(
         unrolled: Vec::new(),
         pointer_types: types::PointerTypes::default(),
         numeric_types: types::NumericTypes::default(),
+        fn_scratch: Vec::new(),
     };
     let items = flatten_items(&unit.items);
     for item in &items {
