@@ -188,6 +188,16 @@ impl<T> Arena<T> {
         self.spans.reserve(additional);
     }
 
+    /// Moves the items, with their spans, into an arena of their exact size, and leaves
+    /// this one empty with its capacity: a builder that fills many arenas one after
+    /// another grows one buffer once, and each finished arena holds no spare room.
+    pub fn take_exact(&mut self) -> Self {
+        Arena {
+            items: take_exact(&mut self.items),
+            spans: take_exact(&mut self.spans),
+        }
+    }
+
     /// Frees the capacity reserved beyond the items held (for an arena that is complete).
     pub fn shrink_to_fit(&mut self) {
         self.items.shrink_to_fit();
@@ -206,6 +216,14 @@ impl<T> Arena<T> {
             .enumerate()
             .map(|(i, item)| (Handle::from_index(i), item))
     }
+}
+
+/// Moves the items of `buffer` into a `Vec` of their exact size (one copy of the whole
+/// run), and leaves `buffer` empty with its capacity.
+pub fn take_exact<T>(buffer: &mut Vec<T>) -> Vec<T> {
+    let mut exact = Vec::with_capacity(buffer.len());
+    exact.append(buffer);
+    exact
 }
 
 // A handle is made by its arena (`append`, `insert`, `iter`), and the module's arenas only

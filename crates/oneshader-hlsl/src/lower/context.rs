@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use oneshader_ir::{
-    Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
+    Arena, Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
 };
 
 use super::expr::Operand;
@@ -113,9 +113,14 @@ type ScopedSymbol = (LocalSymbol, u32);
 
 /// The working storage of a [`FnCtx`], emptied once its function is finished, for the
 /// next function to reuse: lowering keeps one per level of nested function lowering, so
-/// that every function does not grow its block buffers and scope tables again.
+/// that every function does not grow its arenas, block buffers and scope tables again.
 #[derive(Debug, Default)]
 pub(crate) struct FnScratch {
+    /// The buffers of a function's arenas, empty, with their capacity: a function is
+    /// built in them and copied out at its exact size when finished.
+    expressions: Arena<Expression>,
+    expression_types: Vec<Handle<Type>>,
+    local_variables: Arena<LocalVariable>,
     /// Buffers for blocks, empty, with their capacity.
     blocks: Vec<Block>,
     symbols: FastHashMap<Rc<str>, ScopedSymbol>,
@@ -154,15 +159,26 @@ impl FnCtx {
         Self::with_scratch(function, return_ty, FnScratch::default())
     }
 
-    /// [`FnCtx::new`], working in the storage `scratch` that a finished function left.
-    pub fn with_scratch(function: Function, return_ty: Ty, scratch: FnScratch) -> Self {
+    /// [`FnCtx::new`], working in the storage `scratch` that a finished function left
+    /// (for arenas `function` does not fill already).
+    pub fn with_scratch(mut function: Function, return_ty: Ty, scratch: FnScratch) -> Self {
         let FnScratch {
+            expressions,
+            expression_types,
+            local_variables,
             mut blocks,
             symbols,
             shadowed,
             scope_starts,
             breakables,
         } = scratch;
+        if function.expressions.is_empty() && function.expression_types.is_empty() {
+            function.expressions = expressions;
+            function.expression_types = expression_types;
+        }
+        if function.local_variables.is_empty() {
+            function.local_variables = local_variables;
+        }
         if blocks.is_empty() {
             blocks.push(Vec::new());
         }
@@ -242,7 +258,7 @@ impl FnCtx {
     fn take_block(&mut self, index: usize) -> Block {
         self.blocks
             .get_mut(index)
-            .map_or_else(Vec::new, |buffer| buffer.drain(..).collect())
+            .map_or_else(Vec::new, oneshader_ir::arena::take_exact)
     }
 
     /// Takes the finished function.
@@ -252,6 +268,13 @@ impl FnCtx {
 
     /// Takes the finished function, and the storage for the next one to work in.
     pub fn finish_with_scratch(mut self) -> (Function, FnScratch) {
+        let function = &mut self.function;
+        let exact = function.expressions.take_exact();
+        let expressions = std::mem::replace(&mut function.expressions, exact);
+        let exact = oneshader_ir::arena::take_exact(&mut function.expression_types);
+        let expression_types = std::mem::replace(&mut function.expression_types, exact);
+        let exact = function.local_variables.take_exact();
+        let local_variables = std::mem::replace(&mut function.local_variables, exact);
         self.function.body = self.take_block(0);
         self.function.shrink_to_fit();
         for block in &mut self.blocks {
@@ -262,6 +285,9 @@ impl FnCtx {
         self.scope_starts.clear();
         self.breakables.clear();
         let scratch = FnScratch {
+            expressions,
+            expression_types,
+            local_variables,
             blocks: self.blocks,
             symbols: self.symbols,
             shadowed: self.shadowed,

@@ -120,7 +120,6 @@ impl<'a> Lowerer<'a> {
             .map(|p| p.name)
             .collect();
         let scan = BodyScan::of(body, &by_value);
-        cx.function.reserve_expressions(scan.expression_estimate());
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
             // Fields are in scope by name; parameters and locals declared later shadow them.
@@ -334,7 +333,6 @@ impl<'a> Lowerer<'a> {
         let input_names: Vec<&str> = inputs.iter().map(|input| &*input.0).collect();
         let scan = BodyScan::of(body, &input_names);
         let assigned: Vec<bool> = input_names.iter().map(|name| scan.assigns(name)).collect();
-        cx.function.reserve_expressions(scan.expression_estimate());
         for (i, ((param_name, ty, arg_ty, param_span), assigned)) in
             inputs.into_iter().zip(assigned).enumerate()
         {
@@ -532,19 +530,18 @@ pub(crate) struct BodyScan<'n> {
     /// assignment or of `++`/`--`, or passed directly as a call argument (it may be an
     /// `out` argument).
     assigned: Vec<bool>,
-    /// The expressions of the body's syntax (as far as the walk goes): the IR function
-    /// reserves room for a few expressions per syntax expression.
-    pub expressions: usize,
 }
 
 impl<'n> BodyScan<'n> {
-    /// Scans `body` for its expressions and for which of `names` it may assign.
+    /// Scans `body` for which of `names` it may assign (not at all when there are none).
     pub(crate) fn of(body: &ast::Block, names: &'n [&'n str]) -> Self {
         let mut scan = BodyScan {
             names,
             assigned: vec![false; names.len()],
-            expressions: 0,
         };
+        if names.is_empty() {
+            return scan;
+        }
         for statement in &body.statements {
             scan.statement(statement, 0);
         }
@@ -569,12 +566,6 @@ impl<'n> BodyScan<'n> {
                 *assigned = true;
             }
         }
-    }
-
-    /// IR expressions to reserve for the body: lowering makes about two for each syntax
-    /// expression (a name's pointer and its load, conversions, bound operands).
-    pub(crate) fn expression_estimate(&self) -> usize {
-        self.expressions.saturating_mul(2)
     }
 
     /// Scans one statement, `depth` levels into the body.
@@ -628,7 +619,6 @@ impl<'n> BodyScan<'n> {
 
     /// Scans one expression, `depth` levels into the body.
     fn expr(&mut self, e: &ast::Expr, depth: u32) {
-        self.expressions += 1;
         if depth > SCAN_DEPTH_LIMIT {
             return;
         }
