@@ -1881,9 +1881,22 @@ impl<'a> Lowerer<'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
-        let operands = self.lower_arguments(cx, args)?;
+        // One argument (`float(i)`, `float4(0)`, nearly every constructor with one) is
+        // lowered without a vector of operands.
+        let one;
+        let several;
+        let operands: &[Operand] = match args {
+            [arg] => {
+                one = self.lower_rvalue(cx, arg)?;
+                std::slice::from_ref(&one)
+            }
+            _ => {
+                several = self.lower_arguments(cx, args)?;
+                &several
+            }
+        };
         // A single scalar splats: float4(0).
-        if let [single] = operands.as_slice() {
+        if let [single] = operands {
             if matches!(self.module.inner(single.ty), TypeInner::Scalar(_))
                 && matches!(
                     self.module.inner(ty),
@@ -1899,7 +1912,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let mut scalars = Vec::new();
-        for operand in operands {
+        for &operand in operands {
             self.scalarize(cx, operand, span, &mut scalars)?;
         }
         let mut iter = scalars.into_iter();

@@ -1786,25 +1786,18 @@ impl<'a> Lowerer<'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Option<Value> {
-        let mut operands = Vec::new();
-        let mut places = Vec::new();
-        let mut spans = Vec::new();
+        // Each argument's value (a place for an `out` argument) and span.
+        let mut operands: Vec<(Value, Span)> = Vec::new();
         let mut failed = false;
         let implicit = usize::from(receiver.is_some());
-        if let Some((value, receiver_span)) = receiver {
-            places.push(value.clone());
-            operands.push(value);
-            spans.push(receiver_span);
-        }
+        operands.extend(receiver);
         for arg in args {
             // Every argument is checked, so each one's errors are reported.
             let Some(value) = self.lower_expr(cx, arg) else {
                 failed = true;
                 continue;
             };
-            places.push(value.clone());
-            operands.push(value);
-            spans.push(arg.span);
+            operands.push((value, arg.span));
         }
         if failed {
             return None;
@@ -1824,7 +1817,7 @@ impl<'a> Lowerer<'a> {
             }
             let mut cost = 0;
             let mut viable = true;
-            for (value, param) in operands.iter().zip(&candidate.params) {
+            for ((value, _), param) in operands.iter().zip(&candidate.params) {
                 let param_cost = match (param.resource, value) {
                     (Some(want), Value::Resource { ty, .. }) => (want == *ty).then_some(0),
                     (Some(_), _) | (None, Value::Resource { .. }) => None,
@@ -1900,9 +1893,9 @@ impl<'a> Lowerer<'a> {
         let mut resources = Vec::new();
         let mut copy_back = Vec::new();
         for (i, param) in params.iter().enumerate() {
-            let (value, arg_span) = match (operands.get(i), spans.get(i)) {
-                (Some(v), Some(s)) => (v.clone(), *s),
-                _ => {
+            let (value, arg_span) = match operands.get(i) {
+                Some((v, s)) => (v.clone(), *s),
+                None => {
                     let default = param.default?;
                     let v = self.lower_expr(cx, default)?;
                     (v, default.span)
@@ -1915,7 +1908,7 @@ impl<'a> Lowerer<'a> {
                 };
                 resources.push(global);
             } else if param.by_pointer {
-                let place = places.get(i).cloned();
+                let place = operands.get(i).map(|(v, _)| v.clone());
                 let place = place?;
                 // A method called on a value that cannot be assigned (a constant, a
                 // read-only resource, a temporary) works on a copy, as on a C++ temporary.
