@@ -1,6 +1,7 @@
 //! The state of lowering one function: the IR function under construction, the
 //! stack of blocks statements go into, and the local scopes.
 
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use oneshader_ir::{
@@ -325,31 +326,34 @@ impl FnCtx {
     /// Declares `name` in the innermost scope; `false` if it already is declared there
     /// (the new symbol replaces the old one).
     pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
-        self.declare_with(name, symbol, || Rc::from(name))
+        self.declare_with(Rc::from(name), symbol)
     }
 
     /// [`FnCtx::declare`] for a name the syntax tree already holds shared: the scope
     /// shares it too instead of copying it.
     pub fn declare_shared(&mut self, name: &Rc<str>, symbol: LocalSymbol) -> bool {
-        self.declare_with(name, symbol, || name.clone())
+        self.declare_with(name.clone(), symbol)
     }
 
-    /// [`FnCtx::declare`], with `shared` giving the name to keep when it is new here.
-    fn declare_with(
-        &mut self,
-        name: &str,
-        symbol: LocalSymbol,
-        shared: impl FnOnce() -> Rc<str>,
-    ) -> bool {
+    /// [`FnCtx::declare`] of a name already shared.
+    fn declare_with(&mut self, name: Rc<str>, symbol: LocalSymbol) -> bool {
         let depth = self.scope_starts.len() as u32;
-        if let Some(entry) = self.symbols.get_mut(name) {
-            if entry.1 == depth {
-                entry.0 = symbol;
-                return false;
+        // One lookup of the name, whether it is new, shadows a name or is declared again.
+        let (name, previous) = match self.symbols.entry(name) {
+            Entry::Occupied(mut entry) => {
+                if entry.get().1 == depth {
+                    entry.get_mut().0 = symbol;
+                    return false;
+                }
+                let previous = entry.insert((symbol, depth));
+                (entry.key().clone(), Some(previous))
             }
-        }
-        let name = shared();
-        let previous = self.symbols.insert(name.clone(), (symbol, depth));
+            Entry::Vacant(entry) => {
+                let name = entry.key().clone();
+                entry.insert((symbol, depth));
+                (name, None)
+            }
+        };
         self.shadowed.push((name, previous));
         true
     }

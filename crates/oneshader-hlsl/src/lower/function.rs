@@ -1,5 +1,7 @@
 //! Functions and entry points: signatures, parameters, stage inputs and outputs.
 
+use std::rc::Rc;
+
 use oneshader_ir::{
     codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
     FunctionArgument, FunctionResult, GlobalVariable, Handle, ShaderStage, Span, Statement,
@@ -52,8 +54,8 @@ impl<'a> Lowerer<'a> {
         // Lowered once per function (or specialization): its own copy of the signature
         // leaves the symbol tables free for the calls in its body.
         let symbol = symbol.clone();
-        let key = (name.to_string(), index);
-        if self.in_progress.contains(&key) {
+        let decl = symbol.decl;
+        if self.in_progress.iter().any(|&d| std::ptr::eq(d, decl)) {
             self.report(
                 Diagnostic::error(
                     codes::RECURSION,
@@ -72,7 +74,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         };
-        self.in_progress.insert(key.clone());
+        self.in_progress.push(decl);
         let mut arguments = Vec::new();
         for param in symbol.params.iter().filter(|p| p.resource.is_none()) {
             let ty = if param.by_pointer {
@@ -139,25 +141,26 @@ impl<'a> Lowerer<'a> {
         let mut resource_arguments = resources.iter();
         let mut argument_index = 0u32;
         for (i, param) in symbol.params.iter().enumerate() {
-            let span = match i.checked_sub(implicit) {
-                Some(written) => symbol
-                    .decl
-                    .params
-                    .get(written)
-                    .map_or(symbol.decl.name.span(), |p| p.span),
-                None => symbol.decl.name.span(),
+            let written = i
+                .checked_sub(implicit)
+                .and_then(|written| symbol.decl.params.get(written));
+            let span = written.map_or(symbol.decl.name.span(), |p| p.span);
+            // The scope shares the name the syntax tree holds (`this` has none).
+            let name = match written.and_then(|p| p.name.as_ref()) {
+                Some(ident) => ident.name.clone(),
+                None => Rc::from(param.name),
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
-                    cx.declare(param.name, LocalSymbol::Resource { global, ty });
+                    cx.declare_shared(&name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
             let index = argument_index;
             argument_index += 1;
             if param.by_pointer {
-                cx.declare(
-                    param.name,
+                cx.declare_shared(
+                    &name,
                     LocalSymbol::PointerParam {
                         index,
                         ty: param.ty,
@@ -166,7 +169,7 @@ impl<'a> Lowerer<'a> {
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
                 let assigned = scan.assigns(param.name);
-                self.declare_parameter(&mut cx, param.name, param.ty, value, assigned, span);
+                self.declare_parameter(&mut cx, &name, param.ty, value, assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);
@@ -182,7 +185,13 @@ impl<'a> Lowerer<'a> {
                 f.specializations.push((resources.to_vec(), handle));
             }
         }
-        self.in_progress.remove(&key);
+        if let Some(at) = self
+            .in_progress
+            .iter()
+            .rposition(|&d| std::ptr::eq(d, decl))
+        {
+            self.in_progress.remove(at);
+        }
         Some(handle)
     }
 
@@ -205,7 +214,7 @@ impl<'a> Lowerer<'a> {
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
-        name: &str,
+        name: &Rc<str>,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
         assigned: bool,
@@ -216,10 +225,10 @@ impl<'a> Lowerer<'a> {
             let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
             let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
             cx.emit(Statement::Store { pointer, value });
-            cx.declare(name, LocalSymbol::Variable { var, ty });
+            cx.declare_shared(name, LocalSymbol::Variable { var, ty });
         } else {
             let value = cx.bind(value);
-            cx.declare(name, LocalSymbol::Value { expr: value, ty });
+            cx.declare_shared(name, LocalSymbol::Value { expr: value, ty });
         }
     }
 

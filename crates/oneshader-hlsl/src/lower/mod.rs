@@ -26,8 +26,7 @@ pub(crate) mod types;
 mod unroll;
 
 use oneshader_ir::{
-    codes, Diagnostic, Diagnostics, FastHashMap, FastHashSet, Function, Handle, Module,
-    ShaderStage, Span, Type,
+    codes, Diagnostic, Diagnostics, FastHashMap, Function, Handle, Module, ShaderStage, Span, Type,
 };
 
 use crate::ast;
@@ -128,8 +127,9 @@ pub(crate) struct Lowerer<'a> {
     pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl>,
     pub typedefs: FastHashMap<String, Ty>,
     pub functions: FastHashMap<String, Vec<FunctionSymbol<'a>>>,
-    /// Functions being lowered right now, to detect recursion: (name, overload index).
-    pub in_progress: FastHashSet<(String, usize)>,
+    /// Functions being lowered right now, outermost first, to detect recursion: their
+    /// declarations, told apart by address (each overload has its own).
+    pub in_progress: Vec<&'a ast::FunctionDecl>,
     /// `static` globals with initializers, stored at the start of every entry point.
     pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr)>,
     /// Whether matrices in memory are row-major unless declared otherwise: the last
@@ -170,7 +170,7 @@ pub fn lower(
         struct_decls: FastHashMap::default(),
         typedefs: FastHashMap::default(),
         functions: FastHashMap::default(),
-        in_progress: FastHashSet::default(),
+        in_progress: Vec::new(),
         static_inits: Vec::new(),
         row_major_default: false,
         counters: FastHashMap::default(),
