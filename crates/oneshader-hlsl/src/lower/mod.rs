@@ -187,6 +187,7 @@ pub fn lower(
     }
     lowerer.check_binding_conflicts();
     lowerer.place_push_constants();
+    lowerer.reserve_functions();
     let entries = lowerer.find_entry_points(&items, options);
     for (decl, stage, span) in entries {
         lowerer.lower_entry_point(decl, stage, span);
@@ -283,6 +284,20 @@ impl<'a> Lowerer<'a> {
             ));
         }
         entries
+    }
+
+    /// Makes room in the module for the IR function of every function definition (each
+    /// is lowered once, from a call or for its diagnostics), so that the arena of large
+    /// `Function`s is not grown and moved step by step. Functions with resource
+    /// parameters get one IR function per call's resources, which is not known yet.
+    fn reserve_functions(&mut self) {
+        let definitions = self
+            .functions
+            .values()
+            .flatten()
+            .filter(|f| f.decl.body.is_some() && !f.has_resource_params())
+            .count();
+        self.module.functions.reserve(definitions);
     }
 
     /// Lowers every function definition no entry point reached, for its diagnostics.
