@@ -148,6 +148,9 @@ pub(crate) struct FnCtx {
     shadowed: Vec<(Rc<str>, Option<ScopedSymbol>)>,
     /// Where each open nested scope starts in `shadowed`, innermost last.
     scope_starts: Vec<usize>,
+    /// Whether `this` was declared (a member function): elsewhere every call would
+    /// look it up for nothing.
+    declared_this: bool,
     pub return_ty: Ty,
     /// Nesting of loops and switches, innermost last: `true` for a loop.
     pub breakables: Vec<bool>,
@@ -190,6 +193,7 @@ impl FnCtx {
             symbols,
             shadowed,
             scope_starts,
+            declared_this: false,
             return_ty,
             breakables,
             temp_counter: 0,
@@ -337,6 +341,7 @@ impl FnCtx {
 
     /// [`FnCtx::declare`] of a name already shared.
     fn declare_with(&mut self, name: Rc<str>, symbol: LocalSymbol) -> bool {
+        self.declared_this |= &*name == "this";
         let depth = self.scope_starts.len() as u32;
         // One lookup of the name, whether it is new, shadows a name or is declared again.
         let (name, previous) = match self.symbols.entry(name) {
@@ -361,6 +366,15 @@ impl FnCtx {
     /// The innermost declaration of `name`.
     pub fn lookup(&self, name: &str) -> Option<LocalSymbol> {
         self.symbols.get(name).map(|&(symbol, _)| symbol)
+    }
+
+    /// The innermost declaration of `this`, if any (in a member function).
+    pub fn lookup_this(&self) -> Option<LocalSymbol> {
+        if self.declared_this {
+            self.lookup("this")
+        } else {
+            None
+        }
     }
 
     /// A new local variable.

@@ -357,7 +357,7 @@ impl<'a> Lowerer<'a> {
                         self.resource_value(cx, global, ty, span)
                     }
                     LocalSymbol::ThisMember { member, ty } => {
-                        let LocalSymbol::PointerParam { index, ty: this_ty } = cx.lookup("this")?
+                        let LocalSymbol::PointerParam { index, ty: this_ty } = cx.lookup_this()?
                         else {
                             return None;
                         };

@@ -361,7 +361,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Value> {
         let name = function.name();
         // Inside a member function, a sibling method named alone is called on `this`.
-        if let Some(LocalSymbol::PointerParam { index, ty }) = cx.lookup("this") {
+        if let Some(LocalSymbol::PointerParam { index, ty }) = cx.lookup_this() {
             if let Some(struct_name) = self.module.types[ty].name.clone() {
                 let key = super::globals::method_key(&struct_name, name);
                 if self.functions.contains_key(&key) {
