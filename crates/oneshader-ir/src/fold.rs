@@ -18,6 +18,10 @@ use crate::types::{Scalar, ScalarKind};
 
 /// The literal `expression` evaluates to, when its operands (expressions of
 /// `function`) are literals and the result is exact on every target.
+///
+/// Inlined: the front end asks for every expression it builds, and most are of a kind
+/// that never folds (a variable, a load, an access), which the first match tells.
+#[inline]
 pub fn literal(function: &Function, expression: &Expression) -> Option<Literal> {
     literal_in(&function.expressions, expression)
 }
