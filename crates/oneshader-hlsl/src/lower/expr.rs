@@ -1491,6 +1491,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Converts implicitly, warning on truncation when `warn` is set.
+    #[inline]
     pub(crate) fn convert_value(
         &mut self,
         cx: &mut FnCtx,
@@ -1499,6 +1500,9 @@ impl<'a> Lowerer<'a> {
         span: Span,
         warn: bool,
     ) -> Option<Handle<Expression>> {
+        if let Some(expr) = unconverted(&value, to) {
+            return Some(expr);
+        }
         self.convert(cx, value, to, span, warn, false)
     }
 
@@ -1540,6 +1544,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Converts as a cast does: no truncation warnings.
+    #[inline]
     pub(crate) fn convert_explicit(
         &mut self,
         cx: &mut FnCtx,
@@ -1547,6 +1552,9 @@ impl<'a> Lowerer<'a> {
         to: Handle<Type>,
         span: Span,
     ) -> Option<Handle<Expression>> {
+        if let Some(expr) = unconverted(&value, to) {
+            return Some(expr);
+        }
         self.convert(cx, value, to, span, false, true)
     }
 
@@ -2418,6 +2426,17 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
 }
 
 /// The component indices of a swizzle like `xyz` or `rgba`, if valid for `count` components.
+/// `value` itself when it is a computed value of type `to` already, which converts to
+/// nothing (most operands do): [`Lowerer::convert`] would give the same, through a call
+/// and a match.
+#[inline]
+fn unconverted(value: &Value, to: Handle<Type>) -> Option<Handle<Expression>> {
+    match *value {
+        Value::Rvalue { expr, ty, .. } if ty == to => Some(expr),
+        _ => None,
+    }
+}
+
 fn parse_swizzle(text: &str, count: u32) -> Option<Vec<u32>> {
     if text.is_empty() || text.len() > 4 {
         return None;
