@@ -60,10 +60,23 @@ impl Lowerer<'_> {
 
     /// `result`, a plain vector, as the 1xN or Nx1 matrix of the operands' shape when one of
     /// `operands` is such a matrix with as many components (`m * 2`, `-m`, `abs(m)`).
+    #[inline]
     pub(crate) fn keep_degenerate(&mut self, operands: &[Operand], result: Operand) -> Operand {
+        // A scalar result (most are) is not a matrix's, and is told without a call.
         let TypeInner::Vector { size, scalar } = *self.module.inner(result.ty) else {
             return result;
         };
+        self.keep_degenerate_vector(operands, result, size, scalar)
+    }
+
+    /// [`Self::keep_degenerate`] of a vector `result` of `size` components of `scalar`.
+    fn keep_degenerate_vector(
+        &mut self,
+        operands: &[Operand],
+        result: Operand,
+        size: VectorSize,
+        scalar: Scalar,
+    ) -> Operand {
         if self.degenerate_shape(result.ty).is_some() {
             return result;
         }

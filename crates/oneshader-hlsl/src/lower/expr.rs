@@ -158,7 +158,17 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Reads a value: loads places, reads swizzles.
+    #[inline]
     pub(crate) fn rvalue(&mut self, cx: &mut FnCtx, value: Value, span: Span) -> Option<Operand> {
+        // A computed value (about half of them) is read where it is, without a call.
+        match value {
+            Value::Rvalue { expr, ty, literal } => Some(Operand { expr, ty, literal }),
+            other => self.read_value(cx, other, span),
+        }
+    }
+
+    /// [`Self::rvalue`] of a value in memory or a resource.
+    fn read_value(&mut self, cx: &mut FnCtx, value: Value, span: Span) -> Option<Operand> {
         match value {
             Value::Rvalue { expr, ty, literal } => Some(Operand { expr, ty, literal }),
             Value::Cbuffer(place) => Some(Operand {
