@@ -1145,7 +1145,7 @@ impl<'a> Lowerer<'a> {
             Some(t) => t,
             None => return,
         };
-        let mut params = Vec::new();
+        let mut params = Vec::with_capacity(usize::from(this_ty.is_some()) + decl.params.len());
         if let Some(ty) = this_ty {
             params.push(ParamSig {
                 name: "this",
@@ -1205,7 +1205,11 @@ impl<'a> Lowerer<'a> {
                 resource,
             });
         }
-        let overloads = self.functions.entry(key).or_default();
+        // Nearly every function has one overload.
+        let overloads = self
+            .functions
+            .entry(key)
+            .or_insert_with(|| Vec::with_capacity(1));
         // A definition after a prototype with the same parameter types replaces it.
         if let Some(existing) = overloads.iter_mut().find(|f| {
             f.params.len() == params.len()
