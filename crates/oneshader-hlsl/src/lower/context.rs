@@ -1,5 +1,6 @@
 //! The state of lowering one function: the IR function under construction, the
-//! stack of blocks statements go into, and the local scopes.
+//! stack of blocks statements go into, and the local scopes; and the working storage
+//! ([`FnScratch`]) that a finished function leaves for the next one.
 
 use std::collections::hash_map::Entry;
 use std::rc::Rc;

@@ -2435,7 +2435,6 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
     }
 }
 
-/// The component indices of a swizzle like `xyz` or `rgba`, if valid for `count` components.
 /// `value` itself when it is a computed value of type `to` already, which converts to
 /// nothing (most operands do): [`Lowerer::convert`] would give the same, through a call
 /// and a match.
@@ -2447,6 +2446,7 @@ fn unconverted(value: &Value, to: Handle<Type>) -> Option<Handle<Expression>> {
     }
 }
 
+/// The component indices of a swizzle like `xyz` or `rgba`, if valid for `count` components.
 fn parse_swizzle(text: &str, count: u32) -> Option<Vec<u32>> {
     if text.is_empty() || text.len() > 4 {
         return None;
