@@ -1,7 +1,7 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
 use oneshader_ir::concat_text;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
 
@@ -161,6 +161,10 @@ pub(crate) struct Writer<'a> {
     pub member_names: &'a HandleVec<Type, Vec<Rc<str>>>,
     /// The module's names, when every entry point gives them alike.
     shared_names: Option<&'a ModuleNames>,
+    /// The scope helpers are named in when their text is kept for other entry points.
+    helper_scope: Option<&'a Namer>,
+    /// The helpers' texts that earlier entry points of the module wrote.
+    helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
     pub lane_needs: HandleVec<Function, LaneNeeds>,
     /// Module-scope names.
@@ -189,6 +193,43 @@ pub struct ModuleWriter<'a> {
     member_names: HandleVec<Type, Vec<Rc<str>>>,
     /// The module-scope names every entry point gives alike, if they do.
     names: Option<ModuleNames>,
+    /// With `names`, every module-scope name an entry point can take (the module's
+    /// names and each entry function's), shared: the scope that helpers whose text is
+    /// kept for other entry points are named in.
+    helper_scope: Option<Namer>,
+    /// Each helper's text as an entry point wrote it, by handle, for the next entry
+    /// points that reach it.
+    helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
+}
+
+/// A helper function's text as one entry point wrote it, kept for the module's other
+/// entry points, with what it depends on in that entry point.
+///
+/// Kept only when the module's names hold ([`ModuleNames`]), so that the names of the
+/// globals, structs and functions it refers to are the same in every entry point, and
+/// when its parameters and locals were named clashing with no module-scope name any
+/// entry point can take ([`ModuleWriter::helper_scope`]), so that they are too. What else
+/// of the entry point a function's text reads is the stage (errors for derivatives
+/// outside fragment shaders) and how the entry point uses the globals the function names
+/// (atomic integers, depth textures).
+struct HelperText {
+    /// The stage of the entry point that wrote it.
+    stage: ShaderStage,
+    /// How that entry point uses each global the function names itself, by global.
+    uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
+    /// Whether it spells `f16`.
+    f16: bool,
+    /// The function's text.
+    text: String,
+}
+
+/// What [`Writer::function_text`] found besides the text.
+struct FunctionWritten {
+    /// The errors of the function's body.
+    diagnostics: Vec<Diagnostic>,
+    /// Whether naming a parameter or local clashed with a name of the enclosing scope
+    /// ([`Namer::clashed_outside`]).
+    clashed_outside: bool,
 }
 
 /// The module-scope names of a module whose globals, functions and structs all keep their
@@ -278,16 +319,28 @@ impl<'a> ModuleWriter<'a> {
                 _ => Vec::new(),
             })
             .collect();
+        // With one entry point there is nothing to share.
+        let names = if module.entry_points.len() > 1 {
+            ModuleNames::new(module)
+        } else {
+            None
+        };
+        let helper_scope = names.as_ref().map(|names| {
+            let mut scope = names.all.clone();
+            scope.reserve_capacity(module.entry_points.len());
+            for entry in &module.entry_points {
+                scope.reserve(&crate::names::identifier(&entry.name, "main"));
+            }
+            scope.share();
+            scope
+        });
         ModuleWriter {
             module,
             info,
             member_names,
-            // With one entry point there is nothing to share.
-            names: if module.entry_points.len() > 1 {
-                ModuleNames::new(module)
-            } else {
-                None
-            },
+            names,
+            helper_scope,
+            helper_texts: RefCell::new(module.functions.iter().map(|_| None).collect()),
         }
     }
 
@@ -330,6 +383,8 @@ impl<'a> Writer<'a> {
             struct_names: FastHashMap::default(),
             member_names: &shared.member_names,
             shared_names: shared.names.as_ref(),
+            helper_scope: shared.helper_scope.as_ref(),
+            helper_texts: &shared.helper_texts,
             lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
             namer: Namer::default(),
             entry_name: Rc::from(""),
@@ -389,7 +444,7 @@ impl<'a> Writer<'a> {
         for &handle in self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
                 body.push('\n');
-                self.write_function(&mut body, Some(handle), function);
+                self.write_helper(&mut body, handle, function);
             }
         }
         body.push('\n');
@@ -1102,19 +1157,86 @@ impl<'a> Writer<'a> {
         handle: Option<Handle<Function>>,
         function: &Function,
     ) {
-        match self.function_text(out, handle, function) {
-            Ok(diagnostics) => self.diagnostics.extend(diagnostics),
+        match self.function_text(out, handle, function, self.namer.inner()) {
+            Ok(written) => self.diagnostics.extend(written.diagnostics),
             Err(d) => self.diagnostics.push(d),
         }
     }
 
-    /// Appends the text of one function to `out`; returns the errors of its body.
+    /// Appends helper `handle` to `out`: the text an earlier entry point of the module
+    /// wrote for it when it holds here too ([`HelperText`]), else written anew, and kept
+    /// for the next entry points when it can be.
+    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &Function) {
+        let (Some(_), Some(scope)) = (self.shared_names, self.helper_scope) else {
+            return self.write_function(out, Some(handle), function);
+        };
+        if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
+            let alike = kept.stage == self.entry.stage
+                && kept
+                    .uses
+                    .iter()
+                    .all(|&(global, used)| self.uses.get(global.index()) == Some(&used));
+            if alike {
+                out.push_str(&kept.text);
+                if kept.f16 {
+                    self.uses_f16.set(true);
+                }
+                return;
+            }
+        }
+        let start = out.len();
+        let f16_before = self.uses_f16.replace(false);
+        let written = self.function_text(out, Some(handle), function, scope.inner());
+        let f16 = self.uses_f16.get();
+        self.uses_f16.set(f16_before || f16);
+        match written {
+            Ok(written) if written.diagnostics.is_empty() && !written.clashed_outside => {
+                let kept = HelperText {
+                    stage: self.entry.stage,
+                    uses: self.named_global_uses(function),
+                    f16,
+                    text: out.get(start..).unwrap_or_default().to_owned(),
+                };
+                if let Some(slot) = self.helper_texts.borrow_mut().try_get_mut(handle) {
+                    *slot = Some(kept);
+                }
+            }
+            _ => {
+                // Named or written differently here than in the scope of every entry
+                // point: written again as this entry point writes it.
+                out.truncate(start);
+                self.write_function(out, Some(handle), function);
+            }
+        }
+    }
+
+    /// How this entry point uses each global `function` names, by global, each once.
+    fn named_global_uses(&self, function: &Function) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
+        let mut uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = function
+            .expressions
+            .iter()
+            .filter_map(|(_, expression)| match *expression {
+                Expression::GlobalVariable(global) => Some((
+                    global,
+                    self.uses.get(global.index()).copied().unwrap_or_default(),
+                )),
+                _ => None,
+            })
+            .collect();
+        uses.sort_unstable_by_key(|&(global, _)| global);
+        uses.dedup_by_key(|&mut (global, _)| global);
+        uses
+    }
+
+    /// Appends the text of one function to `out`, naming its parameters and locals in
+    /// `namer` (a scope inside the module's).
     fn function_text(
         &self,
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &Function,
-    ) -> Res<Vec<Diagnostic>> {
+        mut namer: Namer,
+    ) -> Res<FunctionWritten> {
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
@@ -1145,7 +1267,6 @@ impl<'a> Writer<'a> {
             None => out.push_str(&self.entry_name),
         }
         out.push('(');
-        let mut namer = self.namer.inner();
         // The parameters, the locals and a compare-exchange's four temporaries.
         namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
         let mut arg_names = Vec::with_capacity(function.arguments.len());
@@ -1264,7 +1385,10 @@ impl<'a> Writer<'a> {
         }
         self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
-        Ok(context.diagnostics)
+        Ok(FunctionWritten {
+            clashed_outside: context.namer.clashed_outside(),
+            diagnostics: context.diagnostics,
+        })
     }
 
     /// Whether `ty` is a struct whose members all carry I/O bindings.
