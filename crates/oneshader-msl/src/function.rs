@@ -67,7 +67,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
-        mut namer: Namer,
+        namer: &mut Namer,
         argument_values: Vec<Rc<str>>,
         output: Output,
         out: String,
