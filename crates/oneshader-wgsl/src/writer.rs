@@ -145,8 +145,6 @@ pub(crate) const BODY_DEPTH: usize = 2;
 pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
-    /// The module's facts, shared by its entry points.
-    info: &'a ModuleInfo,
     /// What the entry point reaches and uses.
     entry_info: &'a EntryPointInfo,
     /// WGSL names of the used globals, by handle index.
@@ -166,7 +164,9 @@ pub(crate) struct Writer<'a> {
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
-    pub lane_needs: HandleVec<Function, LaneNeeds>,
+    pub lane_needs: &'a HandleVec<Function, LaneNeeds>,
+    /// What each helper's body holds, by handle index.
+    bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
     pub namer: Namer,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
@@ -191,6 +191,11 @@ pub struct ModuleWriter<'a> {
     info: &'a ModuleInfo,
     /// WGSL names of each struct's members, by type handle (empty for other types).
     member_names: HandleVec<Type, Vec<Rc<str>>>,
+    /// What each function's body holds, by handle.
+    bodies: HandleVec<Function, BodyFacts>,
+    /// The subgroup built-ins each function needs, itself or through its callees, by
+    /// handle.
+    lane_needs: HandleVec<Function, LaneNeeds>,
     /// The module-scope names every entry point gives alike, if they do.
     names: Option<ModuleNames>,
     /// With `names`, every module-scope name an entry point can take (the module's
@@ -221,6 +226,52 @@ struct HelperText {
     f16: bool,
     /// The function's text.
     text: String,
+}
+
+/// What the writer needs to know of one function's body, found once per module.
+#[derive(Default)]
+struct BodyFacts {
+    /// The subgroup built-ins it needs itself.
+    lane_needs: LaneNeeds,
+    /// Whether it uses a wave operation.
+    subgroups: bool,
+    /// Whether it takes implicit derivatives (`Sample`, `SampleBias`, `SampleCmp`,
+    /// `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow (as in the
+    /// D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis rejects
+    /// them there unless `derivative_uniformity` is off.
+    derivatives: bool,
+    /// Whether it has a `discard`.
+    kill: bool,
+    /// Whether it has a barrier.
+    barrier: bool,
+}
+
+impl BodyFacts {
+    /// The facts of `function`, in one walk of its expressions and one of its
+    /// statements.
+    fn of(function: &Function) -> Self {
+        let mut facts = BodyFacts::default();
+        for (_, expression) in function.expressions.iter() {
+            match expression {
+                Expression::Wave { op, args } => {
+                    facts.subgroups = true;
+                    add_lane_needs(function, *op, args, &mut facts.lane_needs);
+                }
+                Expression::Derivative { .. } => facts.derivatives = true,
+                Expression::ImageSample(sample) => {
+                    facts.derivatives |=
+                        matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+                }
+                _ => {}
+            }
+        }
+        analysis::walk_statements(&function.body, &mut |s| match s {
+            oneshader_ir::Statement::Kill => facts.kill = true,
+            oneshader_ir::Statement::Barrier(_) => facts.barrier = true,
+            _ => {}
+        });
+        facts
+    }
 }
 
 /// What [`Writer::function_text`] found besides the text.
@@ -334,10 +385,18 @@ impl<'a> ModuleWriter<'a> {
             scope.share();
             scope
         });
+        let bodies: HandleVec<Function, BodyFacts> = module
+            .functions
+            .iter()
+            .map(|(_, function)| BodyFacts::of(function))
+            .collect();
+        let lane_needs = module_lane_needs(module, info, &bodies);
         ModuleWriter {
             module,
             info,
             member_names,
+            bodies,
+            lane_needs,
             names,
             helper_scope,
             helper_texts: RefCell::new(module.functions.iter().map(|_| None).collect()),
@@ -375,7 +434,6 @@ impl<'a> Writer<'a> {
         Writer {
             module,
             entry,
-            info: shared.info,
             entry_info,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
@@ -385,7 +443,8 @@ impl<'a> Writer<'a> {
             shared_names: shared.names.as_ref(),
             helper_scope: shared.helper_scope.as_ref(),
             helper_texts: &shared.helper_texts,
-            lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
+            lane_needs: &shared.lane_needs,
+            bodies: &shared.bodies,
             namer: Namer::default(),
             entry_name: Rc::from(""),
             uses_f16: Cell::new(false),
@@ -408,7 +467,12 @@ impl<'a> Writer<'a> {
                     .filter_map(|&h| module.functions.try_get(h)),
             )
             .collect();
-        self.check_stage_rules(&functions);
+        let entry_body = BodyFacts::of(&self.entry.function);
+        let bodies = self.bodies;
+        let helper_bodies = self.helpers.iter().filter_map(|&h| bodies.try_get(h));
+        let all_bodies: Vec<&BodyFacts> =
+            std::iter::once(&entry_body).chain(helper_bodies).collect();
+        self.check_stage_rules(&functions, &all_bodies);
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
@@ -421,7 +485,6 @@ impl<'a> Writer<'a> {
         self.assign_names();
         self.collect_structs();
         self.namer.share();
-        self.compute_lane_needs();
         self.check_layouts();
 
         // Sized from the expression count, so that the text is seldom copied as it grows.
@@ -457,10 +520,10 @@ impl<'a> Writer<'a> {
         if self.uses_f16.get() {
             directives.push_str("enable f16;\n");
         }
-        if uses_subgroups(&functions) {
+        if all_bodies.iter().any(|body| body.subgroups) {
             directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
-        if uses_implicit_derivatives(&functions) {
+        if all_bodies.iter().any(|body| body.derivatives) {
             directives.push_str("diagnostic(off, derivative_uniformity);\n");
         }
         if !directives.is_empty() {
@@ -472,9 +535,9 @@ impl<'a> Writer<'a> {
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
     /// fragment shaders and barriers outside compute shaders.
-    fn check_stage_rules(&mut self, functions: &[&Function]) {
+    fn check_stage_rules(&mut self, functions: &[&Function], bodies: &[&BodyFacts]) {
         let stage = self.entry.stage;
-        for &function in functions {
+        for (&function, body) in functions.iter().zip(bodies) {
             if stage == ShaderStage::Vertex {
                 for wave in analysis::wave_uses(function) {
                     self.diagnostics.push(Diagnostic::error(
@@ -489,14 +552,7 @@ impl<'a> Writer<'a> {
                     ));
                 }
             }
-            let mut kill = false;
-            let mut barrier = false;
-            analysis::walk_statements(&function.body, &mut |s| match s {
-                oneshader_ir::Statement::Kill => kill = true,
-                oneshader_ir::Statement::Barrier(_) => barrier = true,
-                _ => {}
-            });
-            if kill && stage != ShaderStage::Fragment {
+            if body.kill && stage != ShaderStage::Fragment {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
                     concat_text!(
@@ -506,7 +562,7 @@ impl<'a> Writer<'a> {
                     ),
                 ));
             }
-            if barrier && stage != ShaderStage::Compute {
+            if body.barrier && stage != ShaderStage::Compute {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
                     concat_text!(
@@ -667,41 +723,6 @@ impl<'a> Writer<'a> {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Which helpers need the lane index or count: directly, or through a callee.
-    fn compute_lane_needs(&mut self) {
-        for &handle in self.helpers {
-            if let (Some(function), Some(slot)) = (
-                self.module.functions.try_get(handle),
-                self.lane_needs.try_get_mut(handle),
-            ) {
-                *slot = direct_lane_needs(function);
-            }
-        }
-        loop {
-            let mut changed = false;
-            for &handle in self.helpers {
-                let Some(&before) = self.lane_needs.try_get(handle) else {
-                    continue;
-                };
-                let mut needs = before;
-                for &callee in self.info.callees(handle) {
-                    let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
-                    needs.index |= callee_needs.index;
-                    needs.count |= callee_needs.count;
-                }
-                if needs != before {
-                    if let Some(slot) = self.lane_needs.try_get_mut(handle) {
-                        *slot = needs;
-                    }
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
         }
     }
 
@@ -979,11 +1000,15 @@ impl<'a> Writer<'a> {
             vec![None; members.len()]
         };
         let member_names = self.member_names.try_get(ty).cloned().unwrap_or_default();
-        let _ = writeln!(out, "struct {name} {{");
+        out.push_str("struct ");
+        out.push_str(&name);
+        out.push_str(" {\n");
         for (index, member) in members.iter().enumerate() {
             out.push_str("    ");
             if let Some(Some(bytes)) = sizes.get(index) {
-                let _ = write!(out, "@size({bytes}) ");
+                out.push_str("@size(");
+                crate::expressions::push_decimal(out, *bytes as usize);
+                out.push_str(") ");
             }
             if let Some(binding) = &member.binding {
                 out.push_str(&self.io_attributes(binding, member.ty, None)?);
@@ -992,8 +1017,10 @@ impl<'a> Writer<'a> {
                 .get(index)
                 .cloned()
                 .unwrap_or_else(|| format!("member{index}").into());
-            let member_type = self.type_at(member.ty, atomic, None)?;
-            let _ = writeln!(out, "{member_name}: {member_type},");
+            out.push_str(&member_name);
+            out.push_str(": ");
+            self.write_type_at(out, member.ty, atomic, None)?;
+            out.push_str(",\n");
         }
         out.push_str("}\n\n");
         Ok(())
@@ -1028,10 +1055,13 @@ impl<'a> Writer<'a> {
                     concat_text!("the resource '", global.name, "' has no binding"),
                 )
             })?;
-            Ok(format!(
-                "@group({}) @binding({}) ",
-                resource.binding.set, resource.binding.binding
-            ))
+            let mut text = String::with_capacity(32);
+            text.push_str("@group(");
+            crate::expressions::push_decimal(&mut text, resource.binding.set as usize);
+            text.push_str(") @binding(");
+            crate::expressions::push_decimal(&mut text, resource.binding.binding as usize);
+            text.push_str(") ");
+            Ok(text)
         };
         if is_typed_buffer {
             if let Some(declaration) =
@@ -1058,14 +1088,25 @@ impl<'a> Writer<'a> {
                 } else {
                     "read"
                 };
-                format!("{}var<storage, {access}> {name}: {ty};\n", binding()?)
+                concat_text!(
+                    binding()?,
+                    "var<storage, ",
+                    access,
+                    "> ",
+                    name,
+                    ": ",
+                    ty,
+                    ";\n"
+                )
             }
-            AddressSpace::Uniform => format!("{}var<uniform> {name}: {ty};\n", binding()?),
-            AddressSpace::Handle => format!("{}var {name}: {ty};\n", binding()?),
-            AddressSpace::Workgroup => format!("var<workgroup> {name}: {ty};\n"),
+            AddressSpace::Uniform => {
+                concat_text!(binding()?, "var<uniform> ", name, ": ", ty, ";\n")
+            }
+            AddressSpace::Handle => concat_text!(binding()?, "var ", name, ": ", ty, ";\n"),
+            AddressSpace::Workgroup => concat_text!("var<workgroup> ", name, ": ", ty, ";\n"),
             AddressSpace::Private => {
                 self.check_value_array_counts(global.ty, &global.name, global.span)?;
-                format!("var<private> {name}: {ty};\n")
+                concat_text!("var<private> ", name, ": ", ty, ";\n")
             }
             AddressSpace::Function => {
                 return Err(unsupported(
@@ -1108,7 +1149,10 @@ impl<'a> Writer<'a> {
                 sampling,
                 ..
             } => {
-                let mut text = format!("@location({location}) ");
+                let mut text = String::with_capacity(48);
+                text.push_str("@location(");
+                crate::expressions::push_decimal(&mut text, *location as usize);
+                text.push_str(") ");
                 if self.entry.stage == ShaderStage::Compute {
                     return Ok(text);
                 }
@@ -1250,7 +1294,13 @@ impl<'a> Writer<'a> {
             match self.entry.stage {
                 ShaderStage::Compute => {
                     let [x, y, z] = self.entry.workgroup_size;
-                    let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
+                    out.push_str("@compute @workgroup_size(");
+                    crate::expressions::push_decimal(out, x as usize);
+                    out.push_str(", ");
+                    crate::expressions::push_decimal(out, y as usize);
+                    out.push_str(", ");
+                    crate::expressions::push_decimal(out, z as usize);
+                    out.push_str(")\n");
                 }
                 ShaderStage::Vertex => out.push_str("@vertex\n"),
                 ShaderStage::Fragment => out.push_str("@fragment\n"),
@@ -1402,29 +1452,39 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Whether the entry point or a function it reaches (`functions`) uses a wave operation.
-fn uses_subgroups(functions: &[&Function]) -> bool {
-    functions.iter().any(|f| {
-        f.expressions
-            .iter()
-            .any(|(_, e)| matches!(e, Expression::Wave { .. }))
-    })
-}
-
-/// Whether the entry point takes implicit derivatives (`Sample`, `SampleBias`,
-/// `SampleCmp`, `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow
-/// (as in the D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis
-/// rejects them there unless `derivative_uniformity` is off.
-fn uses_implicit_derivatives(functions: &[&Function]) -> bool {
-    functions.iter().any(|f| {
-        f.expressions.iter().any(|(_, e)| match e {
-            Expression::Derivative { .. } => true,
-            Expression::ImageSample(sample) => {
-                matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+/// Which functions need the lane index or count ([`direct_lane_needs`]), directly or
+/// through a callee, by handle.
+fn module_lane_needs(
+    module: &Module,
+    info: &ModuleInfo,
+    bodies: &HandleVec<Function, BodyFacts>,
+) -> HandleVec<Function, LaneNeeds> {
+    let mut lane_needs: HandleVec<Function, LaneNeeds> =
+        bodies.iter().map(|(_, body)| body.lane_needs).collect();
+    loop {
+        let mut changed = false;
+        for (handle, _) in module.functions.iter() {
+            let Some(&before) = lane_needs.try_get(handle) else {
+                continue;
+            };
+            let mut needs = before;
+            for &callee in info.callees(handle) {
+                let callee_needs = lane_needs.try_get(callee).copied().unwrap_or_default();
+                needs.index |= callee_needs.index;
+                needs.count |= callee_needs.count;
             }
-            _ => false,
-        })
-    })
+            if needs != before {
+                if let Some(slot) = lane_needs.try_get_mut(handle) {
+                    *slot = needs;
+                }
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    lane_needs
 }
 
 /// What a function needs itself: the lane index for `WaveGetLaneIndex` and for
@@ -1433,22 +1493,33 @@ fn direct_lane_needs(function: &Function) -> LaneNeeds {
     let mut needs = LaneNeeds::default();
     for (_, expression) in function.expressions.iter() {
         if let Expression::Wave { op, args } = expression {
-            match op {
-                WaveOp::GetLaneIndex => needs.index = true,
-                WaveOp::GetLaneCount => needs.count = true,
-                WaveOp::QuadReadLaneAt => {
-                    let constant = args
-                        .get(1)
-                        .and_then(|&a| crate::expressions::constant_index(function, a));
-                    if !constant.is_some_and(|c| (0..4).contains(&c)) {
-                        needs.index = true;
-                    }
-                }
-                _ => {}
-            }
+            add_lane_needs(function, *op, args, &mut needs);
         }
     }
     needs
+}
+
+/// Adds what wave operation `op` of `function`, on `args`, needs to `needs`
+/// ([`direct_lane_needs`]).
+fn add_lane_needs(
+    function: &Function,
+    op: WaveOp,
+    args: &[Handle<Expression>],
+    needs: &mut LaneNeeds,
+) {
+    match op {
+        WaveOp::GetLaneIndex => needs.index = true,
+        WaveOp::GetLaneCount => needs.count = true,
+        WaveOp::QuadReadLaneAt => {
+            let constant = args
+                .get(1)
+                .and_then(|&a| crate::expressions::constant_index(function, a));
+            if !constant.is_some_and(|c| (0..4).contains(&c)) {
+                needs.index = true;
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The WGSL name of a built-in value.
