@@ -651,19 +651,29 @@ impl<'a> Writer<'a> {
         let functions = std::iter::once(&entry.function)
             .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
         for function in functions {
-            let types = function
+            let declared = function
                 .arguments
                 .iter()
                 .map(|a| a.ty)
                 .chain(function.result.iter().map(|r| r.ty))
-                .chain(function.local_variables.iter().map(|(_, l)| l.ty))
-                .chain(function.expression_types.iter().copied());
-            for ty in types {
-                // Most expressions share a few types: skip those seen without a call.
+                .chain(function.local_variables.iter().map(|(_, l)| l.ty));
+            for ty in declared {
+                self.collect_root(ty, &mut seen);
+            }
+            // A loop of its own: nearly all the roots, and most share a few types.
+            for &ty in &function.expression_types {
                 if seen.get(ty.index() * 4).copied() != Some(true) {
                     self.collect_type(ty, false, false, &mut seen, 0);
                 }
             }
+        }
+    }
+
+    /// [`Self::collect_type`] for the type of a function's value, unless it was seen as
+    /// one already.
+    fn collect_root(&mut self, ty: Handle<Type>, seen: &mut [bool]) {
+        if seen.get(ty.index() * 4).copied() != Some(true) {
+            self.collect_type(ty, false, false, seen, 0);
         }
     }
 
