@@ -67,7 +67,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
-        mut namer: Namer,
+        namer: &mut Namer,
         argument_values: Vec<Rc<str>>,
         output: Output,
         out: String,
@@ -149,6 +149,15 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     fn line(&mut self, text: &str) {
         self.start_line();
         self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// [`Self::line`] of the text of `pieces`, one after the other.
+    fn line_of(&mut self, pieces: &[&str]) {
+        self.start_line();
+        for piece in pieces {
+            self.out.push_str(piece);
+        }
         self.out.push('\n');
     }
 
@@ -274,10 +283,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     // `continue` jumps to the top, where the continuing block runs before
                     // every iteration but the first.
                     let first = self.fresh("loop_init");
-                    self.line(&concat_text!("bool ", first, " = true;"));
+                    self.line_of(&["bool ", &first, " = true;"]);
                     self.line("while (true) {");
                     self.indent += 1;
-                    self.line(&concat_text!("if (!", first, ") {"));
+                    self.line_of(&["if (!", &first, ") {"]);
                     self.nested(continuing);
                     if let Some(condition) = break_if {
                         self.indent += 1;
@@ -290,7 +299,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                         self.indent -= 1;
                     }
                     self.line("}");
-                    self.line(&concat_text!(first, " = false;"));
+                    self.line_of(&[&first, " = false;"]);
                     self.block(body);
                     self.indent -= 1;
                     self.line("}");

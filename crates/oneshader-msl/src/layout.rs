@@ -72,6 +72,9 @@ pub struct Types<'a> {
     /// The structs the output names with atomic integers (in a buffer used with
     /// `Interlocked*`), declared after [`Types::used_structs`].
     pub used_atomic_structs: BTreeSet<Handle<Type>>,
+    /// While recording ([`Types::start_recording`]), each type named, with whether
+    /// atomically.
+    recording: Option<Vec<(Handle<Type>, bool)>>,
 }
 
 /// The MSL spelling of a scalar type, or why there is none.
@@ -293,6 +296,7 @@ impl<'a> Types<'a> {
             atomic_names: HandleVec::from_len(count, None),
             used_structs: BTreeSet::new(),
             used_atomic_structs: BTreeSet::new(),
+            recording: None,
         }
     }
 
@@ -337,9 +341,35 @@ impl<'a> Types<'a> {
         self.name_with(ty, true)
     }
 
+    /// Starts recording the types named from now on ([`Types::stop_recording`]).
+    pub fn start_recording(&mut self) {
+        self.recording = Some(Vec::new());
+    }
+
+    /// Stops recording: the types named since [`Types::start_recording`], with whether
+    /// atomically, each once. Naming them again ([`Types::name_all`]) records the structs
+    /// their names need, as naming them the first time did.
+    pub fn stop_recording(&mut self) -> Vec<(Handle<Type>, bool)> {
+        let mut named = self.recording.take().unwrap_or_default();
+        named.sort_unstable();
+        named.dedup();
+        named
+    }
+
+    /// Names each of `types` (as [`Types::stop_recording`] gave them), so that the structs
+    /// their names need are declared.
+    pub fn name_all(&mut self, types: &[(Handle<Type>, bool)]) {
+        for &(ty, atomic) in types {
+            let _ = self.name_with(ty, atomic);
+        }
+    }
+
     /// The MSL name of `ty`, atomic or not, made on first use and kept. The structs a
     /// name mentions are recorded when it is made, so a kept name needs no recording.
     pub fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        if let Some(named) = &mut self.recording {
+            named.push((ty, atomic));
+        }
         let known = |types: &Self| {
             let names = if atomic {
                 &types.atomic_names

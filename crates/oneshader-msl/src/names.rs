@@ -364,6 +364,9 @@ pub struct Namer {
     taken: FastHashSet<Rc<str>>,
     /// Whether a name this scope gave got a number (step 4) because its base was taken.
     numbered: bool,
+    /// Whether some name this scope tried was taken in an enclosing scope (see
+    /// [`Namer::clashed_outside`]).
+    outer_clash: bool,
 }
 
 impl Namer {
@@ -411,13 +414,36 @@ impl Namer {
             outermost: self.outermost.clone(),
             taken: FastHashSet::default(),
             numbered: false,
+            outer_clash: false,
         }
+    }
+
+    /// Whether a name tried here was taken in an enclosing scope. When none was, the
+    /// names given here are the ones any enclosing scopes that take fewer names would
+    /// have led to.
+    pub fn clashed_outside(&self) -> bool {
+        self.outer_clash
+    }
+
+    /// [`Namer::is_taken`] for a name this scope tries, noting a clash with an
+    /// enclosing scope.
+    fn try_name(&mut self, name: &str) -> bool {
+        if self.taken.contains(name) {
+            return true;
+        }
+        let outside = self.outer.contains(name)
+            || self
+                .outermost
+                .as_ref()
+                .is_some_and(|names| names.contains(name));
+        self.outer_clash |= outside;
+        outside
     }
 
     /// The MSL name for `name` in this scope, now taken.
     pub fn name(&mut self, name: &str) -> Rc<str> {
         let base = sanitized(name);
-        let name: Rc<str> = if self.is_taken(&base) {
+        let name: Rc<str> = if self.try_name(&base) {
             self.numbered = true;
             let mut candidate = String::with_capacity(base.len() + 3);
             let mut suffix = 1;
@@ -426,7 +452,7 @@ impl Namer {
                 candidate.push_str(&base);
                 candidate.push('_');
                 oneshader_ir::text::push_decimal(&mut candidate, suffix);
-                if !self.is_taken(&candidate) {
+                if !self.try_name(&candidate) {
                     break candidate.into();
                 }
                 suffix += 1;

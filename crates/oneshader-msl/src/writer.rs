@@ -3,6 +3,7 @@
 //! helper functions reach globals and wave built-ins.
 
 use oneshader_ir::concat_text;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use oneshader_ir::analysis::GlobalUse;
@@ -109,6 +110,11 @@ pub struct Writer<'a> {
     pub needs: &'a HandleVec<Function, Needs>,
     /// Each function's hidden parameters, once asked for.
     hidden: HandleVec<Function, Option<Rc<Hidden>>>,
+    /// The scope helpers are named in when their text is kept for other entry points:
+    /// `Some` when this entry point gives the module's names.
+    helper_scope: Option<&'a Namer>,
+    /// The helpers' texts that earlier entry points of the module wrote.
+    helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// Argument-table slots, by global handle.
     pub resource_indices: &'a [Option<MslResourceIndex>],
     /// Helper functions the output needs.
@@ -150,6 +156,38 @@ pub struct ModuleWriter<'a> {
     resource_indices: Vec<Option<MslResourceIndex>>,
     /// The names every entry point's program scope gives, when they are the same for all.
     names: Option<ModuleNames<'a>>,
+    /// With `names`, every program-scope name an entry point can take (the module's names
+    /// and each entry function's), shared: the scope that helpers whose text is kept for
+    /// other entry points are named in.
+    helper_scope: Option<Namer>,
+    /// Each helper's text as an entry point wrote it, by handle, for the next entry
+    /// points that reach it.
+    helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
+}
+
+/// A helper function's text as one entry point wrote it, kept for the module's other
+/// entry points, with what it depends on in that entry point and what writing it recorded.
+///
+/// Kept only when the entry point gives the module's names ([`ModuleNames`]), so that
+/// the names of the globals, structs and functions it refers to are the same in every
+/// entry point, and when its parameters and locals were named clashing with no
+/// program-scope name any entry point can take ([`ModuleWriter::helper_scope`]), so that
+/// they are too. What else of the entry point a function's text reads is the stage
+/// (errors for derivatives, wave operations and barriers) and how the entry point uses
+/// the globals the function reaches (its hidden parameters' types, atomics, depth
+/// textures).
+struct HelperText {
+    /// The stage of the entry point that wrote it.
+    stage: ShaderStage,
+    /// How that entry point uses each global the function reaches, by global.
+    uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
+    /// The types its text names, with whether atomically (the structs their names need
+    /// are declared).
+    types: Vec<(Handle<Type>, bool)>,
+    /// The helper functions its text calls.
+    polyfills: BTreeSet<Polyfill>,
+    /// The function's text.
+    text: String,
 }
 
 /// The program-scope names of a module whose globals, functions and structs all keep
@@ -220,18 +258,30 @@ impl<'a> ModuleNames<'a> {
 impl<'a> ModuleWriter<'a> {
     /// Prepares the MSL outputs of `module`'s entry points, whose facts `info` holds.
     pub fn new(module: &'a Module, info: &'a ModuleInfo, options: &Options) -> Self {
+        // With one entry point there is nothing to share.
+        let names = if module.entry_points.len() > 1 {
+            ModuleNames::new(module)
+        } else {
+            None
+        };
+        let helper_scope = names.as_ref().map(|names| {
+            let mut scope = names.all.clone();
+            scope.reserve(module.entry_points.len());
+            for entry in &module.entry_points {
+                scope.keep(&Rc::from(crate::names::sanitize(&entry.name)));
+            }
+            scope.share();
+            scope
+        });
         ModuleWriter {
             module,
             info,
             options: options.clone(),
             needs: function_needs(module, info),
             resource_indices: resource_indices(module),
-            // With one entry point there is nothing to share.
-            names: if module.entry_points.len() > 1 {
-                ModuleNames::new(module)
-            } else {
-                None
-            },
+            names,
+            helper_scope,
+            helper_texts: RefCell::new(module.functions.iter().map(|_| None).collect()),
         }
     }
 
@@ -312,7 +362,8 @@ impl<'a> Writer<'a> {
             |handle: Handle<Function>| is_reachable.get(handle.index()).is_some_and(|&r| r);
         let unreached: Rc<str> = Rc::from("");
         let entry_name = crate::names::sanitize(&entry.name);
-        let (program_names, global_names, function_names, types) = match &shared.names {
+        let (program_names, global_names, function_names, types, helper_scope) = match &shared.names
+        {
             Some(names) if !names.all.is_taken(&entry_name) => {
                 // Every name is the module's: only the entry function and the reached
                 // functions are to be taken in this entry point's scope.
@@ -337,6 +388,7 @@ impl<'a> Writer<'a> {
                     names.global_names.clone(),
                     function_names,
                     Types::new(Rc::clone(&names.structs)),
+                    shared.helper_scope.as_ref(),
                 )
             }
             _ => {
@@ -368,7 +420,7 @@ impl<'a> Writer<'a> {
                     .collect();
                 let types = Types::new(Rc::new(StructTable::new(module, &mut namer)));
                 namer.share();
-                (namer, global_names, function_names, types)
+                (namer, global_names, function_names, types, None)
             }
         };
         Writer {
@@ -382,6 +434,8 @@ impl<'a> Writer<'a> {
             global_uses: &entry_info.global_uses,
             entry_callees: &entry_info.callees,
             hidden: HandleVec::from_len(shared.needs.len(), None),
+            helper_scope,
+            helper_texts: &shared.helper_texts,
             needs: &shared.needs,
             reachable,
             resource_indices: &shared.resource_indices,
@@ -409,7 +463,7 @@ impl<'a> Writer<'a> {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
             };
-            functions = self.write_helper(handle, function, functions);
+            functions = self.write_kept_helper(handle, function, functions);
             functions.push('\n');
         }
         functions = self.write_entry(functions);
@@ -593,15 +647,90 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Appends helper function `handle` to `out`, and returns it.
-    fn write_helper(
+    /// Appends helper `handle` to `out`, and returns it: the text an earlier entry point
+    /// of the module wrote for it when it holds here too ([`HelperText`]), else written
+    /// anew, and kept for the next entry points when it can be.
+    fn write_kept_helper(
         &mut self,
         handle: Handle<Function>,
         function: &'a Function,
         out: String,
     ) -> String {
         let mut out = out;
-        let mut namer = self.program_names.inner();
+        let Some(scope) = self.helper_scope else {
+            let mut namer = self.program_names.inner();
+            return self.write_helper(handle, function, out, &mut namer);
+        };
+        if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
+            let alike = kept.stage == self.entry.stage
+                && kept
+                    .uses
+                    .iter()
+                    .all(|&(global, used)| self.global_uses.get(global.index()) == Some(&used));
+            if alike {
+                out.push_str(&kept.text);
+                self.types.name_all(&kept.types);
+                self.polyfills.extend(kept.polyfills.iter().cloned());
+                return out;
+            }
+        }
+        // Written with records of its own: the types it names and the polyfills it calls,
+        // whatever the functions before it named and called.
+        let start = out.len();
+        let diagnostics = self.diagnostics.len();
+        self.types.start_recording();
+        let polyfills_before = std::mem::take(&mut self.polyfills);
+        let mut namer = scope.inner();
+        out = self.write_helper(handle, function, out, &mut namer);
+        let types = self.types.stop_recording();
+        let polyfills = std::mem::replace(&mut self.polyfills, polyfills_before);
+        self.polyfills.extend(polyfills.iter().cloned());
+        if self.diagnostics.len() == diagnostics && !namer.clashed_outside() {
+            let uses = self
+                .needs
+                .try_get(handle)
+                .map(|needs| {
+                    needs
+                        .globals
+                        .iter()
+                        .map(|&global| {
+                            let used = self.global_uses.get(global.index()).copied();
+                            (global, used.unwrap_or_default())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let kept = HelperText {
+                stage: self.entry.stage,
+                uses,
+                types,
+                polyfills,
+                text: out.get(start..).unwrap_or_default().to_owned(),
+            };
+            if let Some(slot) = self.helper_texts.borrow_mut().try_get_mut(handle) {
+                *slot = Some(kept);
+            }
+        } else {
+            // Named or written differently here than in the scope of every entry point:
+            // written again as this entry point writes it.
+            out.truncate(start);
+            self.diagnostics.truncate(diagnostics);
+            let mut namer = self.program_names.inner();
+            out = self.write_helper(handle, function, out, &mut namer);
+        }
+        out
+    }
+
+    /// Appends helper function `handle` to `out`, naming its parameters and locals in
+    /// `namer` (a scope inside the program's), and returns it.
+    fn write_helper(
+        &mut self,
+        handle: Handle<Function>,
+        function: &'a Function,
+        out: String,
+        namer: &mut Namer,
+    ) -> String {
+        let mut out = out;
         namer.reserve(function.arguments.len() + function.local_variables.len());
         // The signature goes straight into the output; an error about the result is
         // reported after the parameters' (the order they are declared in).
@@ -960,7 +1089,7 @@ impl<'a> Writer<'a> {
             out.push_str(parameter);
         }
         out.push_str(") {\n");
-        let mut out = FunctionWriter::new(self, function, namer, argument_values, output, out)
+        let mut out = FunctionWriter::new(self, function, &mut namer, argument_values, output, out)
             .write_body(&prologue);
         out.push_str("}\n");
         out

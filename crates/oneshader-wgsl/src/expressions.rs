@@ -321,9 +321,28 @@ impl Writer<'_> {
             return Ok(());
         }
         let expression = self.get(context, handle)?;
-        let inner = self.type_of(context, handle)?;
-        if matches!(inner, TypeInner::Pointer { .. }) {
-            return self.write_pointer(out, context, handle);
+        // Only variables, parameters and their elements are pointers: the other kinds
+        // skip the type lookup (but for the check that the expression has a type).
+        let may_point = matches!(
+            expression,
+            Expression::GlobalVariable(_)
+                | Expression::LocalVariable(_)
+                | Expression::FunctionArgument(_)
+                | Expression::Access { .. }
+                | Expression::AccessIndex { .. }
+                | Expression::ImageTexelPointer { .. }
+        );
+        if may_point
+            || context
+                .function
+                .expression_types
+                .get(handle.index())
+                .is_none()
+        {
+            let inner = self.type_of(context, handle)?;
+            if matches!(inner, TypeInner::Pointer { .. }) {
+                return self.write_pointer(out, context, handle);
+            }
         }
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expression` is not on every level of a deep tree.

@@ -532,6 +532,9 @@ pub struct Namer {
     /// Whether a name this scope gave (or was asked to reserve) was taken already, so
     /// that it got a number.
     numbered: bool,
+    /// Whether some name this scope tried was taken in the enclosing scope (see
+    /// [`Namer::clashed_outside`]).
+    outer_clash: bool,
 }
 
 impl Namer {
@@ -593,7 +596,26 @@ impl Namer {
             scratch: String::new(),
             members: self.members,
             numbered: false,
+            outer_clash: false,
         }
+    }
+
+    /// Whether a name tried here was taken in the enclosing scope. When none was, the
+    /// names given here are the ones any enclosing scope that takes fewer names would
+    /// have led to.
+    pub fn clashed_outside(&self) -> bool {
+        self.outer_clash
+    }
+
+    /// [`Namer::is_taken`] for a name this scope tries, noting a clash with the
+    /// enclosing scope.
+    fn try_name(&mut self, name: &str) -> bool {
+        if self.used.contains(name) {
+            return true;
+        }
+        let outer = self.outer.contains(name);
+        self.outer_clash |= outer;
+        outer
     }
 
     /// Whether `name` is taken in this scope or the enclosing one.
@@ -605,12 +627,12 @@ impl Namer {
     pub fn name(&mut self, name: &str, fallback: &str) -> Rc<str> {
         let mut base = std::mem::take(&mut self.scratch);
         sanitize(&mut base, name, fallback, self.members);
-        let name: Rc<str> = if self.is_taken(&base) {
+        let name: Rc<str> = if self.try_name(&base) {
             self.numbered = true;
             let mut suffix = 1u32;
             loop {
                 let candidate = format!("{base}_{suffix}");
-                if !self.is_taken(&candidate) {
+                if !self.try_name(&candidate) {
                     break Rc::from(candidate);
                 }
                 suffix += 1;

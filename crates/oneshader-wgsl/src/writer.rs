@@ -1,7 +1,7 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
 use oneshader_ir::concat_text;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
 
@@ -145,8 +145,6 @@ pub(crate) const BODY_DEPTH: usize = 2;
 pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
-    /// The module's facts, shared by its entry points.
-    info: &'a ModuleInfo,
     /// What the entry point reaches and uses.
     entry_info: &'a EntryPointInfo,
     /// WGSL names of the used globals, by handle index.
@@ -161,8 +159,14 @@ pub(crate) struct Writer<'a> {
     pub member_names: &'a HandleVec<Type, Vec<Rc<str>>>,
     /// The module's names, when every entry point gives them alike.
     shared_names: Option<&'a ModuleNames>,
+    /// The scope helpers are named in when their text is kept for other entry points.
+    helper_scope: Option<&'a Namer>,
+    /// The helpers' texts that earlier entry points of the module wrote.
+    helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
-    pub lane_needs: HandleVec<Function, LaneNeeds>,
+    pub lane_needs: &'a HandleVec<Function, LaneNeeds>,
+    /// What each helper's body holds, by handle index.
+    bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
     pub namer: Namer,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
@@ -187,8 +191,96 @@ pub struct ModuleWriter<'a> {
     info: &'a ModuleInfo,
     /// WGSL names of each struct's members, by type handle (empty for other types).
     member_names: HandleVec<Type, Vec<Rc<str>>>,
+    /// What each function's body holds, by handle.
+    bodies: HandleVec<Function, BodyFacts>,
+    /// The subgroup built-ins each function needs, itself or through its callees, by
+    /// handle.
+    lane_needs: HandleVec<Function, LaneNeeds>,
     /// The module-scope names every entry point gives alike, if they do.
     names: Option<ModuleNames>,
+    /// With `names`, every module-scope name an entry point can take (the module's
+    /// names and each entry function's), shared: the scope that helpers whose text is
+    /// kept for other entry points are named in.
+    helper_scope: Option<Namer>,
+    /// Each helper's text as an entry point wrote it, by handle, for the next entry
+    /// points that reach it.
+    helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
+}
+
+/// A helper function's text as one entry point wrote it, kept for the module's other
+/// entry points, with what it depends on in that entry point.
+///
+/// Kept only when the module's names hold ([`ModuleNames`]), so that the names of the
+/// globals, structs and functions it refers to are the same in every entry point, and
+/// when its parameters and locals were named clashing with no module-scope name any
+/// entry point can take ([`ModuleWriter::helper_scope`]), so that they are too. What else
+/// of the entry point a function's text reads is the stage (errors for derivatives
+/// outside fragment shaders) and how the entry point uses the globals the function names
+/// (atomic integers, depth textures).
+struct HelperText {
+    /// The stage of the entry point that wrote it.
+    stage: ShaderStage,
+    /// How that entry point uses each global the function names itself, by global.
+    uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
+    /// Whether it spells `f16`.
+    f16: bool,
+    /// The function's text.
+    text: String,
+}
+
+/// What the writer needs to know of one function's body, found once per module.
+#[derive(Default)]
+struct BodyFacts {
+    /// The subgroup built-ins it needs itself.
+    lane_needs: LaneNeeds,
+    /// Whether it uses a wave operation.
+    subgroups: bool,
+    /// Whether it takes implicit derivatives (`Sample`, `SampleBias`, `SampleCmp`,
+    /// `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow (as in the
+    /// D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis rejects
+    /// them there unless `derivative_uniformity` is off.
+    derivatives: bool,
+    /// Whether it has a `discard`.
+    kill: bool,
+    /// Whether it has a barrier.
+    barrier: bool,
+}
+
+impl BodyFacts {
+    /// The facts of `function`, in one walk of its expressions and one of its
+    /// statements.
+    fn of(function: &Function) -> Self {
+        let mut facts = BodyFacts::default();
+        for (_, expression) in function.expressions.iter() {
+            match expression {
+                Expression::Wave { op, args } => {
+                    facts.subgroups = true;
+                    add_lane_needs(function, *op, args, &mut facts.lane_needs);
+                }
+                Expression::Derivative { .. } => facts.derivatives = true,
+                Expression::ImageSample(sample) => {
+                    facts.derivatives |=
+                        matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+                }
+                _ => {}
+            }
+        }
+        analysis::walk_statements(&function.body, &mut |s| match s {
+            oneshader_ir::Statement::Kill => facts.kill = true,
+            oneshader_ir::Statement::Barrier(_) => facts.barrier = true,
+            _ => {}
+        });
+        facts
+    }
+}
+
+/// What [`Writer::function_text`] found besides the text.
+struct FunctionWritten {
+    /// The errors of the function's body.
+    diagnostics: Vec<Diagnostic>,
+    /// Whether naming a parameter or local clashed with a name of the enclosing scope
+    /// ([`Namer::clashed_outside`]).
+    clashed_outside: bool,
 }
 
 /// The module-scope names of a module whose globals, functions and structs all keep their
@@ -278,16 +370,36 @@ impl<'a> ModuleWriter<'a> {
                 _ => Vec::new(),
             })
             .collect();
+        // With one entry point there is nothing to share.
+        let names = if module.entry_points.len() > 1 {
+            ModuleNames::new(module)
+        } else {
+            None
+        };
+        let helper_scope = names.as_ref().map(|names| {
+            let mut scope = names.all.clone();
+            scope.reserve_capacity(module.entry_points.len());
+            for entry in &module.entry_points {
+                scope.reserve(&crate::names::identifier(&entry.name, "main"));
+            }
+            scope.share();
+            scope
+        });
+        let bodies: HandleVec<Function, BodyFacts> = module
+            .functions
+            .iter()
+            .map(|(_, function)| BodyFacts::of(function))
+            .collect();
+        let lane_needs = module_lane_needs(module, info, &bodies);
         ModuleWriter {
             module,
             info,
             member_names,
-            // With one entry point there is nothing to share.
-            names: if module.entry_points.len() > 1 {
-                ModuleNames::new(module)
-            } else {
-                None
-            },
+            bodies,
+            lane_needs,
+            names,
+            helper_scope,
+            helper_texts: RefCell::new(module.functions.iter().map(|_| None).collect()),
         }
     }
 
@@ -322,7 +434,6 @@ impl<'a> Writer<'a> {
         Writer {
             module,
             entry,
-            info: shared.info,
             entry_info,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
@@ -330,7 +441,10 @@ impl<'a> Writer<'a> {
             struct_names: FastHashMap::default(),
             member_names: &shared.member_names,
             shared_names: shared.names.as_ref(),
-            lane_needs: HandleVec::from_len(module.functions.len(), LaneNeeds::default()),
+            helper_scope: shared.helper_scope.as_ref(),
+            helper_texts: &shared.helper_texts,
+            lane_needs: &shared.lane_needs,
+            bodies: &shared.bodies,
             namer: Namer::default(),
             entry_name: Rc::from(""),
             uses_f16: Cell::new(false),
@@ -353,7 +467,12 @@ impl<'a> Writer<'a> {
                     .filter_map(|&h| module.functions.try_get(h)),
             )
             .collect();
-        self.check_stage_rules(&functions);
+        let entry_body = BodyFacts::of(&self.entry.function);
+        let bodies = self.bodies;
+        let helper_bodies = self.helpers.iter().filter_map(|&h| bodies.try_get(h));
+        let all_bodies: Vec<&BodyFacts> =
+            std::iter::once(&entry_body).chain(helper_bodies).collect();
+        self.check_stage_rules(&functions, &all_bodies);
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
@@ -366,7 +485,6 @@ impl<'a> Writer<'a> {
         self.assign_names();
         self.collect_structs();
         self.namer.share();
-        self.compute_lane_needs();
         self.check_layouts();
 
         // Sized from the expression count, so that the text is seldom copied as it grows.
@@ -389,7 +507,7 @@ impl<'a> Writer<'a> {
         for &handle in self.helpers {
             if let Some(function) = self.module.functions.try_get(handle) {
                 body.push('\n');
-                self.write_function(&mut body, Some(handle), function);
+                self.write_helper(&mut body, handle, function);
             }
         }
         body.push('\n');
@@ -402,10 +520,10 @@ impl<'a> Writer<'a> {
         if self.uses_f16.get() {
             directives.push_str("enable f16;\n");
         }
-        if uses_subgroups(&functions) {
+        if all_bodies.iter().any(|body| body.subgroups) {
             directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
-        if uses_implicit_derivatives(&functions) {
+        if all_bodies.iter().any(|body| body.derivatives) {
             directives.push_str("diagnostic(off, derivative_uniformity);\n");
         }
         if !directives.is_empty() {
@@ -417,9 +535,9 @@ impl<'a> Writer<'a> {
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
     /// fragment shaders and barriers outside compute shaders.
-    fn check_stage_rules(&mut self, functions: &[&Function]) {
+    fn check_stage_rules(&mut self, functions: &[&Function], bodies: &[&BodyFacts]) {
         let stage = self.entry.stage;
-        for &function in functions {
+        for (&function, body) in functions.iter().zip(bodies) {
             if stage == ShaderStage::Vertex {
                 for wave in analysis::wave_uses(function) {
                     self.diagnostics.push(Diagnostic::error(
@@ -434,14 +552,7 @@ impl<'a> Writer<'a> {
                     ));
                 }
             }
-            let mut kill = false;
-            let mut barrier = false;
-            analysis::walk_statements(&function.body, &mut |s| match s {
-                oneshader_ir::Statement::Kill => kill = true,
-                oneshader_ir::Statement::Barrier(_) => barrier = true,
-                _ => {}
-            });
-            if kill && stage != ShaderStage::Fragment {
+            if body.kill && stage != ShaderStage::Fragment {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
                     concat_text!(
@@ -451,7 +562,7 @@ impl<'a> Writer<'a> {
                     ),
                 ));
             }
-            if barrier && stage != ShaderStage::Compute {
+            if body.barrier && stage != ShaderStage::Compute {
                 self.diagnostics.push(unsupported(
                     self.entry.span,
                     concat_text!(
@@ -540,19 +651,29 @@ impl<'a> Writer<'a> {
         let functions = std::iter::once(&entry.function)
             .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
         for function in functions {
-            let types = function
+            let declared = function
                 .arguments
                 .iter()
                 .map(|a| a.ty)
                 .chain(function.result.iter().map(|r| r.ty))
-                .chain(function.local_variables.iter().map(|(_, l)| l.ty))
-                .chain(function.expression_types.iter().copied());
-            for ty in types {
-                // Most expressions share a few types: skip those seen without a call.
+                .chain(function.local_variables.iter().map(|(_, l)| l.ty));
+            for ty in declared {
+                self.collect_root(ty, &mut seen);
+            }
+            // A loop of its own: nearly all the roots, and most share a few types.
+            for &ty in &function.expression_types {
                 if seen.get(ty.index() * 4).copied() != Some(true) {
                     self.collect_type(ty, false, false, &mut seen, 0);
                 }
             }
+        }
+    }
+
+    /// [`Self::collect_type`] for the type of a function's value, unless it was seen as
+    /// one already.
+    fn collect_root(&mut self, ty: Handle<Type>, seen: &mut [bool]) {
+        if seen.get(ty.index() * 4).copied() != Some(true) {
+            self.collect_type(ty, false, false, seen, 0);
         }
     }
 
@@ -612,41 +733,6 @@ impl<'a> Writer<'a> {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Which helpers need the lane index or count: directly, or through a callee.
-    fn compute_lane_needs(&mut self) {
-        for &handle in self.helpers {
-            if let (Some(function), Some(slot)) = (
-                self.module.functions.try_get(handle),
-                self.lane_needs.try_get_mut(handle),
-            ) {
-                *slot = direct_lane_needs(function);
-            }
-        }
-        loop {
-            let mut changed = false;
-            for &handle in self.helpers {
-                let Some(&before) = self.lane_needs.try_get(handle) else {
-                    continue;
-                };
-                let mut needs = before;
-                for &callee in self.info.callees(handle) {
-                    let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
-                    needs.index |= callee_needs.index;
-                    needs.count |= callee_needs.count;
-                }
-                if needs != before {
-                    if let Some(slot) = self.lane_needs.try_get_mut(handle) {
-                        *slot = needs;
-                    }
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
         }
     }
 
@@ -924,11 +1010,15 @@ impl<'a> Writer<'a> {
             vec![None; members.len()]
         };
         let member_names = self.member_names.try_get(ty).cloned().unwrap_or_default();
-        let _ = writeln!(out, "struct {name} {{");
+        out.push_str("struct ");
+        out.push_str(&name);
+        out.push_str(" {\n");
         for (index, member) in members.iter().enumerate() {
             out.push_str("    ");
             if let Some(Some(bytes)) = sizes.get(index) {
-                let _ = write!(out, "@size({bytes}) ");
+                out.push_str("@size(");
+                crate::expressions::push_decimal(out, *bytes as usize);
+                out.push_str(") ");
             }
             if let Some(binding) = &member.binding {
                 out.push_str(&self.io_attributes(binding, member.ty, None)?);
@@ -937,8 +1027,10 @@ impl<'a> Writer<'a> {
                 .get(index)
                 .cloned()
                 .unwrap_or_else(|| format!("member{index}").into());
-            let member_type = self.type_at(member.ty, atomic, None)?;
-            let _ = writeln!(out, "{member_name}: {member_type},");
+            out.push_str(&member_name);
+            out.push_str(": ");
+            self.write_type_at(out, member.ty, atomic, None)?;
+            out.push_str(",\n");
         }
         out.push_str("}\n\n");
         Ok(())
@@ -973,10 +1065,13 @@ impl<'a> Writer<'a> {
                     concat_text!("the resource '", global.name, "' has no binding"),
                 )
             })?;
-            Ok(format!(
-                "@group({}) @binding({}) ",
-                resource.binding.set, resource.binding.binding
-            ))
+            let mut text = String::with_capacity(32);
+            text.push_str("@group(");
+            crate::expressions::push_decimal(&mut text, resource.binding.set as usize);
+            text.push_str(") @binding(");
+            crate::expressions::push_decimal(&mut text, resource.binding.binding as usize);
+            text.push_str(") ");
+            Ok(text)
         };
         if is_typed_buffer {
             if let Some(declaration) =
@@ -1003,14 +1098,25 @@ impl<'a> Writer<'a> {
                 } else {
                     "read"
                 };
-                format!("{}var<storage, {access}> {name}: {ty};\n", binding()?)
+                concat_text!(
+                    binding()?,
+                    "var<storage, ",
+                    access,
+                    "> ",
+                    name,
+                    ": ",
+                    ty,
+                    ";\n"
+                )
             }
-            AddressSpace::Uniform => format!("{}var<uniform> {name}: {ty};\n", binding()?),
-            AddressSpace::Handle => format!("{}var {name}: {ty};\n", binding()?),
-            AddressSpace::Workgroup => format!("var<workgroup> {name}: {ty};\n"),
+            AddressSpace::Uniform => {
+                concat_text!(binding()?, "var<uniform> ", name, ": ", ty, ";\n")
+            }
+            AddressSpace::Handle => concat_text!(binding()?, "var ", name, ": ", ty, ";\n"),
+            AddressSpace::Workgroup => concat_text!("var<workgroup> ", name, ": ", ty, ";\n"),
             AddressSpace::Private => {
                 self.check_value_array_counts(global.ty, &global.name, global.span)?;
-                format!("var<private> {name}: {ty};\n")
+                concat_text!("var<private> ", name, ": ", ty, ";\n")
             }
             AddressSpace::Function => {
                 return Err(unsupported(
@@ -1053,7 +1159,10 @@ impl<'a> Writer<'a> {
                 sampling,
                 ..
             } => {
-                let mut text = format!("@location({location}) ");
+                let mut text = String::with_capacity(48);
+                text.push_str("@location(");
+                crate::expressions::push_decimal(&mut text, *location as usize);
+                text.push_str(") ");
                 if self.entry.stage == ShaderStage::Compute {
                     return Ok(text);
                 }
@@ -1102,19 +1211,86 @@ impl<'a> Writer<'a> {
         handle: Option<Handle<Function>>,
         function: &Function,
     ) {
-        match self.function_text(out, handle, function) {
-            Ok(diagnostics) => self.diagnostics.extend(diagnostics),
+        match self.function_text(out, handle, function, self.namer.inner()) {
+            Ok(written) => self.diagnostics.extend(written.diagnostics),
             Err(d) => self.diagnostics.push(d),
         }
     }
 
-    /// Appends the text of one function to `out`; returns the errors of its body.
+    /// Appends helper `handle` to `out`: the text an earlier entry point of the module
+    /// wrote for it when it holds here too ([`HelperText`]), else written anew, and kept
+    /// for the next entry points when it can be.
+    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &Function) {
+        let (Some(_), Some(scope)) = (self.shared_names, self.helper_scope) else {
+            return self.write_function(out, Some(handle), function);
+        };
+        if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
+            let alike = kept.stage == self.entry.stage
+                && kept
+                    .uses
+                    .iter()
+                    .all(|&(global, used)| self.uses.get(global.index()) == Some(&used));
+            if alike {
+                out.push_str(&kept.text);
+                if kept.f16 {
+                    self.uses_f16.set(true);
+                }
+                return;
+            }
+        }
+        let start = out.len();
+        let f16_before = self.uses_f16.replace(false);
+        let written = self.function_text(out, Some(handle), function, scope.inner());
+        let f16 = self.uses_f16.get();
+        self.uses_f16.set(f16_before || f16);
+        match written {
+            Ok(written) if written.diagnostics.is_empty() && !written.clashed_outside => {
+                let kept = HelperText {
+                    stage: self.entry.stage,
+                    uses: self.named_global_uses(function),
+                    f16,
+                    text: out.get(start..).unwrap_or_default().to_owned(),
+                };
+                if let Some(slot) = self.helper_texts.borrow_mut().try_get_mut(handle) {
+                    *slot = Some(kept);
+                }
+            }
+            _ => {
+                // Named or written differently here than in the scope of every entry
+                // point: written again as this entry point writes it.
+                out.truncate(start);
+                self.write_function(out, Some(handle), function);
+            }
+        }
+    }
+
+    /// How this entry point uses each global `function` names, by global, each once.
+    fn named_global_uses(&self, function: &Function) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
+        let mut uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = function
+            .expressions
+            .iter()
+            .filter_map(|(_, expression)| match *expression {
+                Expression::GlobalVariable(global) => Some((
+                    global,
+                    self.uses.get(global.index()).copied().unwrap_or_default(),
+                )),
+                _ => None,
+            })
+            .collect();
+        uses.sort_unstable_by_key(|&(global, _)| global);
+        uses.dedup_by_key(|&mut (global, _)| global);
+        uses
+    }
+
+    /// Appends the text of one function to `out`, naming its parameters and locals in
+    /// `namer` (a scope inside the module's).
     fn function_text(
         &self,
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &Function,
-    ) -> Res<Vec<Diagnostic>> {
+        mut namer: Namer,
+    ) -> Res<FunctionWritten> {
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
@@ -1128,7 +1304,13 @@ impl<'a> Writer<'a> {
             match self.entry.stage {
                 ShaderStage::Compute => {
                     let [x, y, z] = self.entry.workgroup_size;
-                    let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
+                    out.push_str("@compute @workgroup_size(");
+                    crate::expressions::push_decimal(out, x as usize);
+                    out.push_str(", ");
+                    crate::expressions::push_decimal(out, y as usize);
+                    out.push_str(", ");
+                    crate::expressions::push_decimal(out, z as usize);
+                    out.push_str(")\n");
                 }
                 ShaderStage::Vertex => out.push_str("@vertex\n"),
                 ShaderStage::Fragment => out.push_str("@fragment\n"),
@@ -1145,7 +1327,6 @@ impl<'a> Writer<'a> {
             None => out.push_str(&self.entry_name),
         }
         out.push('(');
-        let mut namer = self.namer.inner();
         // The parameters, the locals and a compare-exchange's four temporaries.
         namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
         let mut arg_names = Vec::with_capacity(function.arguments.len());
@@ -1264,7 +1445,10 @@ impl<'a> Writer<'a> {
         }
         self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
-        Ok(context.diagnostics)
+        Ok(FunctionWritten {
+            clashed_outside: context.namer.clashed_outside(),
+            diagnostics: context.diagnostics,
+        })
     }
 
     /// Whether `ty` is a struct whose members all carry I/O bindings.
@@ -1278,29 +1462,39 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Whether the entry point or a function it reaches (`functions`) uses a wave operation.
-fn uses_subgroups(functions: &[&Function]) -> bool {
-    functions.iter().any(|f| {
-        f.expressions
-            .iter()
-            .any(|(_, e)| matches!(e, Expression::Wave { .. }))
-    })
-}
-
-/// Whether the entry point takes implicit derivatives (`Sample`, `SampleBias`,
-/// `SampleCmp`, `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow
-/// (as in the D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis
-/// rejects them there unless `derivative_uniformity` is off.
-fn uses_implicit_derivatives(functions: &[&Function]) -> bool {
-    functions.iter().any(|f| {
-        f.expressions.iter().any(|(_, e)| match e {
-            Expression::Derivative { .. } => true,
-            Expression::ImageSample(sample) => {
-                matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+/// Which functions need the lane index or count ([`direct_lane_needs`]), directly or
+/// through a callee, by handle.
+fn module_lane_needs(
+    module: &Module,
+    info: &ModuleInfo,
+    bodies: &HandleVec<Function, BodyFacts>,
+) -> HandleVec<Function, LaneNeeds> {
+    let mut lane_needs: HandleVec<Function, LaneNeeds> =
+        bodies.iter().map(|(_, body)| body.lane_needs).collect();
+    loop {
+        let mut changed = false;
+        for (handle, _) in module.functions.iter() {
+            let Some(&before) = lane_needs.try_get(handle) else {
+                continue;
+            };
+            let mut needs = before;
+            for &callee in info.callees(handle) {
+                let callee_needs = lane_needs.try_get(callee).copied().unwrap_or_default();
+                needs.index |= callee_needs.index;
+                needs.count |= callee_needs.count;
             }
-            _ => false,
-        })
-    })
+            if needs != before {
+                if let Some(slot) = lane_needs.try_get_mut(handle) {
+                    *slot = needs;
+                }
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    lane_needs
 }
 
 /// What a function needs itself: the lane index for `WaveGetLaneIndex` and for
@@ -1309,22 +1503,33 @@ fn direct_lane_needs(function: &Function) -> LaneNeeds {
     let mut needs = LaneNeeds::default();
     for (_, expression) in function.expressions.iter() {
         if let Expression::Wave { op, args } = expression {
-            match op {
-                WaveOp::GetLaneIndex => needs.index = true,
-                WaveOp::GetLaneCount => needs.count = true,
-                WaveOp::QuadReadLaneAt => {
-                    let constant = args
-                        .get(1)
-                        .and_then(|&a| crate::expressions::constant_index(function, a));
-                    if !constant.is_some_and(|c| (0..4).contains(&c)) {
-                        needs.index = true;
-                    }
-                }
-                _ => {}
-            }
+            add_lane_needs(function, *op, args, &mut needs);
         }
     }
     needs
+}
+
+/// Adds what wave operation `op` of `function`, on `args`, needs to `needs`
+/// ([`direct_lane_needs`]).
+fn add_lane_needs(
+    function: &Function,
+    op: WaveOp,
+    args: &[Handle<Expression>],
+    needs: &mut LaneNeeds,
+) {
+    match op {
+        WaveOp::GetLaneIndex => needs.index = true,
+        WaveOp::GetLaneCount => needs.count = true,
+        WaveOp::QuadReadLaneAt => {
+            let constant = args
+                .get(1)
+                .and_then(|&a| crate::expressions::constant_index(function, a));
+            if !constant.is_some_and(|c| (0..4).contains(&c)) {
+                needs.index = true;
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The WGSL name of a built-in value.

@@ -566,6 +566,85 @@ mod tests {
         assert!(wgsl.unwrap_or_default().contains("fn main("));
     }
 
+    /// A module's MSL and WGSL writers, shared by its entry points (names worked out once,
+    /// helpers written once and reused where an entry point would write them alike),
+    /// write each entry point as the writers of a module of that entry point alone do: on the kernel set, every corpus shader, and a module
+    /// whose helpers an entry point writes otherwise (a buffer used atomically in one
+    /// entry point only, a texture sampled with a comparison in one only, a helper's
+    /// local named like an entry point).
+    #[test]
+    fn shared_writers_write_each_entry_point_as_its_own_writer() {
+        const ALIKE_BUT_FOR_THE_ENTRY_POINT: &str = "\
+            RWStructuredBuffer<uint> Counts : register(u0);\n\
+            RWStructuredBuffer<float> Out : register(u1);\n\
+            Texture2D<float> Depth : register(t2);\n\
+            SamplerComparisonState Compare : register(s3);\n\
+            uint Peek(uint i) { uint Second = Counts[i]; return Second + 1; }\n\
+            float Look(uint at) { uint w, h; Depth.GetDimensions(w, h); return float(w + h + at); }\n\
+            [numthreads(1, 1, 1)] void First(uint3 id : SV_DispatchThreadID) {\n\
+                uint old; InterlockedAdd(Counts[0], 1, old);\n\
+                Out[id.x] = float(Peek(id.x)) + Look(0);\n\
+            }\n\
+            [numthreads(1, 1, 1)] void Second(uint3 id : SV_DispatchThreadID) {\n\
+                Out[id.x] = float(Peek(id.x)) + Look(1)\n\
+                    + Depth.SampleCmpLevelZero(Compare, float2(0.5, 0.5), 0.5);\n\
+            }\n";
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut shaders = vec![(
+            "alike_but_for_the_entry_point.hlsl".to_string(),
+            ALIKE_BUT_FOR_THE_ENTRY_POINT.to_string(),
+        )];
+        let mut paths = vec![root.join("shaders/Kernels.hlsl")];
+        let corpus = std::fs::read_dir(root.join("tests/corpus")).expect("tests/corpus");
+        paths.extend(
+            corpus
+                .filter_map(|entry| Some(entry.ok()?.path()))
+                .filter(|path| path.extension().is_some_and(|e| e == "hlsl")),
+        );
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("a readable shader");
+            shaders.push((path.display().to_string(), text));
+        }
+        let mut compared = 0;
+        for (name, text) in shaders {
+            let mut sources = SourceMap::new();
+            let main = sources.add(name.clone(), &text);
+            let (module, diagnostics) =
+                stages::run_front_end(&mut sources, main, &CompileOptions::default());
+            let Some(module) = module else {
+                assert!(!name.starts_with("alike"), "{name}: {diagnostics:?}");
+                continue;
+            };
+            let info = ModuleInfo::new(&module);
+            let backends = stages::Backends::new(&module, &info, &[Target::Msl, Target::Wgsl]);
+            for (index, entry) in module.entry_points.iter().enumerate() {
+                let at = format!("{name} {}", entry.name);
+                let msl_options = oneshader_msl::Options {
+                    buffer_sizes_index: Some(stages::msl_buffer_sizes_index(&module)),
+                };
+                // The module of this entry point alone: nothing is shared.
+                let mut alone = module.clone();
+                alone.entry_points = vec![entry.clone()];
+                let alone_info = ModuleInfo::new(&alone);
+                let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap_or_default();
+                let own_msl =
+                    oneshader_msl::write_entry_point(&alone, &alone_info, 0, &msl_options);
+                let shared_msl = backends.run(index, Target::Msl).map(text);
+                assert_eq!(shared_msl, own_msl, "MSL of {at}");
+                let own_wgsl =
+                    oneshader_wgsl::write_entry_point(&alone, &alone_info, 0, &Default::default());
+                let shared_wgsl = backends.run(index, Target::Wgsl).map(text);
+                assert_eq!(shared_wgsl, own_wgsl, "WGSL of {at}");
+                if name.starts_with("alike") {
+                    assert!(own_wgsl.is_ok(), "{at}: {own_wgsl:?}");
+                    assert!(own_msl.is_ok(), "{at}: {own_msl:?}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared >= 70, "only {compared} entry points compared");
+    }
+
     /// The module facts shared by every entry point ([`ModuleInfo`]) equal what the
     /// one-entry-point analyses compute, on the kernel set (six entry points sharing
     /// helpers) and every corpus shader.
