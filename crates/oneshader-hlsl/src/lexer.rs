@@ -324,73 +324,211 @@ pub enum TokenKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExpansionId(pub u32);
 
-/// One token: its kind, its spelling, where it is, and preprocessor flags.
+/// A token's spelling: its index in the [`Spellings`] of one compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(u32);
+
+impl Symbol {
+    /// The empty spelling (the end of file, placemarkers), in every [`Spellings`].
+    pub const EMPTY: Symbol = Symbol(0);
+
+    /// The symbol's position in its table, for tables indexed by symbol.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The distinct token spellings of one compile, each stored once.
+///
+/// Tokens hold a [`Symbol`] rather than their text, so they are small `Copy` values
+/// that move without reference counting, and equal spellings compare as equal numbers.
+/// A name the syntax tree keeps is shared from here ([`Spellings::shared`]).
 #[derive(Clone, Debug)]
+pub struct Spellings {
+    /// Each spelling and the keyword it spells, if any, by [`Symbol`].
+    entries: Vec<(Rc<str>, Option<Keyword>)>,
+    /// The symbol of each spelling but the one-byte ones.
+    index: FastHashMap<Rc<str>, Symbol>,
+    /// The symbols of one-byte spellings (most punctuation, newlines, `i`, `0`) by their
+    /// byte, found without hashing; [`Symbol::EMPTY`] until the spelling is first seen.
+    one_byte: [Symbol; 128],
+}
+
+impl Default for Spellings {
+    fn default() -> Self {
+        Spellings {
+            entries: vec![(Rc::from(""), None)],
+            index: FastHashMap::default(),
+            one_byte: [Symbol::EMPTY; 128],
+        }
+    }
+}
+
+impl Spellings {
+    /// A table holding only the empty spelling.
+    pub fn new() -> Spellings {
+        Spellings::default()
+    }
+
+    /// The symbol of `text`, added if it is new.
+    #[inline]
+    pub fn intern(&mut self, text: &str) -> Symbol {
+        if let &[byte] = text.as_bytes() {
+            if let Some(&symbol) = self.one_byte.get(usize::from(byte)) {
+                if symbol != Symbol::EMPTY {
+                    return symbol;
+                }
+            }
+        }
+        self.intern_slow(text)
+    }
+
+    /// [`Spellings::intern`] for a spelling of more than one byte or one not seen yet.
+    #[inline(never)]
+    fn intern_slow(&mut self, text: &str) -> Symbol {
+        if let &[byte] = text.as_bytes() {
+            if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
+                let symbol = Symbol(self.entries.len() as u32);
+                *slot = symbol;
+                // No keyword has one letter.
+                self.entries.push((Rc::from(text), None));
+                return symbol;
+            }
+        }
+        if text.is_empty() {
+            return Symbol::EMPTY;
+        }
+        if let Some(&symbol) = self.index.get(text) {
+            return symbol;
+        }
+        let symbol = Symbol(self.entries.len() as u32);
+        let shared: Rc<str> = Rc::from(text);
+        self.entries
+            .push((shared.clone(), Keyword::from_text(text)));
+        self.index.insert(shared, symbol);
+        symbol
+    }
+
+    /// The symbol of `text` if some token was spelled so (nothing is added).
+    pub fn find(&self, text: &str) -> Option<Symbol> {
+        match text.as_bytes() {
+            [] => Some(Symbol::EMPTY),
+            &[byte] if byte < 128 => self
+                .one_byte
+                .get(usize::from(byte))
+                .copied()
+                .filter(|&s| s != Symbol::EMPTY),
+            _ => self.index.get(text).copied(),
+        }
+    }
+
+    /// The text of `symbol` (empty for a symbol of another table).
+    #[inline]
+    pub fn text(&self, symbol: Symbol) -> &str {
+        self.entries
+            .get(symbol.index())
+            .map_or("", |(text, _)| text)
+    }
+
+    /// The text of `symbol`, shared (for names the syntax tree keeps).
+    #[inline]
+    pub fn shared(&self, symbol: Symbol) -> Rc<str> {
+        self.entries
+            .get(symbol.index())
+            .map_or_else(|| Rc::from(""), |(text, _)| text.clone())
+    }
+
+    /// The keyword `symbol` spells, if any.
+    #[inline]
+    fn keyword(&self, symbol: Symbol) -> Option<Keyword> {
+        self.entries.get(symbol.index()).and_then(|(_, k)| *k)
+    }
+
+    /// How many spellings the table holds (every symbol's index is below it).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table holds only the empty spelling.
+    pub fn is_empty(&self) -> bool {
+        self.entries.len() == 1
+    }
+}
+
+/// One token: its kind, its spelling, where it is, and preprocessor flags.
+///
+/// A small `Copy` value: the spelling is a [`Symbol`] of the compile's [`Spellings`].
+#[derive(Clone, Copy, Debug)]
 pub struct Token {
     /// The token class.
     pub kind: TokenKind,
-    /// The spelling (after macro pasting and stringizing, the pasted text).
-    pub text: Rc<str>,
-    /// Where the token is; for macro-produced tokens, the macro use site.
-    pub span: Span,
     /// Whitespace or a comment separates this token from the previous one.
     pub leading_space: bool,
     /// The token is the first on its line.
     pub line_start: bool,
+    /// The spelling (after macro pasting and stringizing, the pasted text).
+    pub text: Symbol,
+    /// Where the token is; for macro-produced tokens, the macro use site.
+    pub span: Span,
     /// The macro expansion that produced this token, if any.
     pub expansion: Option<ExpansionId>,
     /// Macros that must not be expanded again from this token (Prosser's hide set).
     pub(crate) hide: HideSet,
 }
 
-/// The set of macro names a token must not expand (sorted, shared).
-pub(crate) type HideSet = Option<Rc<Vec<Rc<str>>>>;
+/// A set of macro names a token must not expand: an index into the preprocessor's
+/// table of hide sets, [`HideSet::EMPTY`] for none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct HideSet(pub(crate) u32);
+
+impl HideSet {
+    /// The empty set: tokens from the source hide nothing.
+    pub(crate) const EMPTY: HideSet = HideSet(0);
+}
 
 impl Token {
     /// A token made from parts, with no hide set.
-    pub fn new(kind: TokenKind, text: impl Into<Rc<str>>, span: Span) -> Token {
+    pub fn new(kind: TokenKind, text: Symbol, span: Span) -> Token {
         Token {
             kind,
-            text: text.into(),
+            text,
             span,
             leading_space: false,
             line_start: false,
             expansion: None,
-            hide: None,
+            hide: HideSet::EMPTY,
         }
     }
 
     /// The spelling when the token is an identifier or keyword (macro names can be either).
-    pub fn ident_text(&self) -> Option<&str> {
+    pub fn ident_text(&self) -> Option<Symbol> {
         match self.kind {
-            TokenKind::Ident | TokenKind::Keyword(_) => Some(&self.text),
+            TokenKind::Ident | TokenKind::Keyword(_) => Some(self.text),
             _ => None,
         }
     }
 
-    /// Whether the token is the identifier or keyword spelled `text`.
-    pub fn is_word(&self, text: &str) -> bool {
-        self.ident_text() == Some(text)
+    /// Whether the token is the identifier or keyword spelled `symbol`.
+    pub fn is_word(&self, symbol: Symbol) -> bool {
+        self.ident_text() == Some(symbol)
     }
 }
 
-/// Lexes `text` of `file` into tokens, ending with [`TokenKind::Eof`].
+/// Lexes `text` of `file` into tokens, ending with [`TokenKind::Eof`]; their spellings
+/// go to `spellings`.
 ///
 /// Newlines are kept as [`TokenKind::Newline`] tokens; whitespace and comments
 /// only set [`Token::leading_space`]. Invalid characters (OSH0010) and
 /// unterminated comments or strings (OSH0011) are reported and skipped.
-pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
+pub fn lex(
+    file: FileId,
+    text: &str,
+    spellings: &mut Spellings,
+    diagnostics: &mut Diagnostics,
+) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
-    // One shared spelling per distinct token text: most tokens repeat (punctuation,
-    // newlines, keywords, the same names), so a file costs one allocation per distinct
-    // spelling instead of one per token. An identifier's spelling also keeps whether it
-    // is a keyword, found once per distinct spelling.
-    let mut spellings: FastHashMap<&str, (Rc<str>, TokenKind)> = FastHashMap::default();
-    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without
-    // hashing; no keyword has one letter.
-    let mut one_byte: [Option<Rc<str>>; 128] = [const { None }; 128];
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
@@ -434,38 +572,27 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
             }
             Ok(raw) => map_raw(raw),
         };
-        let slice = lexer.slice();
-        let slot = match slice.as_bytes() {
-            &[byte] => one_byte.get_mut(usize::from(byte)),
-            _ => None,
+        let symbol = spellings.intern(lexer.slice());
+        let kind = match kind {
+            TokenKind::Ident => spellings
+                .keyword(symbol)
+                .map_or(TokenKind::Ident, TokenKind::Keyword),
+            _ => kind,
         };
-        let (spelling, kind) = match slot {
-            Some(slot) => (slot.get_or_insert_with(|| Rc::from(slice)).clone(), kind),
-            None => {
-                let (spelling, word_kind) = spellings.entry(slice).or_insert_with(|| {
-                    let word_kind = match Keyword::from_text(slice) {
-                        Some(keyword) if kind == TokenKind::Ident => TokenKind::Keyword(keyword),
-                        _ => kind,
-                    };
-                    (Rc::from(slice), word_kind)
-                });
-                let kind = if kind == TokenKind::Ident {
-                    *word_kind
-                } else {
-                    kind
-                };
-                (spelling.clone(), kind)
-            }
-        };
-        let mut token = Token::new(kind, spelling, span);
-        token.leading_space = leading_space;
-        token.line_start = line_start;
+        tokens.push(Token {
+            kind,
+            leading_space,
+            line_start,
+            text: symbol,
+            span,
+            expansion: None,
+            hide: HideSet::EMPTY,
+        });
         line_start = kind == TokenKind::Newline;
         leading_space = false;
-        tokens.push(token);
     }
     let end = text.len() as u32;
-    let mut eof = Token::new(TokenKind::Eof, "", Span::new(file, end, end));
+    let mut eof = Token::new(TokenKind::Eof, Symbol::EMPTY, Span::new(file, end, end));
     eof.line_start = line_start;
     tokens.push(eof);
     tokens
@@ -680,7 +807,7 @@ mod tests {
 
     fn kinds(src: &str) -> Vec<TokenKind> {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), src, &mut d);
+        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
         assert!(!d.has_errors(), "{:?}", d);
         toks.into_iter().map(|t| t.kind).collect()
     }
@@ -726,7 +853,12 @@ mod tests {
     fn comments_and_continuations_are_whitespace() {
         use TokenKind::*;
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), "a/* x\n y */b // c\nd \\\ne", &mut d);
+        let toks = lex(
+            FileId(0),
+            "a/* x\n y */b // c\nd \\\ne",
+            &mut Spellings::new(),
+            &mut d,
+        );
         let k: Vec<_> = toks.iter().map(|t| t.kind).collect();
         assert_eq!(k, vec![Ident, Ident, Newline, Ident, Ident, Eof]);
         assert!(toks[1].leading_space);
@@ -793,7 +925,7 @@ mod tests {
     #[test]
     fn invalid_characters_are_reported_and_skipped() {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), "a @ b $", &mut d);
+        let toks = lex(FileId(0), "a @ b $", &mut Spellings::new(), &mut d);
         assert_eq!(toks.len(), 3);
         let spans: Vec<_> = d
             .iter()
@@ -811,7 +943,12 @@ mod tests {
     #[test]
     fn unterminated_comment_and_string() {
         let mut d = Diagnostics::new();
-        lex(FileId(0), "a \"abc\nb /* never", &mut d);
+        lex(
+            FileId(0),
+            "a \"abc\nb /* never",
+            &mut Spellings::new(),
+            &mut d,
+        );
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec![codes::UNTERMINATED, codes::UNTERMINATED]);
     }
