@@ -526,6 +526,21 @@ pub fn lex(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
+    lex_at(file, text, 0, spellings, diagnostics)
+}
+
+/// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
+/// spans are offsets in the whole file.
+///
+/// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset.
+#[inline(always)]
+pub(crate) fn lex_at(
+    file: FileId,
+    text: &str,
+    base: u32,
+    spellings: &mut Spellings,
+    diagnostics: &mut Diagnostics,
+) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
@@ -537,7 +552,7 @@ pub fn lex(
     let mut last_end = 0;
     while let Some(raw) = lexer.next() {
         let range = lexer.span();
-        let span = Span::new(file, range.start as u32, range.end as u32);
+        let span = Span::new(file, base + range.start as u32, base + range.end as u32);
         leading_space |= range.start != last_end;
         last_end = range.end;
         let kind = match raw {
@@ -555,7 +570,7 @@ pub fn lex(
                 if !terminated {
                     diagnostics.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(file, range.start as u32, range.start as u32 + 2),
+                        Span::new(file, span.start, span.start + 2),
                         "unterminated block comment",
                     ));
                 }
@@ -591,7 +606,7 @@ pub fn lex(
         line_start = kind == TokenKind::Newline;
         leading_space = false;
     }
-    let end = text.len() as u32;
+    let end = base + text.len() as u32;
     let mut eof = Token::new(TokenKind::Eof, Symbol::EMPTY, Span::new(file, end, end));
     eof.line_start = line_start;
     tokens.push(eof);

@@ -11,6 +11,7 @@
 //! Predefined macros (`__HLSL_VERSION`, `__SHADER_TARGET_*`, `-D` defines) are
 //! read from a `<built-in>` file added to the source map.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -18,7 +19,8 @@ use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span
 use oneshader_ir::{FastHashMap, FastHashSet};
 
 use crate::lexer::{
-    lex, parse_int_literal, ExpansionId, HideSet, IntSuffix, Spellings, Symbol, Token, TokenKind,
+    lex, lex_at, parse_int_literal, ExpansionId, HideSet, IntSuffix, Spellings, Symbol, Token,
+    TokenKind,
 };
 
 /// Includes may nest this deep (the main file is depth 1).
@@ -241,8 +243,9 @@ struct Macro {
     definition: Option<Span>,
     builtin: Option<Builtin>,
     /// The hide set of the macro's name alone: what its expansions from source
-    /// tokens (which hide nothing) carry, shared by all of them.
-    own_hide: HideSet,
+    /// tokens (which hide nothing) carry, shared by all of them; made at the first
+    /// expansion ([`HideSet::EMPTY`] until then).
+    own_hide: Cell<HideSet>,
 }
 
 #[derive(Debug)]
@@ -338,9 +341,11 @@ pub fn preprocess(
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
         pp.out.reserve(main_tokens);
     }
-    let predefined = predefined_text(options);
-    let builtin = pp.map.add("<built-in>", predefined.clone());
-    pp.push_file(builtin, String::new(), &predefined);
+    let mut predefined = Predefined::new(options);
+    let builtin = pp
+        .map
+        .add("<built-in>", std::mem::take(&mut predefined.text));
+    pp.predefine(builtin, &predefined);
 
     pp.run();
     let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
@@ -355,23 +360,70 @@ pub fn preprocess(
     result
 }
 
-/// The `#define` lines of the predefined and command-line macros.
-fn predefined_text(options: &PreprocessOptions) -> String {
-    let mut text = String::from("#define __HLSL_VERSION 2021\n#define __hlsl_dx_compiler 1\n");
-    for (kind, name) in ShaderKind::ALL {
-        text.push_str(&format!("#define __SHADER_STAGE_{name} {}\n", kind as u32));
+/// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
+/// command-line define.
+///
+/// The predefined macros' values are numbers: their lines are recorded as they are
+/// written and defined directly ([`Preprocessor::predefine`]), without lexing them or
+/// running them as directives; only the command-line defines are read as source.
+struct Predefined {
+    /// The file's text (moved into the source map before [`Preprocessor::predefine`]).
+    text: String,
+    /// The predefined lines: where each starts, its name and its value.
+    numbers: Vec<NumberLine>,
+    /// Where the command-line defines start in `text`.
+    commands: usize,
+}
+
+/// One `#define NAME VALUE` line of [`Predefined`] whose value is a number.
+struct NumberLine {
+    start: usize,
+    name: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+}
+
+impl Predefined {
+    fn new(options: &PreprocessOptions) -> Predefined {
+        use std::fmt::Write as _;
+        let mut predefined = Predefined {
+            text: String::with_capacity(1024),
+            numbers: Vec::with_capacity(ShaderKind::ALL.len() + 5),
+            commands: 0,
+        };
+        predefined.number(&["__HLSL_VERSION"], 2021);
+        predefined.number(&["__hlsl_dx_compiler"], 1);
+        for (kind, name) in ShaderKind::ALL {
+            predefined.number(&["__SHADER_STAGE_", name], kind as u32);
+        }
+        if let Some(target) = options.target {
+            predefined.number(&["__SHADER_TARGET_STAGE"], target.stage as u32);
+            predefined.number(&["__SHADER_TARGET_MAJOR"], target.major);
+            predefined.number(&["__SHADER_TARGET_MINOR"], target.minor);
+        }
+        predefined.commands = predefined.text.len();
+        for (name, value) in &options.defines {
+            let value = value.as_deref().unwrap_or("1").replace('\n', " ");
+            let _ = writeln!(predefined.text, "#define {name} {value}");
+        }
+        predefined
     }
-    if let Some(target) = options.target {
-        text.push_str(&format!(
-            "#define __SHADER_TARGET_STAGE {}\n#define __SHADER_TARGET_MAJOR {}\n#define __SHADER_TARGET_MINOR {}\n",
-            target.stage as u32, target.major, target.minor
-        ));
+
+    /// Writes the line `#define NAME VALUE`, the name being `name`'s parts joined.
+    fn number(&mut self, name: &[&str], value: u32) {
+        use std::fmt::Write as _;
+        let text = &mut self.text;
+        let start = text.len();
+        text.push_str("#define ");
+        let name_start = text.len();
+        name.iter().for_each(|part| text.push_str(part));
+        let name = name_start..text.len();
+        text.push(' ');
+        let value_start = text.len();
+        let _ = write!(text, "{value}");
+        let value = value_start..text.len();
+        text.push('\n');
+        self.numbers.push(NumberLine { start, name, value });
     }
-    for (name, value) in &options.defines {
-        let value = value.as_deref().unwrap_or("1").replace('\n', " ");
-        text.push_str(&format!("#define {name} {value}\n"));
-    }
-    text
 }
 
 /// Spellings the preprocessor looks for, interned once.
@@ -522,7 +574,6 @@ impl Preprocessor<'_> {
 
     fn define_builtin(&mut self, name: &str, builtin: Builtin) {
         let name = self.spellings.intern(name);
-        let own_hide = self.hide_sets.add(vec![name]);
         self.set_macro(
             name,
             Some(Macro {
@@ -531,7 +582,7 @@ impl Preprocessor<'_> {
                 body: Vec::new(),
                 definition: None,
                 builtin: Some(builtin),
-                own_hide,
+                own_hide: Cell::new(HideSet::EMPTY),
             }),
         );
     }
@@ -550,9 +601,64 @@ impl Preprocessor<'_> {
         }
     }
 
+    /// The hide set of `m`'s name `name` alone, made at its first use.
+    fn own_hide(&mut self, m: &Macro, name: Symbol) -> HideSet {
+        if m.own_hide.get() == HideSet::EMPTY {
+            m.own_hide.set(self.hide_sets.add(vec![name]));
+        }
+        m.own_hide.get()
+    }
+
     /// The macro `name`, if one is defined.
     fn macro_named(&self, name: Symbol) -> Option<&Rc<Macro>> {
         self.macros.get(name.index()).and_then(Option::as_ref)
+    }
+
+    /// Defines the macros of `predefined`, whose text is `file`: the numeric ones
+    /// directly, as their lines would define them; the command-line defines are read
+    /// (lexed, then run as directives) before the main file.
+    fn predefine(&mut self, file: FileId, predefined: &Predefined) {
+        let text = self.map.get(file).map_or("", |f| f.text.as_str());
+        let mut defined = Vec::with_capacity(predefined.numbers.len());
+        for line in &predefined.numbers {
+            let (Some(name), Some(value)) =
+                (text.get(line.name.clone()), text.get(line.value.clone()))
+            else {
+                continue;
+            };
+            let name = self.spellings.intern(name);
+            let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
+            let mut value = Token::new(
+                TokenKind::IntLiteral,
+                self.spellings.intern(value),
+                value_span,
+            );
+            value.leading_space = true;
+            let definition = Span::new(file, line.start as u32, line.value.end as u32);
+            defined.push((name, value, definition));
+        }
+        let mut lexed = Diagnostics::new();
+        let commands = text.get(predefined.commands..).unwrap_or_default();
+        let tokens = (!commands.is_empty()).then(|| {
+            let base = predefined.commands as u32;
+            lex_at(file, commands, base, &mut self.spellings, &mut lexed)
+        });
+        for (name, value, definition) in defined {
+            self.set_macro(
+                name,
+                Some(Macro {
+                    params: None,
+                    variadic: false,
+                    body: vec![value],
+                    definition: Some(definition),
+                    builtin: None,
+                    own_hide: Cell::new(HideSet::EMPTY),
+                }),
+            );
+        }
+        if let Some(tokens) = tokens {
+            self.push_tokens(file, String::new(), tokens, lexed);
+        }
     }
 
     /// Counts `bytes` more source text towards [`MAX_SOURCE_BYTES`]; past it, reports
@@ -810,11 +916,10 @@ impl Preprocessor<'_> {
             return false;
         }
         let (args, call_site, hide) = match &m.params {
-            None => (
-                Vec::new(),
-                name.span,
-                self.hide_sets.with(name.hide, macro_name, m.own_hide),
-            ),
+            None => (Vec::new(), name.span, {
+                let own = self.own_hide(m, macro_name);
+                self.hide_sets.with(name.hide, macro_name, own)
+            }),
             Some(params) => {
                 if !self.next_is_lparen() {
                     return false;
@@ -828,7 +933,8 @@ impl Preprocessor<'_> {
                     return true;
                 };
                 let common = self.hide_sets.intersection(name.hide, rparen.hide);
-                let hide = self.hide_sets.with(common, macro_name, m.own_hide);
+                let own = self.own_hide(m, macro_name);
+                let hide = self.hide_sets.with(common, macro_name, own);
                 (args, name.span.to(rparen.span), hide)
             }
         };
@@ -1295,7 +1401,6 @@ impl Preprocessor<'_> {
             );
             return;
         }
-        let own_hide = self.hide_sets.add(vec![name]);
         self.set_macro(
             name,
             Some(Macro {
@@ -1304,7 +1409,7 @@ impl Preprocessor<'_> {
                 body,
                 definition: Some(span),
                 builtin: None,
-                own_hide,
+                own_hide: Cell::new(HideSet::EMPTY),
             }),
         );
     }
