@@ -356,9 +356,16 @@ pub struct Spellings {
 
 impl Default for Spellings {
     fn default() -> Self {
+        // A small file's spellings fit without regrowing the tables; a large one's
+        // regrow them a few times.
+        const EXPECTED: usize = 128;
+        let mut entries = Vec::with_capacity(EXPECTED);
+        entries.push((Rc::from(""), None));
+        let mut index = FastHashMap::default();
+        index.reserve(EXPECTED);
         Spellings {
-            entries: vec![(Rc::from(""), None)],
-            index: FastHashMap::default(),
+            entries,
+            index,
             one_byte: [Symbol::EMPTY; 128],
         }
     }
