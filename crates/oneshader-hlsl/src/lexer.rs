@@ -1123,6 +1123,23 @@ mod tests {
     }
 
     #[test]
+    fn spellings_are_interned_once_through_growth() {
+        let mut spellings = Spellings::new();
+        let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
+        let symbols: Vec<Symbol> = names.iter().map(|n| spellings.intern(n)).collect();
+        for (name, &symbol) in names.iter().zip(&symbols) {
+            assert_eq!(spellings.intern(name), symbol);
+            assert_eq!(spellings.text(symbol), name);
+        }
+        assert_eq!(spellings.len(), 5001);
+        assert_eq!(spellings.intern(""), Symbol::EMPTY);
+        let x = spellings.intern("x");
+        assert_eq!((spellings.intern("x"), spellings.text(x)), (x, "x"));
+        let keyword = spellings.intern("groupshared");
+        assert_eq!(spellings.keyword(keyword), Some(Keyword::Groupshared));
+    }
+
+    #[test]
     fn string_unescaping() {
         assert_eq!(unescape_string(r#""a\"b\n""#), "a\"b\n");
     }
