@@ -798,25 +798,34 @@ impl Preprocessor<'_> {
                     let Some(frame) = self.frames.last_mut() else {
                         return;
                     };
-                    let mut left = length;
-                    while left > 0 {
-                        let Some(token) = frame.tokens.next() else {
-                            break;
-                        };
-                        left -= 1;
-                        if self.out.len() >= MAX_OUTPUT_TOKENS {
-                            self.output_limit(token.span);
-                            return;
-                        }
-                        if token.ident_text().is_some_and(|name| {
-                            self.macros.get(name.index()).is_some_and(Option::is_some)
-                        }) {
-                            self.pending.push_back(token);
-                            self.pending.extend(frame.tokens.by_ref().take(left));
-                            break;
-                        }
-                        self.out.push(token);
+                    let line = frame.tokens.as_slice().get(..length).unwrap_or_default();
+                    // The tokens before the first macro name go to the output as they are.
+                    let macros = &self.macros;
+                    let plain = line
+                        .iter()
+                        .position(|t| {
+                            t.ident_text().is_some_and(|name| {
+                                macros.get(name.index()).is_some_and(Option::is_some)
+                            })
+                        })
+                        .unwrap_or(line.len());
+                    // The output limit holds at each token up to the macro name: past it,
+                    // the token at the limit is reported.
+                    let room = MAX_OUTPUT_TOKENS.saturating_sub(self.out.len());
+                    if let Some(over) = line.get(room).filter(|_| room <= plain) {
+                        let span = over.span;
+                        self.out
+                            .extend_from_slice(line.get(..room).unwrap_or_default());
+                        self.output_limit(span);
+                        return;
                     }
+                    self.out
+                        .extend_from_slice(line.get(..plain).unwrap_or_default());
+                    if let Some(last_plain) = plain.checked_sub(1) {
+                        frame.tokens.nth(last_plain);
+                    }
+                    self.pending
+                        .extend(frame.tokens.by_ref().take(length - plain));
                     frame.skip_newline();
                     continue;
                 }
