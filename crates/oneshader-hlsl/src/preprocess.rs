@@ -824,8 +824,10 @@ impl Preprocessor<'_> {
                     if let Some(last_plain) = plain.checked_sub(1) {
                         frame.tokens.nth(last_plain);
                     }
-                    self.pending
-                        .extend(frame.tokens.by_ref().take(length - plain));
+                    if plain < length {
+                        self.pending
+                            .extend(frame.tokens.by_ref().take(length - plain));
+                    }
                     frame.skip_newline();
                     continue;
                 }
