@@ -49,7 +49,7 @@ pub fn parse(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
-    let unit = parser::parse_tokens(
+    let unit = parser::parse_preprocessed(
         preprocessed.tokens,
         preprocessed.spellings,
         &mut diagnostics,
@@ -90,7 +90,7 @@ pub fn compile(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
-    let unit = parser::parse_tokens(
+    let unit = parser::parse_preprocessed(
         preprocessed.tokens,
         preprocessed.spellings,
         &mut diagnostics,

@@ -43,21 +43,26 @@ struct Failed;
 
 type PResult<T> = Result<T, Failed>;
 
-/// Parses a preprocessed token stream (as produced by [`crate::preprocess`]).
+/// Parses a token stream (as produced by [`crate::preprocess`], or the lexer's).
 ///
 /// Newline tokens are ignored; the stream should end with [`TokenKind::Eof`]
 /// (one is added if it does not). `spellings` holds the tokens' spellings.
 pub fn parse_tokens(
-    tokens: Vec<Token>,
+    mut tokens: Vec<Token>,
     spellings: Spellings,
     diagnostics: &mut Diagnostics,
 ) -> TranslationUnit {
-    let skipped = |t: &Token| matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker);
-    // The preprocessor's output has neither; raw lexer output has newlines.
-    let mut tokens = tokens;
-    if tokens.iter().any(skipped) {
-        tokens.retain(|t| !skipped(t));
-    }
+    tokens.retain(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker));
+    parse_preprocessed(tokens, spellings, diagnostics)
+}
+
+/// [`parse_tokens`] for the preprocessor's output, which holds neither newlines nor
+/// placemarkers (nothing to filter out).
+pub(crate) fn parse_preprocessed(
+    mut tokens: Vec<Token>,
+    spellings: Spellings,
+    diagnostics: &mut Diagnostics,
+) -> TranslationUnit {
     let end = match tokens.last() {
         Some(last) if last.kind == TokenKind::Eof => *last,
         last => {
