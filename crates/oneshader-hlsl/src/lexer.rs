@@ -281,19 +281,6 @@ impl Spellings {
         symbol
     }
 
-    /// The symbol of `text` if some token was spelled so (nothing is added).
-    pub fn find(&self, text: &str) -> Option<Symbol> {
-        match text.as_bytes() {
-            [] => Some(Symbol::EMPTY),
-            &[byte] if byte < 128 => self
-                .one_byte
-                .get(usize::from(byte))
-                .copied()
-                .filter(|&s| s != Symbol::EMPTY),
-            _ => self.index.get(text).copied(),
-        }
-    }
-
     /// The text of `symbol` (empty for a symbol of another table).
     #[inline]
     pub fn text(&self, symbol: Symbol) -> &str {

@@ -410,7 +410,6 @@ impl Predefined {
 
     /// Writes the line `#define NAME VALUE`, the name being `name`'s parts joined.
     fn number(&mut self, name: &[&str], value: u32) {
-        use std::fmt::Write as _;
         let text = &mut self.text;
         let start = text.len();
         text.push_str("#define ");
@@ -419,7 +418,19 @@ impl Predefined {
         let name = name_start..text.len();
         text.push(' ');
         let value_start = text.len();
-        let _ = write!(text, "{value}");
+        // The decimal digits, most significant first, without the formatting machinery
+        // (this is a fixed cost of every compile).
+        let mut power = 1;
+        while value / power >= 10 {
+            power *= 10;
+        }
+        loop {
+            text.push(char::from(b'0' + (value / power % 10) as u8));
+            if power == 1 {
+                break;
+            }
+            power /= 10;
+        }
         let value = value_start..text.len();
         text.push('\n');
         self.numbers.push(NumberLine { start, name, value });
@@ -2164,7 +2175,8 @@ mod tests {
         loader.add(
             "main.hlsl",
             "__HLSL_VERSION __SHADER_TARGET_STAGE __SHADER_TARGET_MAJOR __SHADER_TARGET_MINOR \
-             __SHADER_STAGE_COMPUTE FOO BAR\n#ifdef __spirv__\nspirv\n#endif",
+             __SHADER_STAGE_COMPUTE __SHADER_STAGE_PIXEL __SHADER_STAGE_AMPLIFICATION FOO BAR\n\
+             #ifdef __spirv__\nspirv\n#endif",
         );
         let options = PreprocessOptions {
             defines: vec![("FOO".into(), None), ("BAR".into(), Some("x + 1".into()))],
@@ -2177,7 +2189,7 @@ mod tests {
         };
         let (text, diags) = run_with(&loader, &options);
         assert!(diags.is_empty(), "{diags:#?}");
-        assert_eq!(text, "2021 5 6 5 5 1 x + 1");
+        assert_eq!(text, "2021 5 6 5 5 0 14 1 x + 1");
     }
 
     #[test]
