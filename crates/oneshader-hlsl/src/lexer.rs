@@ -1,10 +1,6 @@
 //! The lexer: HLSL source text to tokens, with spans and the flags the
 //! preprocessor needs (newlines, whether whitespace precedes a token).
 //!
-//! The scanner is hand-written: one pass over the bytes, each token the longest
-//! well-formed one at its start (C's rules; see [`lex`]). A token is a small `Copy`
-//! value whose spelling is a [`Symbol`] of the compile's [`Spellings`].
-//!
 //! Keywords are recognised here, but the preprocessor treats them like any
 //! other identifier ([`Token::ident_text`]); numeric literals keep their
 //! spelling and are converted by [`parse_int_literal`] / [`parse_float_literal`]
@@ -12,7 +8,146 @@
 
 use std::rc::Rc;
 
+use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FastHashMap, FileId, Span};
+
+/// The raw token classes that logos recognises.
+///
+/// Whitespace, line continuations and line comments are skipped inside logos: [`lex`]
+/// sees them only as a gap between one token's end and the next one's start.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\x0b\x0c]+")]
+#[logos(skip r"\\\r?\n")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+enum Raw {
+    #[token("/*", block_comment)]
+    BlockComment(bool),
+    #[regex(r"\r?\n")]
+    Newline,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[regex(r"[0-9]+[uUlL]*")]
+    #[regex(r"0[xX][0-9a-fA-F]+[uUlL]*")]
+    Int,
+    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+[fFhHlL]?")]
+    Float,
+    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
+    String,
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedString,
+    #[regex(r"'([^'\\\n]|\\[^\n])*'")]
+    Char,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(";")]
+    Semicolon,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    ColonColon,
+    #[token("?")]
+    Question,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("++")]
+    PlusPlus,
+    #[token("--")]
+    MinusMinus,
+    #[token("=")]
+    Eq,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    LtEq,
+    #[token(">=")]
+    GtEq,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("&&")]
+    AmpAmp,
+    #[token("||")]
+    PipePipe,
+    #[token("!")]
+    Bang,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("#")]
+    Hash,
+    #[token("##")]
+    HashHash,
+}
+
+/// Skips to the end of a block comment; `false` when the file ends first.
+fn block_comment(lex: &mut logos::Lexer<Raw>) -> bool {
+    match lex.remainder().find("*/") {
+        Some(end) => {
+            lex.bump(end + 2);
+            true
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            false
+        }
+    }
+}
 
 /// HLSL keywords. Type names (`float4`, `Texture2D`, …) are identifiers, and
 /// so are the context-sensitive modifiers (`sample`, `linear`, `point`, …)
@@ -299,7 +434,7 @@ impl Spellings {
 
     /// The keyword `symbol` spells, if any.
     #[inline]
-    pub(crate) fn keyword(&self, symbol: Symbol) -> Option<Keyword> {
+    fn keyword(&self, symbol: Symbol) -> Option<Keyword> {
         self.entries.get(symbol.index()).and_then(|(_, k)| *k)
     }
 
@@ -403,27 +538,20 @@ pub(crate) fn lex_at(
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
-    let bytes = text.as_bytes();
+    let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
-    let mut start = 0;
-    while start < bytes.len() {
-        let (raw, end) = scan(text, start);
-        let token_start = start;
-        start = end;
-        let span = || Span::new(file, base + token_start as u32, base + end as u32);
+    // Where the last raw token (a comment or an invalid character included) ended: text
+    // between it and the next one was skipped as whitespace.
+    let mut last_end = 0;
+    while let Some(raw) = lexer.next() {
+        let range = lexer.span();
+        let span = Span::new(file, base + range.start as u32, base + range.end as u32);
+        leading_space |= range.start != last_end;
+        last_end = range.end;
         let kind = match raw {
-            Raw::Token(kind) => kind,
-            Raw::Space => {
-                leading_space = true;
-                continue;
-            }
-            Raw::Invalid => {
-                let ch = text
-                    .get(token_start..)
-                    .and_then(|rest| rest.chars().next())
-                    .unwrap_or('?');
-                let span = span();
+            Err(()) => {
+                let ch = text[range.start..].chars().next().unwrap_or('?');
                 diagnostics.push(Diagnostic::error(
                     codes::INVALID_CHARACTER,
                     span,
@@ -432,26 +560,28 @@ pub(crate) fn lex_at(
                 leading_space = true;
                 continue;
             }
-            Raw::UnterminatedComment => {
-                let start = span().start;
-                diagnostics.push(Diagnostic::error(
-                    codes::UNTERMINATED,
-                    Span::new(file, start, start + 2),
-                    "unterminated block comment",
-                ));
+            Ok(Raw::BlockComment(terminated)) => {
+                if !terminated {
+                    diagnostics.push(Diagnostic::error(
+                        codes::UNTERMINATED,
+                        Span::new(file, span.start, span.start + 2),
+                        "unterminated block comment",
+                    ));
+                }
                 leading_space = true;
                 continue;
             }
-            Raw::UnterminatedString => {
+            Ok(Raw::UnterminatedString) => {
                 diagnostics.push(Diagnostic::error(
                     codes::UNTERMINATED,
-                    span(),
+                    span,
                     "unterminated string literal",
                 ));
                 TokenKind::StringLiteral
             }
+            Ok(raw) => map_raw(raw),
         };
-        let symbol = spellings.intern(text.get(token_start..end).unwrap_or_default());
+        let symbol = spellings.intern(lexer.slice());
         let kind = match kind {
             TokenKind::Ident => spellings
                 .keyword(symbol)
@@ -463,7 +593,7 @@ pub(crate) fn lex_at(
             leading_space,
             line_start,
             text: symbol,
-            span: span(),
+            span,
             expansion: None,
             hide: HideSet::EMPTY,
         });
@@ -477,242 +607,65 @@ pub(crate) fn lex_at(
     tokens
 }
 
-/// What [`scan`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Raw {
-    /// A token.
-    Token(TokenKind),
-    /// Whitespace, a line continuation or a comment.
-    Space,
-    /// A block comment that the file ends inside.
-    UnterminatedComment,
-    /// A string literal that its line or the file ends inside.
-    UnterminatedString,
-    /// A character that starts no token, or an unterminated character literal.
-    Invalid,
-}
-
-/// Whether `byte` may continue an identifier.
-fn is_ident_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_'
-}
-
-/// The first position from `pos` on whose byte is not one `accept` takes.
-fn skip_while(bytes: &[u8], mut pos: usize, accept: impl Fn(u8) -> bool) -> usize {
-    while bytes.get(pos).is_some_and(|&b| accept(b)) {
-        pos += 1;
-    }
-    pos
-}
-
-/// The longest raw token at `start` (`start` is inside `text`) and where it ends.
-///
-/// The classes and their spellings are C's: `//` and `/* */` comments, `\` line
-/// continuations, identifiers `[A-Za-z_][A-Za-z0-9_]*`, decimal, octal and `0x` integers
-/// with `uUlL` suffixes, floats (`1.`, `.5`, `1e5`, with an `fFhHlL` suffix), string and
-/// character literals with backslash escapes, and the longest punctuator.
-#[inline(always)]
-fn scan(text: &str, start: usize) -> (Raw, usize) {
+/// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
+/// [`lex`] tells keywords from them.
+fn map_raw(raw: Raw) -> TokenKind {
     use TokenKind as T;
-    let bytes = text.as_bytes();
-    // The rest of the text after the two bytes at `start`.
-    let rest = || text.get(start + 2..).unwrap_or_default();
-    let at = |offset: usize| bytes.get(start + offset).copied();
-    let token = |kind: TokenKind, len: usize| (Raw::Token(kind), start + len);
-    // A one-byte operator, or with `=` after it, the compound one.
-    let with_eq = |plain: TokenKind, eq: TokenKind| match at(1) {
-        Some(b'=') => token(eq, 2),
-        _ => token(plain, 1),
-    };
-    let Some(first) = at(0) else {
-        return (Raw::Space, start);
-    };
-    match first {
-        b' ' | b'\t' | 0x0b | 0x0c => (
-            Raw::Space,
-            skip_while(bytes, start + 1, |b| {
-                matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
-            }),
-        ),
-        b'\n' => token(T::Newline, 1),
-        b'\r' if at(1) == Some(b'\n') => token(T::Newline, 2),
-        b'\\' => match (at(1), at(2)) {
-            (Some(b'\n'), _) => (Raw::Space, start + 2),
-            (Some(b'\r'), Some(b'\n')) => (Raw::Space, start + 3),
-            (Some(b'\r'), _) => (Raw::Invalid, start + 2),
-            _ => (Raw::Invalid, start + 1),
-        },
-        b'a'..=b'z' | b'A'..=b'Z' | b'_' => token(
-            T::Ident,
-            skip_while(bytes, start + 1, is_ident_byte) - start,
-        ),
-        b'0'..=b'9' => number(bytes, start),
-        b'.' if at(1).is_some_and(|b| b.is_ascii_digit()) => number(bytes, start),
-        b'"' => string(bytes, start),
-        b'\'' => match quoted(bytes, start, b'\'') {
-            Quoted::Closed(end) => (Raw::Token(T::CharLiteral), end),
-            Quoted::Open { failed, .. } => (Raw::Invalid, failed.max(start + 1)),
-        },
-        b'/' => match at(1) {
-            // (`find` of a `char` is a fast byte search.)
-            Some(b'/') => (
-                Raw::Space,
-                rest().find('\n').map_or(bytes.len(), |i| start + 2 + i),
-            ),
-            Some(b'*') => match rest().find("*/") {
-                Some(i) => (Raw::Space, start + 2 + i + 2),
-                None => (Raw::UnterminatedComment, bytes.len()),
-            },
-            Some(b'=') => token(T::SlashEq, 2),
-            _ => token(T::Slash, 1),
-        },
-        b'(' => token(T::LParen, 1),
-        b')' => token(T::RParen, 1),
-        b'[' => token(T::LBracket, 1),
-        b']' => token(T::RBracket, 1),
-        b'{' => token(T::LBrace, 1),
-        b'}' => token(T::RBrace, 1),
-        b';' => token(T::Semicolon, 1),
-        b',' => token(T::Comma, 1),
-        b'.' => token(T::Dot, 1),
-        b'?' => token(T::Question, 1),
-        b'~' => token(T::Tilde, 1),
-        b':' => match at(1) {
-            Some(b':') => token(T::ColonColon, 2),
-            _ => token(T::Colon, 1),
-        },
-        b'#' => match at(1) {
-            Some(b'#') => token(T::HashHash, 2),
-            _ => token(T::Hash, 1),
-        },
-        b'+' => match at(1) {
-            Some(b'+') => token(T::PlusPlus, 2),
-            _ => with_eq(T::Plus, T::PlusEq),
-        },
-        b'-' => match at(1) {
-            Some(b'-') => token(T::MinusMinus, 2),
-            _ => with_eq(T::Minus, T::MinusEq),
-        },
-        b'&' => match at(1) {
-            Some(b'&') => token(T::AmpAmp, 2),
-            _ => with_eq(T::Amp, T::AmpEq),
-        },
-        b'|' => match at(1) {
-            Some(b'|') => token(T::PipePipe, 2),
-            _ => with_eq(T::Pipe, T::PipeEq),
-        },
-        b'<' => match (at(1), at(2)) {
-            (Some(b'<'), Some(b'=')) => token(T::ShlEq, 3),
-            (Some(b'<'), _) => token(T::Shl, 2),
-            _ => with_eq(T::Lt, T::LtEq),
-        },
-        b'>' => match (at(1), at(2)) {
-            (Some(b'>'), Some(b'=')) => token(T::ShrEq, 3),
-            (Some(b'>'), _) => token(T::Shr, 2),
-            _ => with_eq(T::Gt, T::GtEq),
-        },
-        b'*' => with_eq(T::Star, T::StarEq),
-        b'%' => with_eq(T::Percent, T::PercentEq),
-        b'=' => with_eq(T::Eq, T::EqEq),
-        b'!' => with_eq(T::Bang, T::NotEq),
-        b'^' => with_eq(T::Caret, T::CaretEq),
-        // Anything else is one invalid character (all of its UTF-8 bytes).
-        _ => (Raw::Invalid, char_end(bytes, start + 1)),
-    }
-}
-
-/// `pos`, moved past UTF-8 continuation bytes to the next character boundary.
-fn char_end(bytes: &[u8], pos: usize) -> usize {
-    skip_while(bytes, pos, |b| (b & 0xc0) == 0x80)
-}
-
-/// A numeric literal at `start` (a digit, or `.` and a digit): the longest of an
-/// integer (`[0-9]+` or `0x[0-9a-fA-F]+`, then `[uUlL]*`) and a float.
-fn number(bytes: &[u8], start: usize) -> (Raw, usize) {
-    let digits = |from: usize| skip_while(bytes, from, |b| b.is_ascii_digit());
-    let at = |pos: usize| bytes.get(pos).copied();
-    let is_suffix = |b: u8| matches!(b, b'u' | b'U' | b'l' | b'L');
-    // `0x` with at least one hex digit.
-    if at(start) == Some(b'0') && matches!(at(start + 1), Some(b'x' | b'X')) {
-        let end = skip_while(bytes, start + 2, |b| b.is_ascii_hexdigit());
-        if end > start + 2 {
-            let end = skip_while(bytes, end, is_suffix);
-            return (Raw::Token(TokenKind::IntLiteral), end);
-        }
-    }
-    // An exponent `[eE][+-]?[0-9]+` at `pos`: where it ends, if it is complete.
-    let exponent = |pos: usize| {
-        if !matches!(at(pos), Some(b'e' | b'E')) {
-            return None;
-        }
-        let sign = usize::from(matches!(at(pos + 1), Some(b'+' | b'-')));
-        let end = digits(pos + 1 + sign);
-        (end > pos + 1 + sign).then_some(end)
-    };
-    let float_end = |pos: usize| {
-        let pos = exponent(pos).unwrap_or(pos);
-        let suffix = matches!(at(pos), Some(b'f' | b'F' | b'h' | b'H' | b'l' | b'L'));
-        (
-            Raw::Token(TokenKind::FloatLiteral),
-            pos + usize::from(suffix),
-        )
-    };
-    let whole = digits(start);
-    if at(whole) == Some(b'.') {
-        // `1.`, `1.5`, `.5` (the caller saw a digit after a leading `.`).
-        return float_end(digits(whole + 1));
-    }
-    if exponent(whole).is_some() {
-        return float_end(whole);
-    }
-    (
-        Raw::Token(TokenKind::IntLiteral),
-        skip_while(bytes, whole, is_suffix),
-    )
-}
-
-/// A string literal at `start` (a `"`), terminated or not.
-fn string(bytes: &[u8], start: usize) -> (Raw, usize) {
-    match quoted(bytes, start, b'"') {
-        Quoted::Closed(end) => (Raw::Token(TokenKind::StringLiteral), end),
-        Quoted::Open { end, .. } => (Raw::UnterminatedString, end),
-    }
-}
-
-/// How a quoted literal ends ([`quoted`]).
-enum Quoted {
-    /// At its closing quote; the position after it.
-    Closed(usize),
-    /// Without one: where its well-formed characters end, and where the scan failed (one
-    /// past a backslash before a newline or the end, otherwise the same).
-    Open { end: usize, failed: usize },
-}
-
-/// Scans a literal quoted by `quote` at `start`: characters other than the quote,
-/// backslash and newline, or a backslash and any character but a newline, up to the
-/// closing quote.
-fn quoted(bytes: &[u8], start: usize, quote: u8) -> Quoted {
-    let mut pos = start + 1;
-    loop {
-        match bytes.get(pos).copied() {
-            Some(b) if b == quote => return Quoted::Closed(pos + 1),
-            Some(b'\\') => match bytes.get(pos + 1) {
-                Some(b'\n') | None => {
-                    return Quoted::Open {
-                        end: pos,
-                        failed: pos + 1,
-                    }
-                }
-                Some(_) => pos += 2,
-            },
-            Some(b'\n') | None => {
-                return Quoted::Open {
-                    end: pos,
-                    failed: pos,
-                }
-            }
-            Some(_) => pos += 1,
-        }
+    match raw {
+        Raw::Ident => T::Ident,
+        Raw::BlockComment(_) => T::Placemarker,
+        Raw::Newline => T::Newline,
+        Raw::Int => T::IntLiteral,
+        Raw::Float => T::FloatLiteral,
+        Raw::String | Raw::UnterminatedString => T::StringLiteral,
+        Raw::Char => T::CharLiteral,
+        Raw::LParen => T::LParen,
+        Raw::RParen => T::RParen,
+        Raw::LBracket => T::LBracket,
+        Raw::RBracket => T::RBracket,
+        Raw::LBrace => T::LBrace,
+        Raw::RBrace => T::RBrace,
+        Raw::Semicolon => T::Semicolon,
+        Raw::Comma => T::Comma,
+        Raw::Dot => T::Dot,
+        Raw::Colon => T::Colon,
+        Raw::ColonColon => T::ColonColon,
+        Raw::Question => T::Question,
+        Raw::Plus => T::Plus,
+        Raw::Minus => T::Minus,
+        Raw::Star => T::Star,
+        Raw::Slash => T::Slash,
+        Raw::Percent => T::Percent,
+        Raw::PlusPlus => T::PlusPlus,
+        Raw::MinusMinus => T::MinusMinus,
+        Raw::Eq => T::Eq,
+        Raw::PlusEq => T::PlusEq,
+        Raw::MinusEq => T::MinusEq,
+        Raw::StarEq => T::StarEq,
+        Raw::SlashEq => T::SlashEq,
+        Raw::PercentEq => T::PercentEq,
+        Raw::AmpEq => T::AmpEq,
+        Raw::PipeEq => T::PipeEq,
+        Raw::CaretEq => T::CaretEq,
+        Raw::ShlEq => T::ShlEq,
+        Raw::ShrEq => T::ShrEq,
+        Raw::EqEq => T::EqEq,
+        Raw::NotEq => T::NotEq,
+        Raw::Lt => T::Lt,
+        Raw::Gt => T::Gt,
+        Raw::LtEq => T::LtEq,
+        Raw::GtEq => T::GtEq,
+        Raw::Shl => T::Shl,
+        Raw::Shr => T::Shr,
+        Raw::AmpAmp => T::AmpAmp,
+        Raw::PipePipe => T::PipePipe,
+        Raw::Bang => T::Bang,
+        Raw::Amp => T::Amp,
+        Raw::Pipe => T::Pipe,
+        Raw::Caret => T::Caret,
+        Raw::Tilde => T::Tilde,
+        Raw::Hash => T::Hash,
+        Raw::HashHash => T::HashHash,
     }
 }
 
@@ -860,7 +813,6 @@ pub fn unescape_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oneshader_ir::Code;
 
     fn kinds(src: &str) -> Vec<TokenKind> {
         let mut d = Diagnostics::new();
@@ -1008,105 +960,6 @@ mod tests {
         );
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec![codes::UNTERMINATED, codes::UNTERMINATED]);
-    }
-
-    /// What [`scanned`] gives: `(kind, start, end)` of each token, and `(code, start,
-    /// end)` of each diagnostic.
-    type Scanned = (Vec<(TokenKind, u32, u32)>, Vec<(Code, u32, u32)>);
-
-    /// The tokens and diagnostics of `src`, as [`Scanned`].
-    fn scanned(src: &str) -> Scanned {
-        let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
-        let toks = toks
-            .iter()
-            .map(|t| (t.kind, t.span.start, t.span.end))
-            .collect();
-        let diags = d
-            .iter()
-            .map(|d| {
-                let span = d.span.unwrap_or(Span::new(FileId(0), 0, 0));
-                (d.code, span.start, span.end)
-            })
-            .collect();
-        (toks, diags)
-    }
-
-    #[test]
-    fn numbers_take_the_longest_well_formed_prefix() {
-        use TokenKind::*;
-        let kinds = |src: &str| -> Vec<(TokenKind, u32, u32)> { scanned(src).0 };
-        // `0x` without a digit is `0` and a name; an exponent without digits is a name.
-        assert_eq!(
-            kinds("0xg"),
-            vec![(IntLiteral, 0, 1), (Ident, 1, 3), (Eof, 3, 3)]
-        );
-        assert_eq!(
-            kinds("1e+x"),
-            vec![
-                (IntLiteral, 0, 1),
-                (Ident, 1, 2),
-                (Plus, 2, 3),
-                (Ident, 3, 4),
-                (Eof, 4, 4)
-            ]
-        );
-        assert_eq!(
-            kinds("1.e5f 0x1e+5 1..2"),
-            vec![
-                (FloatLiteral, 0, 5),
-                (IntLiteral, 6, 10),
-                (Plus, 10, 11),
-                (IntLiteral, 11, 12),
-                (FloatLiteral, 13, 15),
-                (FloatLiteral, 15, 17),
-                (Eof, 17, 17)
-            ]
-        );
-        assert_eq!(
-            kinds("1f 2ul"),
-            vec![
-                (IntLiteral, 0, 1),
-                (Ident, 1, 2),
-                (IntLiteral, 3, 6),
-                (Eof, 6, 6)
-            ]
-        );
-    }
-
-    #[test]
-    fn broken_literals_and_stray_characters() {
-        use TokenKind::*;
-        // An unterminated character literal is one invalid character up to where it
-        // fails (past a backslash before the newline); the newline is still a token.
-        assert_eq!(
-            scanned("'ab\\\nc"),
-            (
-                vec![(Newline, 4, 5), (Ident, 5, 6), (Eof, 6, 6)],
-                vec![(codes::INVALID_CHARACTER, 0, 4)]
-            )
-        );
-        // An unterminated string stops before a backslash-newline, which continues the line.
-        assert_eq!(
-            scanned("\"ab\\\nc"),
-            (
-                vec![(StringLiteral, 0, 3), (Ident, 5, 6), (Eof, 6, 6)],
-                vec![(codes::UNTERMINATED, 0, 3)]
-            )
-        );
-        // `\` before `\r` without `\n` is invalid with the `\r`; a lone `\r` is too; a
-        // non-ASCII character is one invalid character, all of its bytes.
-        assert_eq!(
-            scanned("\\\ra\r\u{e9}b\r\n"),
-            (
-                vec![(Ident, 2, 3), (Ident, 6, 7), (Newline, 7, 9), (Eof, 9, 9)],
-                vec![
-                    (codes::INVALID_CHARACTER, 0, 2),
-                    (codes::INVALID_CHARACTER, 3, 4),
-                    (codes::INVALID_CHARACTER, 4, 6)
-                ]
-            )
-        );
     }
 
     #[test]
