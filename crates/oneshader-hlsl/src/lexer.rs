@@ -979,6 +979,108 @@ mod tests {
         assert_eq!(spellings.keyword(keyword), Some(Keyword::Groupshared));
     }
 
+    /// What [`scanned`] gives: `(kind, start, end)` of each token, and `(code, start,
+    /// end)` of each diagnostic.
+    type Scanned = (
+        Vec<(TokenKind, u32, u32)>,
+        Vec<(oneshader_ir::Code, u32, u32)>,
+    );
+
+    /// The tokens and diagnostics of `src`, as [`Scanned`].
+    fn scanned(src: &str) -> Scanned {
+        let mut d = Diagnostics::new();
+        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
+        let toks = toks
+            .iter()
+            .map(|t| (t.kind, t.span.start, t.span.end))
+            .collect();
+        let diags = d
+            .iter()
+            .map(|d| {
+                let span = d.span.unwrap_or(Span::new(FileId(0), 0, 0));
+                (d.code, span.start, span.end)
+            })
+            .collect();
+        (toks, diags)
+    }
+
+    #[test]
+    fn numbers_take_the_longest_well_formed_prefix() {
+        use TokenKind::*;
+        let kinds = |src: &str| -> Vec<(TokenKind, u32, u32)> { scanned(src).0 };
+        // `0x` without a digit is `0` and a name; an exponent without digits is a name.
+        assert_eq!(
+            kinds("0xg"),
+            vec![(IntLiteral, 0, 1), (Ident, 1, 3), (Eof, 3, 3)]
+        );
+        assert_eq!(
+            kinds("1e+x"),
+            vec![
+                (IntLiteral, 0, 1),
+                (Ident, 1, 2),
+                (Plus, 2, 3),
+                (Ident, 3, 4),
+                (Eof, 4, 4)
+            ]
+        );
+        assert_eq!(
+            kinds("1.e5f 0x1e+5 1..2"),
+            vec![
+                (FloatLiteral, 0, 5),
+                (IntLiteral, 6, 10),
+                (Plus, 10, 11),
+                (IntLiteral, 11, 12),
+                (FloatLiteral, 13, 15),
+                (FloatLiteral, 15, 17),
+                (Eof, 17, 17)
+            ]
+        );
+        assert_eq!(
+            kinds("1f 2ul"),
+            vec![
+                (IntLiteral, 0, 1),
+                (Ident, 1, 2),
+                (IntLiteral, 3, 6),
+                (Eof, 6, 6)
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_literals_and_stray_characters() {
+        use TokenKind::*;
+        // An unterminated character literal is one invalid character up to where it
+        // fails (past a backslash before the newline); the newline is still a token.
+        assert_eq!(
+            scanned("'ab\\\nc"),
+            (
+                vec![(Newline, 4, 5), (Ident, 5, 6), (Eof, 6, 6)],
+                vec![(codes::INVALID_CHARACTER, 0, 4)]
+            )
+        );
+        // An unterminated string stops before a backslash-newline, which continues the line.
+        assert_eq!(
+            scanned("\"ab\\\nc"),
+            (
+                vec![(StringLiteral, 0, 3), (Ident, 5, 6), (Eof, 6, 6)],
+                vec![(codes::UNTERMINATED, 0, 3)]
+            )
+        );
+        // `\` before `\r` without `\n` is invalid with the `\r`; a lone `\r` is too; a
+        // non-ASCII character is one invalid character, all of its bytes.
+        assert_eq!(
+            scanned("\\\ra\r\u{e9}b\r\n"),
+            (
+                vec![(Ident, 2, 3), (Ident, 6, 7), (Newline, 7, 9), (Eof, 9, 9)],
+                vec![
+                    (codes::INVALID_CHARACTER, 0, 2),
+                    (codes::INVALID_CHARACTER, 3, 4),
+                    (codes::INVALID_CHARACTER, 4, 6)
+                ]
+            )
+        );
+    }
+
     #[test]
     fn string_unescaping() {
         assert_eq!(unescape_string(r#""a\"b\n""#), "a\"b\n");
