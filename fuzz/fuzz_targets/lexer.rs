@@ -6,7 +6,8 @@ use oneshader_ir::{Diagnostics, FileId};
 
 fuzz_target!(|text: &str| {
     let mut diagnostics = Diagnostics::new();
-    let tokens = oneshader_hlsl::lexer::lex(FileId(0), text, &mut diagnostics);
+    let mut spellings = oneshader_hlsl::lexer::Spellings::new();
+    let tokens = oneshader_hlsl::lexer::lex(FileId(0), text, &mut spellings, &mut diagnostics);
     for token in &tokens {
         assert!(token.span.start <= token.span.end, "{token:?}");
         assert!(token.span.end as usize <= text.len(), "{token:?}");

@@ -324,73 +324,220 @@ pub enum TokenKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExpansionId(pub u32);
 
-/// One token: its kind, its spelling, where it is, and preprocessor flags.
+/// A token's spelling: its index in the [`Spellings`] of one compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(u32);
+
+impl Symbol {
+    /// The empty spelling (the end of file, placemarkers), in every [`Spellings`].
+    pub const EMPTY: Symbol = Symbol(0);
+
+    /// The symbol's position in its table, for tables indexed by symbol.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The distinct token spellings of one compile, each stored once.
+///
+/// Tokens hold a [`Symbol`] rather than their text, so they are small `Copy` values
+/// that move without reference counting, and equal spellings compare as equal numbers.
+/// A name the syntax tree keeps is shared from here ([`Spellings::shared`]).
 #[derive(Clone, Debug)]
+pub struct Spellings {
+    /// Each spelling and the keyword it spells, if any, by [`Symbol`].
+    entries: Vec<(Rc<str>, Option<Keyword>)>,
+    /// The symbol of each spelling but the one-byte ones.
+    index: FastHashMap<Rc<str>, Symbol>,
+    /// The symbols of one-byte spellings (most punctuation, newlines, `i`, `0`) by their
+    /// byte, found without hashing; [`Symbol::EMPTY`] until the spelling is first seen.
+    one_byte: [Symbol; 128],
+}
+
+impl Default for Spellings {
+    fn default() -> Self {
+        // A small file's spellings fit without regrowing the tables; a large one's
+        // regrow them a few times.
+        const EXPECTED: usize = 128;
+        let mut entries = Vec::with_capacity(EXPECTED);
+        entries.push((Rc::from(""), None));
+        let mut index = FastHashMap::default();
+        index.reserve(EXPECTED);
+        Spellings {
+            entries,
+            index,
+            one_byte: [Symbol::EMPTY; 128],
+        }
+    }
+}
+
+impl Spellings {
+    /// A table holding only the empty spelling.
+    pub fn new() -> Spellings {
+        Spellings::default()
+    }
+
+    /// The symbol of `text`, added if it is new.
+    #[inline]
+    pub fn intern(&mut self, text: &str) -> Symbol {
+        if let &[byte] = text.as_bytes() {
+            if let Some(&symbol) = self.one_byte.get(usize::from(byte)) {
+                if symbol != Symbol::EMPTY {
+                    return symbol;
+                }
+            }
+        }
+        self.intern_slow(text)
+    }
+
+    /// [`Spellings::intern`] for a spelling of more than one byte or one not seen yet.
+    #[inline(never)]
+    fn intern_slow(&mut self, text: &str) -> Symbol {
+        if let &[byte] = text.as_bytes() {
+            if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
+                let symbol = Symbol(self.entries.len() as u32);
+                *slot = symbol;
+                // No keyword has one letter.
+                self.entries.push((Rc::from(text), None));
+                return symbol;
+            }
+        }
+        if text.is_empty() {
+            return Symbol::EMPTY;
+        }
+        if let Some(&symbol) = self.index.get(text) {
+            return symbol;
+        }
+        let symbol = Symbol(self.entries.len() as u32);
+        let shared: Rc<str> = Rc::from(text);
+        self.entries
+            .push((shared.clone(), Keyword::from_text(text)));
+        self.index.insert(shared, symbol);
+        symbol
+    }
+
+    /// The text of `symbol` (empty for a symbol of another table).
+    #[inline]
+    pub fn text(&self, symbol: Symbol) -> &str {
+        self.entries
+            .get(symbol.index())
+            .map_or("", |(text, _)| text)
+    }
+
+    /// The text of `symbol`, shared (for names the syntax tree keeps).
+    #[inline]
+    pub fn shared(&self, symbol: Symbol) -> Rc<str> {
+        self.entries
+            .get(symbol.index())
+            .map_or_else(|| Rc::from(""), |(text, _)| text.clone())
+    }
+
+    /// The keyword `symbol` spells, if any.
+    #[inline]
+    fn keyword(&self, symbol: Symbol) -> Option<Keyword> {
+        self.entries.get(symbol.index()).and_then(|(_, k)| *k)
+    }
+
+    /// How many spellings the table holds (every symbol's index is below it).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table holds only the empty spelling.
+    pub fn is_empty(&self) -> bool {
+        self.entries.len() == 1
+    }
+}
+
+/// One token: its kind, its spelling, where it is, and preprocessor flags.
+///
+/// A small `Copy` value: the spelling is a [`Symbol`] of the compile's [`Spellings`].
+#[derive(Clone, Copy, Debug)]
 pub struct Token {
     /// The token class.
     pub kind: TokenKind,
-    /// The spelling (after macro pasting and stringizing, the pasted text).
-    pub text: Rc<str>,
-    /// Where the token is; for macro-produced tokens, the macro use site.
-    pub span: Span,
     /// Whitespace or a comment separates this token from the previous one.
     pub leading_space: bool,
     /// The token is the first on its line.
     pub line_start: bool,
+    /// The spelling (after macro pasting and stringizing, the pasted text).
+    pub text: Symbol,
+    /// Where the token is; for macro-produced tokens, the macro use site.
+    pub span: Span,
     /// The macro expansion that produced this token, if any.
     pub expansion: Option<ExpansionId>,
     /// Macros that must not be expanded again from this token (Prosser's hide set).
     pub(crate) hide: HideSet,
 }
 
-/// The set of macro names a token must not expand (sorted, shared).
-pub(crate) type HideSet = Option<Rc<Vec<Rc<str>>>>;
+/// A set of macro names a token must not expand: an index into the preprocessor's
+/// table of hide sets, [`HideSet::EMPTY`] for none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct HideSet(pub(crate) u32);
+
+impl HideSet {
+    /// The empty set: tokens from the source hide nothing.
+    pub(crate) const EMPTY: HideSet = HideSet(0);
+}
 
 impl Token {
     /// A token made from parts, with no hide set.
-    pub fn new(kind: TokenKind, text: impl Into<Rc<str>>, span: Span) -> Token {
+    pub fn new(kind: TokenKind, text: Symbol, span: Span) -> Token {
         Token {
             kind,
-            text: text.into(),
+            text,
             span,
             leading_space: false,
             line_start: false,
             expansion: None,
-            hide: None,
+            hide: HideSet::EMPTY,
         }
     }
 
     /// The spelling when the token is an identifier or keyword (macro names can be either).
-    pub fn ident_text(&self) -> Option<&str> {
+    pub fn ident_text(&self) -> Option<Symbol> {
         match self.kind {
-            TokenKind::Ident | TokenKind::Keyword(_) => Some(&self.text),
+            TokenKind::Ident | TokenKind::Keyword(_) => Some(self.text),
             _ => None,
         }
     }
 
-    /// Whether the token is the identifier or keyword spelled `text`.
-    pub fn is_word(&self, text: &str) -> bool {
-        self.ident_text() == Some(text)
+    /// Whether the token is the identifier or keyword spelled `symbol`.
+    pub fn is_word(&self, symbol: Symbol) -> bool {
+        self.ident_text() == Some(symbol)
     }
 }
 
-/// Lexes `text` of `file` into tokens, ending with [`TokenKind::Eof`].
+/// Lexes `text` of `file` into tokens, ending with [`TokenKind::Eof`]; their spellings
+/// go to `spellings`.
 ///
 /// Newlines are kept as [`TokenKind::Newline`] tokens; whitespace and comments
 /// only set [`Token::leading_space`]. Invalid characters (OSH0010) and
 /// unterminated comments or strings (OSH0011) are reported and skipped.
-pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
+pub fn lex(
+    file: FileId,
+    text: &str,
+    spellings: &mut Spellings,
+    diagnostics: &mut Diagnostics,
+) -> Vec<Token> {
+    lex_at(file, text, 0, spellings, diagnostics)
+}
+
+/// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
+/// spans are offsets in the whole file.
+///
+/// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset.
+#[inline(always)]
+pub(crate) fn lex_at(
+    file: FileId,
+    text: &str,
+    base: u32,
+    spellings: &mut Spellings,
+    diagnostics: &mut Diagnostics,
+) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
     let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
-    // One shared spelling per distinct token text: most tokens repeat (punctuation,
-    // newlines, keywords, the same names), so a file costs one allocation per distinct
-    // spelling instead of one per token. An identifier's spelling also keeps whether it
-    // is a keyword, found once per distinct spelling.
-    let mut spellings: FastHashMap<&str, (Rc<str>, TokenKind)> = FastHashMap::default();
-    // One-byte spellings (most punctuation, newlines, `i`, `0`) by their byte, without
-    // hashing; no keyword has one letter.
-    let mut one_byte: [Option<Rc<str>>; 128] = [const { None }; 128];
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
@@ -399,7 +546,7 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
     let mut last_end = 0;
     while let Some(raw) = lexer.next() {
         let range = lexer.span();
-        let span = Span::new(file, range.start as u32, range.end as u32);
+        let span = Span::new(file, base + range.start as u32, base + range.end as u32);
         leading_space |= range.start != last_end;
         last_end = range.end;
         let kind = match raw {
@@ -417,7 +564,7 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
                 if !terminated {
                     diagnostics.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(file, range.start as u32, range.start as u32 + 2),
+                        Span::new(file, span.start, span.start + 2),
                         "unterminated block comment",
                     ));
                 }
@@ -434,38 +581,27 @@ pub fn lex(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Token
             }
             Ok(raw) => map_raw(raw),
         };
-        let slice = lexer.slice();
-        let slot = match slice.as_bytes() {
-            &[byte] => one_byte.get_mut(usize::from(byte)),
-            _ => None,
+        let symbol = spellings.intern(lexer.slice());
+        let kind = match kind {
+            TokenKind::Ident => spellings
+                .keyword(symbol)
+                .map_or(TokenKind::Ident, TokenKind::Keyword),
+            _ => kind,
         };
-        let (spelling, kind) = match slot {
-            Some(slot) => (slot.get_or_insert_with(|| Rc::from(slice)).clone(), kind),
-            None => {
-                let (spelling, word_kind) = spellings.entry(slice).or_insert_with(|| {
-                    let word_kind = match Keyword::from_text(slice) {
-                        Some(keyword) if kind == TokenKind::Ident => TokenKind::Keyword(keyword),
-                        _ => kind,
-                    };
-                    (Rc::from(slice), word_kind)
-                });
-                let kind = if kind == TokenKind::Ident {
-                    *word_kind
-                } else {
-                    kind
-                };
-                (spelling.clone(), kind)
-            }
-        };
-        let mut token = Token::new(kind, spelling, span);
-        token.leading_space = leading_space;
-        token.line_start = line_start;
+        tokens.push(Token {
+            kind,
+            leading_space,
+            line_start,
+            text: symbol,
+            span,
+            expansion: None,
+            hide: HideSet::EMPTY,
+        });
         line_start = kind == TokenKind::Newline;
         leading_space = false;
-        tokens.push(token);
     }
-    let end = text.len() as u32;
-    let mut eof = Token::new(TokenKind::Eof, "", Span::new(file, end, end));
+    let end = base + text.len() as u32;
+    let mut eof = Token::new(TokenKind::Eof, Symbol::EMPTY, Span::new(file, end, end));
     eof.line_start = line_start;
     tokens.push(eof);
     tokens
@@ -680,7 +816,7 @@ mod tests {
 
     fn kinds(src: &str) -> Vec<TokenKind> {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), src, &mut d);
+        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
         assert!(!d.has_errors(), "{:?}", d);
         toks.into_iter().map(|t| t.kind).collect()
     }
@@ -726,7 +862,12 @@ mod tests {
     fn comments_and_continuations_are_whitespace() {
         use TokenKind::*;
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), "a/* x\n y */b // c\nd \\\ne", &mut d);
+        let toks = lex(
+            FileId(0),
+            "a/* x\n y */b // c\nd \\\ne",
+            &mut Spellings::new(),
+            &mut d,
+        );
         let k: Vec<_> = toks.iter().map(|t| t.kind).collect();
         assert_eq!(k, vec![Ident, Ident, Newline, Ident, Ident, Eof]);
         assert!(toks[1].leading_space);
@@ -793,7 +934,7 @@ mod tests {
     #[test]
     fn invalid_characters_are_reported_and_skipped() {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), "a @ b $", &mut d);
+        let toks = lex(FileId(0), "a @ b $", &mut Spellings::new(), &mut d);
         assert_eq!(toks.len(), 3);
         let spans: Vec<_> = d
             .iter()
@@ -811,9 +952,133 @@ mod tests {
     #[test]
     fn unterminated_comment_and_string() {
         let mut d = Diagnostics::new();
-        lex(FileId(0), "a \"abc\nb /* never", &mut d);
+        lex(
+            FileId(0),
+            "a \"abc\nb /* never",
+            &mut Spellings::new(),
+            &mut d,
+        );
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec![codes::UNTERMINATED, codes::UNTERMINATED]);
+    }
+
+    #[test]
+    fn spellings_are_interned_once_through_growth() {
+        let mut spellings = Spellings::new();
+        let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
+        let symbols: Vec<Symbol> = names.iter().map(|n| spellings.intern(n)).collect();
+        for (name, &symbol) in names.iter().zip(&symbols) {
+            assert_eq!(spellings.intern(name), symbol);
+            assert_eq!(spellings.text(symbol), name);
+        }
+        assert_eq!(spellings.len(), 5001);
+        assert_eq!(spellings.intern(""), Symbol::EMPTY);
+        let x = spellings.intern("x");
+        assert_eq!((spellings.intern("x"), spellings.text(x)), (x, "x"));
+        let keyword = spellings.intern("groupshared");
+        assert_eq!(spellings.keyword(keyword), Some(Keyword::Groupshared));
+    }
+
+    /// What [`scanned`] gives: `(kind, start, end)` of each token, and `(code, start,
+    /// end)` of each diagnostic.
+    type Scanned = (
+        Vec<(TokenKind, u32, u32)>,
+        Vec<(oneshader_ir::Code, u32, u32)>,
+    );
+
+    /// The tokens and diagnostics of `src`, as [`Scanned`].
+    fn scanned(src: &str) -> Scanned {
+        let mut d = Diagnostics::new();
+        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
+        let toks = toks
+            .iter()
+            .map(|t| (t.kind, t.span.start, t.span.end))
+            .collect();
+        let diags = d
+            .iter()
+            .map(|d| {
+                let span = d.span.unwrap_or(Span::new(FileId(0), 0, 0));
+                (d.code, span.start, span.end)
+            })
+            .collect();
+        (toks, diags)
+    }
+
+    #[test]
+    fn numbers_take_the_longest_well_formed_prefix() {
+        use TokenKind::*;
+        let kinds = |src: &str| -> Vec<(TokenKind, u32, u32)> { scanned(src).0 };
+        // `0x` without a digit is `0` and a name; an exponent without digits is a name.
+        assert_eq!(
+            kinds("0xg"),
+            vec![(IntLiteral, 0, 1), (Ident, 1, 3), (Eof, 3, 3)]
+        );
+        assert_eq!(
+            kinds("1e+x"),
+            vec![
+                (IntLiteral, 0, 1),
+                (Ident, 1, 2),
+                (Plus, 2, 3),
+                (Ident, 3, 4),
+                (Eof, 4, 4)
+            ]
+        );
+        assert_eq!(
+            kinds("1.e5f 0x1e+5 1..2"),
+            vec![
+                (FloatLiteral, 0, 5),
+                (IntLiteral, 6, 10),
+                (Plus, 10, 11),
+                (IntLiteral, 11, 12),
+                (FloatLiteral, 13, 15),
+                (FloatLiteral, 15, 17),
+                (Eof, 17, 17)
+            ]
+        );
+        assert_eq!(
+            kinds("1f 2ul"),
+            vec![
+                (IntLiteral, 0, 1),
+                (Ident, 1, 2),
+                (IntLiteral, 3, 6),
+                (Eof, 6, 6)
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_literals_and_stray_characters() {
+        use TokenKind::*;
+        // An unterminated character literal is one invalid character up to where it
+        // fails (past a backslash before the newline); the newline is still a token.
+        assert_eq!(
+            scanned("'ab\\\nc"),
+            (
+                vec![(Newline, 4, 5), (Ident, 5, 6), (Eof, 6, 6)],
+                vec![(codes::INVALID_CHARACTER, 0, 4)]
+            )
+        );
+        // An unterminated string stops before a backslash-newline, which continues the line.
+        assert_eq!(
+            scanned("\"ab\\\nc"),
+            (
+                vec![(StringLiteral, 0, 3), (Ident, 5, 6), (Eof, 6, 6)],
+                vec![(codes::UNTERMINATED, 0, 3)]
+            )
+        );
+        // `\` before `\r` without `\n` is invalid with the `\r`; a lone `\r` is too; a
+        // non-ASCII character is one invalid character, all of its bytes.
+        assert_eq!(
+            scanned("\\\ra\r\u{e9}b\r\n"),
+            (
+                vec![(Ident, 2, 3), (Ident, 6, 7), (Newline, 7, 9), (Eof, 9, 9)],
+                vec![
+                    (codes::INVALID_CHARACTER, 0, 2),
+                    (codes::INVALID_CHARACTER, 3, 4),
+                    (codes::INVALID_CHARACTER, 4, 6)
+                ]
+            )
+        );
     }
 
     #[test]

@@ -49,7 +49,11 @@ pub fn parse(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
-    let unit = parser::parse_tokens(preprocessed.tokens, &mut diagnostics);
+    let unit = parser::parse_preprocessed(
+        preprocessed.tokens,
+        preprocessed.spellings,
+        &mut diagnostics,
+    );
     records.annotate(&mut diagnostics, source_map);
     (unit, diagnostics)
 }
@@ -86,7 +90,11 @@ pub fn compile(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
-    let unit = parser::parse_tokens(preprocessed.tokens, &mut diagnostics);
+    let unit = parser::parse_preprocessed(
+        preprocessed.tokens,
+        preprocessed.spellings,
+        &mut diagnostics,
+    );
     let module = if diagnostics.has_errors() {
         None
     } else {

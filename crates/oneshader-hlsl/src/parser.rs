@@ -27,7 +27,8 @@ use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FastHashSet, Span};
 
 use crate::ast::*;
 use crate::lexer::{
-    parse_float_literal, parse_int_literal, unescape_string, Keyword, Token, TokenKind,
+    parse_float_literal, parse_int_literal, unescape_string, Keyword, Spellings, Symbol, Token,
+    TokenKind,
 };
 
 /// The deepest nesting of expressions, statements and types the parser accepts.
@@ -42,31 +43,41 @@ struct Failed;
 
 type PResult<T> = Result<T, Failed>;
 
-/// Parses a preprocessed token stream (as produced by [`crate::preprocess`]).
+/// Parses a token stream (as produced by [`crate::preprocess`], or the lexer's).
 ///
 /// Newline tokens are ignored; the stream should end with [`TokenKind::Eof`]
-/// (one is added if it does not).
-pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> TranslationUnit {
-    let skipped = |t: &Token| matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker);
-    // The preprocessor's output has neither; raw lexer output has newlines.
-    let mut tokens = tokens;
-    if tokens.iter().any(skipped) {
-        tokens.retain(|t| !skipped(t));
-    }
+/// (one is added if it does not). `spellings` holds the tokens' spellings.
+pub fn parse_tokens(
+    mut tokens: Vec<Token>,
+    spellings: Spellings,
+    diagnostics: &mut Diagnostics,
+) -> TranslationUnit {
+    tokens.retain(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker));
+    parse_preprocessed(tokens, spellings, diagnostics)
+}
+
+/// [`parse_tokens`] for the preprocessor's output, which holds neither newlines nor
+/// placemarkers (nothing to filter out).
+pub(crate) fn parse_preprocessed(
+    mut tokens: Vec<Token>,
+    spellings: Spellings,
+    diagnostics: &mut Diagnostics,
+) -> TranslationUnit {
     let end = match tokens.last() {
-        Some(last) if last.kind == TokenKind::Eof => last.clone(),
+        Some(last) if last.kind == TokenKind::Eof => *last,
         last => {
             let span = last
                 .map(|t| Span::new(t.span.file, t.span.end, t.span.end))
                 .unwrap_or(Span::new(oneshader_ir::FileId(0), 0, 0));
-            let eof = Token::new(TokenKind::Eof, "", span);
-            tokens.push(eof.clone());
+            let eof = Token::new(TokenKind::Eof, Symbol::EMPTY, span);
+            tokens.push(eof);
             eof
         }
     };
     let mut parser = Parser {
         prev_span: tokens.first().map_or(end.span, |t| t.span),
         tokens,
+        spellings,
         end,
         pos: 0,
         diagnostics,
@@ -81,6 +92,8 @@ pub fn parse_tokens(tokens: Vec<Token>, diagnostics: &mut Diagnostics) -> Transl
 
 struct Parser<'d> {
     tokens: Vec<Token>,
+    /// The spellings of `tokens`.
+    spellings: Spellings,
     /// The last token, `Eof`: what reading past the end gives.
     end: Token,
     pos: usize,
@@ -293,11 +306,11 @@ fn contextual_modifier(text: &str) -> Option<Modifier> {
     })
 }
 
-fn describe(token: &Token) -> String {
+fn describe(token: &Token, spellings: &Spellings) -> String {
     match token.kind {
         TokenKind::Eof => "end of file".to_string(),
         TokenKind::PragmaPackMatrix => "'#pragma pack_matrix'".to_string(),
-        _ => format!("'{}'", token.text),
+        _ => format!("'{}'", spellings.text(token.text)),
     }
 }
 
@@ -328,8 +341,13 @@ impl Parser<'_> {
         self.peek().span
     }
 
+    /// The spelling of `token`.
+    fn text(&self, token: &Token) -> &str {
+        self.spellings.text(token.text)
+    }
+
     fn bump(&mut self) -> Token {
-        let token = self.peek().clone();
+        let token = *self.peek();
         self.advance();
         token
     }
@@ -338,7 +356,7 @@ impl Parser<'_> {
     fn bump_ident(&mut self) -> Ident {
         let t = self.peek();
         let ident = Ident {
-            name: t.text.clone(),
+            name: self.spellings.shared(t.text),
             span: t.span,
         };
         self.advance();
@@ -386,7 +404,7 @@ impl Parser<'_> {
     }
 
     fn expected(&mut self, what: &str) -> Failed {
-        let found = describe(self.peek());
+        let found = describe(self.peek(), &self.spellings);
         let span = self.span();
         self.error_at(
             codes::SYNTAX,
@@ -419,8 +437,16 @@ impl Parser<'_> {
         let Some(token) = self.tokens.get_mut(self.pos) else {
             return Err(self.expected("'>'"));
         };
+        // The spelling less its first `>`.
+        let text = self
+            .spellings
+            .text(token.text)
+            .get(1..)
+            .unwrap_or_default()
+            .to_owned();
+        let text = self.spellings.intern(&text);
         token.kind = rest;
-        token.text = token.text[1..].into();
+        token.text = text;
         token.span.start += 1;
         self.prev_span = Span::new(token.span.file, token.span.start - 1, token.span.start);
         Ok(())
@@ -574,7 +600,7 @@ impl Parser<'_> {
             TokenKind::PragmaPackMatrix => {
                 let t = self.bump();
                 return Ok(Item::PackMatrix(PackMatrix {
-                    row_major: &*t.text == "row_major",
+                    row_major: self.text(&t) == "row_major",
                     span: t.span,
                 }));
             }
@@ -660,7 +686,7 @@ impl Parser<'_> {
             let token = self.peek();
             let modifier = match token.kind {
                 TokenKind::Keyword(k) => keyword_modifier(k),
-                TokenKind::Ident => contextual_modifier(&token.text).filter(|_| {
+                TokenKind::Ident => contextual_modifier(self.text(token)).filter(|_| {
                     matches!(
                         self.peek_at(1).kind,
                         TokenKind::Ident | TokenKind::Keyword(_)
@@ -905,7 +931,9 @@ impl Parser<'_> {
     ) -> PResult<FunctionDecl> {
         self.expect(TokenKind::LParen, "'('")?;
         let mut params = Vec::new();
-        let void_list = self.peek().is_word("void") && self.peek_at(1).kind == TokenKind::RParen;
+        let void_list = matches!(self.peek().kind, TokenKind::Ident)
+            && self.text(self.peek()) == "void"
+            && self.peek_at(1).kind == TokenKind::RParen;
         if void_list {
             self.advance();
         }
@@ -1241,7 +1269,7 @@ impl Parser<'_> {
             ) => true,
             TokenKind::Keyword(k) => keyword_modifier(k).is_some(),
             TokenKind::Ident => {
-                if contextual_modifier(&token.text).is_some()
+                if contextual_modifier(self.text(token)).is_some()
                     && self.peek_at(1).kind == TokenKind::Ident
                 {
                     return true;
@@ -1503,7 +1531,7 @@ impl Parser<'_> {
         {
             n += 2;
         }
-        if !self.is_type_name(&self.peek_at(n - 1).text) {
+        if !self.is_type_name(self.text(self.peek_at(n - 1))) {
             return false;
         }
         if self.peek_at(n).kind == TokenKind::Lt {
@@ -1725,25 +1753,28 @@ impl Parser<'_> {
         let t = self.bump();
         let literal = match t.kind {
             TokenKind::IntLiteral => {
-                let (value, suffix) = parse_int_literal(&t.text).unwrap_or_else(|e| {
-                    self.diagnostics
-                        .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
-                    (0, IntSuffix::None)
-                });
+                let (value, suffix) = parse_int_literal(self.spellings.text(t.text))
+                    .unwrap_or_else(|e| {
+                        self.diagnostics
+                            .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
+                        (0, IntSuffix::None)
+                    });
                 Literal::Int { value, suffix }
             }
             TokenKind::FloatLiteral => {
-                let (value, suffix) = parse_float_literal(&t.text).unwrap_or_else(|e| {
-                    self.diagnostics
-                        .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
-                    (0.0, FloatSuffix::None)
-                });
+                let (value, suffix) = parse_float_literal(self.spellings.text(t.text))
+                    .unwrap_or_else(|e| {
+                        self.diagnostics
+                            .push(Diagnostic::error(codes::BAD_LITERAL, t.span, e.0));
+                        (0.0, FloatSuffix::None)
+                    });
                 Literal::Float { value, suffix }
             }
             TokenKind::StringLiteral => {
-                let mut text = unescape_string(&t.text);
+                let mut text = unescape_string(self.text(&t));
                 while self.at(TokenKind::StringLiteral) {
-                    text.push_str(&unescape_string(&self.bump().text));
+                    let next = self.bump();
+                    text.push_str(&unescape_string(self.text(&next)));
                 }
                 Literal::String(Box::new(text))
             }
@@ -1768,10 +1799,10 @@ impl Parser<'_> {
 
     #[inline(never)]
     fn parse_name_or_call(&mut self) -> PResult<ExprKind> {
-        let text = &self.peek().text;
+        let text = self.text(self.peek());
         let next = self.peek_at(1).kind;
         let constructor = (next == TokenKind::LParen
-            || (next == TokenKind::Lt && matches!(&**text, "vector" | "matrix")))
+            || (next == TokenKind::Lt && matches!(text, "vector" | "matrix")))
             && is_numeric_type_name(text);
         if constructor {
             let ty = self.parse_type()?;
@@ -1813,8 +1844,9 @@ mod tests {
         let mut map = SourceMap::new();
         let file = map.add("test.hlsl", src);
         let mut diagnostics = Diagnostics::new();
-        let tokens = lex(file, src, &mut diagnostics);
-        let unit = parse_tokens(tokens, &mut diagnostics);
+        let mut spellings = Spellings::new();
+        let tokens = lex(file, src, &mut spellings, &mut diagnostics);
+        let unit = parse_tokens(tokens, spellings, &mut diagnostics);
         (unit, diagnostics.into_vec(), map)
     }
 

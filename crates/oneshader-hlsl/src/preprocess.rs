@@ -11,13 +11,17 @@
 //! Predefined macros (`__HLSL_VERSION`, `__SHADER_TARGET_*`, `-D` defines) are
 //! read from a `<built-in>` file added to the source map.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use oneshader_ir::{FastHashMap, FastHashSet};
 
-use crate::lexer::{lex, parse_int_literal, ExpansionId, HideSet, IntSuffix, Token, TokenKind};
+use crate::lexer::{
+    lex, lex_at, parse_int_literal, ExpansionId, HideSet, IntSuffix, Spellings, Symbol, Token,
+    TokenKind,
+};
 
 /// Includes may nest this deep (the main file is depth 1).
 pub const MAX_INCLUDE_DEPTH: usize = 64;
@@ -220,6 +224,8 @@ pub struct Preprocessed {
     pub expansions: Vec<MacroExpansion>,
     /// Every followed `#include`, in order.
     pub inclusions: Vec<Inclusion>,
+    /// The spellings of the tokens.
+    pub spellings: Spellings,
 }
 
 #[derive(Debug)]
@@ -231,14 +237,15 @@ enum Builtin {
 #[derive(Debug)]
 struct Macro {
     /// `None` for an object-like macro.
-    params: Option<Vec<Rc<str>>>,
+    params: Option<Vec<Symbol>>,
     variadic: bool,
     body: Vec<Token>,
     definition: Option<Span>,
     builtin: Option<Builtin>,
     /// The hide set of the macro's name alone: what its expansions from source
-    /// tokens (which hide nothing) carry, shared by all of them.
-    own_hide: HideSet,
+    /// tokens (which hide nothing) carry, shared by all of them; made at the first
+    /// expansion ([`HideSet::EMPTY`] until then).
+    own_hide: Cell<HideSet>,
 }
 
 #[derive(Debug)]
@@ -292,13 +299,20 @@ pub fn preprocess(
     loader: &dyn FileLoader,
     diagnostics: &mut Diagnostics,
 ) -> Preprocessed {
+    let mut spellings = Spellings::new();
+    let words = Words {
+        defined: spellings.intern("defined"),
+        va_args: spellings.intern("__VA_ARGS__"),
+    };
     let mut pp = Preprocessor {
+        spellings,
+        words,
+        hide_sets: HideSets::default(),
         map: source_map,
         loader,
         include_dirs: &options.include_dirs,
         diagnostics,
-        macros: FastHashMap::default(),
-        macro_names: NameFilter::default(),
+        macros: Vec::new(),
         frames: Vec::new(),
         pending: VecDeque::new(),
         isolated: false,
@@ -320,52 +334,130 @@ pub fn preprocess(
     if pp.accept_source(main_bytes, &main_path, main_start) {
         // The main file is lexed from the source map's text, without a copy of it.
         let mut lexed = Diagnostics::new();
-        let tokens = lex(main, pp.map.get(main).map_or("", |f| &f.text), &mut lexed);
+        let text = pp.map.get(main).map_or("", |f| &f.text);
+        let tokens = lex(main, text, &mut pp.spellings, &mut lexed);
         pp.push_tokens(main, main_path, tokens, lexed);
         // The output is about as long as the main file (less its newlines).
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
         pp.out.reserve(main_tokens);
     }
-    let predefined = predefined_text(options);
-    let builtin = pp.map.add("<built-in>", predefined.clone());
-    pp.push_file(builtin, String::new(), &predefined);
+    let mut predefined = Predefined::new(options);
+    let builtin = pp
+        .map
+        .add("<built-in>", std::mem::take(&mut predefined.text));
+    pp.predefine(builtin, &predefined);
 
     pp.run();
     let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
-    pp.out
-        .push(Token::new(TokenKind::Eof, "", Span::new(main, end, end)));
+    pp.out.push(Token::new(
+        TokenKind::Eof,
+        Symbol::EMPTY,
+        Span::new(main, end, end),
+    ));
     let mut result = pp.result;
     result.tokens = pp.out;
+    result.spellings = pp.spellings;
     result
 }
 
-/// The `#define` lines of the predefined and command-line macros.
-fn predefined_text(options: &PreprocessOptions) -> String {
-    let mut text = String::from("#define __HLSL_VERSION 2021\n#define __hlsl_dx_compiler 1\n");
-    for (kind, name) in ShaderKind::ALL {
-        text.push_str(&format!("#define __SHADER_STAGE_{name} {}\n", kind as u32));
+/// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
+/// command-line define.
+///
+/// The predefined macros' values are numbers: their lines are recorded as they are
+/// written and defined directly ([`Preprocessor::predefine`]), without lexing them or
+/// running them as directives; only the command-line defines are read as source.
+struct Predefined {
+    /// The file's text (moved into the source map before [`Preprocessor::predefine`]).
+    text: String,
+    /// The predefined lines: where each starts, its name and its value.
+    numbers: Vec<NumberLine>,
+    /// Where the command-line defines start in `text`.
+    commands: usize,
+}
+
+/// One `#define NAME VALUE` line of [`Predefined`] whose value is a number.
+struct NumberLine {
+    start: usize,
+    name: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+}
+
+impl Predefined {
+    fn new(options: &PreprocessOptions) -> Predefined {
+        use std::fmt::Write as _;
+        let mut predefined = Predefined {
+            text: String::with_capacity(1024),
+            numbers: Vec::with_capacity(ShaderKind::ALL.len() + 5),
+            commands: 0,
+        };
+        predefined.number(&["__HLSL_VERSION"], 2021);
+        predefined.number(&["__hlsl_dx_compiler"], 1);
+        for (kind, name) in ShaderKind::ALL {
+            predefined.number(&["__SHADER_STAGE_", name], kind as u32);
+        }
+        if let Some(target) = options.target {
+            predefined.number(&["__SHADER_TARGET_STAGE"], target.stage as u32);
+            predefined.number(&["__SHADER_TARGET_MAJOR"], target.major);
+            predefined.number(&["__SHADER_TARGET_MINOR"], target.minor);
+        }
+        predefined.commands = predefined.text.len();
+        for (name, value) in &options.defines {
+            let value = value.as_deref().unwrap_or("1").replace('\n', " ");
+            let _ = writeln!(predefined.text, "#define {name} {value}");
+        }
+        predefined
     }
-    if let Some(target) = options.target {
-        text.push_str(&format!(
-            "#define __SHADER_TARGET_STAGE {}\n#define __SHADER_TARGET_MAJOR {}\n#define __SHADER_TARGET_MINOR {}\n",
-            target.stage as u32, target.major, target.minor
-        ));
+
+    /// Writes the line `#define NAME VALUE`, the name being `name`'s parts joined.
+    fn number(&mut self, name: &[&str], value: u32) {
+        let text = &mut self.text;
+        let start = text.len();
+        text.push_str("#define ");
+        let name_start = text.len();
+        name.iter().for_each(|part| text.push_str(part));
+        let name = name_start..text.len();
+        text.push(' ');
+        let value_start = text.len();
+        // The decimal digits, most significant first, without the formatting machinery
+        // (this is a fixed cost of every compile).
+        let mut power = 1;
+        while value / power >= 10 {
+            power *= 10;
+        }
+        loop {
+            text.push(char::from(b'0' + (value / power % 10) as u8));
+            if power == 1 {
+                break;
+            }
+            power /= 10;
+        }
+        let value = value_start..text.len();
+        text.push('\n');
+        self.numbers.push(NumberLine { start, name, value });
     }
-    for (name, value) in &options.defines {
-        let value = value.as_deref().unwrap_or("1").replace('\n', " ");
-        text.push_str(&format!("#define {name} {value}\n"));
-    }
-    text
+}
+
+/// Spellings the preprocessor looks for, interned once.
+struct Words {
+    /// `defined`, the operator of `#if`.
+    defined: Symbol,
+    /// `__VA_ARGS__`, a variadic macro's last parameter.
+    va_args: Symbol,
 }
 
 struct Preprocessor<'a> {
+    /// The spellings of every token read or made.
+    spellings: Spellings,
+    words: Words,
+    /// The hide sets of the tokens made by expansions.
+    hide_sets: HideSets,
     map: &'a mut SourceMap,
     loader: &'a dyn FileLoader,
     include_dirs: &'a [String],
     diagnostics: &'a mut Diagnostics,
-    macros: FastHashMap<Rc<str>, Rc<Macro>>,
-    /// Every name ever defined as a macro, approximately: checked before `macros`.
-    macro_names: NameFilter,
+    /// The defined macros by the [`Symbol`] of their name (the table is as long as the
+    /// largest name symbol ever defined), so that a name is looked up without hashing.
+    macros: Vec<Option<Rc<Macro>>>,
     frames: Vec<Frame>,
     /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
     pending: VecDeque<Token>,
@@ -384,91 +476,103 @@ struct Preprocessor<'a> {
     limit_reported: bool,
 }
 
-/// A set of names that may answer "yes" for a name not in it (a 256-bit Bloom filter
-/// keyed by length and first and last byte): most identifiers are not macros, and
-/// this rules them out without hashing them.
-#[derive(Default)]
-struct NameFilter([u64; 4]);
+/// The hide sets of one preprocessing run, by [`HideSet`]: each set made once, the
+/// empty set first. Sets are small (a macro name each level of a nested expansion).
+struct HideSets {
+    sets: Vec<Vec<Symbol>>,
+    /// The last union made, as `(a, b, a ∪ b)`: the tokens of one substitution mostly
+    /// repeat it.
+    last_union: (HideSet, HideSet, HideSet),
+}
 
-impl NameFilter {
-    /// The word and bit of `name`.
-    fn position(name: &str) -> (usize, u64) {
-        let bytes = name.as_bytes();
-        let first = bytes.first().map_or(0, |&b| usize::from(b));
-        let last = bytes.last().map_or(0, |&b| usize::from(b));
-        let hash = (bytes.len() ^ (first << 2) ^ last.wrapping_mul(5)) & 255;
-        (hash >> 6, 1 << (hash & 63))
-    }
-
-    fn insert(&mut self, name: &str) {
-        let (word, bit) = Self::position(name);
-        if let Some(w) = self.0.get_mut(word) {
-            *w |= bit;
+impl Default for HideSets {
+    fn default() -> Self {
+        HideSets {
+            sets: vec![Vec::new()],
+            last_union: (HideSet::EMPTY, HideSet::EMPTY, HideSet::EMPTY),
         }
     }
-
-    /// False only when `name` was never inserted.
-    fn may_contain(&self, name: &str) -> bool {
-        let (word, bit) = Self::position(name);
-        self.0.get(word).is_none_or(|w| w & bit != 0)
-    }
 }
 
-fn hide_contains(hide: &HideSet, name: &str) -> bool {
-    hide.as_ref()
-        .is_some_and(|h| h.iter().any(|n| &**n == name))
-}
-
-/// `hide` with `name` added; `own` is the set of `name` alone, shared when `hide` is empty.
-fn hide_with(hide: &HideSet, name: &Rc<str>, own: &HideSet) -> HideSet {
-    if hide.is_none() {
-        return own.clone();
+impl HideSets {
+    /// The names of `set`.
+    fn names(&self, set: HideSet) -> &[Symbol] {
+        self.sets.get(set.0 as usize).map_or(&[], Vec::as_slice)
     }
-    let mut names: Vec<Rc<str>> = hide.as_ref().map(|h| (**h).clone()).unwrap_or_default();
-    if !names.iter().any(|n| n == name) {
-        names.push(name.clone());
-    }
-    Some(Rc::new(names))
-}
 
-fn hide_union(a: &HideSet, b: &HideSet) -> HideSet {
-    match (a, b) {
-        (None, x) | (x, None) => x.clone(),
-        (Some(a), Some(b)) if Rc::ptr_eq(a, b) => Some(a.clone()),
-        (Some(a), Some(b)) => {
-            let mut names = (**a).clone();
-            for n in b.iter() {
-                if !names.contains(n) {
-                    names.push(n.clone());
-                }
+    fn contains(&self, set: HideSet, name: Symbol) -> bool {
+        set != HideSet::EMPTY && self.names(set).contains(&name)
+    }
+
+    fn len(&self, set: HideSet) -> usize {
+        self.names(set).len()
+    }
+
+    /// A new set of `names` (empty `names` give the empty set).
+    fn add(&mut self, names: Vec<Symbol>) -> HideSet {
+        if names.is_empty() {
+            return HideSet::EMPTY;
+        }
+        self.sets.push(names);
+        HideSet(self.sets.len() as u32 - 1)
+    }
+
+    /// `set` with `name` added; `own` is the set of `name` alone, used when `set` is empty.
+    fn with(&mut self, set: HideSet, name: Symbol, own: HideSet) -> HideSet {
+        if set == HideSet::EMPTY {
+            return own;
+        }
+        let mut names = self.names(set).to_vec();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+        self.add(names)
+    }
+
+    fn union(&mut self, a: HideSet, b: HideSet) -> HideSet {
+        if a == HideSet::EMPTY || a == b {
+            return b;
+        }
+        if b == HideSet::EMPTY {
+            return a;
+        }
+        let (last_a, last_b, last) = self.last_union;
+        if (last_a, last_b) == (a, b) {
+            return last;
+        }
+        let mut names = self.names(a).to_vec();
+        for &n in self.names(b) {
+            if !names.contains(&n) {
+                names.push(n);
             }
-            Some(Rc::new(names))
         }
+        let union = self.add(names);
+        self.last_union = (a, b, union);
+        union
     }
-}
 
-fn hide_intersection(a: &HideSet, b: &HideSet) -> HideSet {
-    match (a, b) {
-        (Some(a), Some(b)) => {
-            let names: Vec<Rc<str>> = a.iter().filter(|n| b.contains(n)).cloned().collect();
-            (!names.is_empty()).then(|| Rc::new(names))
+    fn intersection(&mut self, a: HideSet, b: HideSet) -> HideSet {
+        if a == HideSet::EMPTY || b == HideSet::EMPTY {
+            return HideSet::EMPTY;
         }
-        _ => None,
+        let names: Vec<Symbol> = self
+            .names(a)
+            .iter()
+            .filter(|n| self.names(b).contains(n))
+            .copied()
+            .collect();
+        self.add(names)
     }
-}
-
-fn hide_len(hide: &HideSet) -> usize {
-    hide.as_ref().map_or(0, |h| h.len())
 }
 
 /// The spelling of tokens as `#` stringizes them.
-fn spell(tokens: &[Token]) -> String {
+fn spell(spellings: &Spellings, tokens: &[Token]) -> String {
     let mut text = String::new();
     for (i, t) in tokens.iter().enumerate() {
         if i > 0 && t.leading_space {
             text.push(' ');
         }
-        text.push_str(&t.text);
+        text.push_str(spellings.text(t.text));
     }
     text
 }
@@ -480,19 +584,92 @@ impl Preprocessor<'_> {
     }
 
     fn define_builtin(&mut self, name: &str, builtin: Builtin) {
-        self.macro_names.insert(name);
-        let name: Rc<str> = name.into();
-        self.macros.insert(
-            name.clone(),
-            Rc::new(Macro {
+        let name = self.spellings.intern(name);
+        self.set_macro(
+            name,
+            Some(Macro {
                 params: None,
                 variadic: false,
                 body: Vec::new(),
                 definition: None,
                 builtin: Some(builtin),
-                own_hide: Some(Rc::new(vec![name])),
+                own_hide: Cell::new(HideSet::EMPTY),
             }),
         );
+    }
+
+    /// Defines (or with `None`, undefines) the macro `name`.
+    fn set_macro(&mut self, name: Symbol, m: Option<Macro>) {
+        let index = name.index();
+        if self.macros.len() <= index {
+            if m.is_none() {
+                return;
+            }
+            self.macros.resize(index + 1, None);
+        }
+        if let Some(slot) = self.macros.get_mut(index) {
+            *slot = m.map(Rc::new);
+        }
+    }
+
+    /// The hide set of `m`'s name `name` alone, made at its first use.
+    fn own_hide(&mut self, m: &Macro, name: Symbol) -> HideSet {
+        if m.own_hide.get() == HideSet::EMPTY {
+            m.own_hide.set(self.hide_sets.add(vec![name]));
+        }
+        m.own_hide.get()
+    }
+
+    /// The macro `name`, if one is defined.
+    fn macro_named(&self, name: Symbol) -> Option<&Rc<Macro>> {
+        self.macros.get(name.index()).and_then(Option::as_ref)
+    }
+
+    /// Defines the macros of `predefined`, whose text is `file`: the numeric ones
+    /// directly, as their lines would define them; the command-line defines are read
+    /// (lexed, then run as directives) before the main file.
+    fn predefine(&mut self, file: FileId, predefined: &Predefined) {
+        let text = self.map.get(file).map_or("", |f| f.text.as_str());
+        let mut defined = Vec::with_capacity(predefined.numbers.len());
+        for line in &predefined.numbers {
+            let (Some(name), Some(value)) =
+                (text.get(line.name.clone()), text.get(line.value.clone()))
+            else {
+                continue;
+            };
+            let name = self.spellings.intern(name);
+            let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
+            let mut value = Token::new(
+                TokenKind::IntLiteral,
+                self.spellings.intern(value),
+                value_span,
+            );
+            value.leading_space = true;
+            let definition = Span::new(file, line.start as u32, line.value.end as u32);
+            defined.push((name, value, definition));
+        }
+        let mut lexed = Diagnostics::new();
+        let commands = text.get(predefined.commands..).unwrap_or_default();
+        let tokens = (!commands.is_empty()).then(|| {
+            let base = predefined.commands as u32;
+            lex_at(file, commands, base, &mut self.spellings, &mut lexed)
+        });
+        for (name, value, definition) in defined {
+            self.set_macro(
+                name,
+                Some(Macro {
+                    params: None,
+                    variadic: false,
+                    body: vec![value],
+                    definition: Some(definition),
+                    builtin: None,
+                    own_hide: Cell::new(HideSet::EMPTY),
+                }),
+            );
+        }
+        if let Some(tokens) = tokens {
+            self.push_tokens(file, String::new(), tokens, lexed);
+        }
     }
 
     /// Counts `bytes` more source text towards [`MAX_SOURCE_BYTES`]; past it, reports
@@ -516,7 +693,7 @@ impl Preprocessor<'_> {
     /// Lexes `text` of `file` and starts reading it (as [`Preprocessor::push_tokens`]).
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
         let mut lexed = Diagnostics::new();
-        let tokens = lex(file, text, &mut lexed);
+        let tokens = lex(file, text, &mut self.spellings, &mut lexed);
         self.push_tokens(file, path, tokens, lexed);
     }
 
@@ -632,24 +809,35 @@ impl Preprocessor<'_> {
                     let Some(frame) = self.frames.last_mut() else {
                         return;
                     };
-                    let mut left = length;
-                    while left > 0 {
-                        let Some(token) = frame.tokens.next() else {
-                            break;
-                        };
-                        left -= 1;
-                        if self.out.len() >= MAX_OUTPUT_TOKENS {
-                            self.output_limit(token.span);
-                            return;
-                        }
-                        if token.ident_text().is_some_and(|name| {
-                            self.macro_names.may_contain(name) && self.macros.contains_key(name)
-                        }) {
-                            self.pending.push_back(token);
-                            self.pending.extend(frame.tokens.by_ref().take(left));
-                            break;
-                        }
-                        self.out.push(token);
+                    let line = frame.tokens.as_slice().get(..length).unwrap_or_default();
+                    // The tokens before the first macro name go to the output as they are.
+                    let macros = &self.macros;
+                    let plain = line
+                        .iter()
+                        .position(|t| {
+                            t.ident_text().is_some_and(|name| {
+                                macros.get(name.index()).is_some_and(Option::is_some)
+                            })
+                        })
+                        .unwrap_or(line.len());
+                    // The output limit holds at each token up to the macro name: past it,
+                    // the token at the limit is reported.
+                    let room = MAX_OUTPUT_TOKENS.saturating_sub(self.out.len());
+                    if let Some(over) = line.get(room).filter(|_| room <= plain) {
+                        let span = over.span;
+                        self.out
+                            .extend_from_slice(line.get(..room).unwrap_or_default());
+                        self.output_limit(span);
+                        return;
+                    }
+                    self.out
+                        .extend_from_slice(line.get(..plain).unwrap_or_default());
+                    if let Some(last_plain) = plain.checked_sub(1) {
+                        frame.tokens.nth(last_plain);
+                    }
+                    if plain < length {
+                        self.pending
+                            .extend(frame.tokens.by_ref().take(length - plain));
                     }
                     frame.skip_newline();
                     continue;
@@ -697,9 +885,9 @@ impl Preprocessor<'_> {
             if token.expansion.is_none() && !self.isolated {
                 self.produced = 0;
             }
-            if !hide_contains(&token.hide, name) {
-                if let Some(m) = self.macros.get(name).cloned() {
-                    if self.expand(token.clone(), &m) {
+            if !self.hide_sets.contains(token.hide, name) {
+                if let Some(m) = self.macro_named(name).cloned() {
+                    if self.expand(token, &m) {
                         return;
                     }
                 }
@@ -710,14 +898,14 @@ impl Preprocessor<'_> {
 
     fn record_expansion(
         &mut self,
-        name: &str,
+        name: Symbol,
         m: &Macro,
         call_site: Span,
         parent: Option<ExpansionId>,
     ) -> ExpansionId {
         let id = ExpansionId(self.result.expansions.len() as u32);
         self.result.expansions.push(MacroExpansion {
-            name: name.to_string(),
+            name: self.spellings.text(name).to_string(),
             definition: m.definition,
             call_site,
             parent,
@@ -728,20 +916,21 @@ impl Preprocessor<'_> {
     /// Expands one macro use, pushing the result back for rescanning.
     /// `false` when `name` turned out not to be a use (a function-like macro without `(`).
     fn expand(&mut self, name: Token, m: &Macro) -> bool {
-        let macro_name: Rc<str> = name.text.clone();
+        let macro_name = name.text;
         if let Some(builtin) = &m.builtin {
             let (kind, text) = match builtin {
                 Builtin::Line => (TokenKind::IntLiteral, self.line_of(name.span).to_string()),
                 Builtin::File => (TokenKind::StringLiteral, self.file_literal(name.span)),
             };
-            let id = self.record_expansion(&macro_name, m, name.span, name.expansion);
+            let id = self.record_expansion(macro_name, m, name.span, name.expansion);
+            let text = self.spellings.intern(&text);
             let mut t = Token::new(kind, text, name.span);
             t.leading_space = name.leading_space;
             t.expansion = Some(id);
             self.pending.push_front(t);
             return true;
         }
-        if hide_len(&name.hide) >= MAX_EXPANSION_DEPTH {
+        if self.hide_sets.len(name.hide) >= MAX_EXPANSION_DEPTH {
             self.limit(
                 name.span,
                 format!("macro expansion nests deeper than {MAX_EXPANSION_DEPTH} levels"),
@@ -749,11 +938,10 @@ impl Preprocessor<'_> {
             return false;
         }
         let (args, call_site, hide) = match &m.params {
-            None => (
-                Vec::new(),
-                name.span,
-                hide_with(&name.hide, &macro_name, &m.own_hide),
-            ),
+            None => (Vec::new(), name.span, {
+                let own = self.own_hide(m, macro_name);
+                self.hide_sets.with(name.hide, macro_name, own)
+            }),
             Some(params) => {
                 if !self.next_is_lparen() {
                     return false;
@@ -766,16 +954,14 @@ impl Preprocessor<'_> {
                 let Some(args) = args else {
                     return true;
                 };
-                let hide = hide_with(
-                    &hide_intersection(&name.hide, &rparen.hide),
-                    &macro_name,
-                    &m.own_hide,
-                );
+                let common = self.hide_sets.intersection(name.hide, rparen.hide);
+                let own = self.own_hide(m, macro_name);
+                let hide = self.hide_sets.with(common, macro_name, own);
                 (args, name.span.to(rparen.span), hide)
             }
         };
-        let id = self.record_expansion(&macro_name, m, call_site, name.expansion);
-        let mut result = self.substitute(m, &args, &hide);
+        let id = self.record_expansion(macro_name, m, call_site, name.expansion);
+        let mut result = self.substitute(m, &args, hide);
         self.produced += result.len();
         if self.produced > MAX_EXPANDED_TOKENS {
             self.limit(
@@ -817,7 +1003,10 @@ impl Preprocessor<'_> {
                 self.error(
                     codes::MACRO_ARGUMENTS,
                     name.span,
-                    format!("unterminated call of macro '{}'", name.text),
+                    format!(
+                        "unterminated call of macro '{}'",
+                        self.spellings.text(name.text)
+                    ),
                 );
                 return None;
             };
@@ -859,7 +1048,8 @@ impl Preprocessor<'_> {
                 let mut joined = Vec::new();
                 for (i, arg) in rest.into_iter().enumerate() {
                     if i > 0 {
-                        joined.push(Token::new(TokenKind::Comma, ",", name.span));
+                        let comma = self.spellings.intern(",");
+                        joined.push(Token::new(TokenKind::Comma, comma, name.span));
                     }
                     joined.extend(arg);
                 }
@@ -877,7 +1067,7 @@ impl Preprocessor<'_> {
                 name.span,
                 format!(
                     "macro '{}' takes {wanted} argument(s), but {} were given",
-                    name.text,
+                    self.spellings.text(name.text),
                     args.len()
                 ),
             );
@@ -912,14 +1102,15 @@ impl Preprocessor<'_> {
     }
 
     /// The body of `m` with parameters replaced, `#` and `##` applied, and `hide` added.
-    fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: &HideSet) -> Vec<Token> {
-        let params: &[Rc<str>] = m.params.as_deref().unwrap_or(&[]);
+    fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: HideSet) -> Vec<Token> {
+        let params: &[Symbol] = m.params.as_deref().unwrap_or(&[]);
+        let va_args = self.words.va_args;
         let param_index = |t: &Token| -> Option<usize> {
             let text = t.ident_text()?;
-            if m.variadic && text == "__VA_ARGS__" {
+            if m.variadic && text == va_args {
                 return Some(params.len() - 1);
             }
-            params.iter().position(|p| &**p == text)
+            params.iter().position(|&p| p == text)
         };
         let body = &m.body;
         let mut out: Vec<Token> = Vec::new();
@@ -931,10 +1122,11 @@ impl Preprocessor<'_> {
             // `# param`
             if t.kind == TokenKind::Hash && m.params.is_some() {
                 if let Some(p) = body.get(i + 1).and_then(param_index) {
-                    let text = spell(argument(p))
+                    let text = spell(&self.spellings, argument(p))
                         .replace('\\', "\\\\")
                         .replace('"', "\\\"");
-                    let mut s = Token::new(TokenKind::StringLiteral, format!("\"{text}\""), t.span);
+                    let text = self.spellings.intern(&format!("\"{text}\""));
+                    let mut s = Token::new(TokenKind::StringLiteral, text, t.span);
                     s.leading_space = t.leading_space;
                     out.push(s);
                     i += 2;
@@ -945,12 +1137,12 @@ impl Preprocessor<'_> {
             if let (TokenKind::HashHash, Some(rhs_token)) = (t.kind, body.get(i + 1)) {
                 let rhs: Vec<Token> = match param_index(rhs_token) {
                     Some(p) => argument(p).to_vec(),
-                    None => vec![rhs_token.clone()],
+                    None => vec![*rhs_token],
                 };
                 i += 2;
                 // GNU `, ## __VA_ARGS__`: drops the comma when there are no variadic arguments.
                 if m.variadic
-                    && rhs_token.is_word("__VA_ARGS__")
+                    && rhs_token.is_word(va_args)
                     && out.last().map(|t| t.kind) == Some(TokenKind::Comma)
                 {
                     if rhs.is_empty() {
@@ -989,7 +1181,7 @@ impl Preprocessor<'_> {
                     }
                 };
                 if arg.is_empty() && next_is_paste {
-                    out.push(Token::new(TokenKind::Placemarker, "", t.span));
+                    out.push(Token::new(TokenKind::Placemarker, Symbol::EMPTY, t.span));
                 } else {
                     if let Some(first) = arg.first_mut() {
                         first.leading_space = t.leading_space;
@@ -999,38 +1191,37 @@ impl Preprocessor<'_> {
                 i += 1;
                 continue;
             }
-            out.push(t.clone());
+            out.push(*t);
             i += 1;
         }
         out.retain(|t| t.kind != TokenKind::Placemarker);
         for t in &mut out {
-            t.hide = hide_union(&t.hide, hide);
+            t.hide = self.hide_sets.union(t.hide, hide);
         }
         out
     }
 
     /// `lhs ## rhs`: one token from both spellings, or both tokens after a diagnostic.
     fn paste(&mut self, lhs: &Token, rhs: &Token) -> Vec<Token> {
-        let text = format!("{}{}", lhs.text, rhs.text);
+        let (lhs_text, rhs_text) = (self.spellings.text(lhs.text), self.spellings.text(rhs.text));
+        let text = format!("{lhs_text}{rhs_text}");
         let mut scratch = Diagnostics::new();
-        let tokens = lex(lhs.span.file, &text, &mut scratch);
+        let tokens = lex(lhs.span.file, &text, &mut self.spellings, &mut scratch);
         // One token and the end of input.
         if let ([pasted, _], false) = (&tokens[..], scratch.has_errors()) {
-            let mut t = lhs.clone();
+            let mut t = *lhs;
             t.kind = pasted.kind;
-            t.text = text.into();
-            t.hide = hide_intersection(&lhs.hide, &rhs.hide);
+            t.text = self.spellings.intern(&text);
+            t.hide = self.hide_sets.intersection(lhs.hide, rhs.hide);
             return vec![t];
         }
-        self.error(
-            codes::BAD_TOKEN_PASTE,
-            lhs.span,
-            format!(
-                "pasting '{}' and '{}' does not give a valid token",
-                lhs.text, rhs.text
-            ),
+        let message = format!(
+            "pasting '{}' and '{}' does not give a valid token",
+            self.spellings.text(lhs.text),
+            self.spellings.text(rhs.text)
         );
-        vec![lhs.clone(), rhs.clone()]
+        self.error(codes::BAD_TOKEN_PASTE, lhs.span, message);
+        vec![*lhs, *rhs]
     }
 
     fn line_of(&self, span: Span) -> i64 {
@@ -1071,10 +1262,13 @@ impl Preprocessor<'_> {
         let Some(name) = line.get(1) else {
             return; // the null directive `#`
         };
-        let name_text = name.ident_text().unwrap_or("").to_string();
+        let name_text: Rc<str> = match name.ident_text() {
+            Some(symbol) => self.spellings.shared(symbol),
+            None => Rc::from(""),
+        };
         let rest: Vec<Token> = line.get(2..).unwrap_or_default().to_vec();
         let active = self.frames.last().is_some_and(Frame::active);
-        match name_text.as_str() {
+        match &*name_text {
             "if" | "ifdef" | "ifndef" => {
                 let value = active && self.condition(&name_text, &rest, name.span, line_end);
                 if let Some(frame) = self.frames.last_mut() {
@@ -1104,7 +1298,7 @@ impl Preprocessor<'_> {
                         format!("#{name_text} after #else"),
                     );
                 }
-                let value = if name_text == "elif" {
+                let value = if &*name_text == "elif" {
                     evaluate && self.condition("if", &rest, name.span, line_end)
                 } else {
                     evaluate
@@ -1116,7 +1310,7 @@ impl Preprocessor<'_> {
                 {
                     top.active = value;
                     top.taken |= value;
-                    top.seen_else |= name_text == "else";
+                    top.seen_else |= &*name_text == "else";
                 }
             }
             "endif" => {
@@ -1132,28 +1326,29 @@ impl Preprocessor<'_> {
             _ if !active => {}
             "define" => self.define(&rest, line_span),
             "undef" => match rest.first().and_then(|t| t.ident_text()) {
-                Some(n) => {
-                    self.macros.remove(n);
-                }
+                Some(n) => self.set_macro(n, None),
                 None => self.error(codes::BAD_DIRECTIVE, line_span, "#undef needs a macro name"),
             },
             "include" => self.include(rest, line_span),
             "error" => self.error(
                 codes::ERROR_DIRECTIVE,
                 line_span,
-                format!("#error {}", spell(&rest)),
+                format!("#error {}", spell(&self.spellings, &rest)),
             ),
             "warning" => self.diagnostics.push(Diagnostic::warning(
                 codes::WARNING_DIRECTIVE,
                 line_span,
-                format!("#warning {}", spell(&rest)),
+                format!("#warning {}", spell(&self.spellings, &rest)),
             )),
             "pragma" => self.pragma(&rest, line_span),
             "line" => self.line_directive(rest, line_span),
             _ => self.error(
                 codes::BAD_DIRECTIVE,
                 name.span,
-                format!("unknown preprocessor directive '#{}'", name.text),
+                format!(
+                    "unknown preprocessor directive '#{}'",
+                    self.spellings.text(name.text)
+                ),
             ),
         }
     }
@@ -1163,7 +1358,7 @@ impl Preprocessor<'_> {
             self.error(codes::BAD_DIRECTIVE, span, "#define needs a macro name");
             return;
         };
-        if name == "defined" {
+        if name == self.words.defined {
             self.error(
                 codes::BAD_DIRECTIVE,
                 span,
@@ -1171,7 +1366,6 @@ impl Preprocessor<'_> {
             );
             return;
         }
-        let name: Rc<str> = name.into();
         let mut i = 1;
         let mut params = None;
         let mut variadic = false;
@@ -1192,11 +1386,11 @@ impl Preprocessor<'_> {
                             && rest.get(i + 2).map(|t| t.kind) == Some(TokenKind::Dot) =>
                     {
                         variadic = true;
-                        list.push(Rc::from("__VA_ARGS__"));
+                        list.push(self.words.va_args);
                         i += 3;
                     }
                     Some(TokenKind::Ident | TokenKind::Keyword(_)) if !variadic => {
-                        list.extend(rest.get(i).map(|t| t.text.clone()));
+                        list.extend(rest.get(i).map(|t| t.text));
                         i += 1;
                     }
                     _ => {
@@ -1229,16 +1423,15 @@ impl Preprocessor<'_> {
             );
             return;
         }
-        self.macro_names.insert(&name);
-        self.macros.insert(
-            name.clone(),
-            Rc::new(Macro {
+        self.set_macro(
+            name,
+            Some(Macro {
                 params,
                 variadic,
                 body,
                 definition: Some(span),
                 builtin: None,
-                own_hide: Some(Rc::new(vec![name])),
+                own_hide: Cell::new(HideSet::EMPTY),
             }),
         );
     }
@@ -1250,7 +1443,7 @@ impl Preprocessor<'_> {
         };
         let name = match rest.first() {
             Some(first) if first.kind == TokenKind::StringLiteral => {
-                crate::lexer::unescape_string(&first.text).replace('\\', "/")
+                crate::lexer::unescape_string(self.spellings.text(first.text)).replace('\\', "/")
             }
             Some(first) if first.kind == TokenKind::Lt => {
                 let Some(close) = rest.iter().position(|t| t.kind == TokenKind::Gt) else {
@@ -1266,7 +1459,7 @@ impl Preprocessor<'_> {
                     if t.leading_space && !name.is_empty() {
                         name.push(' ');
                     }
-                    name.push_str(&t.text);
+                    name.push_str(self.spellings.text(t.text));
                 }
                 name.replace('\\', "/")
             }
@@ -1330,17 +1523,20 @@ impl Preprocessor<'_> {
     }
 
     fn pragma(&mut self, rest: &[Token], span: Span) {
-        match rest.first().and_then(|t| t.ident_text()) {
+        let word = |t: &Token| t.ident_text().map(|s| self.spellings.text(s));
+        match rest.first().and_then(word) {
             Some("once") => {
                 if let Some(frame) = self.frames.last() {
                     self.once.insert(frame.path.clone());
                 }
             }
             Some("pack_matrix") => {
-                let order = rest.get(2).and_then(|t| t.ident_text());
+                let order = rest
+                    .get(2)
+                    .filter(|t| matches!(word(t), Some("row_major" | "column_major")));
                 match order {
-                    Some(order @ ("row_major" | "column_major")) => {
-                        let t = Token::new(TokenKind::PragmaPackMatrix, order, span);
+                    Some(order) => {
+                        let t = Token::new(TokenKind::PragmaPackMatrix, order.text, span);
                         self.out.push(t);
                     }
                     _ => self.error(
@@ -1359,7 +1555,7 @@ impl Preprocessor<'_> {
         let number = rest
             .first()
             .filter(|t| t.kind == TokenKind::IntLiteral)
-            .and_then(|t| parse_int_literal(&t.text).ok());
+            .and_then(|t| parse_int_literal(self.spellings.text(t.text)).ok());
         let Some((number, _)) = number else {
             self.error(codes::BAD_DIRECTIVE, span, "#line expects a line number");
             return;
@@ -1372,7 +1568,7 @@ impl Preprocessor<'_> {
         let name = rest
             .get(1)
             .filter(|t| t.kind == TokenKind::StringLiteral)
-            .map(|t| crate::lexer::unescape_string(&t.text));
+            .map(|t| crate::lexer::unescape_string(self.spellings.text(t.text)));
         if let Some(frame) = self.frames.last_mut() {
             frame.line_delta = number as i64 - (physical + 1);
             if name.is_some() {
@@ -1392,14 +1588,14 @@ impl Preprocessor<'_> {
                 );
                 return false;
             };
-            let defined = self.macros.contains_key(name);
+            let defined = self.macro_named(name).is_some();
             return defined == (kind == "ifdef");
         }
         // `defined X` and `defined(X)` before expansion.
         let mut replaced = Vec::with_capacity(rest.len());
         let mut i = 0;
         while let Some(token) = rest.get(i) {
-            if token.is_word("defined") {
+            if token.is_word(self.words.defined) {
                 let (name, len) = if rest.get(i + 1).map(|t| t.kind) == Some(TokenKind::LParen) {
                     let ok = rest.get(i + 3).map(|t| t.kind) == Some(TokenKind::RParen);
                     (
@@ -1417,20 +1613,22 @@ impl Preprocessor<'_> {
                     );
                     return false;
                 };
-                let value = if self.macros.contains_key(name) {
+                let value = if self.macro_named(name).is_some() {
                     "1"
                 } else {
                     "0"
                 };
+                let value = self.spellings.intern(value);
                 replaced.push(Token::new(TokenKind::IntLiteral, value, token.span));
                 i += len;
             } else {
-                replaced.push(token.clone());
+                replaced.push(*token);
                 i += 1;
             }
         }
         let tokens = self.expand_isolated(replaced);
         let mut eval = ConditionEvaluator {
+            spellings: &self.spellings,
             tokens: &tokens,
             pos: 0,
             depth: 0,
@@ -1439,7 +1637,8 @@ impl Preprocessor<'_> {
         };
         let value = eval.expression(true);
         if let (None, Some(extra)) = (&eval.error, tokens.get(eval.pos)) {
-            eval.fail(extra.span, format!("unexpected '{}' in #if", extra.text));
+            let text = eval.spellings.text(extra.text);
+            eval.fail(extra.span, format!("unexpected '{text}' in #if"));
         }
         if tokens.is_empty() {
             eval.fail(span, "#if with no expression".to_string());
@@ -1472,6 +1671,7 @@ impl PpValue {
 
 /// Evaluates a macro-expanded `#if` expression with C's integer rules.
 struct ConditionEvaluator<'t> {
+    spellings: &'t Spellings,
     tokens: &'t [Token],
     pos: usize,
     depth: usize,
@@ -1628,7 +1828,7 @@ impl ConditionEvaluator<'_> {
     }
 
     fn unary(&mut self, evaluate: bool) -> PpValue {
-        let Some(token) = self.peek().cloned() else {
+        let Some(token) = self.peek().copied() else {
             self.fail(self.end, "#if expression ends too early".to_string());
             return Self::ZERO;
         };
@@ -1669,7 +1869,7 @@ impl ConditionEvaluator<'_> {
                 }
                 v
             }
-            TokenKind::IntLiteral => match parse_int_literal(&token.text) {
+            TokenKind::IntLiteral => match parse_int_literal(self.spellings.text(token.text)) {
                 Ok((value, suffix)) => PpValue {
                     value,
                     unsigned: matches!(suffix, IntSuffix::Unsigned | IntSuffix::UnsignedLong)
@@ -1681,7 +1881,7 @@ impl ConditionEvaluator<'_> {
                 }
             },
             TokenKind::CharLiteral => {
-                let inner = token.text.trim_matches('\'');
+                let inner = self.spellings.text(token.text).trim_matches('\'');
                 let value = crate::lexer::unescape_string(inner)
                     .chars()
                     .next()
@@ -1694,7 +1894,10 @@ impl ConditionEvaluator<'_> {
             _ => {
                 self.fail(
                     token.span,
-                    format!("'{}' cannot appear in an #if expression", token.text),
+                    format!(
+                        "'{}' cannot appear in an #if expression",
+                        self.spellings.text(token.text)
+                    ),
                 );
                 Self::ZERO
             }
@@ -1717,7 +1920,7 @@ mod tests {
             .tokens
             .iter()
             .filter(|t| t.kind != TokenKind::Eof)
-            .map(|t| &*t.text)
+            .map(|t| out.spellings.text(t.text))
             .collect();
         let diags = diagnostics
             .iter()
@@ -1972,7 +2175,8 @@ mod tests {
         loader.add(
             "main.hlsl",
             "__HLSL_VERSION __SHADER_TARGET_STAGE __SHADER_TARGET_MAJOR __SHADER_TARGET_MINOR \
-             __SHADER_STAGE_COMPUTE FOO BAR\n#ifdef __spirv__\nspirv\n#endif",
+             __SHADER_STAGE_COMPUTE __SHADER_STAGE_PIXEL __SHADER_STAGE_AMPLIFICATION FOO BAR\n\
+             #ifdef __spirv__\nspirv\n#endif",
         );
         let options = PreprocessOptions {
             defines: vec![("FOO".into(), None), ("BAR".into(), Some("x + 1".into()))],
@@ -1985,7 +2189,7 @@ mod tests {
         };
         let (text, diags) = run_with(&loader, &options);
         assert!(diags.is_empty(), "{diags:#?}");
-        assert_eq!(text, "2021 5 6 5 5 1 x + 1");
+        assert_eq!(text, "2021 5 6 5 5 0 14 1 x + 1");
     }
 
     #[test]
@@ -2015,7 +2219,7 @@ mod tests {
             &mut diagnostics,
         );
         let one = &out.tokens[3];
-        assert_eq!(&*one.text, "1");
+        assert_eq!(out.spellings.text(one.text), "1");
         assert_eq!(map.location(one.span), Some(("main.hlsl", 2, 9)));
         let expansion = &out.expansions[one.expansion.expect("expansion").0 as usize];
         assert_eq!(expansion.name, "TWO");

@@ -39,6 +39,40 @@ impl Span {
 }
 
 /// One loaded source file: its name as the user wrote it and its text.
+/// The offset of each line's first byte in `text`: 0, then one past each `\n`.
+///
+/// Eight bytes are tested at a time (a word without a `\n` byte is skipped with a few
+/// operations); only a word that holds one is looked at byte by byte.
+fn line_starts(text: &str) -> Vec<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let bytes = text.as_bytes();
+    let mut starts = Vec::with_capacity(bytes.len() / 32 + 1);
+    starts.push(0);
+    let mut push_newlines = |base: usize, chunk: &[u8]| {
+        for (i, &b) in chunk.iter().enumerate() {
+            if b == b'\n' {
+                starts.push((base + i + 1) as u32);
+            }
+        }
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        // Nonzero exactly when some byte of the word is `\n` (it is zero after the xor).
+        let x = u64::from_le_bytes(word) ^ NEWLINES;
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            push_newlines(base, chunk);
+        }
+        base += 8;
+    }
+    push_newlines(base, chunks.remainder());
+    starts
+}
+
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path as given (on the command line, or in an `#include`).
@@ -52,12 +86,7 @@ impl SourceFile {
     /// Wraps `text` under `name`, indexing its line starts.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
         let text = text.into();
-        let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        let line_starts = line_starts(&text);
         SourceFile {
             name: name.into(),
             text,
@@ -147,5 +176,29 @@ mod tests {
         assert_eq!(f.line_column(1), (1, 2));
         assert_eq!(f.line_column(3), (2, 1));
         assert_eq!(f.line_column(7), (4, 1));
+    }
+
+    #[test]
+    fn line_starts_follow_every_newline() {
+        let naive = |text: &str| -> Vec<u32> {
+            let newlines = text.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+            std::iter::once(0)
+                .chain(newlines.map(|(i, _)| i as u32 + 1))
+                .collect()
+        };
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for length in 0..200 {
+            let text: String = (0..length)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    // Newlines, the bytes next to them, and high bytes (a byte of 0x8a
+                    // after the xor with newlines) among ordinary text.
+                    ['\n', '\x0b', '\t', 'a', 'é', '\u{8a}', ' '][(state % 7) as usize]
+                })
+                .collect();
+            assert_eq!(line_starts(&text), naive(&text), "{text:?}");
+        }
     }
 }
