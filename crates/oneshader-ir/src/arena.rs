@@ -266,6 +266,12 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         handle
     }
 
+    /// The item behind `handle`, if it is from this arena.
+    #[inline]
+    pub fn try_get(&self, handle: Handle<T>) -> Option<&T> {
+        self.items.get(handle.index())
+    }
+
     /// The handle of `value` if it is stored.
     pub fn get(&self, value: &T) -> Option<Handle<T>> {
         self.lookup.get(value).copied()

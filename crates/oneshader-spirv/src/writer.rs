@@ -348,15 +348,12 @@ impl<'a> Writer<'a> {
     }
 
     /// The structure of IR type `ty`, checked to exist.
+    #[inline]
     pub fn inner(&self, ty: Handle<Type>, span: Option<Span>) -> Result<&'a TypeInner> {
         let module: &'a Module = self.module;
-        if ty.index() < module.types.len() {
-            Ok(&module.types[ty].inner)
-        } else {
-            Err(Error::malformed(
-                span,
-                format!("type {ty:?} does not exist"),
-            ))
+        match module.types.try_get(ty) {
+            Some(ty) => Ok(&ty.inner),
+            None => Err(missing_type(ty, span)),
         }
     }
 
@@ -602,4 +599,11 @@ fn f16_bits(value: f32) -> u16 {
     let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
     let mantissa = ((bits >> 13) & 0x3ff) as u16;
     sign | ((exponent.clamp(0, 31) as u16) << 10) | mantissa
+}
+
+/// The error for a type handle outside the module, kept out of line: the lookups that
+/// make it are hot, and it never happens for IR the front end built.
+#[cold]
+fn missing_type(ty: Handle<Type>, span: Option<Span>) -> Error {
+    Error::malformed(span, format!("type {ty:?} does not exist"))
 }
