@@ -21,7 +21,7 @@ use crate::wave::SubgroupOperations;
 pub struct ModuleInfo {
     functions: Vec<FunctionFacts>,
     entry_points: Vec<EntryPointInfo>,
-    /// The module's functions flattened for inlining, once a backend asks.
+    /// The module's entry points flattened for inlining, once a backend asks.
     flattened: OnceLock<Flattened>,
 }
 
@@ -109,9 +109,9 @@ impl ModuleInfo {
             .map_or(&[], |facts| facts.callees.as_slice())
     }
 
-    /// Every function of `module` (the module these facts are of) flattened for
-    /// [`inline_entry_point`](crate::inline::inline_entry_point), built on the first call
-    /// and shared by all the module's entry points.
+    /// Every entry point of `module` (the module these facts are of) flattened for
+    /// [`inline_entry_point`](crate::inline::inline_entry_point), with the module's
+    /// functions flattened on the way: built on the first call, for all the entry points.
     pub fn flattened(&self, module: &Module) -> &Flattened {
         self.flattened.get_or_init(|| Flattened::new(module, self))
     }

@@ -143,8 +143,14 @@ impl<'a> Writer<'a> {
                 entry_info.reachable_functions.as_slice(),
             )
         } else {
-            inlined = oneshader_ir::inline::inline_entry_point(module, info, entry_point);
-            (&*inlined.function, inlined.helpers.as_slice())
+            inlined = oneshader_ir::inline::inline_entry_point(module, info, entry);
+            match &inlined {
+                Some(inlined) => (inlined.function, inlined.helpers.as_slice()),
+                None => (
+                    &entry_point.function,
+                    entry_info.reachable_functions.as_slice(),
+                ),
+            }
         };
         Writer::write_functions_of(module, entry_point, entry_function, helpers, options)
     }
