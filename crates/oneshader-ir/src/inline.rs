@@ -617,59 +617,6 @@ impl Copy<'_> {
         }
     }
 
-    /// Appends the source's expressions to `out` in order, their operands, locals and
-    /// arguments (`arguments`, the copied values or pointers) renamed.
-    ///
-    /// An operand may come later in the arena than its user (a call's result replaced by
-    /// the value its inlined body returns), so every expression gets its new handle
-    /// first (the next free one, or the argument it stands for), and is appended second,
-    /// in runs between the arguments.
-    fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
-        let source = self.source;
-        let start = out.expressions.len();
-        let mut next = start;
-        self.expressions
-            .extend(source.expressions.iter().map(|(_, expression)| {
-                if let Some(argument) = argument_of(expression, arguments) {
-                    return argument;
-                }
-                next += 1;
-                Handle::from_index(next - 1)
-            }));
-        out.reserve_expressions(next - start);
-        let mut run = 0;
-        for (handle, expression) in source.expressions.iter() {
-            if argument_of(expression, arguments).is_some() {
-                self.copy_run(out, run..handle.index());
-                run = handle.index() + 1;
-            }
-        }
-        self.copy_run(out, run..source.expressions.len());
-        debug_assert_eq!(out.expressions.len(), next);
-    }
-
-    /// Appends the source's expressions in `range` (none of them an argument replaced by
-    /// the caller's) to `out`, renamed, with their types and spans.
-    fn copy_run(&self, out: &mut Function, range: std::ops::Range<usize>) {
-        if range.is_empty() {
-            return;
-        }
-        if let Some(types) = self.source.expression_types.get(range.clone()) {
-            out.expression_types.extend_from_slice(types);
-        }
-        out.expressions
-            .append_copies(&self.source.expressions, range, |so_far, expression| {
-                let mut expression = expression.clone();
-                self.rename(&mut expression);
-                // Operands that came before are final; a later one is not appended yet,
-                // so it is no literal.
-                match crate::fold::literal_in(so_far, &expression) {
-                    Some(literal) => Expression::Literal(literal),
-                    None => expression,
-                }
-            });
-    }
-
     /// Renames the local and the operands of `expression`, a source expression (not an
     /// argument) being appended to the function built.
     fn rename(&self, expression: &mut Expression) {
@@ -812,16 +759,26 @@ impl Copy<'_> {
         }
     }
 
-    /// [`Copy::expressions_into`] for `expressions` and their `types`, the source's own,
-    /// taken from it: the same expressions, moved rather than cloned, then renamed in
-    /// place.
-    fn expressions_from(
+    /// Appends the source's expressions to `out` in order, their operands, locals and
+    /// arguments (`arguments`, the copied values or pointers) renamed: cloned, or
+    /// `taken`, the source's own expressions and types taken from it (see
+    /// [`Call::Move`]).
+    ///
+    /// An operand may come later in the arena than its user (a call's result replaced by
+    /// the value its inlined body returns), so every expression gets its new handle
+    /// first (the next free one, or the argument it stands for); the expressions are
+    /// then appended, in runs between the arguments, and renamed in place.
+    fn expressions_into(
         &mut self,
         out: &mut Function,
         arguments: &[Handle<Expression>],
-        expressions: Arena<Expression>,
-        types: &[Handle<Type>],
+        taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
     ) {
+        let source = self.source;
+        let (expressions, types) = match &taken {
+            Some((expressions, types)) => (expressions, types.as_slice()),
+            None => (&source.expressions, source.expression_types.as_slice()),
+        };
         let start = out.expressions.len();
         let mut next = start;
         // The runs of expressions between the arguments, which are not appended.
@@ -838,12 +795,23 @@ impl Copy<'_> {
                 Handle::from_index(next - 1)
             }));
         runs.push(run..expressions.len());
+        out.reserve_expressions(next - start);
         for run in &runs {
             if let Some(types) = types.get(run.clone()) {
                 out.expression_types.extend_from_slice(types);
             }
         }
-        out.expressions.append_runs(expressions, &runs);
+        match taken {
+            Some((expressions, _)) => out.expressions.append_runs(expressions, &runs),
+            None => {
+                for run in runs {
+                    out.expressions
+                        .append_copies(&source.expressions, run, |_, expression| {
+                            expression.clone()
+                        });
+                }
+            }
+        }
         out.expressions.rewrite_from(start, |before, expression| {
             self.rename(expression);
             // Operands that came before are final; a later one is not renamed yet, so
@@ -934,7 +902,7 @@ impl<'a> Inliner<'a> {
             returned: None,
         };
         copy.locals_into(&mut out);
-        copy.expressions_into(&mut out, &[]);
+        copy.expressions_into(&mut out, &[], None);
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
@@ -1298,12 +1266,7 @@ impl<'a> Inliner<'a> {
             }
             copy.target = ReturnTarget::Wrapped { result: pointer };
         }
-        match taken {
-            Some((expressions, types)) => {
-                copy.expressions_from(out, arguments, expressions, &types)
-            }
-            None => copy.expressions_into(out, arguments),
-        }
+        copy.expressions_into(out, arguments, taken);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
             let read_first = flat.read_first.get_or_init(|| read_before_stored(callee));
