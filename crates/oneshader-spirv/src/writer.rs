@@ -126,7 +126,7 @@ impl<'a> Writer<'a> {
             (module.entry_points.get(entry), info.entry_point(entry))
         else {
             return Err(vec![
-                Error::unsupported(
+                *Error::unsupported(
                     None,
                     format!(
                         "there is no entry point number {entry} (the module has {})",
@@ -191,7 +191,7 @@ impl<'a> Writer<'a> {
             .b
             .memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
         if let Err(Error(diagnostic)) = writer.write_functions() {
-            writer.diagnostics.push(diagnostic);
+            writer.diagnostics.push(*diagnostic);
         }
         if writer.diagnostics.is_empty() {
             Ok(writer.b.assemble())
@@ -229,7 +229,7 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) =
             crate::function::write_entry_function(self, entry_id, void, entry_type)
         {
-            self.diagnostics.push(diagnostic);
+            self.diagnostics.push(*diagnostic);
             self.abandon_function();
         }
         for &handle in helpers {
@@ -242,7 +242,7 @@ impl<'a> Writer<'a> {
             if let Err(Error(diagnostic)) =
                 crate::function::write_helper_function(self, function, &signature)
             {
-                self.diagnostics.push(diagnostic);
+                self.diagnostics.push(*diagnostic);
                 self.abandon_function();
             }
         }
