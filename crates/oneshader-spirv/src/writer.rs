@@ -91,8 +91,9 @@ pub(crate) struct Writer<'a> {
     pub(crate) types: Vec<TypeIds>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
-    /// Scalar types declared so far (saves the capability checks of `scalar_type`).
-    scalar_types: FastHashMap<Scalar, Word>,
+    /// Scalar types declared so far (saves the capability checks of `scalar_type`), by
+    /// [`scalar_slot`]; 0 where not declared yet.
+    scalar_types: [Word; SCALAR_SLOTS],
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
     /// Scalar constants by type id and bits.
@@ -174,7 +175,7 @@ impl<'a> Writer<'a> {
             glsl: None,
             types: vec![TypeIds::default(); module.types.len()],
             blocks: FastHashMap::default(),
-            scalar_types: FastHashMap::default(),
+            scalar_types: [0; SCALAR_SLOTS],
             pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
             scalar_constants: FastHashMap::with_capacity_and_hasher(64, Default::default()),
             composite_constants: FastHashMap::default(),
@@ -281,13 +282,17 @@ impl<'a> Writer<'a> {
     }
 
     /// The cached SPIR-V type of `scalar`, if it was declared already.
+    #[inline]
     pub(crate) fn known_scalar_type(&self, scalar: Scalar) -> Option<Word> {
-        self.scalar_types.get(&scalar).copied()
+        let slot = scalar_slot(scalar)?;
+        self.scalar_types.get(slot).copied().filter(|&id| id != 0)
     }
 
-    /// Remembers `id` as the SPIR-V type of `scalar`.
+    /// Remembers `id` as the SPIR-V type of `scalar` (a scalar of a width SPIR-V has).
     pub(crate) fn remember_scalar_type(&mut self, scalar: Scalar, id: Word) {
-        self.scalar_types.insert(scalar, id);
+        if let Some(known) = scalar_slot(scalar).and_then(|slot| self.scalar_types.get_mut(slot)) {
+            *known = id;
+        }
     }
 
     /// Ends a function left half-written by an error, so the builder can go on.
@@ -612,4 +617,18 @@ fn f16_bits(value: f32) -> u16 {
 #[cold]
 fn missing_type(ty: Handle<Type>, span: Option<Span>) -> Error {
     Error::malformed(span, format!("type {ty:?} does not exist"))
+}
+
+/// How many scalar types [`scalar_slot`] tells apart: four kinds of four widths.
+const SCALAR_SLOTS: usize = 16;
+
+/// The slot of `scalar` in the writer's table of scalar types: one per kind and width
+/// of 1, 2, 4 or 8 bytes; `None` for another width (which SPIR-V has no type for).
+#[inline]
+fn scalar_slot(scalar: Scalar) -> Option<usize> {
+    let width = scalar.width;
+    if !width.is_power_of_two() || width > 8 {
+        return None;
+    }
+    Some(scalar.kind as usize * 4 + width.trailing_zeros() as usize)
 }
