@@ -123,29 +123,14 @@ impl Flattened {
     /// then its entry points.
     pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
         let count = module.functions.len();
-        let mut sites = vec![0u32; count];
-        let mut count_sites = |function: &Function| {
-            crate::analysis::walk_statements(&function.body, &mut |statement| {
-                if let Statement::Call { function, .. } = statement {
-                    if let Some(count) = sites.get_mut(function.index()) {
-                        *count = count.saturating_add(1);
-                    }
-                }
-            });
-        };
-        for (_, function) in module.functions.iter() {
-            count_sites(function);
-        }
-        for entry in &module.entry_points {
-            count_sites(&entry.function);
-        }
+        let sites = info.call_sites();
         let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
         let mut flat: Vec<Option<Flat>> = vec![None; count];
         for handle in post_order(info, &all, count) {
             let Some(function) = module.functions.try_get(handle) else {
                 continue;
             };
-            let flattened = flatten(module, &sites, &mut flat, function);
+            let flattened = flatten(module, sites, &mut flat, function);
             let done = Flat::of(module, handle, function, flattened);
             if let Some(slot) = flat.get_mut(handle.index()) {
                 *slot = Some(done);
@@ -154,7 +139,7 @@ impl Flattened {
         let entries = module
             .entry_points
             .iter()
-            .map(|entry| flatten(module, &sites, &mut flat, &entry.function))
+            .map(|entry| flatten(module, sites, &mut flat, &entry.function))
             .collect();
         Flattened { entries }
     }
