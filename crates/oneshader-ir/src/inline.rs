@@ -243,15 +243,14 @@ struct Flat {
     pointer_arguments: Vec<bool>,
     /// The type of a Function-space pointer to its result, if the module has one.
     result_pointer: Option<Handle<Type>>,
-    /// For each local, its first `LocalVariable` expression, if any uses it.
-    first_pointer: Vec<Option<Handle<Expression>>>,
     /// How deep its statements nest (a statement of the body's top level is at 0),
     /// counting the loop around a body with early returns.
     depth: usize,
-    /// For each local, whether the body may read it before storing it whole (then an
-    /// inlined copy inside a loop must zero it first, as a call's locals start zeroed);
-    /// worked out when a copy inside a loop first needs it.
-    read_first: OnceLock<Vec<bool>>,
+    /// The locals an inlined copy inside a loop must zero first, as a call's locals
+    /// start zeroed: those the body may read before storing them whole, each with its
+    /// first `LocalVariable` expression, in expression order; worked out when a copy
+    /// inside a loop first needs it ([`zeroed_in_loop`]).
+    zeroed_in_loop: OnceLock<Vec<(Handle<Expression>, Handle<LocalVariable>)>>,
 }
 
 impl Flat {
@@ -285,25 +284,16 @@ impl Flat {
                 },
             })
         });
-        let mut first_pointer = vec![None; function.local_variables.len()];
-        for (pointer, expression) in function.expressions.iter() {
-            if let Expression::LocalVariable(local) = *expression {
-                if let Some(slot @ None) = first_pointer.get_mut(local.index()) {
-                    *slot = Some(pointer);
-                }
-            }
-        }
         let depth = nesting.saturating_add(usize::from(early_return));
         let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
             depth,
-            read_first: OnceLock::new(),
+            zeroed_in_loop: OnceLock::new(),
             inlinable,
             early_return,
             pointer_arguments,
             result_pointer,
-            first_pointer,
             body: match flattened {
                 Some(function) => Body::Flattened(Box::new(function)),
                 None => Body::Original,
@@ -321,6 +311,25 @@ enum Body {
     Flattened(Box<Function>),
     /// Moved into the one call of it ([`Call::Move`]): nothing else inlines it.
     Moved,
+}
+
+/// The locals of `function` that it may read before storing them whole, each with its
+/// first `LocalVariable` expression, in expression order (see [`Flat::zeroed_in_loop`]).
+fn zeroed_in_loop(function: &Function) -> Vec<(Handle<Expression>, Handle<LocalVariable>)> {
+    let read_first = read_before_stored(function);
+    let mut seen = vec![false; function.local_variables.len()];
+    let mut zeroed = Vec::new();
+    for (handle, expression) in function.expressions.iter() {
+        if let Expression::LocalVariable(local) = *expression {
+            if let Some(seen @ false) = seen.get_mut(local.index()) {
+                *seen = true;
+                if read_first.get(local.index()) == Some(&true) {
+                    zeroed.push((handle, local));
+                }
+            }
+        }
+    }
+    zeroed
 }
 
 /// For each local of `function`, whether it may be read (or partly written) before a
@@ -1254,27 +1263,20 @@ impl<'a> Inliner<'a> {
         copy.expressions_into(out, arguments, taken);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
-            let read_first = flat.read_first.get_or_init(|| read_before_stored(callee));
-            for (handle, expression) in callee.expressions.iter() {
-                if let Expression::LocalVariable(local) = *expression {
-                    let (Some(&pointer), Some(variable)) = (
-                        copy.expressions.get(handle.index()),
-                        callee.local_variables.try_get(local),
-                    ) else {
-                        continue;
-                    };
-                    if flat.first_pointer.get(local.index()) != Some(&Some(handle))
-                        || read_first.get(local.index()) != Some(&true)
-                    {
-                        continue;
-                    }
-                    let zero =
-                        out.add_expression(Expression::ZeroValue(variable.ty), variable.ty, None);
-                    into.push(Statement::Store {
-                        pointer,
-                        value: zero,
-                    });
-                }
+            let zeroed = flat.zeroed_in_loop.get_or_init(|| zeroed_in_loop(callee));
+            for &(handle, local) in zeroed {
+                let (Some(&pointer), Some(variable)) = (
+                    copy.expressions.get(handle.index()),
+                    callee.local_variables.try_get(local),
+                ) else {
+                    continue;
+                };
+                let zero =
+                    out.add_expression(Expression::ZeroValue(variable.ty), variable.ty, None);
+                into.push(Statement::Store {
+                    pointer,
+                    value: zero,
+                });
             }
         }
         let mut state = State {
