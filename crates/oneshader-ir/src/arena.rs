@@ -181,6 +181,38 @@ impl<T> Arena<T> {
         self.spans.extend_from_slice(spans);
     }
 
+    /// Appends the items of `source` in `runs` (ascending, disjoint ranges of its
+    /// indices), taken by value, with their spans; the items outside them are dropped.
+    /// The counterpart of [`Arena::append_copies`] for a source that is no longer
+    /// needed, which spares cloning each item and dropping the original.
+    pub fn append_runs(&mut self, source: Arena<T>, runs: &[std::ops::Range<usize>]) {
+        let Arena { items, spans } = source;
+        self.items.reserve(items.len());
+        let mut items = items.into_iter();
+        let mut at = 0;
+        for run in runs {
+            let Some(run_spans) = spans.get(run.clone()) else {
+                break;
+            };
+            if let Some(skip) = run.start.checked_sub(at + 1) {
+                items.nth(skip);
+            }
+            self.items.extend(items.by_ref().take(run.len()));
+            self.spans.extend_from_slice(run_spans);
+            at = run.end;
+        }
+    }
+
+    /// Rewrites each item from index `start` on in place, in order, given the items
+    /// before it.
+    pub fn rewrite_from(&mut self, start: usize, mut rewrite: impl FnMut(&[T], &mut T)) {
+        for index in start..self.items.len() {
+            if let Some((before, [item, ..])) = self.items.split_at_mut_checked(index) {
+                rewrite(before, item);
+            }
+        }
+    }
+
     /// Makes room for at least `additional` more items, so that appending them does not
     /// grow the arena step by step.
     pub fn reserve(&mut self, additional: usize) {
@@ -282,6 +314,12 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         self.items.push(value.clone());
         self.lookup.insert(value, handle);
         handle
+    }
+
+    /// The item behind `handle`, if it is from this arena.
+    #[inline]
+    pub fn try_get(&self, handle: Handle<T>) -> Option<&T> {
+        self.items.get(handle.index())
     }
 
     /// The handle of `value` if it is stored.

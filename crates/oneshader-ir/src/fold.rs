@@ -11,7 +11,7 @@
 //! arithmetic (rounding), a conversion to float that would round, a float to integer
 //! conversion out of range, and a bit pattern that is not a finite float.
 
-use crate::arena::Arena;
+use crate::arena::{Arena, Handle};
 use crate::expression::{BinaryOperator, Expression, Literal, UnaryOperator};
 use crate::module::Function;
 use crate::types::{Scalar, ScalarKind};
@@ -29,10 +29,34 @@ pub fn literal(function: &Function, expression: &Expression) -> Option<Literal> 
 /// [`literal`] for an expression whose operands are in `expressions`.
 #[inline]
 pub fn literal_in(expressions: &Arena<Expression>, expression: &Expression) -> Option<Literal> {
-    let operand = |handle| match expressions.try_get(handle)? {
-        Expression::Literal(literal) => Some(*literal),
-        _ => None,
-    };
+    folded(
+        |handle| match expressions.try_get(handle)? {
+            Expression::Literal(literal) => Some(*literal),
+            _ => None,
+        },
+        expression,
+    )
+}
+
+/// [`literal`] for an expression whose operands are among `expressions` (by handle
+/// index): the expressions of a function being built.
+#[inline]
+pub fn literal_among(expressions: &[Expression], expression: &Expression) -> Option<Literal> {
+    folded(
+        |handle| match expressions.get(handle.index())? {
+            Expression::Literal(literal) => Some(*literal),
+            _ => None,
+        },
+        expression,
+    )
+}
+
+/// The literal `expression` folds to, given the literal each operand is (`operand`).
+#[inline]
+fn folded(
+    operand: impl Fn(Handle<Expression>) -> Option<Literal>,
+    expression: &Expression,
+) -> Option<Literal> {
     match *expression {
         Expression::Unary { op, expr } => unary(op, operand(expr)?),
         Expression::Binary { op, left, right } => binary(op, operand(left)?, operand(right)?),

@@ -20,8 +20,10 @@ use crate::wave::SubgroupOperations;
 #[derive(Clone, Debug, Default)]
 pub struct ModuleInfo {
     functions: Vec<FunctionFacts>,
+    /// How many calls of each function the module holds, in functions and entry points.
+    call_sites: Vec<u32>,
     entry_points: Vec<EntryPointInfo>,
-    /// The module's functions flattened for inlining, once a backend asks.
+    /// The module's entry points flattened for inlining, once a backend asks.
     flattened: OnceLock<Flattened>,
 }
 
@@ -52,13 +54,19 @@ struct FunctionFacts {
 }
 
 impl FunctionFacts {
-    fn of(function: &Function) -> FunctionFacts {
+    /// The facts of `function`, counting its calls of each function in `call_sites`.
+    fn of(function: &Function, call_sites: &mut [u32]) -> FunctionFacts {
         let mut callees = Vec::new();
         analysis::walk_statements(&function.body, &mut |statement| {
             if let Statement::Call { function, .. } = statement {
                 callees.push(*function);
             }
         });
+        for callee in &callees {
+            if let Some(count) = call_sites.get_mut(callee.index()) {
+                *count = count.saturating_add(1);
+            }
+        }
         callees.sort_unstable();
         callees.dedup();
         let mut global_uses = Vec::new();
@@ -84,18 +92,20 @@ impl FunctionFacts {
 impl ModuleInfo {
     /// Walks every function of `module` once and derives the facts of each entry point.
     pub fn new(module: &Module) -> ModuleInfo {
+        let mut call_sites = vec![0; module.functions.len()];
         let functions: Vec<FunctionFacts> = module
             .functions
             .iter()
-            .map(|(_, function)| FunctionFacts::of(function))
+            .map(|(_, function)| FunctionFacts::of(function, &mut call_sites))
             .collect();
         let entry_points = module
             .entry_points
             .iter()
-            .map(|entry| EntryPointInfo::of(module, entry, &functions))
+            .map(|entry| EntryPointInfo::of(module, entry, &functions, &mut call_sites))
             .collect();
         ModuleInfo {
             functions,
+            call_sites,
             entry_points,
             flattened: OnceLock::new(),
         }
@@ -109,9 +119,15 @@ impl ModuleInfo {
             .map_or(&[], |facts| facts.callees.as_slice())
     }
 
-    /// Every function of `module` (the module these facts are of) flattened for
-    /// [`inline_entry_point`](crate::inline::inline_entry_point), built on the first call
-    /// and shared by all the module's entry points.
+    /// How many calls of each function (by handle index) the module holds, in its
+    /// functions and entry points.
+    pub(crate) fn call_sites(&self) -> &[u32] {
+        &self.call_sites
+    }
+
+    /// Every entry point of `module` (the module these facts are of) flattened for
+    /// [`inline_entry_point`](crate::inline::inline_entry_point), with the module's
+    /// functions flattened on the way: built on the first call, for all the entry points.
     pub fn flattened(&self, module: &Module) -> &Flattened {
         self.flattened.get_or_init(|| Flattened::new(module, self))
     }
@@ -128,9 +144,15 @@ impl ModuleInfo {
 }
 
 impl EntryPointInfo {
-    /// The facts of `entry`, from the facts of the module's functions (by handle index).
-    fn of(module: &Module, entry: &EntryPoint, functions: &[FunctionFacts]) -> EntryPointInfo {
-        let own = FunctionFacts::of(&entry.function);
+    /// The facts of `entry`, from the facts of the module's functions (by handle index);
+    /// its calls are counted in `call_sites`.
+    fn of(
+        module: &Module,
+        entry: &EntryPoint,
+        functions: &[FunctionFacts],
+        call_sites: &mut [u32],
+    ) -> EntryPointInfo {
+        let own = FunctionFacts::of(&entry.function, call_sites);
         let mut reached = vec![false; functions.len()];
         let mut stack = own.callees.clone();
         while let Some(handle) = stack.pop() {
@@ -223,6 +245,17 @@ mod tests {
                     assert_eq!(info.callees(handle), callees.as_slice());
                 }
             }
+            let mut call_sites = vec![0; module.functions.len()];
+            let functions = module.functions.iter().map(|(_, function)| function);
+            let entries = module.entry_points.iter().map(|entry| &entry.function);
+            for function in functions.chain(entries) {
+                analysis::walk_statements(&function.body, &mut |statement| {
+                    if let Statement::Call { function, .. } = statement {
+                        call_sites[function.index()] += 1;
+                    }
+                });
+            }
+            assert_eq!(info.call_sites(), call_sites.as_slice());
         }
     }
 

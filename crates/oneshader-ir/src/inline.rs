@@ -4,7 +4,8 @@
 //! Every function of the module is flattened once for all its entry points
 //! ([`Flattened`]), callees before callers, so inlining a call copies an already
 //! flattened body one level deep: a long call chain costs no Rust stack beyond the
-//! nesting of one body. A call is inlined when its callee is called from one place of
+//! nesting of one body. A flattened body that only one call inlines (a helper called
+//! from one place) is moved into its caller, renamed in place, rather than copied. A call is inlined when its callee is called from one place of
 //! the module only and the flattened caller stays within [`SINGLE_USE_BUDGET`]
 //! expressions, or when it stays within [`EXPRESSION_BUDGET`]; otherwise the call
 //! stays, and so does the callee (written unchanged, with whatever it calls). Repeated
@@ -32,13 +33,12 @@
 //! The result is meant for a backend to write, not for the analyses: its expressions
 //! may refer to later ones (a call's result replaced by the value its body returned).
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use crate::arena::Handle;
+use crate::arena::{Arena, Handle};
 use crate::expression::Expression;
 use crate::info::ModuleInfo;
-use crate::module::{EntryPoint, Function, LocalVariable, Module};
+use crate::module::{Function, LocalVariable, Module};
 use crate::statement::{Block, Statement, SwitchCase};
 use crate::types::{AddressSpace, Type, TypeInner};
 
@@ -62,35 +62,32 @@ pub const MAX_NESTING: usize = 128;
 #[derive(Clone, Debug)]
 pub struct Inlined<'a> {
     /// The entry function, its helpers' bodies in place of their calls.
-    pub function: Cow<'a, Function>,
+    pub function: &'a Function,
     /// The functions still called, directly or through one another, each once, in
     /// handle order: the helpers a backend writes beside `function`.
     pub helpers: Vec<Handle<Function>>,
 }
 
-/// `entry`'s function with the calls of the helpers it reaches inlined; `info` holds the
-/// facts of `module` ([`ModuleInfo::new`]). The helpers are flattened once per module
+/// Entry point number `index` of `module` with the calls of the helpers it reaches
+/// inlined, if the module has it; `info` holds the facts of `module`
+/// ([`ModuleInfo::new`]). Every function and entry point is flattened once per module
 /// ([`ModuleInfo::flattened`]), for all its entry points.
 pub fn inline_entry_point<'a>(
     module: &'a Module,
-    info: &ModuleInfo,
-    entry: &'a EntryPoint,
-) -> Inlined<'a> {
-    let flattened = info.flattened(module);
-    let inliner = Inliner {
-        module,
-        sites: &flattened.sites,
-        flat: &flattened.flat,
-    };
-    let function = match inliner.flatten(&entry.function) {
-        Some(function) => Cow::Owned(function),
-        None => Cow::Borrowed(&entry.function),
-    };
+    info: &'a ModuleInfo,
+    index: usize,
+) -> Option<Inlined<'a>> {
+    let entry = module.entry_points.get(index)?;
+    let function = info
+        .flattened(module)
+        .entries
+        .get(index)
+        .and_then(Option::as_ref)
+        .unwrap_or(&entry.function);
 
     // The callees still called, and everything they reach unchanged.
     let mut kept = vec![false; module.functions.len()];
-    let mut stack: Vec<Handle<Function>> =
-        crate::analysis::callees(&function).into_iter().collect();
+    let mut stack: Vec<Handle<Function>> = crate::analysis::callees(function).into_iter().collect();
     while let Some(handle) = stack.pop() {
         let Some(seen) = kept.get_mut(handle.index()) else {
             continue;
@@ -105,58 +102,90 @@ pub fn inline_entry_point<'a>(
         .filter(|&(_, &kept)| kept)
         .map(|(index, _)| Handle::from_index(index))
         .collect();
-    Inlined { function, helpers }
+    Some(Inlined { function, helpers })
 }
 
-/// Every function of a module flattened (its calls worth inlining inlined), once for all
-/// the module's entry points: [`ModuleInfo::flattened`] keeps it.
+/// Every entry point of a module flattened (its calls worth inlining inlined, their
+/// callees flattened first), once for all of them: [`ModuleInfo::flattened`] keeps it.
+///
+/// Each function is flattened once, callees before callers. A flattened body that only
+/// one call in the module inlines is moved into its caller rather than copied
+/// ([`Call::Move`]), which is why the entry points are flattened here, once, too.
 #[derive(Clone, Debug, Default)]
 pub struct Flattened {
-    /// Call sites of each function, over the whole module.
-    sites: Vec<u32>,
-    /// Each function flattened, by handle index.
-    flat: Vec<Option<Flat>>,
+    /// Each entry point flattened, by entry point index; `None` where nothing was
+    /// inlined.
+    entries: Vec<Option<Function>>,
 }
 
 impl Flattened {
-    /// Flattens every function of `module` (whose facts `info` holds), callees first.
+    /// Flattens every function of `module` (whose facts `info` holds), callees first,
+    /// then its entry points.
     pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
         let count = module.functions.len();
-        let mut sites = vec![0u32; count];
-        let mut count_sites = |function: &Function| {
-            crate::analysis::walk_statements(&function.body, &mut |statement| {
-                if let Statement::Call { function, .. } = statement {
-                    if let Some(count) = sites.get_mut(function.index()) {
-                        *count = count.saturating_add(1);
-                    }
-                }
-            });
-        };
-        for (_, function) in module.functions.iter() {
-            count_sites(function);
-        }
-        for entry in &module.entry_points {
-            count_sites(&entry.function);
-        }
+        let sites = info.call_sites();
         let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
         let mut flat: Vec<Option<Flat>> = vec![None; count];
         for handle in post_order(info, &all, count) {
             let Some(function) = module.functions.try_get(handle) else {
                 continue;
             };
-            let inliner = Inliner {
-                module,
-                sites: &sites,
-                flat: &flat,
-            };
-            let flattened = inliner.flatten(function);
+            let flattened = flatten(module, sites, &mut flat, function);
             let done = Flat::of(module, handle, function, flattened);
             if let Some(slot) = flat.get_mut(handle.index()) {
                 *slot = Some(done);
             }
         }
-        Flattened { sites, flat }
+        let entries = module
+            .entry_points
+            .iter()
+            .map(|entry| flatten(module, sites, &mut flat, &entry.function))
+            .collect();
+        Flattened { entries }
     }
+}
+
+/// `function` with the calls worth inlining inlined (its callees already in `flat`);
+/// `None` when none is. The flattened bodies of the callees that only this call
+/// inlines (called from one place, `sites`) are moved out of `flat`.
+fn flatten(
+    module: &Module,
+    sites: &[u32],
+    flat: &mut [Option<Flat>],
+    function: &Function,
+) -> Option<Function> {
+    let inliner = Inliner {
+        module,
+        sites,
+        flat,
+    };
+    let plan = inliner.plan(function)?;
+    let calls = plan
+        .calls
+        .into_iter()
+        .map(|(callee, inline)| {
+            if !inline {
+                return Call::Keep;
+            }
+            let once = sites.get(callee.index()) == Some(&1);
+            match flat.get_mut(callee.index()) {
+                Some(Some(flat)) if once => match std::mem::replace(&mut flat.body, Body::Moved) {
+                    Body::Flattened(body) => Call::Move(body),
+                    other => {
+                        flat.body = other;
+                        Call::Copy
+                    }
+                },
+                _ => Call::Copy,
+            }
+        })
+        .collect();
+    let inliner = Inliner {
+        module,
+        sites,
+        flat,
+    };
+    Some(inliner.build(function, calls, plan.size))
 }
 
 /// `reachable` ordered so that every function comes after the functions it calls.
@@ -201,8 +230,8 @@ fn post_order(
 /// A flattened function and how it may be inlined.
 #[derive(Clone, Debug)]
 struct Flat {
-    /// The function flattened, when inlining changed it; else the module's own.
-    function: Option<Function>,
+    /// The body calls of it inline.
+    body: Body,
     /// The module's function.
     handle: Handle<Function>,
     /// Whether calls of it may be inlined: no `return` inside its own loops or switches,
@@ -214,15 +243,14 @@ struct Flat {
     pointer_arguments: Vec<bool>,
     /// The type of a Function-space pointer to its result, if the module has one.
     result_pointer: Option<Handle<Type>>,
-    /// For each local, its first `LocalVariable` expression, if any uses it.
-    first_pointer: Vec<Option<Handle<Expression>>>,
     /// How deep its statements nest (a statement of the body's top level is at 0),
     /// counting the loop around a body with early returns.
     depth: usize,
-    /// For each local, whether the body may read it before storing it whole (then an
-    /// inlined copy inside a loop must zero it first, as a call's locals start zeroed);
-    /// worked out when a copy inside a loop first needs it.
-    read_first: OnceLock<Vec<bool>>,
+    /// The locals an inlined copy inside a loop must zero first, as a call's locals
+    /// start zeroed: those the body may read before storing them whole, each with its
+    /// first `LocalVariable` expression, in expression order; worked out when a copy
+    /// inside a loop first needs it ([`zeroed_in_loop`]).
+    zeroed_in_loop: OnceLock<Vec<(Handle<Expression>, Handle<LocalVariable>)>>,
 }
 
 impl Flat {
@@ -256,28 +284,52 @@ impl Flat {
                 },
             })
         });
-        let mut first_pointer = vec![None; function.local_variables.len()];
-        for (pointer, expression) in function.expressions.iter() {
-            if let Expression::LocalVariable(local) = *expression {
-                if let Some(slot @ None) = first_pointer.get_mut(local.index()) {
-                    *slot = Some(pointer);
-                }
-            }
-        }
         let depth = nesting.saturating_add(usize::from(early_return));
         let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
             depth,
-            read_first: OnceLock::new(),
+            zeroed_in_loop: OnceLock::new(),
             inlinable,
             early_return,
             pointer_arguments,
             result_pointer,
-            first_pointer,
-            function: flattened,
+            body: match flattened {
+                Some(function) => Body::Flattened(Box::new(function)),
+                None => Body::Original,
+            },
         }
     }
+}
+
+/// The body a [`Flat`] inlines.
+#[derive(Clone, Debug)]
+enum Body {
+    /// The module's own function: flattening changed nothing.
+    Original,
+    /// The function flattened.
+    Flattened(Box<Function>),
+    /// Moved into the one call of it ([`Call::Move`]): nothing else inlines it.
+    Moved,
+}
+
+/// The locals of `function` that it may read before storing them whole, each with its
+/// first `LocalVariable` expression, in expression order (see [`Flat::zeroed_in_loop`]).
+fn zeroed_in_loop(function: &Function) -> Vec<(Handle<Expression>, Handle<LocalVariable>)> {
+    let read_first = read_before_stored(function);
+    let mut seen = vec![false; function.local_variables.len()];
+    let mut zeroed = Vec::new();
+    for (handle, expression) in function.expressions.iter() {
+        if let Expression::LocalVariable(local) = *expression {
+            if let Some(seen @ false) = seen.get_mut(local.index()) {
+                *seen = true;
+                if read_first.get(local.index()) == Some(&true) {
+                    zeroed.push((handle, local));
+                }
+            }
+        }
+    }
+    zeroed
 }
 
 /// For each local of `function`, whether it may be read (or partly written) before a
@@ -559,63 +611,219 @@ impl Copy<'_> {
         }
     }
 
+    /// Renames the local and the operands of `expression`, a source expression (not an
+    /// argument) being appended to the function built.
+    fn rename(&self, expression: &mut Expression) {
+        if let Expression::LocalVariable(local) = expression {
+            if let Some(&new) = self.locals.get(local.index()) {
+                *local = new;
+            }
+        }
+        expression.map_operands(|operand| self.expression(operand));
+    }
+
+    /// [`Copy::locals_into`] for `locals`, the source's own, taken from it.
+    fn locals_from(&mut self, out: &mut Function, locals: Arena<LocalVariable>) {
+        let start = out.local_variables.len();
+        self.locals
+            .extend((start..start + locals.len()).map(Handle::from_index));
+        let all = 0..locals.len();
+        out.local_variables.append_runs(locals, &[all]);
+    }
+
+    /// Renames the statements of `block`, a moved body's (see [`Call::Move`]), in place:
+    /// what [`Inliner::block_into`] makes of a body whose calls all stay, `return`s
+    /// going where [`Copy::target`] says. Recurses once per level of nesting, which
+    /// flattened bodies keep within [`MAX_NESTING`].
+    fn rename_block(&mut self, block: &mut Block) {
+        let mut index = 0;
+        while let Some(statement) = block.get_mut(index) {
+            index += 1;
+            let Statement::Return { value } = *statement else {
+                self.rename_statement(statement);
+                continue;
+            };
+            let value = value.map(|h| self.expression(h));
+            match self.target {
+                ReturnTarget::Function => *statement = Statement::Return { value },
+                ReturnTarget::End { result_used } => match (result_used, value) {
+                    (true, Some(value)) => {
+                        self.returned = Some(value);
+                        *statement = Statement::Bind(value);
+                    }
+                    _ => {
+                        index -= 1;
+                        block.remove(index);
+                    }
+                },
+                ReturnTarget::Wrapped { result } => {
+                    *statement = Statement::Break;
+                    if let (Some(pointer), Some(value)) = (result, value) {
+                        block.insert(index - 1, Statement::Store { pointer, value });
+                        index += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Renames the expressions of `statement` (not a `return`) in place, and the
+    /// statements of its nested blocks, as [`Copy::rename_block`] does.
+    fn rename_statement(&mut self, statement: &mut Statement) {
+        let rename = |copy: &Self, handle: &mut Handle<Expression>| {
+            *handle = copy.expression(*handle);
+        };
+        match statement {
+            Statement::Bind(handle) => rename(self, handle),
+            Statement::Block(block) => self.rename_block(block),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                rename(self, condition);
+                self.rename_block(accept);
+                self.rename_block(reject);
+            }
+            Statement::Switch { selector, cases } => {
+                rename(self, selector);
+                for case in cases {
+                    self.rename_block(&mut case.body);
+                }
+            }
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => {
+                self.rename_block(body);
+                self.rename_block(continuing);
+                if let Some(handle) = break_if {
+                    rename(self, handle);
+                }
+            }
+            Statement::Break
+            | Statement::Continue
+            | Statement::Kill
+            | Statement::Barrier(_)
+            | Statement::Return { .. } => {}
+            Statement::Store { pointer, value } => {
+                rename(self, pointer);
+                rename(self, value);
+            }
+            Statement::Atomic {
+                pointer,
+                value,
+                compare,
+                result,
+                ..
+            } => {
+                rename(self, pointer);
+                rename(self, value);
+                if let Some(handle) = compare {
+                    rename(self, handle);
+                }
+                if let Some(handle) = result {
+                    rename(self, handle);
+                }
+            }
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => {
+                rename(self, image);
+                rename(self, coordinate);
+                if let Some(handle) = array_index {
+                    rename(self, handle);
+                }
+                rename(self, value);
+            }
+            Statement::Call {
+                arguments, result, ..
+            } => {
+                for handle in arguments {
+                    rename(self, handle);
+                }
+                if let Some(handle) = result {
+                    rename(self, handle);
+                }
+            }
+        }
+    }
+
     /// Appends the source's expressions to `out` in order, their operands, locals and
-    /// arguments (`arguments`, the copied values or pointers) renamed.
+    /// arguments (`arguments`, the copied values or pointers) renamed: cloned, or
+    /// `taken`, the source's own expressions and types taken from it (see
+    /// [`Call::Move`]).
     ///
     /// An operand may come later in the arena than its user (a call's result replaced by
     /// the value its inlined body returns), so every expression gets its new handle
-    /// first (the next free one, or the argument it stands for), and is appended second,
-    /// in runs between the arguments.
-    fn expressions_into(&mut self, out: &mut Function, arguments: &[Handle<Expression>]) {
+    /// first (the next free one, or the argument it stands for); the expressions are
+    /// then appended, in runs between the arguments, and renamed in place.
+    fn expressions_into(
+        &mut self,
+        out: &mut Function,
+        arguments: &[Handle<Expression>],
+        taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
+    ) {
         let source = self.source;
+        let (expressions, types) = match &taken {
+            Some((expressions, types)) => (expressions, types.as_slice()),
+            None => (&source.expressions, source.expression_types.as_slice()),
+        };
         let start = out.expressions.len();
         let mut next = start;
+        // The runs of expressions between the arguments, which are not appended.
+        let mut runs = Vec::new();
+        let mut run = 0;
         self.expressions
-            .extend(source.expressions.iter().map(|(_, expression)| {
+            .extend(expressions.iter().map(|(handle, expression)| {
                 if let Some(argument) = argument_of(expression, arguments) {
+                    runs.push(run..handle.index());
+                    run = handle.index() + 1;
                     return argument;
                 }
                 next += 1;
                 Handle::from_index(next - 1)
             }));
+        runs.push(run..expressions.len());
         out.reserve_expressions(next - start);
-        let mut run = 0;
-        for (handle, expression) in source.expressions.iter() {
-            if argument_of(expression, arguments).is_some() {
-                self.copy_run(out, run..handle.index());
-                run = handle.index() + 1;
+        for run in &runs {
+            if let Some(types) = types.get(run.clone()) {
+                out.expression_types.extend_from_slice(types);
             }
         }
-        self.copy_run(out, run..source.expressions.len());
+        match taken {
+            Some((expressions, _)) => out.expressions.append_runs(expressions, &runs),
+            None => {
+                for run in runs {
+                    out.expressions
+                        .append_copies(&source.expressions, run, |_, expression| {
+                            expression.clone()
+                        });
+                }
+            }
+        }
+        out.expressions.rewrite_from(start, |before, expression| {
+            self.rename(expression);
+            // Operands that came before are final; a later one is not renamed yet, so
+            // it is no literal.
+            if let Some(literal) = crate::fold::literal_among(before, expression) {
+                *expression = Expression::Literal(literal);
+            }
+        });
         debug_assert_eq!(out.expressions.len(), next);
     }
+}
 
-    /// Appends the source's expressions in `range` (none of them an argument replaced by
-    /// the caller's) to `out`, renamed, with their types and spans.
-    fn copy_run(&self, out: &mut Function, range: std::ops::Range<usize>) {
-        if range.is_empty() {
-            return;
-        }
-        if let Some(types) = self.source.expression_types.get(range.clone()) {
-            out.expression_types.extend_from_slice(types);
-        }
-        out.expressions
-            .append_copies(&self.source.expressions, range, |so_far, expression| {
-                let mut expression = expression.clone();
-                if let Expression::LocalVariable(local) = &mut expression {
-                    if let Some(&new) = self.locals.get(local.index()) {
-                        *local = new;
-                    }
-                }
-                expression.map_operands(|operand| self.expression(operand));
-                // Operands that came before are final; a later one is not appended yet,
-                // so it is no literal.
-                match crate::fold::literal_in(so_far, &expression) {
-                    Some(literal) => Expression::Literal(literal),
-                    None => expression,
-                }
-            });
-    }
+/// The parts of a moved body taken out of it (see [`Call::Move`]).
+struct Taken {
+    locals: Arena<LocalVariable>,
+    expressions: Arena<Expression>,
+    types: Vec<Handle<Type>>,
+    statements: Block,
 }
 
 /// The caller's value or pointer that `expression` (of a callee) stands for, if it is
@@ -640,27 +848,37 @@ struct Inliner<'a> {
 }
 
 impl<'a> Inliner<'a> {
-    /// The function `flat` holds: its flattened body, or the module's own.
+    /// The function `flat` holds: its flattened body, or the module's own; `None` once
+    /// moved into its one call.
     fn function_of(&self, flat: &'a Flat) -> Option<&'a Function> {
-        flat.function
-            .as_ref()
-            .or_else(|| self.module.functions.try_get(flat.handle))
+        match &flat.body {
+            Body::Original => self.module.functions.try_get(flat.handle),
+            Body::Flattened(function) => Some(function),
+            Body::Moved => None,
+        }
     }
 
-    /// `function` with the calls worth inlining inlined (callees already flattened);
-    /// `None` when none is.
-    fn flatten(&self, function: &Function) -> Option<Function> {
-        // Which calls to inline, in the order the copy meets them.
+    /// Which calls of `function` to inline (callees already flattened); `None` when
+    /// none is.
+    fn plan(&self, function: &Function) -> Option<Plan> {
         let mut decide = Decide {
             function,
             size: function.expressions.len(),
             decisions: Vec::new(),
         };
         self.decide(&mut decide, &function.body, 0);
-        let decisions = decide.decisions;
-        if !decisions.contains(&true) {
+        if !decide.decisions.iter().any(|&(_, inline)| inline) {
             return None;
         }
+        Some(Plan {
+            calls: decide.decisions,
+            size: decide.size,
+        })
+    }
+
+    /// `function` with its calls inlined as `calls` (in the order the copy meets them)
+    /// says; `size`: the expressions it will hold, as [`Inliner::plan`] counted them.
+    fn build(&self, function: &Function, calls: Vec<Call>, size: usize) -> Function {
         let mut out = Function {
             name: function.name.clone(),
             arguments: function.arguments.clone(),
@@ -668,8 +886,8 @@ impl<'a> Inliner<'a> {
             ..Function::default()
         };
         // Room for the inlined bodies too.
-        out.expressions.reserve(decide.size);
-        out.expression_types.reserve(decide.size);
+        out.expressions.reserve(size);
+        out.expression_types.reserve(size);
         let mut copy = Copy {
             source: function,
             expressions: Vec::with_capacity(function.expressions.len()),
@@ -678,9 +896,9 @@ impl<'a> Inliner<'a> {
             returned: None,
         };
         copy.locals_into(&mut out);
-        copy.expressions_into(&mut out, &[]);
+        copy.expressions_into(&mut out, &[], None);
         let mut state = State {
-            decisions: decisions.into_iter(),
+            calls: calls.into_iter(),
             replaced: Vec::new(),
         };
         out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
@@ -701,7 +919,7 @@ impl<'a> Inliner<'a> {
                 expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
             }
         }
-        Some(out)
+        out
     }
 
     /// Decides, for each call of `block` (nested `depth` deep in `decide.function`) in
@@ -721,7 +939,7 @@ impl<'a> Inliner<'a> {
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
                     let inline = local_pointers
                         && self.worth_inlining(*callee, result.is_some(), depth, &mut decide.size);
-                    decide.decisions.push(inline);
+                    decide.decisions.push((*callee, inline));
                 }
                 Statement::Block(inner) => self.decide(decide, inner, depth + 1),
                 Statement::If { accept, reject, .. } => {
@@ -914,15 +1132,17 @@ impl<'a> Inliner<'a> {
                 result,
             } => {
                 let arguments: Vec<_> = arguments.iter().map(|&a| copy.expression(a)).collect();
-                let flat = match state.decisions.next() {
-                    Some(true) => self.flat.get(function.index()).and_then(Option::as_ref),
-                    _ => None,
+                let (flat, body) = match state.calls.next() {
+                    Some(Call::Copy) => (self.flat.get(function.index()), None),
+                    Some(Call::Move(body)) => (self.flat.get(function.index()), Some(body)),
+                    _ => (None, None),
                 };
-                match flat {
+                match flat.and_then(Option::as_ref) {
                     Some(flat) => {
                         let returned = self.inline_call(
                             out,
                             flat,
+                            body,
                             &arguments,
                             result.map(|h| copy.expression(h)),
                             in_loop,
@@ -950,20 +1170,39 @@ impl<'a> Inliner<'a> {
         into.push(copied);
     }
 
-    /// Appends to `into` the body of `flat` called with `arguments` (already copied).
-    /// `result` is the call's copied result expression, if used: with early returns it
-    /// becomes a load of the local the returns store to; otherwise the value returned
-    /// at the end stands for it, and is what this gives.
+    /// Appends to `into` the body of `flat` called with `arguments` (already copied):
+    /// `body`, its flattened body moved out of `flat` for this call ([`Call::Move`]), or
+    /// else the body `flat` holds. `result` is the call's copied result expression, if
+    /// used: with early returns it becomes a load of the local the returns store to;
+    /// otherwise the value returned at the end stands for it, and is what this gives.
+    #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
         out: &mut Function,
         flat: &'a Flat,
+        body: Option<Box<Function>>,
         arguments: &[Handle<Expression>],
         result: Option<Handle<Expression>>,
         in_loop: bool,
         into: &mut Block,
     ) -> Option<Handle<Expression>> {
-        let callee = self.function_of(flat)?;
+        let mut body = body;
+        // A moved body's locals, expressions and statements are taken rather than
+        // cloned; inside a loop, where its expressions are looked at again for the
+        // locals to zero, it is copied like any other.
+        let taken = match body.as_mut() {
+            Some(body) if !in_loop => Some(Taken {
+                locals: std::mem::take(&mut body.local_variables),
+                expressions: std::mem::take(&mut body.expressions),
+                types: std::mem::take(&mut body.expression_types),
+                statements: std::mem::take(&mut body.body),
+            }),
+            _ => None,
+        };
+        let callee = match &body {
+            Some(body) => body,
+            None => self.function_of(flat)?,
+        };
         // Value arguments are evaluated at the call, as before; pointers (locals of the
         // caller) are used as they are.
         for (&argument, &pointer) in arguments.iter().zip(&flat.pointer_arguments) {
@@ -971,16 +1210,34 @@ impl<'a> Inliner<'a> {
                 into.push(Statement::Bind(argument));
             }
         }
+        let (expressions, locals) = match &taken {
+            Some(taken) => (taken.expressions.len(), taken.locals.len()),
+            None => (callee.expressions.len(), callee.local_variables.len()),
+        };
         let mut copy = Copy {
             source: callee,
-            expressions: Vec::with_capacity(callee.expressions.len()),
-            locals: Vec::with_capacity(callee.local_variables.len()),
+            expressions: Vec::with_capacity(expressions),
+            locals: Vec::with_capacity(locals),
             target: ReturnTarget::End {
                 result_used: result.is_some(),
             },
             returned: None,
         };
-        copy.locals_into(out);
+        let (taken, mut statements) = match taken {
+            Some(Taken {
+                locals,
+                expressions,
+                types,
+                statements,
+            }) => {
+                copy.locals_from(out, locals);
+                (Some((expressions, types)), Some(statements))
+            }
+            None => {
+                copy.locals_into(out);
+                (None, None)
+            }
+        };
         // The returned value's local, and the call result as its load.
         if flat.early_return {
             let mut pointer = None;
@@ -1003,39 +1260,41 @@ impl<'a> Inliner<'a> {
             }
             copy.target = ReturnTarget::Wrapped { result: pointer };
         }
-        copy.expressions_into(out, arguments);
+        copy.expressions_into(out, arguments, taken);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
-            let read_first = flat.read_first.get_or_init(|| read_before_stored(callee));
-            for (handle, expression) in callee.expressions.iter() {
-                if let Expression::LocalVariable(local) = *expression {
-                    let (Some(&pointer), Some(variable)) = (
-                        copy.expressions.get(handle.index()),
-                        callee.local_variables.try_get(local),
-                    ) else {
-                        continue;
-                    };
-                    if flat.first_pointer.get(local.index()) != Some(&Some(handle))
-                        || read_first.get(local.index()) != Some(&true)
-                    {
-                        continue;
-                    }
-                    let zero =
-                        out.add_expression(Expression::ZeroValue(variable.ty), variable.ty, None);
-                    into.push(Statement::Store {
-                        pointer,
-                        value: zero,
-                    });
-                }
+            let zeroed = flat.zeroed_in_loop.get_or_init(|| zeroed_in_loop(callee));
+            for &(handle, local) in zeroed {
+                let (Some(&pointer), Some(variable)) = (
+                    copy.expressions.get(handle.index()),
+                    callee.local_variables.try_get(local),
+                ) else {
+                    continue;
+                };
+                let zero =
+                    out.add_expression(Expression::ZeroValue(variable.ty), variable.ty, None);
+                into.push(Statement::Store {
+                    pointer,
+                    value: zero,
+                });
             }
         }
         let mut state = State {
-            decisions: Vec::new().into_iter(),
+            calls: Vec::new().into_iter(),
             replaced: Vec::new(),
         };
         if flat.early_return {
-            let mut body = Vec::with_capacity(callee.body.len() + 1);
-            self.block_into(out, &mut copy, &callee.body, &mut state, true, &mut body);
+            let mut body = match statements {
+                Some(mut statements) => {
+                    copy.rename_block(&mut statements);
+                    statements
+                }
+                None => {
+                    let mut body = Vec::with_capacity(callee.body.len() + 1);
+                    self.block_into(out, &mut copy, &callee.body, &mut state, true, &mut body);
+                    body
+                }
+            };
             body.push(Statement::Break);
             into.push(Statement::Loop {
                 body,
@@ -1047,7 +1306,13 @@ impl<'a> Inliner<'a> {
             }
             None
         } else {
-            self.block_into(out, &mut copy, &callee.body, &mut state, in_loop, into);
+            match statements.as_mut() {
+                Some(statements) => {
+                    copy.rename_block(statements);
+                    into.append(statements);
+                }
+                None => self.block_into(out, &mut copy, &callee.body, &mut state, in_loop, into),
+            }
             copy.returned
         }
     }
@@ -1059,14 +1324,34 @@ struct Decide<'a> {
     function: &'a Function,
     /// Its expressions, with those of the calls inlined so far.
     size: usize,
-    /// Whether to inline each call, in the order the copy meets them.
-    decisions: Vec<bool>,
+    /// Each call's callee and whether to inline it, in the order the copy meets them.
+    decisions: Vec<(Handle<Function>, bool)>,
+}
+
+/// What [`Inliner::plan`] decided for one function.
+struct Plan {
+    /// Each call's callee and whether to inline it, in the order the copy meets them.
+    calls: Vec<(Handle<Function>, bool)>,
+    /// How many expressions the function will hold.
+    size: usize,
+}
+
+/// What flattening a function does with one of its calls.
+enum Call {
+    /// The call stays.
+    Keep,
+    /// The callee's body (flattened or the module's own) is copied in its place.
+    Copy,
+    /// The callee's flattened body, which no other call inlines (it is called from this
+    /// one place), is moved in its place: its expressions and locals are taken rather
+    /// than cloned.
+    Move(Box<Function>),
 }
 
 /// The decisions and replacements of one flattening.
 struct State {
-    /// Whether to inline each call, in the order the walk meets them.
-    decisions: std::vec::IntoIter<bool>,
+    /// What to do with each call, in the order the walk meets them.
+    calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
 }
@@ -1075,7 +1360,7 @@ struct State {
 mod tests {
     use super::*;
     use crate::expression::{BinaryOperator, Literal};
-    use crate::module::{FunctionArgument, FunctionResult, ShaderStage};
+    use crate::module::{EntryPoint, FunctionArgument, FunctionResult, ShaderStage};
     use crate::types::Scalar;
 
     /// `uint NAME(uint x)` whose body `build` writes, given the argument.
@@ -1154,9 +1439,19 @@ mod tests {
         calls
     }
 
-    fn inline_main(module: &Module) -> Inlined<'_> {
+    /// Entry point 0 of a module inlined, owned.
+    struct Main {
+        function: Function,
+        helpers: Vec<Handle<Function>>,
+    }
+
+    fn inline_main(module: &Module) -> Main {
         let info = ModuleInfo::new(module);
-        inline_entry_point(module, &info, &module.entry_points[0])
+        let inlined = inline_entry_point(module, &info, 0).expect("an entry point");
+        Main {
+            function: inlined.function.clone(),
+            helpers: inlined.helpers,
+        }
     }
 
     /// A chain of helpers each called once, longer than any nesting limit, inlines whole

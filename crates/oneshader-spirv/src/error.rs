@@ -2,9 +2,10 @@
 
 use oneshader_ir::{codes, Diagnostic, Span};
 
-/// A failure to write some construct; it aborts the function being written.
+/// A failure to write some construct; it aborts the function being written. Boxed, so
+/// that the writer's results (a word, mostly) stay small enough to return in registers.
 #[derive(Debug)]
-pub(crate) struct Error(pub Diagnostic);
+pub(crate) struct Error(pub Box<Diagnostic>);
 
 /// The result of writing one construct.
 pub(crate) type Result<T> = std::result::Result<T, Error>;
@@ -12,7 +13,11 @@ pub(crate) type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// An `OSH5001` error at `span`.
     pub fn unsupported(span: Option<Span>, message: impl Into<String>) -> Self {
-        Error(Diagnostic::error(codes::SPIRV_UNSUPPORTED, span, message))
+        Error(Box::new(Diagnostic::error(
+            codes::SPIRV_UNSUPPORTED,
+            span,
+            message,
+        )))
     }
 
     /// An `OSH5001` error for IR that breaks the IR's own rules.

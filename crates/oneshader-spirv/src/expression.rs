@@ -26,12 +26,25 @@ fn literal_bits(literal: Literal) -> u64 {
 impl FunctionWriter<'_, '_> {
     /// The constant that expression `handle` is, if it is one (literals, zero
     /// values, and compositions and splats of constants).
+    #[inline]
     pub fn constant(&mut self, handle: Handle<Expression>) -> Result<Option<Word>> {
-        Ok(match self.expression(handle)? {
-            Expression::Literal(literal) => Some(
+        match self.expression(handle)? {
+            Expression::Literal(literal) => Ok(Some(
                 self.w
                     .scalar_constant(literal.scalar(), literal_bits(*literal))?,
-            ),
+            )),
+            Expression::ZeroValue(_) | Expression::Compose { .. } | Expression::Splat { .. } => {
+                self.aggregate_constant(handle)
+            }
+            // Most expressions: answered without the frame of the composite case.
+            _ => Ok(None),
+        }
+    }
+
+    /// [`Self::constant`] for a zero value, composition or splat.
+    #[inline(never)]
+    fn aggregate_constant(&mut self, handle: Handle<Expression>) -> Result<Option<Word>> {
+        Ok(match self.expression(handle)? {
             Expression::ZeroValue(ty) => Some(self.w.zero_constant(*ty)?),
             Expression::Compose { components, .. } => {
                 let mut constants = Vec::with_capacity(components.len());

@@ -3,8 +3,8 @@
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, FastHashSet, Function, Handle, LocalVariable, Span, Statement,
-    Type, TypeInner,
+    AddressSpace, Block, Expression, FastHashSet, Function, Handle, LocalVariable, Module, Span,
+    Statement, Type, TypeInner,
 };
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
 
@@ -256,7 +256,23 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     }
 
     /// The structure of the type of expression `handle`.
+    #[inline]
     pub fn inner_of(&self, handle: Handle<Expression>) -> Result<&'a TypeInner> {
+        let (f, module): (&'a Function, &'a Module) = (self.f, self.w.module);
+        match f
+            .expression_types
+            .get(handle.index())
+            .and_then(|&ty| module.types.try_get(ty))
+        {
+            Some(ty) => Ok(&ty.inner),
+            None => self.missing_type_of(handle),
+        }
+    }
+
+    /// The error [`FunctionWriter::inner_of`] gives for an expression without a type or
+    /// with a type outside the module, with the expression's span.
+    #[cold]
+    fn missing_type_of(&self, handle: Handle<Expression>) -> Result<&'a TypeInner> {
         let ty = self.type_of(handle)?;
         self.w.inner(ty, self.span(handle))
     }

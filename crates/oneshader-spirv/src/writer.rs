@@ -91,8 +91,9 @@ pub(crate) struct Writer<'a> {
     pub(crate) types: Vec<TypeIds>,
     /// `Block` structs of buffers, by IR type and writability.
     pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
-    /// Scalar types declared so far (saves the capability checks of `scalar_type`).
-    scalar_types: FastHashMap<Scalar, Word>,
+    /// Scalar types declared so far (saves the capability checks of `scalar_type`), by
+    /// [`scalar_slot`]; 0 where not declared yet.
+    scalar_types: [Word; SCALAR_SLOTS],
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
     /// Scalar constants by type id and bits.
@@ -126,7 +127,7 @@ impl<'a> Writer<'a> {
             (module.entry_points.get(entry), info.entry_point(entry))
         else {
             return Err(vec![
-                Error::unsupported(
+                *Error::unsupported(
                     None,
                     format!(
                         "there is no entry point number {entry} (the module has {})",
@@ -143,8 +144,14 @@ impl<'a> Writer<'a> {
                 entry_info.reachable_functions.as_slice(),
             )
         } else {
-            inlined = oneshader_ir::inline::inline_entry_point(module, info, entry_point);
-            (&*inlined.function, inlined.helpers.as_slice())
+            inlined = oneshader_ir::inline::inline_entry_point(module, info, entry);
+            match &inlined {
+                Some(inlined) => (inlined.function, inlined.helpers.as_slice()),
+                None => (
+                    &entry_point.function,
+                    entry_info.reachable_functions.as_slice(),
+                ),
+            }
         };
         Writer::write_functions_of(module, entry_point, entry_function, helpers, options)
     }
@@ -168,7 +175,7 @@ impl<'a> Writer<'a> {
             glsl: None,
             types: vec![TypeIds::default(); module.types.len()],
             blocks: FastHashMap::default(),
-            scalar_types: FastHashMap::default(),
+            scalar_types: [0; SCALAR_SLOTS],
             pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
             scalar_constants: FastHashMap::with_capacity_and_hasher(64, Default::default()),
             composite_constants: FastHashMap::default(),
@@ -185,7 +192,7 @@ impl<'a> Writer<'a> {
             .b
             .memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
         if let Err(Error(diagnostic)) = writer.write_functions() {
-            writer.diagnostics.push(diagnostic);
+            writer.diagnostics.push(*diagnostic);
         }
         if writer.diagnostics.is_empty() {
             Ok(writer.b.assemble())
@@ -223,7 +230,7 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) =
             crate::function::write_entry_function(self, entry_id, void, entry_type)
         {
-            self.diagnostics.push(diagnostic);
+            self.diagnostics.push(*diagnostic);
             self.abandon_function();
         }
         for &handle in helpers {
@@ -236,7 +243,7 @@ impl<'a> Writer<'a> {
             if let Err(Error(diagnostic)) =
                 crate::function::write_helper_function(self, function, &signature)
             {
-                self.diagnostics.push(diagnostic);
+                self.diagnostics.push(*diagnostic);
                 self.abandon_function();
             }
         }
@@ -275,13 +282,17 @@ impl<'a> Writer<'a> {
     }
 
     /// The cached SPIR-V type of `scalar`, if it was declared already.
+    #[inline]
     pub(crate) fn known_scalar_type(&self, scalar: Scalar) -> Option<Word> {
-        self.scalar_types.get(&scalar).copied()
+        let slot = scalar_slot(scalar)?;
+        self.scalar_types.get(slot).copied().filter(|&id| id != 0)
     }
 
-    /// Remembers `id` as the SPIR-V type of `scalar`.
+    /// Remembers `id` as the SPIR-V type of `scalar` (a scalar of a width SPIR-V has).
     pub(crate) fn remember_scalar_type(&mut self, scalar: Scalar, id: Word) {
-        self.scalar_types.insert(scalar, id);
+        if let Some(known) = scalar_slot(scalar).and_then(|slot| self.scalar_types.get_mut(slot)) {
+            *known = id;
+        }
     }
 
     /// Ends a function left half-written by an error, so the builder can go on.
@@ -348,15 +359,12 @@ impl<'a> Writer<'a> {
     }
 
     /// The structure of IR type `ty`, checked to exist.
+    #[inline]
     pub fn inner(&self, ty: Handle<Type>, span: Option<Span>) -> Result<&'a TypeInner> {
         let module: &'a Module = self.module;
-        if ty.index() < module.types.len() {
-            Ok(&module.types[ty].inner)
-        } else {
-            Err(Error::malformed(
-                span,
-                format!("type {ty:?} does not exist"),
-            ))
+        match module.types.try_get(ty) {
+            Some(ty) => Ok(&ty.inner),
+            None => Err(missing_type(ty, span)),
         }
     }
 
@@ -602,4 +610,25 @@ fn f16_bits(value: f32) -> u16 {
     let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
     let mantissa = ((bits >> 13) & 0x3ff) as u16;
     sign | ((exponent.clamp(0, 31) as u16) << 10) | mantissa
+}
+
+/// The error for a type handle outside the module, kept out of line: the lookups that
+/// make it are hot, and it never happens for IR the front end built.
+#[cold]
+fn missing_type(ty: Handle<Type>, span: Option<Span>) -> Error {
+    Error::malformed(span, format!("type {ty:?} does not exist"))
+}
+
+/// How many scalar types [`scalar_slot`] tells apart: four kinds of four widths.
+const SCALAR_SLOTS: usize = 16;
+
+/// The slot of `scalar` in the writer's table of scalar types: one per kind and width
+/// of 1, 2, 4 or 8 bytes; `None` for another width (which SPIR-V has no type for).
+#[inline]
+fn scalar_slot(scalar: Scalar) -> Option<usize> {
+    let width = scalar.width;
+    if !width.is_power_of_two() || width > 8 {
+        return None;
+    }
+    Some(scalar.kind as usize * 4 + width.trailing_zeros() as usize)
 }
