@@ -566,9 +566,24 @@ mod tests {
         assert!(wgsl.unwrap_or_default().contains("fn main("));
     }
 
+    /// The kernel set and every corpus shader: modules of several entry points sharing
+    /// helpers.
+    fn kernels_and_corpus() -> Vec<std::path::PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut paths = vec![root.join("shaders/Kernels.hlsl")];
+        let corpus = std::fs::read_dir(root.join("tests/corpus")).expect("tests/corpus");
+        paths.extend(
+            corpus
+                .filter_map(|entry| Some(entry.ok()?.path()))
+                .filter(|path| path.extension().is_some_and(|e| e == "hlsl")),
+        );
+        paths
+    }
+
     /// A module's MSL and WGSL writers, shared by its entry points (names worked out once,
     /// helpers written once and reused where an entry point would write them alike),
-    /// write each entry point as the writers of a module of that entry point alone do: on the kernel set, every corpus shader, and a module
+    /// write each entry point as the writers of a module of that entry point alone do: on
+    /// the kernel set, every corpus shader, and a module
     /// whose helpers an entry point writes otherwise (a buffer used atomically in one
     /// entry point only, a texture sampled with a comparison in one only, a helper's
     /// local named like an entry point).
@@ -589,19 +604,11 @@ mod tests {
                 Out[id.x] = float(Peek(id.x)) + Look(1)\n\
                     + Depth.SampleCmpLevelZero(Compare, float2(0.5, 0.5), 0.5);\n\
             }\n";
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut shaders = vec![(
             "alike_but_for_the_entry_point.hlsl".to_string(),
             ALIKE_BUT_FOR_THE_ENTRY_POINT.to_string(),
         )];
-        let mut paths = vec![root.join("shaders/Kernels.hlsl")];
-        let corpus = std::fs::read_dir(root.join("tests/corpus")).expect("tests/corpus");
-        paths.extend(
-            corpus
-                .filter_map(|entry| Some(entry.ok()?.path()))
-                .filter(|path| path.extension().is_some_and(|e| e == "hlsl")),
-        );
-        for path in paths {
+        for path in kernels_and_corpus() {
             let text = std::fs::read_to_string(&path).expect("a readable shader");
             shaders.push((path.display().to_string(), text));
         }
@@ -650,16 +657,8 @@ mod tests {
     /// helpers) and every corpus shader.
     #[test]
     fn module_info_agrees_with_the_analyses() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut paths = vec![root.join("shaders/Kernels.hlsl")];
-        let corpus = std::fs::read_dir(root.join("tests/corpus")).expect("tests/corpus");
-        paths.extend(
-            corpus
-                .filter_map(|entry| Some(entry.ok()?.path()))
-                .filter(|path| path.extension().is_some_and(|e| e == "hlsl")),
-        );
         let mut entry_points = 0;
-        for path in paths {
+        for path in kernels_and_corpus() {
             let text = std::fs::read_to_string(&path).expect("a readable shader");
             let mut sources = SourceMap::new();
             let main = sources.add(path.display().to_string(), &text);
