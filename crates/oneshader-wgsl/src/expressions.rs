@@ -514,9 +514,7 @@ impl Writer<'_> {
                 reject,
             } => self.select(out, context, condition, accept, reject)?,
             Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args)?,
-            Expression::Wave { op, ref args } => {
-                out.push_str(&self.wave(context, handle, op, args)?)
-            }
+            Expression::Wave { op, ref args } => self.write_wave(out, context, handle, op, args)?,
             Expression::CallResult(_) | Expression::AtomicResult => {
                 return Err(unsupported(
                     span,
