@@ -815,6 +815,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// a global used atomically, at a 32-bit integer, not at a float or vector member of
     /// such a buffer's struct.
     fn is_atomic(&self, h: Handle<Expression>) -> bool {
+        if !self.w.uses_atomics {
+            return false;
+        }
         let root_is_atomic = match pointer_root(self.function, h) {
             Some(PointerRoot::Global(global)) => self
                 .w

@@ -48,7 +48,12 @@ impl Writer<'_> {
         statement: &Statement,
         indent: usize,
     ) -> Res<()> {
-        if let Some(span) = first_span(context.function, std::slice::from_ref(statement)) {
+        // A binding (nearly every statement) is located by its expression.
+        let span = match *statement {
+            Statement::Bind(handle) => context.function.expressions.span(handle),
+            _ => first_span(context.function, std::slice::from_ref(statement)),
+        };
+        if let Some(span) = span {
             context.span = Some(span);
         }
         match statement {
