@@ -720,6 +720,9 @@ impl Writer<'_> {
         context: &FunctionContext,
         pointer: Handle<Expression>,
     ) -> bool {
+        if !self.uses_atomics {
+            return false;
+        }
         let root_is_atomic = matches!(
             pointer_root(context.function, pointer),
             Some(PointerRoot::Global(g)) if self.atomic_globals.try_get(g).copied().unwrap_or(false)
