@@ -544,6 +544,8 @@ fn first_span(function: &Function, block: &[Statement]) -> Option<Span> {
 }
 
 /// The source location of `statement` (through the expressions it uses), if it has one.
+// Inlined into `write_statement`, which asks it of every statement.
+#[inline]
 fn statement_span(function: &Function, statement: &Statement) -> Option<Span> {
     let span = |h: Handle<Expression>| function.expressions.span(h);
     match statement {
