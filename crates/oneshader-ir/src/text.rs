@@ -13,44 +13,46 @@ use std::fmt::Write as _;
 /// without an exponent. Other values go through the formatter.
 pub fn push_f32(out: &mut String, value: f32) {
     let magnitude = value.abs();
-    let sixteenths = magnitude * 16.0;
-    if magnitude < 8192.0 && sixteenths == sixteenths.trunc() {
-        // Exact: below 2^17, and a product by a power of two.
-        let sixteenths = sixteenths as u32;
-        if value.is_sign_negative() {
-            out.push('-');
-        }
-        push_decimal(out, u64::from(sixteenths / 16));
-        out.push('.');
-        // n/16 = n * 625 / 10000: four digits, without their trailing zeros.
-        let fraction = sixteenths % 16 * 625;
-        if fraction == 0 {
-            out.push('0');
-        } else {
-            let mut digits = [b'0'; 4];
-            let mut rest = fraction;
-            for digit in digits.iter_mut().rev() {
-                *digit = b'0' + (rest % 10) as u8;
-                rest /= 10;
+    if magnitude < 8192.0 {
+        // Below 2^17 sixteenths: a whole number of them converts to `u32` and back
+        // exactly (a comparison, where `trunc` is a library call).
+        let sixteenths = magnitude * 16.0;
+        let whole = sixteenths as u32;
+        if whole as f32 == sixteenths {
+            if value.is_sign_negative() {
+                out.push('-');
             }
-            let kept = digits
-                .iter()
-                .rposition(|&digit| digit != b'0')
-                .map_or(0, |last| last + 1);
-            for &digit in digits.iter().take(kept) {
-                out.push(char::from(digit));
+            push_decimal(out, u64::from(whole / 16));
+            out.push('.');
+            out.push_str(
+                SIXTEENTHS
+                    .get((whole % 16) as usize)
+                    .copied()
+                    .unwrap_or("0"),
+            );
+            return;
+        }
+    } else if magnitude < 16_777_216.0 {
+        // An integer below 2^24 converts to `u32` and back exactly.
+        let whole = magnitude as u32;
+        if whole as f32 == magnitude {
+            if value.is_sign_negative() {
+                out.push('-');
             }
+            push_decimal(out, u64::from(whole));
+            out.push_str(".0");
+            return;
         }
-    } else if magnitude < 16_777_216.0 && magnitude == magnitude.trunc() {
-        if value.is_sign_negative() {
-            out.push('-');
-        }
-        push_decimal(out, magnitude as u64);
-        out.push_str(".0");
-    } else {
-        let _ = write!(out, "{value:?}");
     }
+    let _ = write!(out, "{value:?}");
 }
+
+/// The decimal digits of n/16 after the point, by n (n * 625 / 10000 without its trailing
+/// zeros, `0` for none).
+const SIXTEENTHS: [&str; 16] = [
+    "0", "0625", "125", "1875", "25", "3125", "375", "4375", "5", "5625", "625", "6875", "75",
+    "8125", "875", "9375",
+];
 
 /// Appends the decimal digits of `value` (without the formatting machinery, which costs
 /// more than the digits for the `_eN` names the text writers write at nearly every

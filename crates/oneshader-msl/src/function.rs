@@ -815,6 +815,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// a global used atomically, at a 32-bit integer, not at a float or vector member of
     /// such a buffer's struct.
     fn is_atomic(&self, h: Handle<Expression>) -> bool {
+        if !self.w.uses_atomics {
+            return false;
+        }
         let root_is_atomic = match pointer_root(self.function, h) {
             Some(PointerRoot::Global(global)) => self
                 .w
@@ -1254,7 +1257,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.out.push(')');
             return Ok(());
         }
-        if matches!(op, Add | Subtract | Multiply | ShiftLeft) && self.wraps_in_unsigned(left)? {
+        if matches!(op, Add | Subtract | Multiply | ShiftLeft) && is_wide_signed(left_inner) {
             self.out.push_str("as_type<");
             self.write_type_of(left)?;
             self.out.push_str(">(");
@@ -1313,10 +1316,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// and negation are undefined on overflow in MSL (C++) but wrap in HLSL. (16-bit
     /// operands are promoted to `int` by C++, so they cannot overflow.)
     fn wraps_in_unsigned(&mut self, h: Handle<Expression>) -> Result<bool, Diagnostic> {
-        Ok(self
-            .inner_of(h)?
-            .scalar()
-            .is_some_and(|s| s.kind == ScalarKind::Sint && s.width >= 4))
+        Ok(is_wide_signed(self.inner_of(h)?))
     }
 
     /// `l op r` on signed integers in the unsigned type of the same width (`uint`,
@@ -1525,4 +1525,12 @@ pub fn write_literal(out: &mut String, literal: Literal) -> Result<(), String> {
         Literal::F64(_) => return Err("a 64-bit float literal: MSL has no double".into()),
     };
     Ok(())
+}
+
+/// Whether `inner` is a 32- or 64-bit signed integer scalar or vector (see
+/// `FunctionWriter::wraps_in_unsigned`).
+fn is_wide_signed(inner: &TypeInner) -> bool {
+    inner
+        .scalar()
+        .is_some_and(|s| s.kind == ScalarKind::Sint && s.width >= 4)
 }

@@ -441,24 +441,37 @@ impl Namer {
     }
 
     /// The MSL name for `name` in this scope, now taken.
+    ///
+    /// A free name (nearly every one) costs one lookup in each enclosing scope's names
+    /// and one insertion here, which also tells whether this scope took it already.
     pub fn name(&mut self, name: &str) -> Rc<str> {
         let base = sanitized(name);
-        let name: Rc<str> = if self.try_name(&base) {
-            self.numbered = true;
-            let mut candidate = String::with_capacity(base.len() + 3);
-            let mut suffix = 1;
-            loop {
-                candidate.clear();
-                candidate.push_str(&base);
-                candidate.push('_');
-                oneshader_ir::text::push_decimal(&mut candidate, suffix);
-                if !self.try_name(&candidate) {
-                    break candidate.into();
-                }
-                suffix += 1;
+        let outside = self.outer.contains(&*base)
+            || self
+                .outermost
+                .as_ref()
+                .is_some_and(|names| names.contains(&*base));
+        if !outside {
+            let name: Rc<str> = base.as_ref().into();
+            if self.taken.insert(Rc::clone(&name)) {
+                return name;
             }
-        } else {
-            base.into()
+        } else if !self.taken.contains(&*base) {
+            // Taken only in an enclosing scope (as `try_name` would note it).
+            self.outer_clash = true;
+        }
+        self.numbered = true;
+        let mut candidate = String::with_capacity(base.len() + 3);
+        let mut suffix = 1;
+        let name: Rc<str> = loop {
+            candidate.clear();
+            candidate.push_str(&base);
+            candidate.push('_');
+            oneshader_ir::text::push_decimal(&mut candidate, suffix);
+            if !self.try_name(&candidate) {
+                break candidate.into();
+            }
+            suffix += 1;
         };
         self.taken.insert(Rc::clone(&name));
         name

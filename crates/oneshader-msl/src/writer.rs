@@ -106,6 +106,9 @@ pub struct Writer<'a> {
     entry_callees: &'a [Handle<Function>],
     /// How the entry point uses each global, by handle.
     pub global_uses: &'a [GlobalUse],
+    /// Whether the entry point uses some global atomically (when none, no pointer is
+    /// atomic and nothing need be looked up per access).
+    pub uses_atomics: bool,
     /// What each function needs passed, by handle.
     pub needs: &'a HandleVec<Function, Needs>,
     /// Each function's hidden parameters, once asked for.
@@ -432,6 +435,7 @@ impl<'a> Writer<'a> {
             global_names,
             function_names,
             global_uses: &entry_info.global_uses,
+            uses_atomics: entry_info.global_uses.iter().any(|u| u.atomic),
             entry_callees: &entry_info.callees,
             hidden: HandleVec::from_len(shared.needs.len(), None),
             helper_scope,

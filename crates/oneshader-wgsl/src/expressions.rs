@@ -407,10 +407,11 @@ impl Writer<'_> {
         handle: Handle<Expression>,
         expression: &Expression,
     ) -> Res<()> {
-        let span = context.function.expressions.span(handle);
+        // The location is looked up only by the kinds that may need it.
+        let span = || context.function.expressions.span(handle);
         match *expression {
             Expression::Compose { ty, ref components } => {
-                self.write_type_before(out, context, ty, span, components)?;
+                self.write_type_before(out, context, ty, span(), components)?;
                 out.push('(');
                 self.write_list(out, context, components)?;
                 out.push(')');
@@ -440,7 +441,7 @@ impl Writer<'_> {
             }
             Expression::AccessIndex { base, index } => {
                 let base_ty = self.type_handle_of(context, base)?;
-                let selector = self.member_selector(base_ty, index, span)?;
+                let selector = self.member_selector(base_ty, index, span())?;
                 self.write_operand(out, context, base)?;
                 selector.write(out);
             }
@@ -451,7 +452,7 @@ impl Writer<'_> {
                 if from == to {
                     self.write_expr(out, context, expr)?;
                 } else {
-                    self.write_type_before(out, context, to, span, &[expr])?;
+                    self.write_type_before(out, context, to, span(), &[expr])?;
                     out.push('(');
                     self.write_expr(out, context, expr)?;
                     out.push(')');
@@ -464,7 +465,7 @@ impl Writer<'_> {
                     self.write_expr(out, context, expr)?;
                 } else {
                     out.push_str("bitcast<");
-                    self.write_type_before(out, context, to, span, &[expr])?;
+                    self.write_type_before(out, context, to, span(), &[expr])?;
                     out.push_str(">(");
                     self.write_expr(out, context, expr)?;
                     out.push(')');
@@ -491,18 +492,19 @@ impl Writer<'_> {
         handle: Handle<Expression>,
         expression: &Expression,
     ) -> Res<()> {
-        let span = context.function.expressions.span(handle);
+        // Looked up where it is used: nearly every leaf writes without one.
+        let span = || context.function.expressions.span(handle);
         match *expression {
             Expression::Literal(value) => write_literal(out, value)
-                .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))?,
+                .map_err(|why| unsupported(span(), concat_text!("WGSL cannot express ", why)))?,
             Expression::ZeroValue(ty) => {
-                self.write_type_at(out, ty, false, span)?;
+                self.write_type_at(out, ty, false, span())?;
                 out.push_str("()");
             }
             Expression::GlobalVariable(_)
             | Expression::LocalVariable(_)
             | Expression::FunctionArgument(_) => {
-                out.push_str(self.variable_name(context, expression, span)?)
+                out.push_str(self.variable_name(context, handle, expression)?)
             }
             Expression::Unary { op, expr } => self.unary(out, context, handle, op, expr)?,
             Expression::Binary { op, left, right } => {
@@ -514,12 +516,10 @@ impl Writer<'_> {
                 reject,
             } => self.select(out, context, condition, accept, reject)?,
             Expression::Math { fun, ref args } => self.math(out, context, handle, fun, args)?,
-            Expression::Wave { op, ref args } => {
-                out.push_str(&self.wave(context, handle, op, args)?)
-            }
+            Expression::Wave { op, ref args } => self.write_wave(out, context, handle, op, args)?,
             Expression::CallResult(_) | Expression::AtomicResult => {
                 return Err(unsupported(
-                    span,
+                    span(),
                     "a call or atomic result used before its statement",
                 ))
             }
@@ -531,14 +531,14 @@ impl Writer<'_> {
                     "CalculateLevelOfDetailUnclamped"
                 };
                 return Err(unsupported(
-                    span,
+                    span(),
                     concat_text!("The intrinsic '", name, "' is not supported in WGSL: WGSL has no level-of-detail query. Compute the level from the coordinate's derivatives (dpdx/dpdy, i.e. ddx/ddy) scaled by textureDimensions, and sample with SampleLevel; or compile this shader for SPIR-V and MSL only (--target spirv,msl)."),
                 ));
             }
             Expression::ImageLoad { .. } => out.push_str(&self.image_load(context, handle)?),
             Expression::ImageTexelPointer { .. } => {
                 return Err(unsupported(
-                    span,
+                    span(),
                     "a texel pointer used as a value (only atomics take one)",
                 ))
             }
@@ -549,7 +549,7 @@ impl Writer<'_> {
                 axis,
                 control,
                 expr,
-            } => out.push_str(&self.derivative(context, span, axis, control, expr)?),
+            } => out.push_str(&self.derivative(context, span(), axis, control, expr)?),
             Expression::Compose { .. }
             | Expression::Splat { .. }
             | Expression::Swizzle { .. }
@@ -609,7 +609,6 @@ impl Writer<'_> {
         context: &FunctionContext,
         pointer: Handle<Expression>,
     ) -> Res<()> {
-        let span = context.function.expressions.span(pointer);
         match *self.get(context, pointer)? {
             Expression::Access { base, index } => {
                 self.write_reference(out, context, base)?;
@@ -619,40 +618,43 @@ impl Writer<'_> {
             }
             Expression::AccessIndex { base, index } => {
                 let base_ty = self.type_handle_of(context, base)?;
+                let span = context.function.expressions.span(pointer);
                 let selector = self.member_selector(base_ty, index, span)?;
                 self.write_reference(out, context, base)?;
                 selector.write(out);
             }
-            ref expression => self.reference_root(out, context, expression, span)?,
+            ref expression => self.reference_root(out, context, pointer, expression)?,
         }
         Ok(())
     }
 
-    /// The name of the global, local or parameter `expression` names.
+    /// The name of the global, local or parameter `expression` (expression `handle`)
+    /// names. The location of `handle` is looked up only for an error.
     fn variable_name<'n>(
         &'n self,
         context: &'n FunctionContext,
+        handle: Handle<Expression>,
         expression: &Expression,
-        span: Option<oneshader_ir::Span>,
     ) -> Res<&'n str> {
+        let span = || context.function.expressions.span(handle);
         match *expression {
             Expression::GlobalVariable(global) => self
                 .global_names
                 .try_get(global)
                 .and_then(Option::as_deref)
-                .ok_or_else(|| unsupported(span, "a global that is not declared")),
+                .ok_or_else(|| unsupported(span(), "a global that is not declared")),
             Expression::LocalVariable(local) => context
                 .local_names
                 .try_get(local)
                 .map(|name| &**name)
-                .ok_or_else(|| unsupported(span, "a local variable out of range")),
+                .ok_or_else(|| unsupported(span(), "a local variable out of range")),
             Expression::FunctionArgument(index) => context
                 .arg_names
                 .get(index as usize)
                 .map(|name| &**name)
-                .ok_or_else(|| unsupported(span, "a function argument out of range")),
+                .ok_or_else(|| unsupported(span(), "a function argument out of range")),
             _ => Err(unsupported(
-                span,
+                span(),
                 "a value that is not a variable or parameter",
             )),
         }
@@ -666,25 +668,26 @@ impl Writer<'_> {
         &self,
         out: &mut String,
         context: &FunctionContext,
+        pointer: Handle<Expression>,
         expression: &Expression,
-        span: Option<oneshader_ir::Span>,
     ) -> Res<()> {
+        let span = || context.function.expressions.span(pointer);
         match *expression {
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
-                out.push_str(self.variable_name(context, expression, span)?)
+                out.push_str(self.variable_name(context, pointer, expression)?)
             }
             Expression::FunctionArgument(_) => {
                 // A pointer parameter: the reference is what it points at.
                 out.push_str("(*");
-                out.push_str(self.variable_name(context, expression, span)?);
+                out.push_str(self.variable_name(context, pointer, expression)?);
                 out.push(')');
             }
             Expression::ImageTexelPointer {
                 image, coordinate, ..
-            } => out.push_str(&self.texel_reference(context, image, coordinate, span)?),
+            } => out.push_str(&self.texel_reference(context, image, coordinate, span())?),
             _ => {
                 return Err(unsupported(
-                    span,
+                    span(),
                     "a pointer that is not a variable, parameter or element of one",
                 ))
             }
@@ -722,6 +725,9 @@ impl Writer<'_> {
         context: &FunctionContext,
         pointer: Handle<Expression>,
     ) -> bool {
+        if !self.uses_atomics {
+            return false;
+        }
         let root_is_atomic = matches!(
             pointer_root(context.function, pointer),
             Some(PointerRoot::Global(g)) if self.atomic_globals.try_get(g).copied().unwrap_or(false)

@@ -524,7 +524,8 @@ pub struct Namer {
     /// The names taken in this scope (and not yet shared). A name handed out and its
     /// entry here are one allocation.
     used: FastHashSet<Rc<str>>,
-    /// Where a name is sanitized before it is checked, reused from name to name.
+    /// Where a name that must change to be a valid identifier is rewritten, reused from
+    /// name to name.
     scratch: String,
     /// Struct members: only keywords and reserved words clash (members are never looked
     /// up as identifiers, so `position` or `f32` are fine member names).
@@ -625,22 +626,36 @@ impl Namer {
 
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
     pub fn name(&mut self, name: &str, fallback: &str) -> Rc<str> {
-        let mut base = std::mem::take(&mut self.scratch);
-        sanitize(&mut base, name, fallback, self.members);
-        let name: Rc<str> = if self.try_name(&base) {
-            self.numbered = true;
-            let mut suffix = 1u32;
-            loop {
-                let candidate = format!("{base}_{suffix}");
-                if !self.try_name(&candidate) {
-                    break Rc::from(candidate);
-                }
-                suffix += 1;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let base = sanitized(&mut scratch, name, fallback, self.members);
+        let name = self.take(base);
+        self.scratch = scratch;
+        name
+    }
+
+    /// Takes `base` if it is free, else `base` with the first number that makes it free.
+    ///
+    /// A free base (nearly every name) costs one lookup in the enclosing scope's names and
+    /// one insertion here, which also tells whether this scope took it already.
+    fn take(&mut self, base: &str) -> Rc<str> {
+        if !self.outer.contains(base) {
+            let name: Rc<str> = Rc::from(base);
+            if self.used.insert(Rc::clone(&name)) {
+                return name;
             }
-        } else {
-            Rc::from(base.as_str())
+        } else if !self.used.contains(base) {
+            // Taken only in the enclosing scope (as `try_name` would note it).
+            self.outer_clash = true;
+        }
+        self.numbered = true;
+        let mut suffix = 1u32;
+        let name: Rc<str> = loop {
+            let candidate = format!("{base}_{suffix}");
+            if !self.try_name(&candidate) {
+                break Rc::from(candidate);
+            }
+            suffix += 1;
         };
-        self.scratch = base;
         self.used.insert(Rc::clone(&name));
         name
     }
@@ -649,19 +664,27 @@ impl Namer {
 /// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
 /// if nothing usable is left): the name a scope gives it when that is free.
 pub fn identifier(name: &str, fallback: &str) -> String {
-    // Through a namer of its own, so that `sanitize` keeps one caller, which inlines it.
+    // Through a namer of its own, so that `sanitized` keeps one caller, which inlines it.
     Namer::default().name(name, fallback).to_string()
 }
 
-/// Writes `name` made a valid WGSL identifier that is no keyword or predeclared name
-/// into `text` (replacing what it held).
-fn sanitize(text: &mut String, name: &str, fallback: &str, member: bool) {
-    text.clear();
-    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        // Nearly every name: nothing to replace.
-        text.push_str(name);
+/// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
+/// if nothing usable is left): `name` itself when it already is one (nearly every name),
+/// else the identifier written into `scratch`.
+fn sanitized<'a>(scratch: &'a mut String, name: &'a str, fallback: &str, member: bool) -> &'a str {
+    let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let starts_well = match name.as_bytes() {
+        [] | [b'_'] | [b'_', b'_', ..] => false,
+        [first, ..] => !first.is_ascii_digit(),
+    };
+    if plain && starts_well && !clashes(name, member) {
+        return name;
+    }
+    scratch.clear();
+    if plain {
+        scratch.push_str(name);
     } else {
-        text.extend(name.chars().map(|c| {
+        scratch.extend(name.chars().map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' {
                 c
             } else {
@@ -669,23 +692,29 @@ fn sanitize(text: &mut String, name: &str, fallback: &str, member: bool) {
             }
         }));
     }
-    if text.is_empty() || text == "_" {
-        text.clear();
-        text.push_str(fallback);
+    if scratch.is_empty() || scratch == "_" {
+        scratch.clear();
+        scratch.push_str(fallback);
     }
-    if text.starts_with("__") {
-        text.insert(0, 'u');
+    if scratch.starts_with("__") {
+        scratch.insert(0, 'u');
     }
-    if text.starts_with(|c: char| c.is_ascii_digit()) {
-        text.insert_str(0, "v_");
+    if scratch.starts_with(|c: char| c.is_ascii_digit()) {
+        scratch.insert_str(0, "v_");
     }
-    let clashes = if member {
-        is_keyword(text)
+    if clashes(scratch, member) {
+        scratch.push('_');
+    }
+    scratch
+}
+
+/// Whether `name` (a valid identifier) must get `_` appended: it is a keyword, or, unless
+/// it names a struct member, a predeclared name or of the form of our temporaries.
+fn clashes(name: &str, member: bool) -> bool {
+    if member {
+        is_keyword(name)
     } else {
-        is_reserved(text)
-    };
-    if clashes {
-        text.push('_');
+        is_reserved(name)
     }
 }
 

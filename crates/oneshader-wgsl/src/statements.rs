@@ -48,7 +48,8 @@ impl Writer<'_> {
         statement: &Statement,
         indent: usize,
     ) -> Res<()> {
-        if let Some(span) = first_span(context.function, std::slice::from_ref(statement)) {
+        let span = statement_span(context.function, statement);
+        if let Some(span) = span {
             context.span = Some(span);
         }
         match statement {
@@ -537,8 +538,17 @@ fn too_deep(span: Option<Span>, depth: usize) -> Diagnostic {
 /// The source location of the first statement of `block` that has one (through the
 /// expressions it uses).
 fn first_span(function: &Function, block: &[Statement]) -> Option<Span> {
+    block
+        .iter()
+        .find_map(|statement| statement_span(function, statement))
+}
+
+/// The source location of `statement` (through the expressions it uses), if it has one.
+// Inlined into `write_statement`, which asks it of every statement.
+#[inline]
+fn statement_span(function: &Function, statement: &Statement) -> Option<Span> {
     let span = |h: Handle<Expression>| function.expressions.span(h);
-    block.iter().find_map(|statement| match statement {
+    match statement {
         Statement::Bind(h) => span(*h),
         Statement::Block(block) => first_span(function, block),
         Statement::If {
@@ -555,5 +565,5 @@ fn first_span(function: &Function, block: &[Statement]) -> Option<Span> {
         Statement::Return { value: Some(value) } => span(*value),
         Statement::Store { pointer, value } => span(*value).or_else(|| span(*pointer)),
         _ => None,
-    })
+    }
 }

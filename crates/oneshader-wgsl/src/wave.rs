@@ -7,56 +7,81 @@ use oneshader_ir::{Expression, Handle, ScalarKind, SwizzleComponent, TypeInner, 
 use crate::expressions::constant_index;
 use crate::writer::{unsupported, FunctionContext, Res, Writer};
 
-/// An operand of a value-moving wave operation, as a WGSL subgroup function takes it.
+/// What a value-moving wave operation needs to know of its operand before writing it.
 struct WaveValue {
-    /// The operand's text; bools are converted to `u32`s (WGSL moves only numbers).
-    text: String,
     /// The operand's structure.
     inner: TypeInner,
-    /// Whether the operand was bool and the result must be converted back.
+    /// Whether the operand is bool: it is converted to `u32` (WGSL moves only numbers) and
+    /// the result back to bool.
     is_bool: bool,
 }
 
 impl Writer<'_> {
+    /// The facts of `value`, an operand that a wave operation moves between lanes.
     fn wave_value(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<WaveValue> {
         let inner = self.type_of(context, value)?.clone();
         let is_bool = inner.scalar().is_some_and(|s| s.kind == ScalarKind::Bool);
-        let text = if is_bool {
-            concat_text!(
-                self.bits_type(&inner),
-                "(",
-                self.expression(context, value)?,
-                ")"
-            )
-        } else {
-            self.operand(context, value)?
-        };
-        Ok(WaveValue {
-            text,
-            inner,
-            is_bool,
-        })
+        Ok(WaveValue { inner, is_bool })
     }
 
-    /// `text`, a result computed on a [`WaveValue`], converted back to bool if need be.
-    fn wave_result(&self, value: &WaveValue, text: String) -> String {
-        if !value.is_bool {
-            return text;
-        }
-        match value.inner {
-            TypeInner::Vector { size, .. } => format!("vec{}<bool>({text})", size.count()),
-            _ => concat_text!("bool(", text, ")"),
-        }
-    }
-
-    /// The WGSL text of a wave operation.
-    pub(crate) fn wave(
+    /// Appends the text of `value` (with facts `facts`) as a subgroup function takes it:
+    /// a bool converted to `u32`.
+    fn write_wave_value(
         &self,
+        out: &mut String,
+        context: &FunctionContext,
+        value: Handle<Expression>,
+        facts: &WaveValue,
+    ) -> Res<()> {
+        if !facts.is_bool {
+            return self.write_operand(out, context, value);
+        }
+        match facts.inner {
+            TypeInner::Vector { size, .. } => {
+                out.push_str("vec");
+                crate::expressions::push_decimal(out, size.count() as usize);
+                out.push_str("<u32>(");
+            }
+            _ => out.push_str("u32("),
+        }
+        self.write_expr(out, context, value)?;
+        out.push(')');
+        Ok(())
+    }
+
+    /// Opens the conversion back to bool of a result computed on a [`WaveValue`], if it
+    /// needs one ([`Writer::close_wave_result`] closes it).
+    fn open_wave_result(out: &mut String, facts: &WaveValue) {
+        if !facts.is_bool {
+            return;
+        }
+        match facts.inner {
+            TypeInner::Vector { size, .. } => {
+                out.push_str("vec");
+                crate::expressions::push_decimal(out, size.count() as usize);
+                out.push_str("<bool>(");
+            }
+            _ => out.push_str("bool("),
+        }
+    }
+
+    /// Closes what [`Writer::open_wave_result`] opened.
+    fn close_wave_result(out: &mut String, facts: &WaveValue) {
+        if facts.is_bool {
+            out.push(')');
+        }
+    }
+
+    /// Appends the WGSL text of a wave operation to `out`. On an error, `out` may hold
+    /// part of the text.
+    pub(crate) fn write_wave(
+        &self,
+        out: &mut String,
         context: &FunctionContext,
         handle: Handle<Expression>,
         op: WaveOp,
         args: &[Handle<Expression>],
-    ) -> Res<String> {
+    ) -> Res<()> {
         use WaveOp::*;
         let span = context.function.expressions.span(handle);
         let wrong_arity = || {
@@ -86,43 +111,6 @@ impl Writer<'_> {
                 ),
             )
         };
-        let number = |name: &str| -> Res<String> {
-            let inner = self.type_of(context, arg(0)?)?;
-            if inner.scalar().is_none_or(|s| s.kind == ScalarKind::Bool) {
-                return Err(unsupported(
-                    span,
-                    concat_text!("'", op.hlsl_name(), "' on a value that is not a number"),
-                ));
-            }
-            Ok(concat_text!(
-                name,
-                "(",
-                self.expression(context, arg(0)?)?,
-                ")"
-            ))
-        };
-        let condition = |name: &str| -> Res<String> {
-            Ok(concat_text!(
-                name,
-                "(",
-                self.expression(context, arg(0)?)?,
-                ")"
-            ))
-        };
-        let count = |name: &str| -> Res<String> {
-            // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
-            Ok(concat_text!(
-                name,
-                "(u32(",
-                self.expression(context, arg(0)?)?,
-                "))"
-            ))
-        };
-        let moved = |name: &str| -> Res<String> {
-            let value = self.wave_value(context, arg(0)?)?;
-            let text = concat_text!(name, "(", value.text, ")");
-            Ok(self.wave_result(&value, text))
-        };
         // The built-in the mapping table gives the operation (docs/intrinsics.md), for
         // those that are one call.
         let function = op.info().wgsl.first().copied().ok_or_else(|| {
@@ -135,94 +123,141 @@ impl Writer<'_> {
                 ),
             )
         })?;
-        Ok(match op {
-            GetLaneCount => context
-                .lane_count
-                .ok_or_else(|| missing("lane count"))?
-                .to_owned(),
-            GetLaneIndex => context
-                .lane_index
-                .ok_or_else(|| missing("lane index"))?
-                .to_owned(),
-            IsFirstLane => concat_text!(function, "()"),
-            ActiveAnyTrue | ActiveAllTrue | ActiveBallot => condition(function)?,
-            ActiveCountBits | PrefixCountBits => count(function)?,
-            ActiveSum | ActiveProduct | ActiveMin | ActiveMax | ActiveBitAnd | ActiveBitOr
-            | ActiveBitXor | PrefixSum | PrefixProduct => number(function)?,
-            ReadLaneFirst | QuadReadAcrossX | QuadReadAcrossY | QuadReadAcrossDiagonal => {
-                moved(function)?
+        match op {
+            GetLaneCount => out.push_str(context.lane_count.ok_or_else(|| missing("lane count"))?),
+            GetLaneIndex => out.push_str(context.lane_index.ok_or_else(|| missing("lane index"))?),
+            IsFirstLane => {
+                out.push_str(function);
+                out.push_str("()");
             }
-            ActiveAllEqual => self.all_equal(context, arg(0)?)?,
+            ActiveAnyTrue | ActiveAllTrue | ActiveBallot => {
+                out.push_str(function);
+                out.push('(');
+                self.write_expr(out, context, arg(0)?)?;
+                out.push(')');
+            }
+            ActiveCountBits | PrefixCountBits => {
+                // bool to u32 is 0 or 1; the sum over (active, lower) lanes counts them.
+                out.push_str(function);
+                out.push_str("(u32(");
+                self.write_expr(out, context, arg(0)?)?;
+                out.push_str("))");
+            }
+            ActiveSum | ActiveProduct | ActiveMin | ActiveMax | ActiveBitAnd | ActiveBitOr
+            | ActiveBitXor | PrefixSum | PrefixProduct => {
+                let inner = self.type_of(context, arg(0)?)?;
+                if inner.scalar().is_none_or(|s| s.kind == ScalarKind::Bool) {
+                    return Err(unsupported(
+                        span,
+                        concat_text!("'", op.hlsl_name(), "' on a value that is not a number"),
+                    ));
+                }
+                out.push_str(function);
+                out.push('(');
+                self.write_expr(out, context, arg(0)?)?;
+                out.push(')');
+            }
+            ReadLaneFirst | QuadReadAcrossX | QuadReadAcrossY | QuadReadAcrossDiagonal => {
+                let value = arg(0)?;
+                let facts = self.wave_value(context, value)?;
+                Self::open_wave_result(out, &facts);
+                out.push_str(function);
+                out.push('(');
+                self.write_wave_value(out, context, value, &facts)?;
+                out.push(')');
+                Self::close_wave_result(out, &facts);
+            }
+            ActiveAllEqual => out.push_str(&self.all_equal(context, arg(0)?)?),
             ReadLaneAt => {
-                let value = self.wave_value(context, arg(0)?)?;
-                let text = match constant_index(context.function, arg(1)?) {
+                let value = arg(0)?;
+                let facts = self.wave_value(context, value)?;
+                Self::open_wave_result(out, &facts);
+                match constant_index(context.function, arg(1)?) {
                     // subgroupBroadcast takes a constant lane below 128.
                     Some(lane) if (0..128).contains(&lane) => {
-                        format!("subgroupBroadcast({}, {lane}u)", value.text)
+                        out.push_str("subgroupBroadcast(");
+                        self.write_wave_value(out, context, value, &facts)?;
+                        out.push_str(", ");
+                        crate::expressions::push_decimal(out, lane as usize);
+                        out.push_str("u)");
                     }
-                    _ => concat_text!(
-                        "subgroupShuffle(",
-                        value.text,
-                        ", ",
-                        self.expression(context, arg(1)?)?,
-                        ")"
-                    ),
-                };
-                self.wave_result(&value, text)
+                    _ => {
+                        out.push_str("subgroupShuffle(");
+                        self.write_wave_value(out, context, value, &facts)?;
+                        out.push_str(", ");
+                        self.write_expr(out, context, arg(1)?)?;
+                        out.push(')');
+                    }
+                }
+                Self::close_wave_result(out, &facts);
             }
             QuadReadLaneAt => {
-                let value = self.wave_value(context, arg(0)?)?;
-                let text = match constant_index(context.function, arg(1)?) {
+                let value = arg(0)?;
+                let facts = self.wave_value(context, value)?;
+                Self::open_wave_result(out, &facts);
+                match constant_index(context.function, arg(1)?) {
                     // quadBroadcast takes a constant quad lane, 0 to 3.
                     Some(lane) if (0..4).contains(&lane) => {
-                        format!("quadBroadcast({}, {lane}u)", value.text)
+                        out.push_str("quadBroadcast(");
+                        self.write_wave_value(out, context, value, &facts)?;
+                        out.push_str(", ");
+                        crate::expressions::push_decimal(out, lane as usize);
+                        out.push_str("u)");
                     }
                     _ => {
                         // The same lane of this quad: quads are lanes 4k..4k+3.
+                        out.push_str("subgroupShuffle(");
+                        self.write_wave_value(out, context, value, &facts)?;
                         let lane_index = context.lane_index.ok_or_else(|| missing("lane index"))?;
-                        let quad_lane = self.unsigned(context, arg(1)?)?;
-                        concat_text!(
-                            "subgroupShuffle(",
-                            value.text,
-                            ", (",
-                            lane_index,
-                            " & ~3u) + ",
-                            quad_lane,
-                            ")"
-                        )
+                        out.push_str(", (");
+                        out.push_str(lane_index);
+                        out.push_str(" & ~3u) + ");
+                        self.write_unsigned(out, context, arg(1)?)?;
+                        out.push(')');
                     }
-                };
-                self.wave_result(&value, text)
+                }
+                Self::close_wave_result(out, &facts);
             }
-        })
+        }
+        Ok(())
     }
 
     /// `WaveActiveAllEqual`: per component, whether every active lane has the first
     /// active lane's value: `subgroupAll(x == subgroupBroadcastFirst(x))`.
     fn all_equal(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<String> {
-        let value = self.wave_value(context, value)?;
+        let facts = self.wave_value(context, value)?;
+        let mut text = String::new();
+        self.write_wave_value(&mut text, context, value, &facts)?;
         let compare =
             |v: &str| concat_text!("subgroupAll(", v, " == subgroupBroadcastFirst(", v, "))");
-        Ok(match value.inner {
+        Ok(match facts.inner {
             TypeInner::Vector { size, .. } => {
                 let components: Vec<String> = SwizzleComponent::ALL
                     .iter()
                     .take(size.count() as usize)
-                    .map(|c| compare(&format!("{}.{}", value.text, c.letter())))
+                    .map(|c| compare(&format!("{}.{}", text, c.letter())))
                     .collect();
                 format!("vec{}<bool>({})", size.count(), components.join(", "))
             }
-            _ => compare(&value.text),
+            _ => compare(&text),
         })
     }
 
-    /// An integer scalar operand as `u32`.
-    fn unsigned(&self, context: &FunctionContext, value: Handle<Expression>) -> Res<String> {
+    /// Appends an integer scalar operand as `u32`.
+    fn write_unsigned(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        value: Handle<Expression>,
+    ) -> Res<()> {
         let scalar = self.type_of(context, value)?.scalar();
-        Ok(if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
-            self.operand(context, value)?
+        if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) {
+            self.write_operand(out, context, value)
         } else {
-            concat_text!("u32(", self.expression(context, value)?, ")")
-        })
+            out.push_str("u32(");
+            self.write_expr(out, context, value)?;
+            out.push(')');
+            Ok(())
+        }
     }
 }

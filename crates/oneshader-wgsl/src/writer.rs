@@ -151,6 +151,9 @@ pub(crate) struct Writer<'a> {
     pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
     pub atomic_globals: HandleVec<GlobalVariable, bool>,
+    /// Whether some global is used atomically (when none, no pointer is atomic and
+    /// nothing need be looked up per access).
+    pub uses_atomics: bool,
     /// WGSL names of the reachable helper functions, by handle index.
     pub function_names: HandleVec<Function, Option<Rc<str>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
@@ -437,6 +440,7 @@ impl<'a> Writer<'a> {
             entry_info,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
+            uses_atomics: false,
             function_names: HandleVec::from_len(module.functions.len(), None),
             struct_names: FastHashMap::default(),
             member_names: &shared.member_names,
@@ -482,6 +486,7 @@ impl<'a> Writer<'a> {
             .iter()
             .map(|(handle, _)| self.uses.get(handle.index()).is_some_and(|u| u.atomic))
             .collect();
+        self.uses_atomics = self.atomic_globals.iter().any(|(_, &atomic)| atomic);
         self.assign_names();
         self.collect_structs();
         self.namer.share();
