@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use logos::Logos;
-use oneshader_ir::{codes, Diagnostic, Diagnostics, FastHashMap, FileId, Span};
+use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
 
 /// The raw token classes that logos recognises.
 ///
@@ -347,34 +347,107 @@ impl Symbol {
 pub struct Spellings {
     /// Each spelling and the keyword it spells, if any, by [`Symbol`].
     entries: Vec<(Rc<str>, Option<Keyword>)>,
-    /// The symbol of each spelling but the one-byte ones.
-    index: FastHashMap<Rc<str>, Symbol>,
+    /// The symbols of the spellings but the empty and one-byte ones, each with the hash
+    /// of its text ([`spelling_hash`]), placed by that hash: open addressing with linear
+    /// probing, a power of two long, [`Symbol::EMPTY`] marking a free slot, at most half
+    /// full. The hashes spare most text comparisons and all rehashing when it grows.
+    index: Vec<(u32, Symbol)>,
     /// The symbols of one-byte spellings (most punctuation, newlines, `i`, `0`) by their
     /// byte, found without hashing; [`Symbol::EMPTY`] until the spelling is first seen.
     one_byte: [Symbol; 128],
 }
 
-impl Default for Spellings {
-    fn default() -> Self {
-        // A small file's spellings fit without regrowing the tables; a large one's
-        // regrow them a few times.
-        const EXPECTED: usize = 128;
-        let mut entries = Vec::with_capacity(EXPECTED);
-        entries.push((Rc::from(""), None));
-        let mut index = FastHashMap::default();
-        index.reserve(EXPECTED);
-        Spellings {
-            entries,
-            index,
-            one_byte: [Symbol::EMPTY; 128],
+/// The hash of a spelling for [`Spellings::index`]: eight bytes at a time, multiplied
+/// and rotated (as rustc's FxHash); the length is folded in first, and a short tail is
+/// read as overlapping loads rather than byte by byte.
+#[inline]
+fn spelling_hash(text: &str) -> u32 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let bytes = text.as_bytes();
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
+    let mut hash = mix(0, bytes.len() as u64);
+    if bytes.len() <= 8 {
+        hash = mix(hash, short_word(bytes));
+    } else {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            hash = mix(hash, word8(chunk));
         }
+        if !chunks.remainder().is_empty() {
+            // The last eight bytes, overlapping the last whole chunk.
+            hash = mix(
+                hash,
+                word8(bytes.get(bytes.len() - 8..).unwrap_or_default()),
+            );
+        }
+    }
+    // The high bits are the best mixed (each depends on every lower bit of the last
+    // product's factors); [`home_slot`] uses the highest of them.
+    (hash >> 32) as u32
+}
+
+/// Where a spelling of hash `hash` is first looked for in an index of `len` slots (a
+/// power of two): the top bits of the hash.
+#[inline]
+fn home_slot(hash: u32, len: usize) -> usize {
+    hash.checked_shr(32 - len.trailing_zeros()).unwrap_or(0) as usize
+}
+
+/// The eight bytes `bytes` begins with, little-endian (zero if it is shorter).
+#[inline]
+fn word8(bytes: &[u8]) -> u64 {
+    bytes
+        .get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// The bytes of `bytes` (at most eight) as one word, from its first and last four or
+/// two bytes (overlapping when it is shorter than eight or four): every byte counts.
+#[inline]
+fn short_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 4 {
+        let first = bytes.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok());
+        let last = bytes.get(n - 4..).and_then(|b| <[u8; 4]>::try_from(b).ok());
+        let first = first.map_or(0, u32::from_le_bytes);
+        let last = last.map_or(0, u32::from_le_bytes);
+        u64::from(first) | u64::from(last) << 32
+    } else if n >= 2 {
+        let first = bytes.get(..2).and_then(|b| <[u8; 2]>::try_from(b).ok());
+        let last = bytes.get(n - 2..).and_then(|b| <[u8; 2]>::try_from(b).ok());
+        let first = first.map_or(0, u16::from_le_bytes);
+        let last = last.map_or(0, u16::from_le_bytes);
+        u64::from(first) | u64::from(last) << 16
+    } else {
+        bytes.first().map_or(0, |&b| u64::from(b))
+    }
+}
+
+impl Default for Spellings {
+    /// A table holding only the empty spelling, with room for few more (a placeholder
+    /// until a compile's own table replaces it); [`Spellings::new`] is the one to fill.
+    fn default() -> Self {
+        Spellings::with_capacity(1)
     }
 }
 
 impl Spellings {
-    /// A table holding only the empty spelling.
+    /// A table holding only the empty spelling, sized for a small file's spellings
+    /// (a large one's regrow the tables a few times).
     pub fn new() -> Spellings {
-        Spellings::default()
+        Spellings::with_capacity(128)
+    }
+
+    /// A table holding only the empty spelling, with room for `expected` spellings.
+    fn with_capacity(expected: usize) -> Spellings {
+        let mut entries = Vec::with_capacity(expected);
+        entries.push((Rc::from(""), None));
+        Spellings {
+            entries,
+            index: vec![(0, Symbol::EMPTY); (expected * 2).next_power_of_two()],
+            one_byte: [Symbol::EMPTY; 128],
+        }
     }
 
     /// The symbol of `text`, added if it is new.
@@ -405,15 +478,47 @@ impl Spellings {
         if text.is_empty() {
             return Symbol::EMPTY;
         }
-        if let Some(&symbol) = self.index.get(text) {
-            return symbol;
+        let hash = spelling_hash(text);
+        let mask = self.index.len() - 1;
+        let mut slot = home_slot(hash, self.index.len());
+        loop {
+            match self.index.get(slot) {
+                Some(&(_, Symbol::EMPTY)) | None => break,
+                Some(&(h, symbol)) if h == hash && self.text(symbol) == text => return symbol,
+                Some(_) => slot = (slot + 1) & mask,
+            }
         }
         let symbol = Symbol(self.entries.len() as u32);
-        let shared: Rc<str> = Rc::from(text);
         self.entries
-            .push((shared.clone(), Keyword::from_text(text)));
-        self.index.insert(shared, symbol);
+            .push((Rc::from(text), Keyword::from_text(text)));
+        if let Some(free) = self.index.get_mut(slot) {
+            *free = (hash, symbol);
+        }
+        // Half full at most, so probes stay short and a free slot always ends them.
+        if self.entries.len() * 2 > self.index.len() {
+            self.grow_index();
+        }
         symbol
+    }
+
+    /// Doubles [`Spellings::index`], placing every spelling again by its kept hash.
+    #[cold]
+    fn grow_index(&mut self) {
+        let mut index = vec![(0, Symbol::EMPTY); self.index.len() * 2];
+        let mask = index.len() - 1;
+        for (hash, symbol) in std::mem::take(&mut self.index) {
+            if symbol == Symbol::EMPTY {
+                continue;
+            }
+            let mut slot = home_slot(hash, index.len());
+            while index.get(slot).is_some_and(|&(_, s)| s != Symbol::EMPTY) {
+                slot = (slot + 1) & mask;
+            }
+            if let Some(free) = index.get_mut(slot) {
+                *free = (hash, symbol);
+            }
+        }
+        self.index = index;
     }
 
     /// The text of `symbol` (empty for a symbol of another table).
@@ -977,6 +1082,38 @@ mod tests {
         assert_eq!((spellings.intern("x"), spellings.text(x)), (x, "x"));
         let keyword = spellings.intern("groupshared");
         assert_eq!(spellings.keyword(keyword), Some(Keyword::Groupshared));
+    }
+
+    #[test]
+    fn spellings_whose_hashed_words_overlap_stay_apart() {
+        // Short spellings are hashed from overlapping loads, and long ones end with an
+        // overlapping word: spellings alike in those loads must still intern apart.
+        let texts = [
+            "aa",
+            "aaa",
+            "aaaa",
+            "aaaaa",
+            "aaaaaaaa",
+            "aaaaaaaaa",
+            "ab",
+            "aba",
+            "abab",
+            "a\0",
+            "a\0\0",
+            "abcdefgh",
+            "abcdefghh",
+            "abcdefghgh",
+            "0123456789abcdefg",
+        ];
+        let mut spellings = Spellings::default();
+        let symbols: Vec<Symbol> = texts.iter().map(|t| spellings.intern(t)).collect();
+        for (text, &symbol) in texts.iter().zip(&symbols) {
+            assert_eq!(
+                (spellings.intern(text), spellings.text(symbol)),
+                (symbol, *text)
+            );
+        }
+        assert_eq!(spellings.len(), texts.len() + 1);
     }
 
     /// What [`scanned`] gives: `(kind, start, end)` of each token, and `(code, start,
