@@ -418,19 +418,8 @@ impl Predefined {
         let name = name_start..text.len();
         text.push(' ');
         let value_start = text.len();
-        // The decimal digits, most significant first, without the formatting machinery
-        // (this is a fixed cost of every compile).
-        let mut power = 1;
-        while value / power >= 10 {
-            power *= 10;
-        }
-        loop {
-            text.push(char::from(b'0' + (value / power % 10) as u8));
-            if power == 1 {
-                break;
-            }
-            power /= 10;
-        }
+        // Without the formatting machinery: this is a fixed cost of every compile.
+        oneshader_ir::text::push_decimal(text, u64::from(value));
         let value = value_start..text.len();
         text.push('\n');
         self.numbers.push(NumberLine { start, name, value });
