@@ -24,12 +24,12 @@ pub fn push_f32(out: &mut String, value: f32) {
             }
             push_decimal(out, u64::from(whole / 16));
             out.push('.');
-            out.push_str(
-                SIXTEENTHS
-                    .get((whole % 16) as usize)
-                    .copied()
-                    .unwrap_or("0"),
-            );
+            match whole % 16 {
+                // Whole numbers are the most common constants: a character pushed
+                // costs less than copying a one-character string.
+                0 => out.push('0'),
+                n => out.push_str(SIXTEENTHS.get(n as usize).copied().unwrap_or("0")),
+            }
             return;
         }
     } else if magnitude < 16_777_216.0 {
@@ -58,6 +58,17 @@ const SIXTEENTHS: [&str; 16] = [
 /// more than the digits for the `_eN` names the text writers write at nearly every
 /// expression).
 pub fn push_decimal(out: &mut String, value: u64) {
+    // Most numbers written are below 100 (small constants, the first `_eN` names of each
+    // function): their digits come from constant divisors, without the search below.
+    if value < 10 {
+        out.push(char::from(b'0' + value as u8));
+        return;
+    }
+    if value < 100 {
+        out.push(char::from(b'0' + (value / 10) as u8));
+        out.push(char::from(b'0' + (value % 10) as u8));
+        return;
+    }
     let mut divisor = 1;
     while value / divisor >= 10 {
         divisor *= 10;

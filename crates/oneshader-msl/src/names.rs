@@ -281,21 +281,20 @@ const LIBRARY_FUNCTIONS: &[&str] = &[
 /// Whether `name` is a vector, packed vector or matrix type name of MSL (`float3`,
 /// `packed_half2`, `float4x4`).
 fn is_vector_or_matrix_type(name: &str) -> bool {
-    // Every such name ends in its last dimension, 2 to 4.
-    if !name.ends_with(['2', '3', '4']) {
-        return false;
-    }
-    let name = name.strip_prefix("packed_").unwrap_or(name);
+    // The name is a scalar type's name followed by its shape: one dimension (2 to 4)
+    // for a vector, two joined by `x` for a matrix. No scalar name ends in `x`, so the
+    // shape is found from the end without trying each scalar's name in turn.
+    let scalar = match name.as_bytes() {
+        [scalar @ .., b'2'..=b'4', b'x', b'2'..=b'4'] => scalar,
+        [scalar @ .., b'2'..=b'4'] => scalar,
+        _ => return false,
+    };
+    let scalar = scalar.strip_prefix(b"packed_").unwrap_or(scalar);
     const SCALARS: &[&str] = &[
         "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half",
         "float", "double", "bfloat",
     ];
-    SCALARS.iter().any(|scalar| {
-        name.strip_prefix(scalar).is_some_and(|shape| {
-            matches!(shape, "2" | "3" | "4")
-                || matches!(shape.as_bytes(), [b'2'..=b'4', b'x', b'2'..=b'4'])
-        })
-    })
+    SCALARS.iter().any(|known| known.as_bytes() == scalar)
 }
 
 /// Whether `name` can't be used as an identifier in MSL.
