@@ -185,7 +185,7 @@ fn flatten(
         sites,
         flat,
     };
-    Some(inliner.build(function, calls, plan.size))
+    Some(inliner.build(function, calls, plan.size, plan.statements))
 }
 
 /// `reachable` ordered so that every function comes after the functions it calls.
@@ -864,6 +864,7 @@ impl<'a> Inliner<'a> {
         let mut decide = Decide {
             function,
             size: function.expressions.len(),
+            statements: function.body.len(),
             decisions: Vec::new(),
         };
         self.decide(&mut decide, &function.body, 0);
@@ -873,12 +874,20 @@ impl<'a> Inliner<'a> {
         Some(Plan {
             calls: decide.decisions,
             size: decide.size,
+            statements: decide.statements,
         })
     }
 
     /// `function` with its calls inlined as `calls` (in the order the copy meets them)
-    /// says; `size`: the expressions it will hold, as [`Inliner::plan`] counted them.
-    fn build(&self, function: &Function, calls: Vec<Call>, size: usize) -> Function {
+    /// says; `size` and `statements`: the expressions it will hold and the statements of
+    /// its body's top level (at most), as [`Inliner::plan`] counted them.
+    fn build(
+        &self,
+        function: &Function,
+        calls: Vec<Call>,
+        size: usize,
+        statements: usize,
+    ) -> Function {
         let mut out = Function {
             name: function.name.clone(),
             arguments: function.arguments.clone(),
@@ -901,7 +910,16 @@ impl<'a> Inliner<'a> {
             calls: calls.into_iter(),
             replaced: Vec::new(),
         };
-        out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
+        let mut body = Vec::with_capacity(statements);
+        self.block_into(
+            &mut out,
+            &mut copy,
+            &function.body,
+            &mut state,
+            false,
+            &mut body,
+        );
+        out.body = body;
         // Expressions copied before an inlined call that use its result use the value
         // its body returned. Only the function's own expressions (the first ones) may:
         // an inlined body's refer to its own and to the call's arguments, which were
@@ -939,6 +957,11 @@ impl<'a> Inliner<'a> {
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
                     let inline = local_pointers
                         && self.worth_inlining(*callee, result.is_some(), depth, &mut decide.size);
+                    if inline && depth == 0 {
+                        decide.statements = decide
+                            .statements
+                            .saturating_add(self.statements_in_place(*callee, arguments.len()));
+                    }
                     decide.decisions.push((*callee, inline));
                 }
                 Statement::Block(inner) => self.decide(decide, inner, depth + 1),
@@ -960,6 +983,19 @@ impl<'a> Inliner<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// How many statements, at most, an inlined call of `callee` with `arguments`
+    /// arguments leaves in the block it was in, beyond the call's own: a bind per
+    /// argument, the callee's body (or the loop wrapping it) and the bind of its result.
+    fn statements_in_place(&self, callee: Handle<Function>, arguments: usize) -> usize {
+        let body = self
+            .flat
+            .get(callee.index())
+            .and_then(Option::as_ref)
+            .and_then(|flat| self.function_of(flat))
+            .map_or(0, |function| function.body.len());
+        arguments.saturating_add(body).saturating_add(1)
     }
 
     /// Whether a call of `callee` (whose result is used if `result_used`), nested `depth`
@@ -1324,6 +1360,9 @@ struct Decide<'a> {
     function: &'a Function,
     /// Its expressions, with those of the calls inlined so far.
     size: usize,
+    /// The statements of its body's top level, with those the calls inlined there so
+    /// far leave in their place ([`Inliner::statements_in_place`]).
+    statements: usize,
     /// Each call's callee and whether to inline it, in the order the copy meets them.
     decisions: Vec<(Handle<Function>, bool)>,
 }
@@ -1334,6 +1373,8 @@ struct Plan {
     calls: Vec<(Handle<Function>, bool)>,
     /// How many expressions the function will hold.
     size: usize,
+    /// How many statements, at most, the top level of its body will hold.
+    statements: usize,
 }
 
 /// What flattening a function does with one of its calls.
