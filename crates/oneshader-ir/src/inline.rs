@@ -78,16 +78,23 @@ pub fn inline_entry_point<'a>(
     index: usize,
 ) -> Option<Inlined<'a>> {
     let entry = module.entry_points.get(index)?;
-    let function = info
+    let flat = info
         .flattened(module)
         .entries
         .get(index)
-        .and_then(Option::as_ref)
-        .unwrap_or(&entry.function);
+        .and_then(Option::as_ref);
+    let (function, mut stack) = match flat {
+        Some(flat) => (&flat.function, flat.calls.clone()),
+        None => (
+            &entry.function,
+            crate::analysis::callees(&entry.function)
+                .into_iter()
+                .collect(),
+        ),
+    };
 
     // The callees still called, and everything they reach unchanged.
     let mut kept = vec![false; module.functions.len()];
-    let mut stack: Vec<Handle<Function>> = crate::analysis::callees(function).into_iter().collect();
     while let Some(handle) = stack.pop() {
         let Some(seen) = kept.get_mut(handle.index()) else {
             continue;
@@ -115,7 +122,17 @@ pub fn inline_entry_point<'a>(
 pub struct Flattened {
     /// Each entry point flattened, by entry point index; `None` where nothing was
     /// inlined.
-    entries: Vec<Option<Function>>,
+    entries: Vec<Option<Flattening>>,
+}
+
+/// A function with calls inlined, as [`flatten`] gives it.
+#[derive(Clone, Debug)]
+struct Flattening {
+    /// The function flattened.
+    function: Function,
+    /// The functions it still calls (the calls it keeps, and those the bodies it
+    /// inlines keep), each once, in handle order.
+    calls: Vec<Handle<Function>>,
 }
 
 impl Flattened {
@@ -123,14 +140,13 @@ impl Flattened {
     /// then its entry points.
     pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
         let count = module.functions.len();
-        let sites = info.call_sites();
         let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
         let mut flat: Vec<Option<Flat>> = vec![None; count];
         for handle in post_order(info, &all, count) {
             let Some(function) = module.functions.try_get(handle) else {
                 continue;
             };
-            let flattened = flatten(module, sites, &mut flat, function);
+            let flattened = flatten(module, info, &mut flat, function);
             let done = Flat::of(module, handle, function, flattened);
             if let Some(slot) = flat.get_mut(handle.index()) {
                 *slot = Some(done);
@@ -139,7 +155,7 @@ impl Flattened {
         let entries = module
             .entry_points
             .iter()
-            .map(|entry| flatten(module, sites, &mut flat, &entry.function))
+            .map(|entry| flatten(module, info, &mut flat, &entry.function))
             .collect();
         Flattened { entries }
     }
@@ -147,19 +163,21 @@ impl Flattened {
 
 /// `function` with the calls worth inlining inlined (its callees already in `flat`);
 /// `None` when none is. The flattened bodies of the callees that only this call
-/// inlines (called from one place, `sites`) are moved out of `flat`.
+/// inlines (called from one place, [`ModuleInfo::call_sites`]) are moved out of `flat`.
 fn flatten(
     module: &Module,
-    sites: &[u32],
+    info: &ModuleInfo,
     flat: &mut [Option<Flat>],
     function: &Function,
-) -> Option<Function> {
+) -> Option<Flattening> {
+    let sites = info.call_sites();
     let inliner = Inliner {
         module,
         sites,
         flat,
     };
     let plan = inliner.plan(function)?;
+    let still_calls = still_called(info, flat, &plan.calls);
     let calls = plan
         .calls
         .into_iter()
@@ -185,7 +203,37 @@ fn flatten(
         sites,
         flat,
     };
-    Some(inliner.build(function, calls, plan.size))
+    Some(Flattening {
+        function: inliner.build(function, calls, plan.size, plan.statements),
+        calls: still_calls,
+    })
+}
+
+/// The functions a function flattened as `calls` decides still calls, each once, in
+/// handle order: the callees of the calls it keeps, and those still called by the
+/// bodies it inlines (a flattened body's, kept in `flat`, or the module's own
+/// function's, from `info`).
+fn still_called(
+    info: &ModuleInfo,
+    flat: &[Option<Flat>],
+    calls: &[(Handle<Function>, bool)],
+) -> Vec<Handle<Function>> {
+    let mut called = Vec::new();
+    for &(callee, inline) in calls {
+        if !inline {
+            called.push(callee);
+            continue;
+        }
+        match flat.get(callee.index()).and_then(Option::as_ref) {
+            Some(flat) if !matches!(flat.body, Body::Original) => {
+                called.extend_from_slice(&flat.calls);
+            }
+            _ => called.extend_from_slice(info.callees(callee)),
+        }
+    }
+    called.sort_unstable();
+    called.dedup();
+    called
 }
 
 /// `reachable` ordered so that every function comes after the functions it calls.
@@ -234,6 +282,9 @@ struct Flat {
     body: Body,
     /// The module's function.
     handle: Handle<Function>,
+    /// The functions its flattened body still calls ([`Flattening::calls`]); empty
+    /// for [`Body::Original`], whose calls are the module's function's.
+    calls: Vec<Handle<Function>>,
     /// Whether calls of it may be inlined: no `return` inside its own loops or switches,
     /// no local with an initialiser.
     inlinable: bool,
@@ -259,8 +310,12 @@ impl Flat {
         module: &Module,
         handle: Handle<Function>,
         original: &Function,
-        flattened: Option<Function>,
+        flattened: Option<Flattening>,
     ) -> Self {
+        let (flattened, calls) = match flattened {
+            Some(Flattening { function, calls }) => (Some(function), calls),
+            None => (None, Vec::new()),
+        };
         let function = flattened.as_ref().unwrap_or(original);
         let mut shape = Shape::default();
         let nesting = shape.walk(&function.body, false);
@@ -288,6 +343,7 @@ impl Flat {
         let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
+            calls,
             depth,
             zeroed_in_loop: OnceLock::new(),
             inlinable,
@@ -864,6 +920,7 @@ impl<'a> Inliner<'a> {
         let mut decide = Decide {
             function,
             size: function.expressions.len(),
+            statements: function.body.len(),
             decisions: Vec::new(),
         };
         self.decide(&mut decide, &function.body, 0);
@@ -873,12 +930,20 @@ impl<'a> Inliner<'a> {
         Some(Plan {
             calls: decide.decisions,
             size: decide.size,
+            statements: decide.statements,
         })
     }
 
     /// `function` with its calls inlined as `calls` (in the order the copy meets them)
-    /// says; `size`: the expressions it will hold, as [`Inliner::plan`] counted them.
-    fn build(&self, function: &Function, calls: Vec<Call>, size: usize) -> Function {
+    /// says; `size` and `statements`: the expressions it will hold and the statements of
+    /// its body's top level (at most), as [`Inliner::plan`] counted them.
+    fn build(
+        &self,
+        function: &Function,
+        calls: Vec<Call>,
+        size: usize,
+        statements: usize,
+    ) -> Function {
         let mut out = Function {
             name: function.name.clone(),
             arguments: function.arguments.clone(),
@@ -901,7 +966,16 @@ impl<'a> Inliner<'a> {
             calls: calls.into_iter(),
             replaced: Vec::new(),
         };
-        out.body = self.block(&mut out, &mut copy, &function.body, &mut state, false);
+        let mut body = Vec::with_capacity(statements);
+        self.block_into(
+            &mut out,
+            &mut copy,
+            &function.body,
+            &mut state,
+            false,
+            &mut body,
+        );
+        out.body = body;
         // Expressions copied before an inlined call that use its result use the value
         // its body returned. Only the function's own expressions (the first ones) may:
         // an inlined body's refer to its own and to the call's arguments, which were
@@ -939,6 +1013,11 @@ impl<'a> Inliner<'a> {
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
                     let inline = local_pointers
                         && self.worth_inlining(*callee, result.is_some(), depth, &mut decide.size);
+                    if inline && depth == 0 {
+                        decide.statements = decide
+                            .statements
+                            .saturating_add(self.statements_in_place(*callee, arguments.len()));
+                    }
                     decide.decisions.push((*callee, inline));
                 }
                 Statement::Block(inner) => self.decide(decide, inner, depth + 1),
@@ -960,6 +1039,19 @@ impl<'a> Inliner<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// How many statements, at most, an inlined call of `callee` with `arguments`
+    /// arguments leaves in the block it was in, beyond the call's own: a bind per
+    /// argument, the callee's body (or the loop wrapping it) and the bind of its result.
+    fn statements_in_place(&self, callee: Handle<Function>, arguments: usize) -> usize {
+        let body = self
+            .flat
+            .get(callee.index())
+            .and_then(Option::as_ref)
+            .and_then(|flat| self.function_of(flat))
+            .map_or(0, |function| function.body.len());
+        arguments.saturating_add(body).saturating_add(1)
     }
 
     /// Whether a call of `callee` (whose result is used if `result_used`), nested `depth`
@@ -1324,6 +1416,9 @@ struct Decide<'a> {
     function: &'a Function,
     /// Its expressions, with those of the calls inlined so far.
     size: usize,
+    /// The statements of its body's top level, with those the calls inlined there so
+    /// far leave in their place ([`Inliner::statements_in_place`]).
+    statements: usize,
     /// Each call's callee and whether to inline it, in the order the copy meets them.
     decisions: Vec<(Handle<Function>, bool)>,
 }
@@ -1334,6 +1429,8 @@ struct Plan {
     calls: Vec<(Handle<Function>, bool)>,
     /// How many expressions the function will hold.
     size: usize,
+    /// How many statements, at most, the top level of its body will hold.
+    statements: usize,
 }
 
 /// What flattening a function does with one of its calls.

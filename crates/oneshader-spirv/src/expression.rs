@@ -91,9 +91,10 @@ impl FunctionWriter<'_, '_> {
         if let Some(constant) = self.constant(handle)? {
             return Ok(constant);
         }
-        let span = self.span(handle);
+        // Errors without a span get the expression's from `value`, so none is looked
+        // up here.
         let ty = self.type_of(handle)?;
-        if let TypeInner::Pointer { .. } = self.w.inner(ty, span)? {
+        if let TypeInner::Pointer { .. } = self.w.inner(ty, None)? {
             return Ok(self.pointer(handle)?.id);
         }
         let result_type = self.w.value_type(ty)?;
@@ -101,21 +102,15 @@ impl FunctionWriter<'_, '_> {
         // large frame of `other_value` is not on every level of a deep tree.
         match *self.expression(handle)? {
             Expression::Unary { op, expr } => self.unary(op, expr, result_type),
-            Expression::Binary { op, left, right } => {
-                self.binary(op, left, right, result_type, span)
-            }
-            _ => self.other_value(handle, result_type, span),
+            Expression::Binary { op, left, right } => self.binary(op, left, right, result_type),
+            _ => self.other_value(handle, result_type),
         }
     }
 
     /// [`Self::value_here`] for every kind but the unary and binary operators.
     #[inline(never)]
-    fn other_value(
-        &mut self,
-        handle: Handle<Expression>,
-        result_type: Word,
-        span: Option<Span>,
-    ) -> Result<Word> {
+    fn other_value(&mut self, handle: Handle<Expression>, result_type: Word) -> Result<Word> {
+        let span = self.span(handle);
         match self.expression(handle)? {
             Expression::Literal(_) | Expression::ZeroValue(_) => {
                 Err(Error::malformed(span, "a constant that is not constant"))
@@ -187,9 +182,7 @@ impl FunctionWriter<'_, '_> {
                 Ok(loaded)
             }
             Expression::Unary { op, expr } => self.unary(*op, *expr, result_type),
-            Expression::Binary { op, left, right } => {
-                self.binary(*op, *left, *right, result_type, span)
-            }
+            Expression::Binary { op, left, right } => self.binary(*op, *left, *right, result_type),
             Expression::Select {
                 condition,
                 accept,
@@ -316,13 +309,14 @@ impl FunctionWriter<'_, '_> {
         })
     }
 
+    /// `left op right`, of SPIR-V type `ty`. Its errors have no span: [`Self::value`],
+    /// its only way in, gives them the expression's.
     fn binary(
         &mut self,
         op: BinaryOperator,
         left: Handle<Expression>,
         right: Handle<Expression>,
         ty: Word,
-        span: Option<Span>,
     ) -> Result<Word> {
         use BinaryOperator as B;
         use ScalarKind::{Bool, Float, Sint, Uint};
@@ -372,9 +366,9 @@ impl FunctionWriter<'_, '_> {
             (B::ShiftRight, Uint) => Op::ShiftRightLogical,
             _ => {
                 return Err(Error::unsupported(
-                    span,
+                    None,
                     format!("the operator {op:?} on {kind:?} operands"),
-                ))
+                ));
             }
         };
         if let TypeInner::Matrix {
@@ -389,7 +383,7 @@ impl FunctionWriter<'_, '_> {
                 B::Add | B::Subtract | B::Multiply | B::Divide | B::Modulo
             ) {
                 return Err(Error::unsupported(
-                    span,
+                    None,
                     format!("the operator {op:?} on matrices"),
                 ));
             }

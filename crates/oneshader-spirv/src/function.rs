@@ -357,12 +357,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Writes the pointer expression `handle` as an access chain from its variable.
     pub fn pointer(&mut self, handle: Handle<Expression>) -> Result<Pointer> {
-        let span = self.span(handle);
         let pointee = match *self.inner_of(handle)? {
             TypeInner::Pointer { base, .. } => base,
             _ => {
                 return Err(Error::malformed(
-                    span,
+                    self.span(handle),
                     "a value used where a pointer is needed",
                 ))
             }
@@ -373,6 +372,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             array_index,
         } = *self.expression(handle)?
         {
+            let span = self.span(handle);
             return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
         }
         enum Index {

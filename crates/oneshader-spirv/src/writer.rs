@@ -96,8 +96,9 @@ pub(crate) struct Writer<'a> {
     scalar_types: [Word; SCALAR_SLOTS],
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
-    /// Scalar constants by type id and bits.
-    scalar_constants: FastHashMap<(Word, u64), Word>,
+    /// Scalar constants by bits, in a table by [`constant_slot`] of their type: a hit
+    /// needs neither the type's id nor a hash of it.
+    scalar_constants: [FastHashMap<u64, Word>; SCALAR_SLOTS],
     /// Composite and null constants by type and constituents.
     /// The key is the type followed by the constituents (none for `OpConstantNull`).
     composite_constants: FastHashMap<Vec<Word>, Word>,
@@ -177,7 +178,7 @@ impl<'a> Writer<'a> {
             blocks: FastHashMap::default(),
             scalar_types: [0; SCALAR_SLOTS],
             pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
-            scalar_constants: FastHashMap::with_capacity_and_hasher(64, Default::default()),
+            scalar_constants: std::array::from_fn(|_| FastHashMap::default()),
             composite_constants: FastHashMap::default(),
             composite_key: Vec::new(),
             globals: FastHashMap::default(),
@@ -378,17 +379,21 @@ impl<'a> Writer<'a> {
 
     /// A constant of `scalar` type with the bits `bits` (its low bits for narrow types).
     pub fn scalar_constant(&mut self, scalar: Scalar, bits: u64) -> Result<Word> {
-        let ty = self.scalar_type(scalar)?;
-        if let Some(&id) = self.scalar_constants.get(&(ty, bits)) {
+        let slot = constant_slot(scalar);
+        let known = slot.and_then(|slot| self.scalar_constants.get(slot));
+        if let Some(&id) = known.and_then(|constants| constants.get(&bits)) {
             return Ok(id);
         }
+        let ty = self.scalar_type(scalar)?;
         let id = match (scalar.kind, scalar.width) {
             (ScalarKind::Bool, _) if bits != 0 => self.b.constant_true(ty),
             (ScalarKind::Bool, _) => self.b.constant_false(ty),
             (_, 8) => self.b.constant_bit64(ty, bits),
             (_, _) => self.b.constant_bit32(ty, bits as u32),
         };
-        self.scalar_constants.insert((ty, bits), id);
+        if let Some(constants) = slot.and_then(|slot| self.scalar_constants.get_mut(slot)) {
+            constants.insert(bits, id);
+        }
         Ok(id)
     }
 
@@ -631,4 +636,14 @@ fn scalar_slot(scalar: Scalar) -> Option<usize> {
         return None;
     }
     Some(scalar.kind as usize * 4 + width.trailing_zeros() as usize)
+}
+
+/// The slot of `scalar`'s constants in the writer's table of scalar constants: its
+/// [`scalar_slot`], except that every `bool` shares one, as they share one SPIR-V type.
+#[inline]
+fn constant_slot(scalar: Scalar) -> Option<usize> {
+    match scalar.kind {
+        ScalarKind::Bool => Some(ScalarKind::Bool as usize * 4),
+        _ => scalar_slot(scalar),
+    }
 }
