@@ -99,6 +99,9 @@ pub(crate) struct Writer<'a> {
     /// Scalar constants by bits, in a table by [`constant_slot`] of their type: a hit
     /// needs neither the type's id nor a hash of it.
     scalar_constants: [FastHashMap<u64, Word>; SCALAR_SLOTS],
+    /// The commonest scalar constants (see [`small_constant_key`]) by [`constant_slot`] and
+    /// key, 0 where not declared yet: looked up before `scalar_constants`, without a hash.
+    small_constants: [[Word; SMALL_CONSTANTS]; SCALAR_SLOTS],
     /// Composite and null constants by type and constituents.
     /// The key is the type followed by the constituents (none for `OpConstantNull`).
     composite_constants: FastHashMap<Vec<Word>, Word>,
@@ -179,6 +182,7 @@ impl<'a> Writer<'a> {
             scalar_types: [0; SCALAR_SLOTS],
             pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
             scalar_constants: std::array::from_fn(|_| FastHashMap::default()),
+            small_constants: [[0; SMALL_CONSTANTS]; SCALAR_SLOTS],
             composite_constants: FastHashMap::default(),
             composite_key: Vec::new(),
             globals: FastHashMap::default(),
@@ -378,12 +382,31 @@ impl<'a> Writer<'a> {
     }
 
     /// A constant of `scalar` type with the bits `bits` (its low bits for narrow types).
+    ///
+    /// Inlined for its lookups (most calls find the constant); declaring one is out of line.
+    #[inline]
     pub fn scalar_constant(&mut self, scalar: Scalar, bits: u64) -> Result<Word> {
         let slot = constant_slot(scalar);
-        let known = slot.and_then(|slot| self.scalar_constants.get(slot));
-        if let Some(&id) = known.and_then(|constants| constants.get(&bits)) {
-            return Ok(id);
+        let known = match slot.zip(small_constant_key(scalar, bits)) {
+            Some((slot, key)) => self
+                .small_constants
+                .get(slot)
+                .and_then(|ids| ids.get(key))
+                .filter(|&&id| id != 0),
+            None => slot
+                .and_then(|slot| self.scalar_constants.get(slot))
+                .and_then(|constants| constants.get(&bits)),
+        };
+        match known {
+            Some(&id) => Ok(id),
+            None => self.declare_scalar_constant(scalar, bits),
         }
+    }
+
+    /// Declares the constant of `scalar` type with the bits `bits`, which
+    /// [`Self::scalar_constant`] did not find, and records it for later lookups.
+    #[inline(never)]
+    fn declare_scalar_constant(&mut self, scalar: Scalar, bits: u64) -> Result<Word> {
         let ty = self.scalar_type(scalar)?;
         let id = match (scalar.kind, scalar.width) {
             (ScalarKind::Bool, _) if bits != 0 => self.b.constant_true(ty),
@@ -391,8 +414,19 @@ impl<'a> Writer<'a> {
             (_, 8) => self.b.constant_bit64(ty, bits),
             (_, _) => self.b.constant_bit32(ty, bits as u32),
         };
-        if let Some(constants) = slot.and_then(|slot| self.scalar_constants.get_mut(slot)) {
-            constants.insert(bits, id);
+        let slot = constant_slot(scalar);
+        match slot.zip(small_constant_key(scalar, bits)) {
+            Some((slot, key)) => {
+                let known = self.small_constants.get_mut(slot);
+                if let Some(known) = known.and_then(|ids| ids.get_mut(key)) {
+                    *known = id;
+                }
+            }
+            None => {
+                if let Some(constants) = slot.and_then(|slot| self.scalar_constants.get_mut(slot)) {
+                    constants.insert(bits, id);
+                }
+            }
         }
         Ok(id)
     }
@@ -636,6 +670,32 @@ fn scalar_slot(scalar: Scalar) -> Option<usize> {
         return None;
     }
     Some(scalar.kind as usize * 4 + width.trailing_zeros() as usize)
+}
+
+/// How many constants of each type the writer keeps in its table of the commonest ones.
+const SMALL_CONSTANTS: usize = 8;
+
+/// The place of the constant of type `scalar` with bits `bits` in the writer's table of
+/// the commonest constants, if it has one: integers and `bool`s from 0 to 7 by value, and
+/// the floating-point 0.0 and 1.0 at 0 and 1.
+#[inline]
+fn small_constant_key(scalar: Scalar, bits: u64) -> Option<usize> {
+    let one = match (scalar.kind, scalar.width) {
+        (ScalarKind::Float, 2) => 0x3C00,
+        (ScalarKind::Float, 4) => 0x3F80_0000,
+        (ScalarKind::Float, 8) => 0x3FF0_0000_0000_0000,
+        (ScalarKind::Float, _) => return None,
+        _ => {
+            return usize::try_from(bits)
+                .ok()
+                .filter(|&key| key < SMALL_CONSTANTS)
+        }
+    };
+    match bits {
+        0 => Some(0),
+        _ if bits == one => Some(1),
+        _ => None,
+    }
 }
 
 /// The slot of `scalar`'s constants in the writer's table of scalar constants: its
