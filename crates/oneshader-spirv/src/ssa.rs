@@ -110,6 +110,11 @@ impl Definitions {
         self.pages
             .resize(variables.saturating_mul(blocks).div_ceil(PAGE), NONE);
         self.values.clear();
+        // Room for about a page per variable and per block, what a function's
+        // definitions mostly touch: growing the table later copies every page written.
+        // Room not written is never touched.
+        self.values
+            .reserve(variables.saturating_add(blocks).saturating_mul(PAGE));
     }
 
     /// The value of `variable` at the end of `block`, if known.
