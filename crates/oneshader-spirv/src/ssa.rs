@@ -926,6 +926,10 @@ impl Promoter {
         self.incomplete.clear();
         self.incomplete.resize(count, NONE);
         self.phi_operands.clear();
+        // Room for about a phi of two operands per block, what functions mostly make:
+        // growing copies every phi made so far.
+        self.phis.reserve(count);
+        self.phi_operands.reserve(2 * count);
         self.user_links.clear();
         self.rewrites.clear();
         self.inserts.clear();
