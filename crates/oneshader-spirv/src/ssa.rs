@@ -110,6 +110,11 @@ impl Definitions {
         self.pages
             .resize(variables.saturating_mul(blocks).div_ceil(PAGE), NONE);
         self.values.clear();
+        // Room for about a page per variable and per block, what a function's
+        // definitions mostly touch: growing the table later copies every page written.
+        // Room not written is never touched.
+        self.values
+            .reserve(variables.saturating_add(blocks).saturating_mul(PAGE));
     }
 
     /// The value of `variable` at the end of `block`, if known.
@@ -133,7 +138,8 @@ impl Definitions {
         };
         if *page == NONE {
             *page = self.values.len() as u32;
-            self.values.resize(self.values.len() + PAGE, 0);
+            // A copy of a zeroed page, cheaper than `resize`'s element-wise fill.
+            self.values.extend_from_slice(&[0; PAGE]);
         }
         let start = *page as usize;
         if let Some(slot) = self.values.get_mut(start + at % PAGE) {
@@ -540,6 +546,12 @@ impl Promoter {
         {
             return false;
         }
+        let count = function.labels.len();
+        self.blocks.reserve(count);
+        self.successor_start.reserve(count + 1);
+        // Mostly one or two targets a block.
+        self.successors.reserve(2 * count);
+        self.accesses.reserve(function.accesses.len());
         for (index, (&label_at, &terminator_at)) in function
             .labels
             .iter()
@@ -576,8 +588,10 @@ impl Promoter {
             self.successor_start.push(self.successors.len() as u32);
             let op = opcode(terminator);
             let step = if op == Op::Switch as u32 { 2 } else { 1 };
-            self.successors
-                .extend(branch_targets(terminator).iter().step_by(step).copied());
+            // Pushed one by one: a block has few targets, too few for `extend`'s setup.
+            for &target in branch_targets(terminator).iter().step_by(step) {
+                self.successors.push(target);
+            }
         }
         self.successor_start.push(self.successors.len() as u32);
 
@@ -912,6 +926,10 @@ impl Promoter {
         self.incomplete.clear();
         self.incomplete.resize(count, NONE);
         self.phi_operands.clear();
+        // Room for about a phi of two operands per block, what functions mostly make:
+        // growing copies every phi made so far.
+        self.phis.reserve(count);
+        self.phi_operands.reserve(2 * count);
         self.user_links.clear();
         self.rewrites.clear();
         self.inserts.clear();
@@ -1283,6 +1301,7 @@ impl Promoter {
 
         // The live phis by block.
         self.placed.clear();
+        self.placed.reserve(self.phis.len());
         for (index, phi) in self.phis.iter().enumerate() {
             if phi.state == PhiState::Complete {
                 self.placed.push((phi.block, index as u32));
@@ -1342,7 +1361,8 @@ impl Promoter {
                     }
                     continue;
                 }
-                if op == Op::CompositeExtract as u32 {
+                // Only an insert this pass made can be read back.
+                if op == Op::CompositeExtract as u32 && !self.inserts.is_empty() {
                     if let [_, ty, id, composite, ref indices @ ..] = *instruction {
                         let covered = self.slot(id).is_some_and(|s| s < self.replacement.len());
                         if let Part::Inserted(object) = self.inserted_part(composite, indices) {
@@ -1588,29 +1608,42 @@ impl Promoter {
         let Some(p) = self.phis.get(phi as usize) else {
             return;
         };
-        let (id, block, variable) = (p.id, p.block, p.variable);
+        let (id, block, variable, operands) = (p.id, p.block, p.variable, p.operands as usize);
         let ty = self
             .candidates
             .get(variable as usize)
             .map_or(0, |c| c.value_type);
+        let from = self
+            .predecessor_start
+            .get(block as usize)
+            .copied()
+            .unwrap_or(0) as usize;
         let count = self.predecessors_of(block).len();
-        out.extend([((3 + 2 * count as Word) << 16) | Op::Phi as u32, ty, id]);
+        out.reserve(3 + 2 * count);
+        // Pushed word by word into the reserved room, cheaper than `extend`'s setup.
+        out.push(((3 + 2 * count as Word) << 16) | Op::Phi as u32);
+        out.push(ty);
+        out.push(id);
         builder.read_id(ty);
         if let Some(info) = builder.ids.get_mut(id as usize) {
             info.in_function = true;
         }
+        self.phi_values_at.reserve(count);
         for index in 0..count {
             let operand = self
-                .phis
-                .get(phi as usize)
-                .and_then(|p| self.phi_operands.get(p.operands as usize + index))
+                .phi_operands
+                .get(operands + index)
                 .copied()
                 .unwrap_or(0);
             let value = self.resolve(operand);
-            let predecessor = self.predecessors_of(block).get(index).copied().unwrap_or(0);
-            let label = self.blocks.get(predecessor as usize).map_or(0, |b| b.label);
+            let label = self
+                .predecessors
+                .get(from + index)
+                .and_then(|&predecessor| self.blocks.get(predecessor as usize))
+                .map_or(0, |b| b.label);
             self.phi_values_at.push(out.len());
-            out.extend([value, label]);
+            out.push(value);
+            out.push(label);
             builder.read_id(value);
             builder.read_id(label);
         }
