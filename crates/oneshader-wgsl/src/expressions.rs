@@ -27,28 +27,6 @@ pub(crate) fn constant_index(function: &Function, expression: Handle<Expression>
     }
 }
 
-/// Appends the decimal digits of `value` to `out`, without the formatting machinery
-/// (temporaries' names `_eN` are written at every use).
-pub(crate) fn push_decimal(out: &mut String, value: usize) {
-    let mut digits = [0u8; 20];
-    let mut rest = value;
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        if let Some(digit) = digits.get_mut(start) {
-            // `rest % 10` is below 10.
-            *digit = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || start == 0 {
-            break;
-        }
-    }
-    for &digit in digits.get(start..).unwrap_or_default() {
-        out.push(char::from(digit));
-    }
-}
-
 /// Appends the WGSL text of a literal to `out`.
 pub(crate) fn write_literal(out: &mut String, value: Literal) -> Result<(), String> {
     match value {
@@ -58,11 +36,11 @@ pub(crate) fn write_literal(out: &mut String, value: Literal) -> Result<(), Stri
             if v < 0 {
                 out.push('-');
             }
-            push_decimal(out, v.unsigned_abs() as usize);
+            oneshader_ir::text::push_decimal(out, v.unsigned_abs() as u64);
             out.push('i');
         }
         Literal::U32(v) => {
-            push_decimal(out, v as usize);
+            oneshader_ir::text::push_decimal(out, v as u64);
             out.push('u');
         }
         Literal::F32(v) => {
@@ -104,7 +82,7 @@ impl Selector<'_> {
             }
             Selector::Index(index) => {
                 out.push('[');
-                push_decimal(out, index as usize);
+                oneshader_ir::text::push_decimal(out, index as u64);
                 out.push(']');
             }
         }
@@ -918,7 +896,7 @@ impl Writer<'_> {
     ) -> Res<()> {
         match *self.get(context, count)? {
             Expression::Literal(Literal::U32(v)) if v >= 32 => {
-                push_decimal(out, (v & 31) as usize);
+                oneshader_ir::text::push_decimal(out, (v & 31) as u64);
                 out.push('u');
                 Ok(())
             }
@@ -926,7 +904,7 @@ impl Writer<'_> {
                 Expression::Literal(Literal::U32(v)) if v >= 32 => {
                     self.write_type_of(out, context, count)?;
                     out.push('(');
-                    push_decimal(out, (v & 31) as usize);
+                    oneshader_ir::text::push_decimal(out, (v & 31) as u64);
                     out.push_str("u)");
                     Ok(())
                 }

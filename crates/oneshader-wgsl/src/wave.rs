@@ -39,7 +39,7 @@ impl Writer<'_> {
         match facts.inner {
             TypeInner::Vector { size, .. } => {
                 out.push_str("vec");
-                crate::expressions::push_decimal(out, size.count() as usize);
+                oneshader_ir::text::push_decimal(out, size.count() as u64);
                 out.push_str("<u32>(");
             }
             _ => out.push_str("u32("),
@@ -58,7 +58,7 @@ impl Writer<'_> {
         match facts.inner {
             TypeInner::Vector { size, .. } => {
                 out.push_str("vec");
-                crate::expressions::push_decimal(out, size.count() as usize);
+                oneshader_ir::text::push_decimal(out, size.count() as u64);
                 out.push_str("<bool>(");
             }
             _ => out.push_str("bool("),
@@ -178,7 +178,7 @@ impl Writer<'_> {
                         out.push_str("subgroupBroadcast(");
                         self.write_wave_value(out, context, value, &facts)?;
                         out.push_str(", ");
-                        crate::expressions::push_decimal(out, lane as usize);
+                        oneshader_ir::text::push_decimal(out, lane as u64);
                         out.push_str("u)");
                     }
                     _ => {
@@ -201,7 +201,7 @@ impl Writer<'_> {
                         out.push_str("quadBroadcast(");
                         self.write_wave_value(out, context, value, &facts)?;
                         out.push_str(", ");
-                        crate::expressions::push_decimal(out, lane as usize);
+                        oneshader_ir::text::push_decimal(out, lane as u64);
                         out.push_str("u)");
                     }
                     _ => {

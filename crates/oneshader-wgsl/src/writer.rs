@@ -117,7 +117,7 @@ impl FunctionContext<'_> {
 /// Appends `_eN`, the name of the temporary holding expression `handle`.
 pub(crate) fn write_temporary(out: &mut String, handle: Handle<Expression>) {
     out.push_str("_e");
-    crate::expressions::push_decimal(out, handle.index());
+    oneshader_ir::text::push_decimal(out, handle.index() as u64);
 }
 
 /// Spaces for `indent` levels, four each, appended to `out`.
@@ -843,7 +843,7 @@ impl<'a> Writer<'a> {
                 match size {
                     ArraySize::Constant(n) => {
                         out.push_str(", ");
-                        crate::expressions::push_decimal(out, *n as usize);
+                        oneshader_ir::text::push_decimal(out, *n as u64);
                         out.push('>');
                     }
                     ArraySize::Runtime => out.push('>'),
@@ -1022,7 +1022,7 @@ impl<'a> Writer<'a> {
             out.push_str("    ");
             if let Some(Some(bytes)) = sizes.get(index) {
                 out.push_str("@size(");
-                crate::expressions::push_decimal(out, *bytes as usize);
+                oneshader_ir::text::push_decimal(out, *bytes as u64);
                 out.push_str(") ");
             }
             if let Some(binding) = &member.binding {
@@ -1072,9 +1072,9 @@ impl<'a> Writer<'a> {
             })?;
             let mut text = String::with_capacity(32);
             text.push_str("@group(");
-            crate::expressions::push_decimal(&mut text, resource.binding.set as usize);
+            oneshader_ir::text::push_decimal(&mut text, resource.binding.set as u64);
             text.push_str(") @binding(");
-            crate::expressions::push_decimal(&mut text, resource.binding.binding as usize);
+            oneshader_ir::text::push_decimal(&mut text, resource.binding.binding as u64);
             text.push_str(") ");
             Ok(text)
         };
@@ -1166,7 +1166,7 @@ impl<'a> Writer<'a> {
             } => {
                 let mut text = String::with_capacity(48);
                 text.push_str("@location(");
-                crate::expressions::push_decimal(&mut text, *location as usize);
+                oneshader_ir::text::push_decimal(&mut text, *location as u64);
                 text.push_str(") ");
                 if self.entry.stage == ShaderStage::Compute {
                     return Ok(text);
@@ -1310,11 +1310,11 @@ impl<'a> Writer<'a> {
                 ShaderStage::Compute => {
                     let [x, y, z] = self.entry.workgroup_size;
                     out.push_str("@compute @workgroup_size(");
-                    crate::expressions::push_decimal(out, x as usize);
+                    oneshader_ir::text::push_decimal(out, x as u64);
                     out.push_str(", ");
-                    crate::expressions::push_decimal(out, y as usize);
+                    oneshader_ir::text::push_decimal(out, y as u64);
                     out.push_str(", ");
-                    crate::expressions::push_decimal(out, z as usize);
+                    oneshader_ir::text::push_decimal(out, z as u64);
                     out.push_str(")\n");
                 }
                 ShaderStage::Vertex => out.push_str("@vertex\n"),
