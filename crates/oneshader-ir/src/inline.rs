@@ -726,87 +726,26 @@ impl Copy<'_> {
     /// Renames the expressions of `statement` (not a `return`) in place, and the
     /// statements of its nested blocks, as [`Copy::rename_block`] does.
     fn rename_statement(&mut self, statement: &mut Statement) {
-        let rename = |copy: &Self, handle: &mut Handle<Expression>| {
-            *handle = copy.expression(*handle);
-        };
         match statement {
-            Statement::Bind(handle) => rename(self, handle),
             Statement::Block(block) => self.rename_block(block),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-            } => {
-                rename(self, condition);
+            Statement::If { accept, reject, .. } => {
                 self.rename_block(accept);
                 self.rename_block(reject);
             }
-            Statement::Switch { selector, cases } => {
-                rename(self, selector);
+            Statement::Switch { cases, .. } => {
                 for case in cases {
                     self.rename_block(&mut case.body);
                 }
             }
             Statement::Loop {
-                body,
-                continuing,
-                break_if,
+                body, continuing, ..
             } => {
                 self.rename_block(body);
                 self.rename_block(continuing);
-                if let Some(handle) = break_if {
-                    rename(self, handle);
-                }
             }
-            Statement::Break
-            | Statement::Continue
-            | Statement::Kill
-            | Statement::Barrier(_)
-            | Statement::Return { .. } => {}
-            Statement::Store { pointer, value } => {
-                rename(self, pointer);
-                rename(self, value);
-            }
-            Statement::Atomic {
-                pointer,
-                value,
-                compare,
-                result,
-                ..
-            } => {
-                rename(self, pointer);
-                rename(self, value);
-                if let Some(handle) = compare {
-                    rename(self, handle);
-                }
-                if let Some(handle) = result {
-                    rename(self, handle);
-                }
-            }
-            Statement::ImageStore {
-                image,
-                coordinate,
-                array_index,
-                value,
-            } => {
-                rename(self, image);
-                rename(self, coordinate);
-                if let Some(handle) = array_index {
-                    rename(self, handle);
-                }
-                rename(self, value);
-            }
-            Statement::Call {
-                arguments, result, ..
-            } => {
-                for handle in arguments {
-                    rename(self, handle);
-                }
-                if let Some(handle) = result {
-                    rename(self, handle);
-                }
-            }
+            _ => {}
         }
+        statement.map_operands(|handle| self.expression(handle));
     }
 
     /// Appends the source's expressions to `out` in order, their operands, locals and
@@ -1134,7 +1073,6 @@ impl<'a> Inliner<'a> {
         into: &mut Block,
     ) {
         let copied = match statement {
-            Statement::Bind(handle) => Statement::Bind(copy.expression(*handle)),
             Statement::Block(block) => {
                 Statement::Block(self.block(out, copy, block, state, in_loop))
             }
@@ -1167,10 +1105,6 @@ impl<'a> Inliner<'a> {
                 continuing: self.block(out, copy, continuing, state, true),
                 break_if: break_if.map(|h| copy.expression(h)),
             },
-            Statement::Break => Statement::Break,
-            Statement::Continue => Statement::Continue,
-            Statement::Kill => Statement::Kill,
-            Statement::Barrier(barrier) => Statement::Barrier(*barrier),
             Statement::Return { value } => {
                 let value = value.map(|h| copy.expression(h));
                 match copy.target {
@@ -1190,34 +1124,6 @@ impl<'a> Inliner<'a> {
                     }
                 }
             }
-            Statement::Store { pointer, value } => Statement::Store {
-                pointer: copy.expression(*pointer),
-                value: copy.expression(*value),
-            },
-            Statement::Atomic {
-                pointer,
-                fun,
-                value,
-                compare,
-                result,
-            } => Statement::Atomic {
-                pointer: copy.expression(*pointer),
-                fun: *fun,
-                value: copy.expression(*value),
-                compare: compare.map(|h| copy.expression(h)),
-                result: result.map(|h| copy.expression(h)),
-            },
-            Statement::ImageStore {
-                image,
-                coordinate,
-                array_index,
-                value,
-            } => Statement::ImageStore {
-                image: copy.expression(*image),
-                coordinate: copy.expression(*coordinate),
-                array_index: array_index.map(|h| copy.expression(h)),
-                value: copy.expression(*value),
-            },
             Statement::Call {
                 function,
                 arguments,
@@ -1257,6 +1163,19 @@ impl<'a> Inliner<'a> {
                     }),
                 }
                 return;
+            }
+            // The statements without nested blocks: the same with their operands copied.
+            Statement::Bind(_)
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Kill
+            | Statement::Barrier(_)
+            | Statement::Store { .. }
+            | Statement::Atomic { .. }
+            | Statement::ImageStore { .. } => {
+                let mut copied = statement.clone();
+                copied.map_operands(|handle| copy.expression(handle));
+                copied
             }
         };
         into.push(copied);

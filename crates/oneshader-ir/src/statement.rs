@@ -128,3 +128,62 @@ pub enum Statement {
         result: Option<Handle<Expression>>,
     },
 }
+
+impl Statement {
+    /// Replaces every expression handle the statement itself holds by `map` of it: a
+    /// condition, selector or `break_if`, a returned or stored value, a call's arguments
+    /// and result. The statements of its nested blocks are not its own: they stay as they
+    /// are.
+    pub fn map_operands(&mut self, mut map: impl FnMut(Handle<Expression>) -> Handle<Expression>) {
+        let mut one = |handle: &mut Handle<Expression>| *handle = map(*handle);
+        match self {
+            Statement::Bind(handle)
+            | Statement::If {
+                condition: handle, ..
+            }
+            | Statement::Switch {
+                selector: handle, ..
+            } => one(handle),
+            Statement::Loop { break_if, .. } => break_if.iter_mut().for_each(one),
+            Statement::Return { value } => value.iter_mut().for_each(one),
+            Statement::Store { pointer, value } => {
+                one(pointer);
+                one(value);
+            }
+            Statement::Atomic {
+                pointer,
+                value,
+                compare,
+                result,
+                ..
+            } => {
+                one(pointer);
+                one(value);
+                compare.iter_mut().for_each(&mut one);
+                result.iter_mut().for_each(one);
+            }
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => {
+                one(image);
+                one(coordinate);
+                array_index.iter_mut().for_each(&mut one);
+                one(value);
+            }
+            Statement::Call {
+                arguments, result, ..
+            } => {
+                arguments.iter_mut().for_each(&mut one);
+                result.iter_mut().for_each(one);
+            }
+            Statement::Block(_)
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Kill
+            | Statement::Barrier(_) => {}
+        }
+    }
+}
