@@ -85,6 +85,8 @@ pub(crate) fn parse_preprocessed(
         depth: 0,
         last_error_pos: None,
         abandoned: false,
+        expr_stack: Vec::new(),
+        stmt_stack: Vec::new(),
     };
     let items = parser.parse_items(false);
     TranslationUnit { items }
@@ -106,6 +108,13 @@ struct Parser<'d> {
     last_error_pos: Option<usize>,
     /// Set by OSH0201: the parser skipped to the end and reports nothing more.
     abandoned: bool,
+    /// The arguments of the calls being parsed, innermost call's last: each list is
+    /// gathered here and moved into a boxed slice of its exact length, so that a list
+    /// costs one allocation rather than a growing `Vec` and its shrinking.
+    expr_stack: Vec<Expr>,
+    /// The statements of the blocks being parsed, innermost block's last (as
+    /// `expr_stack`).
+    stmt_stack: Vec<Stmt>,
 }
 
 /// Whether `name` is a scalar, vector or matrix type spelling (`float`, `uint3`, `half4x4`,
@@ -1112,12 +1121,15 @@ impl Parser<'_> {
     #[inline(never)]
     fn parse_block(&mut self) -> PResult<Block> {
         let start = self.expect(TokenKind::LBrace, "'{'")?;
-        let mut statements = Vec::new();
+        let base = self.stmt_stack.len();
         while !self.at(TokenKind::RBrace) && !self.at(TokenKind::Eof) {
-            statements.push(self.parse_statement());
+            let statement = self.parse_statement();
+            self.stmt_stack.push(statement);
         }
+        // Moved out whether or not the block closes, so that the stack holds only the
+        // enclosing blocks' statements again.
+        let statements: Vec<Stmt> = self.stmt_stack.drain(base..).collect();
         self.expect(TokenKind::RBrace, "'}'")?;
-        statements.shrink_to_fit();
         Ok(Block {
             statements,
             span: self.span_from(start),
@@ -1705,18 +1717,29 @@ impl Parser<'_> {
 
     /// Call arguments after the `(`, through the `)`.
     fn parse_arguments_after_paren(&mut self) -> PResult<Box<[Expr]>> {
-        let mut args = Vec::new();
         if self.eat(TokenKind::RParen) {
             return Ok(Box::default());
         }
+        let base = self.expr_stack.len();
+        let result = self.parse_arguments_onto_stack();
+        // Moved out also on failure, so that the stack holds only the enclosing calls'
+        // arguments again.
+        let args: Box<[Expr]> = self.expr_stack.drain(base..).collect();
+        result.map(|()| args)
+    }
+
+    /// The arguments of [`Parser::parse_arguments_after_paren`], pushed onto
+    /// `expr_stack`, through the `)`.
+    fn parse_arguments_onto_stack(&mut self) -> PResult<()> {
         loop {
-            args.push(self.parse_assignment()?);
+            let arg = self.parse_assignment()?;
+            self.expr_stack.push(arg);
             if !self.eat(TokenKind::Comma) {
                 break;
             }
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
-        Ok(args.into_boxed_slice())
+        Ok(())
     }
 
     fn parse_primary(&mut self) -> PResult<Expr> {
