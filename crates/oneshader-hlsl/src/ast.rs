@@ -658,9 +658,10 @@ pub enum BinaryOp {
 ///
 /// Every variant is at most two words, so that an [`Expr`] takes 40 bytes: a large
 /// shader's syntax tree holds millions of them. The payloads of the forms with more
-/// parts (calls, casts, member accesses, conditionals) are boxed into named structs,
-/// one allocation per node, and names are boxed too (a [`Path`] is larger than every
-/// other form).
+/// parts (binary operators, assignments, indexing, calls, casts, member accesses,
+/// conditionals) are boxed into named structs, one allocation per node (both operands
+/// of a binary operator in one block), and names are boxed too (a [`Path`] is larger
+/// than every other form).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     /// A literal.
@@ -675,23 +676,9 @@ pub enum ExprKind {
         operand: Box<Expr>,
     },
     /// A binary operator.
-    Binary {
-        /// The operator.
-        op: BinaryOp,
-        /// The left operand.
-        lhs: Box<Expr>,
-        /// The right operand.
-        rhs: Box<Expr>,
-    },
+    Binary(Box<BinaryExpr>),
     /// `target = value`, or a compound assignment `target op= value`.
-    Assign {
-        /// `None` for `=`, the operator for `+=`, `<<=`, ….
-        op: Option<BinaryOp>,
-        /// The assigned place.
-        target: Box<Expr>,
-        /// The value.
-        value: Box<Expr>,
-    },
+    Assign(Box<AssignExpr>),
     /// `condition ? accept : reject`
     Conditional(Box<ConditionalExpr>),
     /// `(T)operand` or `(T[2])operand`.
@@ -705,12 +692,7 @@ pub enum ExprKind {
     /// `base.member`: a field or a swizzle (`v.xyz`, `m._m00`).
     Member(Box<MemberExpr>),
     /// `base[index]`
-    Index {
-        /// The indexed value.
-        base: Box<Expr>,
-        /// The index.
-        index: Box<Expr>,
-    },
+    Index(Box<IndexExpr>),
     /// `{ a, b, { c, d } }`
     InitList(Box<[Expr]>),
     /// An expression that failed to parse (already diagnosed).
@@ -772,6 +754,37 @@ impl NameExpr {
             NameExpr::Path(path) => path.name(),
         }
     }
+}
+
+/// The parts of `lhs op rhs` ([`ExprKind::Binary`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BinaryExpr {
+    /// The operator.
+    pub op: BinaryOp,
+    /// The left operand.
+    pub lhs: Expr,
+    /// The right operand.
+    pub rhs: Expr,
+}
+
+/// The parts of `target = value` or `target op= value` ([`ExprKind::Assign`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssignExpr {
+    /// `None` for `=`, the operator for `+=`, `<<=`, ….
+    pub op: Option<BinaryOp>,
+    /// The assigned place.
+    pub target: Expr,
+    /// The value.
+    pub value: Expr,
+}
+
+/// The parts of `base[index]` ([`ExprKind::Index`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexExpr {
+    /// The indexed value.
+    pub base: Expr,
+    /// The index.
+    pub index: Expr,
 }
 
 /// The parts of `condition ? accept : reject` ([`ExprKind::Conditional`]).

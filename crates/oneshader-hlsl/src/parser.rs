@@ -1415,11 +1415,11 @@ impl Parser<'_> {
             let rhs = self.parse_assignment()?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary {
+                kind: ExprKind::Binary(Box::new(BinaryExpr {
                     op: BinaryOp::Comma,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
+                    lhs,
+                    rhs,
+                })),
             };
         }
         Ok(lhs)
@@ -1442,11 +1442,7 @@ impl Parser<'_> {
         let value = self.parse_assignment()?;
         Ok(Expr {
             span: target.span.to(value.span),
-            kind: ExprKind::Assign {
-                op,
-                target: Box::new(target),
-                value: Box::new(value),
-            },
+            kind: ExprKind::Assign(Box::new(AssignExpr { op, target, value })),
         })
     }
 
@@ -1485,11 +1481,7 @@ impl Parser<'_> {
             let rhs = self.parse_binary(precedence + 1)?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
+                kind: ExprKind::Binary(Box::new(BinaryExpr { op, lhs, rhs })),
             };
         }
         Ok(lhs)
@@ -1660,10 +1652,7 @@ impl Parser<'_> {
                     self.expect(TokenKind::RBracket, "']'")?;
                     expr = Expr {
                         span: self.span_from(expr.span),
-                        kind: ExprKind::Index {
-                            base: Box::new(expr),
-                            index: Box::new(index),
-                        },
+                        kind: ExprKind::Index(Box::new(IndexExpr { base: expr, index })),
                     };
                 }
                 TokenKind::Dot => {
@@ -1889,7 +1878,8 @@ mod tests {
             ExprKind::Literal(Literal::String(s)) => format!("{s:?}"),
             ExprKind::Name(p) => p.to_path(e.span).to_text(),
             ExprKind::Unary { op, operand } => format!("({op:?} {})", sexpr(operand)),
-            ExprKind::Binary { op, lhs, rhs } => {
+            ExprKind::Binary(binary) => {
+                let BinaryExpr { op, lhs, rhs } = &**binary;
                 let op = match op {
                     BinaryOp::Mul => "*",
                     BinaryOp::Div => "/",
@@ -1913,7 +1903,8 @@ mod tests {
                 };
                 format!("({op} {} {})", sexpr(lhs), sexpr(rhs))
             }
-            ExprKind::Assign { op, target, value } => {
+            ExprKind::Assign(assign) => {
+                let AssignExpr { op, target, value } = &**assign;
                 format!("(={op:?} {} {})", sexpr(target), sexpr(value))
             }
             ExprKind::Conditional(c) => format!(
@@ -1941,7 +1932,9 @@ mod tests {
                 list(&call.args)
             ),
             ExprKind::Member(m) => format!("(. {} {})", sexpr(&m.base), m.member.name),
-            ExprKind::Index { base, index } => format!("([] {} {})", sexpr(base), sexpr(index)),
+            ExprKind::Index(index) => {
+                format!("([] {} {})", sexpr(&index.base), sexpr(&index.index))
+            }
             ExprKind::InitList(items) => format!("{{{}}}", list(items)),
             ExprKind::Error => "error".into(),
         }

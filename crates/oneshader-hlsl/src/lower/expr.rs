@@ -88,9 +88,11 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::Literal(literal) => self.lower_literal(cx, literal, span),
             ast::ExprKind::Name(name) => self.lower_name(cx, name, span),
             ast::ExprKind::Unary { op, operand } => self.lower_unary(cx, *op, operand, span),
-            ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(cx, *op, lhs, rhs, span),
-            ast::ExprKind::Assign { op, target, value } => {
-                self.lower_assign(cx, *op, target, value, span)
+            ast::ExprKind::Binary(binary) => {
+                self.lower_binary(cx, binary.op, &binary.lhs, &binary.rhs, span)
+            }
+            ast::ExprKind::Assign(assign) => {
+                self.lower_assign(cx, assign.op, &assign.target, &assign.value, span)
             }
             ast::ExprKind::Conditional(c) => {
                 self.lower_conditional(cx, &c.condition, &c.accept, &c.reject, span)
@@ -138,7 +140,7 @@ impl<'a> Lowerer<'a> {
                 span,
             ),
             ast::ExprKind::Member(m) => self.lower_member(cx, &m.base, &m.member),
-            ast::ExprKind::Index { base, index } => self.lower_index(cx, base, index, span),
+            ast::ExprKind::Index(index) => self.lower_index(cx, &index.base, &index.index, span),
             ast::ExprKind::InitList(_) => {
                 self.error(
                     codes::SYNTAX,
@@ -2407,12 +2409,12 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
     let d = depth + 1;
     match &e.kind {
         ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error => false,
-        ast::ExprKind::Assign { .. } | ast::ExprKind::MethodCall { .. } => true,
+        ast::ExprKind::Assign(_) | ast::ExprKind::MethodCall { .. } => true,
         ast::ExprKind::Unary { op, operand } => {
             op.writes_operand() || has_effects_depth(operand, d)
         }
-        ast::ExprKind::Binary { lhs, rhs, .. } => {
-            has_effects_depth(lhs, d) || has_effects_depth(rhs, d)
+        ast::ExprKind::Binary(binary) => {
+            has_effects_depth(&binary.lhs, d) || has_effects_depth(&binary.rhs, d)
         }
         ast::ExprKind::Conditional(c) => {
             has_effects_depth(&c.condition, d)
@@ -2429,8 +2431,8 @@ fn has_effects_depth(e: &ast::Expr, depth: u32) -> bool {
         }
         ast::ExprKind::InitList(args) => args.iter().any(|a| has_effects_depth(a, d)),
         ast::ExprKind::Member(m) => has_effects_depth(&m.base, d),
-        ast::ExprKind::Index { base, index } => {
-            has_effects_depth(base, d) || has_effects_depth(index, d)
+        ast::ExprKind::Index(index) => {
+            has_effects_depth(&index.base, d) || has_effects_depth(&index.index, d)
         }
     }
 }

@@ -633,10 +633,10 @@ impl<'n> BodyScan<'n> {
         }
         let d = depth + 1;
         match &e.kind {
-            ast::ExprKind::Assign { target, value, .. } => {
-                self.assign(target);
-                self.expr(target, d);
-                self.expr(value, d);
+            ast::ExprKind::Assign(assign) => {
+                self.assign(&assign.target);
+                self.expr(&assign.target, d);
+                self.expr(&assign.value, d);
             }
             ast::ExprKind::Unary { op, operand } => {
                 if op.writes_operand() {
@@ -665,9 +665,9 @@ impl<'n> BodyScan<'n> {
                     self.expr(a, d);
                 }
             }
-            ast::ExprKind::Binary { lhs, rhs, .. } => {
-                self.expr(lhs, d);
-                self.expr(rhs, d);
+            ast::ExprKind::Binary(binary) => {
+                self.expr(&binary.lhs, d);
+                self.expr(&binary.rhs, d);
             }
             ast::ExprKind::Conditional(c) => {
                 self.expr(&c.condition, d);
@@ -676,9 +676,9 @@ impl<'n> BodyScan<'n> {
             }
             ast::ExprKind::Cast(cast) => self.expr(&cast.operand, d),
             ast::ExprKind::Member(m) => self.expr(&m.base, d),
-            ast::ExprKind::Index { base, index } => {
-                self.expr(base, d);
-                self.expr(index, d);
+            ast::ExprKind::Index(index) => {
+                self.expr(&index.base, d);
+                self.expr(&index.index, d);
             }
             _ => {}
         }
@@ -692,7 +692,7 @@ fn root_name(e: &ast::Expr) -> Option<&str> {
     match &e.kind {
         ast::ExprKind::Name(p) => Some(p.name()),
         ast::ExprKind::Member(m) => root_name(&m.base),
-        ast::ExprKind::Index { base, .. } => root_name(base),
+        ast::ExprKind::Index(index) => root_name(&index.base),
         _ => None,
     }
 }

@@ -300,7 +300,8 @@ impl<'a> Lowerer<'a> {
                     _ => None,
                 }
             }
-            ast::ExprKind::Binary { op, lhs, rhs } => {
+            ast::ExprKind::Binary(binary) => {
+                let ast::BinaryExpr { op, lhs, rhs } = &**binary;
                 let (a, b) = (eval(lhs)?, eval(rhs)?);
                 use ast::BinaryOp::*;
                 match op {

@@ -44,9 +44,10 @@ impl<'a> Lowerer<'a> {
         let (name, start) = self.counter_declaration(init)?;
         let is_counter =
             |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(p) if p.name() == name);
-        let ast::ExprKind::Binary { op, lhs, rhs } = &condition.kind else {
+        let ast::ExprKind::Binary(binary) = &condition.kind else {
             return None;
         };
+        let ast::BinaryExpr { op, lhs, rhs } = &**binary;
         if !is_counter(lhs) {
             return None;
         }
@@ -57,13 +58,12 @@ impl<'a> Lowerer<'a> {
                 ast::UnaryOp::PreDecrement | ast::UnaryOp::PostDecrement => -1,
                 _ => return None,
             },
-            ast::ExprKind::Assign {
-                op: Some(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub)),
-                target,
-                value,
-            } if is_counter(target) => {
-                let v = self.const_eval(value)?;
-                if *op == ast::BinaryOp::Add {
+            ast::ExprKind::Assign(assign)
+                if matches!(assign.op, Some(ast::BinaryOp::Add | ast::BinaryOp::Sub))
+                    && is_counter(&assign.target) =>
+            {
+                let v = self.const_eval(&assign.value)?;
+                if assign.op == Some(ast::BinaryOp::Add) {
                     v
                 } else {
                     v.checked_neg()?
@@ -97,7 +97,7 @@ impl<'a> Lowerer<'a> {
             &|_| false,
         );
         let writes_counter = stmt_any(body, &|_| false, &|e| match &e.kind {
-            ast::ExprKind::Assign { target, .. } => is_counter(target),
+            ast::ExprKind::Assign(assign) => is_counter(&assign.target),
             ast::ExprKind::Unary { op, operand } => op.writes_operand() && is_counter(operand),
             _ => false,
         });
@@ -235,14 +235,14 @@ fn expr_any(expr: &ast::Expr, on_expr: &dyn Fn(&ast::Expr) -> bool, depth: u32) 
         ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error => false,
         ast::ExprKind::Unary { operand, .. } => e(operand),
         ast::ExprKind::Cast(cast) => e(&cast.operand),
-        ast::ExprKind::Binary { lhs, rhs, .. } => e(lhs) || e(rhs),
-        ast::ExprKind::Assign { target, value, .. } => e(target) || e(value),
+        ast::ExprKind::Binary(binary) => e(&binary.lhs) || e(&binary.rhs),
+        ast::ExprKind::Assign(assign) => e(&assign.target) || e(&assign.value),
         ast::ExprKind::Conditional(c) => e(&c.condition) || e(&c.accept) || e(&c.reject),
         ast::ExprKind::Call(call) => call.args.iter().any(e),
         ast::ExprKind::Constructor(constructor) => constructor.args.iter().any(e),
         ast::ExprKind::InitList(args) => args.iter().any(e),
         ast::ExprKind::MethodCall(call) => e(&call.receiver) || call.args.iter().any(e),
         ast::ExprKind::Member(m) => e(&m.base),
-        ast::ExprKind::Index { base, index } => e(base) || e(index),
+        ast::ExprKind::Index(index) => e(&index.base) || e(&index.index),
     }
 }
