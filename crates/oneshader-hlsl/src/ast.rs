@@ -50,6 +50,14 @@ impl Path {
         Path { last, qualifiers }
     }
 
+    /// The plain name `last`, without qualifiers.
+    pub fn plain(last: Ident) -> Path {
+        Path {
+            last,
+            qualifiers: None,
+        }
+    }
+
     /// A path of `segments` (at least one); `None` without segments.
     pub fn from_segments(mut segments: Vec<Ident>) -> Option<Path> {
         let last = segments.pop()?;

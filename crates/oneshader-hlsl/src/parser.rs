@@ -762,7 +762,18 @@ impl Parser<'_> {
     }
 
     fn parse_path(&mut self, what: &str) -> PResult<Path> {
-        let mut last = self.expect_ident(what)?;
+        let last = self.expect_ident(what)?;
+        if self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
+            self.parse_qualified_path(last, what)
+        } else {
+            Ok(Path::plain(last))
+        }
+    }
+
+    /// The rest of a path whose first part, `first`, is followed by `::` and a name.
+    #[inline(never)]
+    fn parse_qualified_path(&mut self, first: Ident, what: &str) -> PResult<Path> {
+        let mut last = first;
         let mut qualifiers = Vec::new();
         while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
             self.advance();
