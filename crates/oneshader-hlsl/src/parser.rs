@@ -76,6 +76,7 @@ pub(crate) fn parse_preprocessed(
     };
     let mut parser = Parser {
         prev_span: tokens.first().map_or(end.span, |t| t.span),
+        current: tokens.first().copied().unwrap_or(end),
         tokens,
         spellings,
         end,
@@ -98,6 +99,9 @@ struct Parser<'d> {
     spellings: Spellings,
     /// The last token, `Eof`: what reading past the end gives.
     end: Token,
+    /// The token at `pos` (`end` past the last one): what [`Parser::peek`] gives, kept
+    /// by [`Parser::advance`] so that looking at it needs no bounds check.
+    current: Token,
     pos: usize,
     prev_span: Span,
     diagnostics: &'d mut Diagnostics,
@@ -327,7 +331,7 @@ impl Parser<'_> {
     // ----- token access -------------------------------------------------------------------
 
     fn peek(&self) -> &Token {
-        self.tokens.get(self.pos).unwrap_or(&self.end)
+        &self.current
     }
 
     fn peek_at(&self, n: usize) -> &Token {
@@ -382,10 +386,10 @@ impl Parser<'_> {
     /// Moves past the next token (not past the end of file), as [`Parser::bump`] without
     /// returning it.
     fn advance(&mut self) {
-        let token = self.peek();
-        if token.kind != TokenKind::Eof {
-            self.prev_span = token.span;
+        if self.current.kind != TokenKind::Eof {
+            self.prev_span = self.current.span;
             self.pos += 1;
+            self.current = *self.tokens.get(self.pos).unwrap_or(&self.end);
         }
     }
 
@@ -457,6 +461,7 @@ impl Parser<'_> {
         token.kind = rest;
         token.text = text;
         token.span.start += 1;
+        self.current = *token;
         self.prev_span = Span::new(token.span.file, token.span.start - 1, token.span.start);
         Ok(())
     }
@@ -488,6 +493,7 @@ impl Parser<'_> {
         );
         self.abandoned = true;
         self.pos = self.tokens.len().saturating_sub(1);
+        self.current = *self.tokens.get(self.pos).unwrap_or(&self.end);
         Err(Failed)
     }
 
@@ -1506,6 +1512,9 @@ impl Parser<'_> {
     }
 
     fn parse_unary_inner(&mut self) -> PResult<Expr> {
+        if let Some(leaf) = self.parse_leaf() {
+            return Ok(leaf);
+        }
         let op = match self.kind() {
             TokenKind::Plus => Some(UnaryOp::Plus),
             TokenKind::Minus => Some(UnaryOp::Negate),
@@ -1528,6 +1537,44 @@ impl Parser<'_> {
         }
         let primary = self.parse_primary()?;
         self.parse_postfix(primary)
+    }
+
+    /// The operand here when it is a plain name or a literal that no postfix operator,
+    /// call, qualifier or template argument list follows (most operands): the same
+    /// expression [`Parser::parse_primary`] and [`Parser::parse_postfix`] would give,
+    /// without their steps. `None`, consuming nothing, for anything else.
+    #[inline]
+    fn parse_leaf(&mut self) -> Option<Expr> {
+        let next = self.peek_at(1).kind;
+        let followed_by_postfix = matches!(
+            next,
+            TokenKind::LBracket | TokenKind::Dot | TokenKind::PlusPlus | TokenKind::MinusMinus
+        );
+        match self.kind() {
+            TokenKind::Ident
+                if !followed_by_postfix
+                    && !matches!(
+                        next,
+                        TokenKind::LParen | TokenKind::Lt | TokenKind::ColonColon
+                    ) =>
+            {
+                let name = self.bump_ident();
+                Some(Expr {
+                    kind: ExprKind::Name(NameExpr::Plain(name.name)),
+                    span: name.span,
+                })
+            }
+            TokenKind::IntLiteral
+            | TokenKind::FloatLiteral
+            | TokenKind::Keyword(Keyword::True | Keyword::False)
+                if !followed_by_postfix =>
+            {
+                let span = self.span();
+                let kind = self.parse_literal();
+                Some(Expr { kind, span })
+            }
+            _ => None,
+        }
     }
 
     /// Whether `( Type [dims] )` followed by an operand-start token begins here.
