@@ -1445,7 +1445,10 @@ impl Parser<'_> {
     /// An assignment expression (right-associative; no comma).
     fn parse_assignment(&mut self) -> PResult<Expr> {
         self.enter()?;
-        let result = self.parse_assignment_inner();
+        let result = match self.parse_whole_leaf(1, true) {
+            Some(leaf) => Ok(leaf),
+            None => self.parse_assignment_inner(),
+        };
         self.leave();
         result
     }
@@ -1495,7 +1498,10 @@ impl Parser<'_> {
             }
             self.enter()?;
             self.advance();
-            let rhs = self.parse_binary(precedence + 1)?;
+            let rhs = match self.parse_whole_leaf(precedence + 1, false) {
+                Some(leaf) => leaf,
+                None => self.parse_binary(precedence + 1)?,
+            };
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
                 kind: ExprKind::Binary(Box::new(BinaryExpr { op, lhs, rhs })),
@@ -1575,6 +1581,23 @@ impl Parser<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A leaf operand ([`Parser::parse_leaf`]) that is the whole expression being parsed:
+    /// no binary operator binding at least as tightly as `min_precedence` follows it,
+    /// nor, in an `assignment`, a `?` or an assignment operator. The same expression the
+    /// full descent would give, and `None`, consuming nothing, where it would give
+    /// something else. Where the descent would pass the nesting limit on its way to the
+    /// operand, it is left to the descent, which reports it.
+    #[inline]
+    fn parse_whole_leaf(&mut self, min_precedence: u8, assignment: bool) -> Option<Expr> {
+        let after = self.peek_at(1).kind;
+        let continues = binary_op(after).is_some_and(|(_, p)| p >= min_precedence)
+            || (assignment && (after == TokenKind::Question || assign_op(after).is_some()));
+        if continues || self.depth >= MAX_NESTING {
+            return None;
+        }
+        self.parse_leaf()
     }
 
     /// Whether `( Type [dims] )` followed by an operand-start token begins here.
