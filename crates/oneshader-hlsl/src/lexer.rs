@@ -543,6 +543,14 @@ impl Spellings {
         self.entries.get(symbol.index()).and_then(|(_, k)| *k)
     }
 
+    /// The spellings from the `first`-th on (by symbol index), with their symbols.
+    pub(crate) fn since(&self, first: usize) -> impl Iterator<Item = (Symbol, &str)> {
+        let entries = self.entries.get(first..).unwrap_or_default();
+        (first..)
+            .zip(entries)
+            .map(|(index, (text, _))| (Symbol(index as u32), &**text))
+    }
+
     /// How many spellings the table holds (every symbol's index is below it).
     pub fn len(&self) -> usize {
         self.entries.len()

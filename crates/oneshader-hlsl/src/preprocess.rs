@@ -304,6 +304,10 @@ pub fn preprocess(
         defined: spellings.intern("defined"),
         va_args: spellings.intern("__VA_ARGS__"),
     };
+    // The `<built-in>` file is the source map's next file, after the main one, before any
+    // inclusion.
+    let mut predefined = Predefined::new(options);
+    let builtin = source_map.add("<built-in>", std::mem::take(&mut predefined.text));
     let mut pp = Preprocessor {
         spellings,
         words,
@@ -313,6 +317,11 @@ pub fn preprocess(
         include_dirs: &options.include_dirs,
         diagnostics,
         macros: Vec::new(),
+        predefined: LazyPredefined {
+            file: builtin,
+            numbers: std::mem::take(&mut predefined.numbers),
+            checked: 0,
+        },
         frames: Vec::new(),
         pending: VecDeque::new(),
         isolated: false,
@@ -324,8 +333,6 @@ pub fn preprocess(
         limit_reported: false,
         source_bytes: 0,
     };
-    pp.define_builtin("__LINE__", Builtin::Line);
-    pp.define_builtin("__FILE__", Builtin::File);
     let (main_bytes, main_path) = match pp.map.get(main) {
         Some(f) => (f.text.len(), normalize_path(&f.name)),
         None => (0, String::new()),
@@ -341,11 +348,7 @@ pub fn preprocess(
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
         pp.out.reserve(main_tokens);
     }
-    let mut predefined = Predefined::new(options);
-    let builtin = pp
-        .map
-        .add("<built-in>", std::mem::take(&mut predefined.text));
-    pp.predefine(builtin, &predefined);
+    pp.read_command_line(builtin, predefined.commands);
 
     pp.run();
     let end = pp.map.get(main).map(|f| f.text.len() as u32).unwrap_or(0);
@@ -364,10 +367,11 @@ pub fn preprocess(
 /// command-line define.
 ///
 /// The predefined macros' values are numbers: their lines are recorded as they are
-/// written and defined directly ([`Preprocessor::predefine`]), without lexing them or
-/// running them as directives; only the command-line defines are read as source.
+/// written and defined directly ([`Preprocessor::define_predefined`]) once their names
+/// are lexed, without lexing them or running them as directives; only the command-line
+/// defines are read as source ([`Preprocessor::read_command_line`]).
 struct Predefined {
-    /// The file's text (moved into the source map before [`Preprocessor::predefine`]).
+    /// The file's text (moved into the source map before preprocessing starts).
     text: String,
     /// The predefined lines: where each starts, its name and its value.
     numbers: Vec<NumberLine>,
@@ -426,6 +430,22 @@ impl Predefined {
     }
 }
 
+/// The predefined macros of one run, not yet defined ([`Preprocessor::define_predefined`]).
+struct LazyPredefined {
+    /// The `<built-in>` file.
+    file: FileId,
+    /// Its `#define NAME NUMBER` lines.
+    numbers: Vec<NumberLine>,
+    /// How many spellings have been checked for a predefined name.
+    checked: usize,
+}
+
+/// A predefined macro: built in, or a line of [`LazyPredefined::numbers`].
+enum PredefinedName {
+    Builtin(Builtin),
+    Number(usize),
+}
+
 /// Spellings the preprocessor looks for, interned once.
 struct Words {
     /// `defined`, the operator of `#if`.
@@ -447,6 +467,8 @@ struct Preprocessor<'a> {
     /// The defined macros by the [`Symbol`] of their name (the table is as long as the
     /// largest name symbol ever defined), so that a name is looked up without hashing.
     macros: Vec<Option<Rc<Macro>>>,
+    /// The predefined macros, defined as their names are first lexed.
+    predefined: LazyPredefined,
     frames: Vec<Frame>,
     /// Tokens waiting to be read: rescanned macro output, then the rest of the current line.
     pending: VecDeque<Token>,
@@ -572,8 +594,8 @@ impl Preprocessor<'_> {
             .push(Diagnostic::error(code, span, message));
     }
 
-    fn define_builtin(&mut self, name: &str, builtin: Builtin) {
-        let name = self.spellings.intern(name);
+    /// Defines `name` as the built-in macro `builtin`.
+    fn define_builtin(&mut self, name: Symbol, builtin: Builtin) {
         self.set_macro(
             name,
             Some(Macro {
@@ -614,51 +636,87 @@ impl Preprocessor<'_> {
         self.macros.get(name.index()).and_then(Option::as_ref)
     }
 
-    /// Defines the macros of `predefined`, whose text is `file`: the numeric ones
-    /// directly, as their lines would define them; the command-line defines are read
-    /// (lexed, then run as directives) before the main file.
-    fn predefine(&mut self, file: FileId, predefined: &Predefined) {
+    /// Reads the command-line defines, the text of `file` from byte `commands` on: lexed,
+    /// then run as directives before the main file.
+    fn read_command_line(&mut self, file: FileId, start: usize) {
         let text = self.map.get(file).map_or("", |f| f.text.as_str());
-        let mut defined = Vec::with_capacity(predefined.numbers.len());
-        for line in &predefined.numbers {
-            let (Some(name), Some(value)) =
-                (text.get(line.name.clone()), text.get(line.value.clone()))
-            else {
-                continue;
-            };
-            let name = self.spellings.intern(name);
-            let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
-            let mut value = Token::new(
-                TokenKind::IntLiteral,
-                self.spellings.intern(value),
-                value_span,
-            );
-            value.leading_space = true;
-            let definition = Span::new(file, line.start as u32, line.value.end as u32);
-            defined.push((name, value, definition));
+        let commands = text.get(start..).unwrap_or_default();
+        if commands.is_empty() {
+            return;
         }
         let mut lexed = Diagnostics::new();
-        let commands = text.get(predefined.commands..).unwrap_or_default();
-        let tokens = (!commands.is_empty()).then(|| {
-            let base = predefined.commands as u32;
-            lex_at(file, commands, base, &mut self.spellings, &mut lexed)
-        });
-        for (name, value, definition) in defined {
-            self.set_macro(
-                name,
-                Some(Macro {
-                    params: None,
-                    variadic: false,
-                    body: vec![value],
-                    definition: Some(definition),
-                    builtin: None,
-                    own_hide: Cell::new(HideSet::EMPTY),
-                }),
-            );
+        let tokens = lex_at(
+            file,
+            commands,
+            start as u32,
+            &mut self.spellings,
+            &mut lexed,
+        );
+        self.push_tokens(file, String::new(), tokens, lexed);
+    }
+
+    /// Defines the predefined macros named by the spellings interned since the last call.
+    ///
+    /// A predefined macro is defined only once its name has been lexed (it cannot be used,
+    /// tested or undefined before), which spares every compile defining them all. Called
+    /// after each lexing, before the lexed tokens are read, so the macros are defined as
+    /// if they had been from the start.
+    fn define_predefined(&mut self) {
+        let first = std::mem::replace(&mut self.predefined.checked, self.spellings.len());
+        let mut found = Vec::new();
+        let builtin = self.map.get(self.predefined.file).map_or("", |f| &f.text);
+        for (symbol, text) in self.spellings.since(first) {
+            // Every predefined name begins with two underscores.
+            if !text.starts_with("__") {
+                continue;
+            }
+            let known = match text {
+                "__LINE__" => Some(PredefinedName::Builtin(Builtin::Line)),
+                "__FILE__" => Some(PredefinedName::Builtin(Builtin::File)),
+                _ => self
+                    .predefined
+                    .numbers
+                    .iter()
+                    .position(|line| builtin.get(line.name.clone()) == Some(text))
+                    .map(PredefinedName::Number),
+            };
+            found.extend(known.map(|known| (symbol, known)));
         }
-        if let Some(tokens) = tokens {
-            self.push_tokens(file, String::new(), tokens, lexed);
+        for (name, known) in found {
+            match known {
+                PredefinedName::Builtin(builtin) => self.define_builtin(name, builtin),
+                PredefinedName::Number(line) => self.define_number(name, line),
+            }
         }
+    }
+
+    /// Defines `name` as the number of line `line` of the predefined macros.
+    fn define_number(&mut self, name: Symbol, line: usize) {
+        let file = self.predefined.file;
+        let builtin = self.map.get(file).map_or("", |f| &f.text);
+        let Some(line) = self.predefined.numbers.get(line) else {
+            return;
+        };
+        let value = builtin.get(line.value.clone()).unwrap_or_default();
+        let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
+        let definition = Span::new(file, line.start as u32, line.value.end as u32);
+        let mut value = Token::new(
+            TokenKind::IntLiteral,
+            self.spellings.intern(value),
+            value_span,
+        );
+        value.leading_space = true;
+        self.set_macro(
+            name,
+            Some(Macro {
+                params: None,
+                variadic: false,
+                body: vec![value],
+                definition: Some(definition),
+                builtin: None,
+                own_hide: Cell::new(HideSet::EMPTY),
+            }),
+        );
     }
 
     /// Counts `bytes` more source text towards [`MAX_SOURCE_BYTES`]; past it, reports
@@ -689,6 +747,7 @@ impl Preprocessor<'_> {
     /// Starts reading the `tokens` of `file`, lexed with the diagnostics `lexed`: invalid
     /// characters wait for their line to be read in an active region, the rest are reported.
     fn push_tokens(&mut self, file: FileId, path: String, tokens: Vec<Token>, lexed: Diagnostics) {
+        self.define_predefined();
         let mut invalid_characters = std::collections::VecDeque::new();
         for diagnostic in lexed.into_vec() {
             if diagnostic.code == codes::INVALID_CHARACTER {
@@ -1196,6 +1255,7 @@ impl Preprocessor<'_> {
         let text = format!("{lhs_text}{rhs_text}");
         let mut scratch = Diagnostics::new();
         let tokens = lex(lhs.span.file, &text, &mut self.spellings, &mut scratch);
+        self.define_predefined();
         // One token and the end of input.
         if let ([pasted, _], false) = (&tokens[..], scratch.has_errors()) {
             let mut t = *lhs;
@@ -2055,6 +2115,16 @@ mod tests {
             "100 \"x.hlsl\""
         );
         assert_eq!(expand("__FILE__"), "\"main.hlsl\"");
+        // Predefined names made by pasting, or undefined before any use, as if defined
+        // from the start.
+        assert_eq!(
+            expand("#define CAT(a, b) a##b\nCAT(__LI, NE__) CAT(__HLSL, _VERSION)"),
+            "2 2021"
+        );
+        assert_eq!(
+            expand("#undef __HLSL_VERSION\n__HLSL_VERSION"),
+            "__HLSL_VERSION"
+        );
     }
 
     #[test]
