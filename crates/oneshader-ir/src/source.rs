@@ -1,5 +1,7 @@
 //! Source files and byte spans into them.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 /// Identifies one source file inside a [`SourceMap`].
@@ -38,7 +40,6 @@ impl Span {
     }
 }
 
-/// One loaded source file: its name as the user wrote it and its text.
 /// The offset of each line's first byte in `text`: 0, then one past each `\n`.
 ///
 /// Eight bytes are tested at a time (a word without a `\n` byte is skipped with a few
@@ -73,24 +74,25 @@ fn line_starts(text: &str) -> Vec<u32> {
     starts
 }
 
+/// One loaded source file: its name as the user wrote it and its text.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path as given (on the command line, or in an `#include`).
     pub name: String,
     /// The file's full text.
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Where each line starts, indexed at the first look ([`SourceFile::line_starts`]):
+    /// only diagnostics and debug locations need it.
+    line_starts: OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
-    /// Wraps `text` under `name`, indexing its line starts.
+    /// Wraps `text` under `name`.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text = text.into();
-        let line_starts = line_starts(&text);
         SourceFile {
             name: name.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: OnceLock::new(),
         }
     }
 
@@ -98,11 +100,11 @@ impl SourceFile {
     pub fn line_column(&self, offset: u32) -> (u32, u32) {
         let offset = offset.min(self.text.len() as u32);
         // The last line that starts at or before `offset` (the first starts at 0).
-        let line = self
-            .line_starts
+        let line_starts = self.line_starts();
+        let line = line_starts
             .partition_point(|&start| start <= offset)
             .saturating_sub(1);
-        let start = self.line_starts.get(line).copied().unwrap_or(0) as usize;
+        let start = line_starts.get(line).copied().unwrap_or(0) as usize;
         let end = (offset as usize).max(start);
         let column = self
             .text
@@ -114,7 +116,7 @@ impl SourceFile {
 
     /// Byte offsets at which each line starts.
     pub fn line_starts(&self) -> &[u32] {
-        &self.line_starts
+        self.line_starts.get_or_init(|| line_starts(&self.text))
     }
 }
 
