@@ -55,6 +55,9 @@ impl TypeNeeds {
         entry: &EntryPoint,
         info: &EntryPointInfo,
     ) -> TypeNeeds {
+        if needs.none {
+            return TypeNeeds::default();
+        }
         let mut result = needs.of_function(&entry.function);
         for &function in &info.reachable_functions {
             if let Some(&of_function) = needs.per_function.get(function.index()) {
@@ -110,21 +113,29 @@ impl TypeNeeds {
 pub(super) struct ModuleNeeds {
     /// Indexed by type handle.
     per_type: Vec<TypeNeeds>,
-    /// Indexed by function handle.
+    /// Indexed by function handle (empty when `none`).
     per_function: Vec<TypeNeeds>,
+    /// No type of the module needs anything, so neither does any function or entry point.
+    none: bool,
 }
 
 impl ModuleNeeds {
     pub(super) fn new(module: &Module) -> ModuleNeeds {
-        let per_type = module
+        let per_type: Vec<TypeNeeds> = module
             .types
             .iter()
             .map(|(ty, _)| TypeNeeds::of_type(module, ty))
             .collect();
+        let none = per_type.iter().all(|needs| needs.is_empty());
         let mut needs = ModuleNeeds {
             per_type,
             per_function: Vec::new(),
+            none,
         };
+        // Most modules use only 32-bit types: their functions need not be walked.
+        if none {
+            return needs;
+        }
         needs.per_function = module
             .functions
             .iter()
