@@ -320,6 +320,209 @@ pub enum TokenKind {
     Eof,
 }
 
+/// The punctuation spellings, at the fixed symbols from 1 on in this order (see
+/// [`Spellings`]); [`punctuation_symbol`] numbers them the same way.
+const PUNCTUATION: [(&str, TokenKind); 47] = {
+    use TokenKind::*;
+    [
+        ("(", LParen),
+        (")", RParen),
+        ("[", LBracket),
+        ("]", RBracket),
+        ("{", LBrace),
+        ("}", RBrace),
+        (";", Semicolon),
+        (",", Comma),
+        (".", Dot),
+        (":", Colon),
+        ("::", ColonColon),
+        ("?", Question),
+        ("+", Plus),
+        ("-", Minus),
+        ("*", Star),
+        ("/", Slash),
+        ("%", Percent),
+        ("++", PlusPlus),
+        ("--", MinusMinus),
+        ("=", Eq),
+        ("+=", PlusEq),
+        ("-=", MinusEq),
+        ("*=", StarEq),
+        ("/=", SlashEq),
+        ("%=", PercentEq),
+        ("&=", AmpEq),
+        ("|=", PipeEq),
+        ("^=", CaretEq),
+        ("<<=", ShlEq),
+        (">>=", ShrEq),
+        ("==", EqEq),
+        ("!=", NotEq),
+        ("<", Lt),
+        (">", Gt),
+        ("<=", LtEq),
+        (">=", GtEq),
+        ("<<", Shl),
+        (">>", Shr),
+        ("&&", AmpAmp),
+        ("||", PipePipe),
+        ("!", Bang),
+        ("&", Amp),
+        ("|", Pipe),
+        ("^", Caret),
+        ("~", Tilde),
+        ("#", Hash),
+        ("##", HashHash),
+    ]
+};
+
+/// The fixed symbol of a punctuation token of kind `kind` (its place in [`PUNCTUATION`]).
+#[inline]
+fn punctuation_symbol(kind: TokenKind) -> Option<Symbol> {
+    use TokenKind::*;
+    let place = match kind {
+        LParen => 0,
+        RParen => 1,
+        LBracket => 2,
+        RBracket => 3,
+        LBrace => 4,
+        RBrace => 5,
+        Semicolon => 6,
+        Comma => 7,
+        Dot => 8,
+        Colon => 9,
+        ColonColon => 10,
+        Question => 11,
+        Plus => 12,
+        Minus => 13,
+        Star => 14,
+        Slash => 15,
+        Percent => 16,
+        PlusPlus => 17,
+        MinusMinus => 18,
+        Eq => 19,
+        PlusEq => 20,
+        MinusEq => 21,
+        StarEq => 22,
+        SlashEq => 23,
+        PercentEq => 24,
+        AmpEq => 25,
+        PipeEq => 26,
+        CaretEq => 27,
+        ShlEq => 28,
+        ShrEq => 29,
+        EqEq => 30,
+        NotEq => 31,
+        Lt => 32,
+        Gt => 33,
+        LtEq => 34,
+        GtEq => 35,
+        Shl => 36,
+        Shr => 37,
+        AmpAmp => 38,
+        PipePipe => 39,
+        Bang => 40,
+        Amp => 41,
+        Pipe => 42,
+        Caret => 43,
+        Tilde => 44,
+        Hash => 45,
+        HashHash => 46,
+        _ => return None,
+    };
+    Some(Symbol(1 + place))
+}
+
+/// The keywords, at the fixed symbols from [`Symbol::FIRST_KEYWORD`] on in the order of
+/// [`Keyword`]'s variants.
+const KEYWORDS: [(&str, Keyword); 42] = {
+    use Keyword::*;
+    [
+        ("if", If),
+        ("else", Else),
+        ("for", For),
+        ("while", While),
+        ("do", Do),
+        ("switch", Switch),
+        ("case", Case),
+        ("default", Default),
+        ("break", Break),
+        ("continue", Continue),
+        ("return", Return),
+        ("discard", Discard),
+        ("struct", Struct),
+        ("class", Class),
+        ("interface", Interface),
+        ("cbuffer", Cbuffer),
+        ("tbuffer", Tbuffer),
+        ("typedef", Typedef),
+        ("namespace", Namespace),
+        ("template", Template),
+        ("typename", Typename),
+        ("static", Static),
+        ("const", Const),
+        ("groupshared", Groupshared),
+        ("uniform", Uniform),
+        ("extern", Extern),
+        ("volatile", Volatile),
+        ("precise", Precise),
+        ("globallycoherent", Globallycoherent),
+        ("row_major", RowMajor),
+        ("column_major", ColumnMajor),
+        ("in", In),
+        ("out", Out),
+        ("inout", Inout),
+        ("inline", Inline),
+        ("export", Export),
+        ("unorm", Unorm),
+        ("snorm", Snorm),
+        ("register", Register),
+        ("packoffset", Packoffset),
+        ("true", True),
+        ("false", False),
+    ]
+};
+
+/// The fixed symbol of `text` if it is a punctuation, newline or keyword spelling.
+fn fixed_symbol(text: &str) -> Option<Symbol> {
+    match text {
+        "\n" => Some(Symbol::NEWLINE),
+        "\r\n" => Some(Symbol::CRLF),
+        _ if text.len() > 3
+            || text.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') =>
+        {
+            let keyword = Keyword::from_text(text)?;
+            Some(Symbol(Symbol::FIRST_KEYWORD.0 + keyword as u32))
+        }
+        _ => {
+            let place = PUNCTUATION.iter().position(|&(t, _)| t == text)?;
+            Some(Symbol(1 + place as u32))
+        }
+    }
+}
+
+/// [`fixed_text`] in a new shared string (a keyword taken as a name: rare).
+#[cold]
+fn shared_fixed_text(symbol: Symbol) -> Rc<str> {
+    Rc::from(fixed_text(symbol))
+}
+
+/// The text of a fixed symbol (empty for any other).
+#[inline(never)]
+fn fixed_text(symbol: Symbol) -> &'static str {
+    match symbol {
+        Symbol::NEWLINE => "\n",
+        Symbol::CRLF => "\r\n",
+        _ => match symbol.index().checked_sub(Symbol::FIRST_KEYWORD.index()) {
+            Some(place) => KEYWORDS.get(place).map_or("", |&(text, _)| text),
+            None => symbol
+                .index()
+                .checked_sub(1)
+                .and_then(|place| PUNCTUATION.get(place))
+                .map_or("", |&(text, _)| text),
+        },
+    }
+}
+
 /// Identifies one macro expansion in [`crate::preprocess::Preprocessed::expansions`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExpansionId(pub u32);
@@ -331,6 +534,14 @@ pub struct Symbol(u32);
 impl Symbol {
     /// The empty spelling (the end of file, placemarkers), in every [`Spellings`].
     pub const EMPTY: Symbol = Symbol(0);
+    /// A newline, `\n`.
+    const NEWLINE: Symbol = Symbol(1 + PUNCTUATION.len() as u32);
+    /// A newline spelled `\r\n`.
+    const CRLF: Symbol = Symbol(Symbol::NEWLINE.0 + 1);
+    /// The first keyword's symbol ([`KEYWORDS`]).
+    const FIRST_KEYWORD: Symbol = Symbol(Symbol::CRLF.0 + 1);
+    /// The number of fixed symbols: the first symbol of a spelling a compile adds.
+    const FIXED: usize = Symbol::FIRST_KEYWORD.0 as usize + KEYWORDS.len();
 
     /// The symbol's position in its table, for tables indexed by symbol.
     pub fn index(self) -> usize {
@@ -343,17 +554,25 @@ impl Symbol {
 /// Tokens hold a [`Symbol`] rather than their text, so they are small `Copy` values
 /// that move without reference counting, and equal spellings compare as equal numbers.
 /// A name the syntax tree keeps is shared from here ([`Spellings::shared`]).
+///
+/// Every table starts with fixed symbols: the empty spelling, then the punctuation
+/// ([`PUNCTUATION`]), the newlines and the keywords ([`KEYWORDS`]), so that the lexer
+/// gives punctuation its symbol without looking its text up, and a keyword costs no
+/// stored copy of its text.
 #[derive(Clone, Debug)]
 pub struct Spellings {
-    /// Each spelling and the keyword it spells, if any, by [`Symbol`].
-    entries: Vec<(Rc<str>, Option<Keyword>)>,
-    /// The symbols of the spellings but the empty and one-byte ones, each with the hash
-    /// of its text ([`spelling_hash`]), placed by that hash: open addressing with linear
-    /// probing, a power of two long, [`Symbol::EMPTY`] marking a free slot, at most half
-    /// full. The hashes spare most text comparisons and all rehashing when it grows.
+    /// The spellings the compile added, from symbol [`Symbol::FIXED`] on.
+    entries: Vec<Rc<str>>,
+    /// The symbols of the spellings looked up so far but the empty and one-byte ones,
+    /// each with the hash of its text ([`spelling_hash`]), placed by that hash: open
+    /// addressing with linear probing, a power of two long, [`Symbol::EMPTY`] marking a
+    /// free slot, at most half full. The hashes spare most text comparisons and all
+    /// rehashing when it grows. A fixed spelling enters it when first looked up.
     index: Vec<(u32, Symbol)>,
-    /// The symbols of one-byte spellings (most punctuation, newlines, `i`, `0`) by their
-    /// byte, found without hashing; [`Symbol::EMPTY`] until the spelling is first seen.
+    /// How many symbols `index` holds.
+    indexed: usize,
+    /// The symbols of one-byte spellings (`i`, `0`, and punctuation not from the lexer)
+    /// by their byte, found without hashing; [`Symbol::EMPTY`] until first looked up.
     one_byte: [Symbol; 128],
 }
 
@@ -425,7 +644,7 @@ fn short_word(bytes: &[u8]) -> u64 {
 }
 
 impl Default for Spellings {
-    /// A table holding only the empty spelling, with room for few more (a placeholder
+    /// A table holding only the fixed spellings, with room for few more (a placeholder
     /// until a compile's own table replaces it); [`Spellings::new`] is the one to fill.
     fn default() -> Self {
         Spellings::with_capacity(1)
@@ -433,19 +652,18 @@ impl Default for Spellings {
 }
 
 impl Spellings {
-    /// A table holding only the empty spelling, sized for a small file's spellings
+    /// A table holding only the fixed spellings, sized for a small file's spellings
     /// (a large one's regrow the tables a few times).
     pub fn new() -> Spellings {
         Spellings::with_capacity(128)
     }
 
-    /// A table holding only the empty spelling, with room for `expected` spellings.
+    /// A table holding only the fixed spellings, with room for `expected` more.
     fn with_capacity(expected: usize) -> Spellings {
-        let mut entries = Vec::with_capacity(expected);
-        entries.push((Rc::from(""), None));
         Spellings {
-            entries,
+            entries: Vec::with_capacity(expected),
             index: vec![(0, Symbol::EMPTY); (expected * 2).next_power_of_two()],
+            indexed: 0,
             one_byte: [Symbol::EMPTY; 128],
         }
     }
@@ -467,11 +685,11 @@ impl Spellings {
     #[inline(never)]
     fn intern_slow(&mut self, text: &str) -> Symbol {
         if let &[byte] = text.as_bytes() {
-            if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
-                let symbol = Symbol(self.entries.len() as u32);
-                *slot = symbol;
-                // No keyword has one letter.
-                self.entries.push((Rc::from(text), None));
+            if usize::from(byte) < self.one_byte.len() {
+                let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
+                if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
+                    *slot = symbol;
+                }
                 return symbol;
             }
         }
@@ -488,16 +706,22 @@ impl Spellings {
                 Some(_) => slot = (slot + 1) & mask,
             }
         }
-        let symbol = Symbol(self.entries.len() as u32);
-        self.entries
-            .push((Rc::from(text), Keyword::from_text(text)));
+        let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
             *free = (hash, symbol);
         }
+        self.indexed += 1;
         // Half full at most, so probes stay short and a free slot always ends them.
-        if self.entries.len() * 2 > self.index.len() {
+        if self.indexed * 2 > self.index.len() {
             self.grow_index();
         }
+        symbol
+    }
+
+    /// Adds `text` as a new spelling.
+    fn push(&mut self, text: &str) -> Symbol {
+        let symbol = Symbol((Symbol::FIXED + self.entries.len()) as u32);
+        self.entries.push(Rc::from(text));
         symbol
     }
 
@@ -524,41 +748,49 @@ impl Spellings {
     /// The text of `symbol` (empty for a symbol of another table).
     #[inline]
     pub fn text(&self, symbol: Symbol) -> &str {
-        self.entries
-            .get(symbol.index())
-            .map_or("", |(text, _)| text)
+        match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
+            Some(text) => text,
+            None => fixed_text(symbol),
+        }
     }
 
     /// The text of `symbol`, shared (for names the syntax tree keeps).
     #[inline]
     pub fn shared(&self, symbol: Symbol) -> Rc<str> {
-        self.entries
-            .get(symbol.index())
-            .map_or_else(|| Rc::from(""), |(text, _)| text.clone())
+        match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
+            Some(text) => Rc::clone(text),
+            None => shared_fixed_text(symbol),
+        }
     }
 
     /// The keyword `symbol` spells, if any.
     #[inline]
     fn keyword(&self, symbol: Symbol) -> Option<Keyword> {
-        self.entries.get(symbol.index()).and_then(|(_, k)| *k)
+        let place = symbol.index().checked_sub(Symbol::FIRST_KEYWORD.index())?;
+        KEYWORDS.get(place).map(|&(_, keyword)| keyword)
     }
 
     /// The spellings from the `first`-th on (by symbol index), with their symbols.
     pub(crate) fn since(&self, first: usize) -> impl Iterator<Item = (Symbol, &str)> {
-        let entries = self.entries.get(first..).unwrap_or_default();
+        let first = first.max(Symbol::FIXED);
+        let entries = self
+            .entries
+            .get(first - Symbol::FIXED..)
+            .unwrap_or_default();
         (first..)
             .zip(entries)
-            .map(|(index, (text, _))| (Symbol(index as u32), &**text))
+            .map(|(index, text)| (Symbol(index as u32), &**text))
     }
 
-    /// How many spellings the table holds (every symbol's index is below it).
+    /// How many spellings the table holds, the fixed ones included (every symbol's
+    /// index is below it).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        Symbol::FIXED + self.entries.len()
     }
 
-    /// Whether the table holds only the empty spelling.
+    /// Whether the table holds only the fixed spellings.
     pub fn is_empty(&self) -> bool {
-        self.entries.len() == 1
+        self.entries.is_empty()
     }
 }
 
@@ -694,12 +926,20 @@ pub(crate) fn lex_at(
             }
             Ok(raw) => map_raw(raw),
         };
-        let symbol = spellings.intern(lexer.slice());
-        let kind = match kind {
-            TokenKind::Ident => spellings
-                .keyword(symbol)
-                .map_or(TokenKind::Ident, TokenKind::Keyword),
-            _ => kind,
+        let (kind, symbol) = match kind {
+            TokenKind::Ident => {
+                let symbol = spellings.intern(lexer.slice());
+                let kind = spellings
+                    .keyword(symbol)
+                    .map_or(TokenKind::Ident, TokenKind::Keyword);
+                (kind, symbol)
+            }
+            TokenKind::Newline if range.len() == 1 => (kind, Symbol::NEWLINE),
+            TokenKind::Newline => (kind, Symbol::CRLF),
+            _ => match punctuation_symbol(kind) {
+                Some(symbol) => (kind, symbol),
+                None => (kind, spellings.intern(lexer.slice())),
+            },
         };
         tokens.push(Token {
             kind,
@@ -1084,7 +1324,7 @@ mod tests {
             assert_eq!(spellings.intern(name), symbol);
             assert_eq!(spellings.text(symbol), name);
         }
-        assert_eq!(spellings.len(), 5001);
+        assert_eq!(spellings.len(), Symbol::FIXED + 5000);
         assert_eq!(spellings.intern(""), Symbol::EMPTY);
         let x = spellings.intern("x");
         assert_eq!((spellings.intern("x"), spellings.text(x)), (x, "x"));
@@ -1121,7 +1361,38 @@ mod tests {
                 (symbol, *text)
             );
         }
-        assert_eq!(spellings.len(), texts.len() + 1);
+        assert_eq!(spellings.len(), Symbol::FIXED + texts.len());
+    }
+
+    #[test]
+    fn fixed_spellings_keep_their_symbols() {
+        let mut spellings = Spellings::new();
+        for (place, &(text, kind)) in PUNCTUATION.iter().enumerate() {
+            let symbol = Symbol(1 + place as u32);
+            assert_eq!(punctuation_symbol(kind), Some(symbol), "{text}");
+            assert_eq!(spellings.intern(text), symbol, "{text}");
+            assert_eq!(spellings.text(symbol), text);
+            assert_eq!(kinds(text), vec![kind, TokenKind::Eof], "{text}");
+        }
+        for (place, &(text, keyword)) in KEYWORDS.iter().enumerate() {
+            let symbol = Symbol(Symbol::FIRST_KEYWORD.0 + place as u32);
+            assert_eq!(keyword as usize, place, "{text}");
+            assert_eq!(Keyword::from_text(text), Some(keyword));
+            assert_eq!(spellings.intern(text), symbol, "{text}");
+            assert_eq!(spellings.keyword(symbol), Some(keyword));
+            assert_eq!(&*spellings.shared(symbol), text);
+        }
+        assert_eq!(spellings.intern("\n"), Symbol::NEWLINE);
+        assert_eq!(spellings.intern("\r\n"), Symbol::CRLF);
+        assert!(spellings.is_empty());
+        let toks = lex(
+            FileId(0),
+            "a\r\nb\n",
+            &mut spellings,
+            &mut Diagnostics::new(),
+        );
+        let texts: Vec<_> = toks.iter().map(|t| spellings.text(t.text)).collect();
+        assert_eq!(texts, ["a", "\r\n", "b", "\n", ""]);
     }
 
     /// What [`scanned`] gives: `(kind, start, end)` of each token, and `(code, start,
