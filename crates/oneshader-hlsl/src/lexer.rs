@@ -612,6 +612,27 @@ fn home_slot(hash: u32, len: usize) -> usize {
     hash.checked_shr(32 - len.trailing_zeros()).unwrap_or(0) as usize
 }
 
+/// Whether `a` and `b` are the same text: compared as words, without a call, when they
+/// are at most sixteen bytes long (most names).
+#[inline]
+fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n <= 8 {
+        // The words of [`short_word`] hold every byte of a text this short.
+        short_word(a) == short_word(b)
+    } else if n <= 16 {
+        // The first and the last eight bytes, overlapping.
+        let last = |bytes: &[u8]| word8(bytes.get(n - 8..).unwrap_or_default());
+        word8(a) == word8(b) && last(a) == last(b)
+    } else {
+        a == b
+    }
+}
+
 /// The eight bytes `bytes` begins with, little-endian (zero if it is shorter).
 #[inline]
 fn word8(bytes: &[u8]) -> u64 {
@@ -702,7 +723,9 @@ impl Spellings {
         loop {
             match self.index.get(slot) {
                 Some(&(_, Symbol::EMPTY)) | None => break,
-                Some(&(h, symbol)) if h == hash && self.text(symbol) == text => return symbol,
+                Some(&(h, symbol)) if h == hash && same_text(self.text(symbol), text) => {
+                    return symbol
+                }
                 Some(_) => slot = (slot + 1) & mask,
             }
         }
@@ -962,6 +985,7 @@ pub(crate) fn lex_at(
 
 /// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
 /// [`lex`] tells keywords from them.
+#[inline]
 fn map_raw(raw: Raw) -> TokenKind {
     use TokenKind as T;
     match raw {
