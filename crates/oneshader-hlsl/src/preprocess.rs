@@ -196,8 +196,8 @@ fn join_path(dir: &str, name: &str) -> String {
 /// One macro expansion: which macro, where it was used, where it was defined.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MacroExpansion {
-    /// The macro's name.
-    pub name: String,
+    /// The macro's name (shared with the compile's spellings).
+    pub name: Rc<str>,
     /// Where the macro was defined (`None` for built-in macros such as `__LINE__`).
     pub definition: Option<Span>,
     /// The use site: the name, through the `)` of a function-like call.
@@ -953,7 +953,7 @@ impl Preprocessor<'_> {
     ) -> ExpansionId {
         let id = ExpansionId(self.result.expansions.len() as u32);
         self.result.expansions.push(MacroExpansion {
-            name: self.spellings.text(name).to_string(),
+            name: self.spellings.shared(name),
             definition: m.definition,
             call_site,
             parent,
@@ -2281,7 +2281,7 @@ mod tests {
         assert_eq!(out.spellings.text(one.text), "1");
         assert_eq!(map.location(one.span), Some(("main.hlsl", 2, 9)));
         let expansion = &out.expansions[one.expansion.expect("expansion").0 as usize];
-        assert_eq!(expansion.name, "TWO");
+        assert_eq!(&*expansion.name, "TWO");
         assert_eq!(
             expansion
                 .definition
