@@ -888,20 +888,48 @@ pub fn lex(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
-    lex_at(file, text, 0, spellings, diagnostics)
+    lex_at(file, text, 0, spellings, diagnostics, |_| {})
 }
 
-/// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
-/// spans are offsets in the whole file.
-///
-/// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset.
-#[inline(always)]
-pub(crate) fn lex_at(
+/// Tokens lexed for the preprocessor ([`lex_lines`]), with where their lines end.
+pub(crate) struct Lines {
+    /// The tokens, as [`lex`] gives them.
+    pub(crate) tokens: Vec<Token>,
+    /// The index in `tokens` of each [`TokenKind::Newline`], then of the
+    /// [`TokenKind::Eof`]: the preprocessor finds a line's end without looking for it.
+    pub(crate) ends: Vec<u32>,
+}
+
+/// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line),
+/// with where each line ends.
+pub(crate) fn lex_lines(
     file: FileId,
     text: &str,
     base: u32,
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
+) -> Lines {
+    let mut ends = Vec::with_capacity(text.len() / 32 + 1);
+    let tokens = lex_at(file, text, base, spellings, diagnostics, |index| {
+        ends.push(index as u32)
+    });
+    ends.push(tokens.len().saturating_sub(1) as u32);
+    Lines { tokens, ends }
+}
+
+/// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
+/// spans are offsets in the whole file; `newline` is told the index of each newline.
+///
+/// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset or
+/// for keeping the newlines.
+#[inline(always)]
+fn lex_at(
+    file: FileId,
+    text: &str,
+    base: u32,
+    spellings: &mut Spellings,
+    diagnostics: &mut Diagnostics,
+    mut newline: impl FnMut(usize),
 ) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
@@ -957,8 +985,14 @@ pub(crate) fn lex_at(
                     .map_or(TokenKind::Ident, TokenKind::Keyword);
                 (kind, symbol)
             }
-            TokenKind::Newline if range.len() == 1 => (kind, Symbol::NEWLINE),
-            TokenKind::Newline => (kind, Symbol::CRLF),
+            TokenKind::Newline => {
+                newline(tokens.len());
+                let symbol = match range.len() {
+                    1 => Symbol::NEWLINE,
+                    _ => Symbol::CRLF,
+                };
+                (kind, symbol)
+            }
             _ => match punctuation_symbol(kind) {
                 Some(symbol) => (kind, symbol),
                 None => (kind, spellings.intern(lexer.slice())),

@@ -19,8 +19,8 @@ use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span
 use oneshader_ir::{FastHashMap, FastHashSet};
 
 use crate::lexer::{
-    lex, lex_at, parse_int_literal, ExpansionId, HideSet, IntSuffix, Spellings, Symbol, Token,
-    TokenKind,
+    lex, lex_lines, parse_int_literal, ExpansionId, HideSet, IntSuffix, Lines, Spellings, Symbol,
+    Token, TokenKind,
 };
 
 /// Includes may nest this deep (the main file is depth 1).
@@ -265,6 +265,12 @@ struct Frame {
     path: String,
     /// The tokens not read yet, ending with [`TokenKind::Eof`].
     tokens: std::vec::IntoIter<Token>,
+    /// How many tokens the file has (read or not).
+    count: usize,
+    /// The index of each newline token, then of the end of file ([`Lines::ends`]).
+    line_ends: Vec<u32>,
+    /// The first of `line_ends` not behind the tokens read so far, or before it.
+    line: usize,
     conditionals: Vec<Conditional>,
     line_delta: i64,
     name_override: Option<String>,
@@ -274,6 +280,26 @@ struct Frame {
 }
 
 impl Frame {
+    /// How many tokens the line being read has left before its newline or the end of file.
+    fn line_length(&mut self) -> usize {
+        let rest = self.tokens.as_slice();
+        let next = self.count - rest.len();
+        while self
+            .line_ends
+            .get(self.line)
+            .is_some_and(|&end| (end as usize) < next)
+        {
+            self.line += 1;
+        }
+        match self.line_ends.get(self.line) {
+            Some(&end) => end as usize - next,
+            None => rest
+                .iter()
+                .position(|t| matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
+                .unwrap_or(rest.len()),
+        }
+    }
+
     fn active(&self) -> bool {
         self.conditionals.last().is_none_or(|c| c.active)
     }
@@ -342,8 +368,8 @@ pub fn preprocess(
         // The main file is lexed from the source map's text, without a copy of it.
         let mut lexed = Diagnostics::new();
         let text = pp.map.get(main).map_or("", |f| &f.text);
-        let tokens = lex(main, text, &mut pp.spellings, &mut lexed);
-        pp.push_tokens(main, main_path, tokens, lexed);
+        let lines = lex_lines(main, text, 0, &mut pp.spellings, &mut lexed);
+        pp.push_tokens(main, main_path, lines, lexed);
         // The output is about as long as the main file (less its newlines).
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
         pp.out.reserve(main_tokens);
@@ -645,14 +671,14 @@ impl Preprocessor<'_> {
             return;
         }
         let mut lexed = Diagnostics::new();
-        let tokens = lex_at(
+        let lines = lex_lines(
             file,
             commands,
             start as u32,
             &mut self.spellings,
             &mut lexed,
         );
-        self.push_tokens(file, String::new(), tokens, lexed);
+        self.push_tokens(file, String::new(), lines, lexed);
     }
 
     /// Defines the predefined macros named by the spellings interned since the last call.
@@ -740,13 +766,13 @@ impl Preprocessor<'_> {
     /// Lexes `text` of `file` and starts reading it (as [`Preprocessor::push_tokens`]).
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
         let mut lexed = Diagnostics::new();
-        let tokens = lex(file, text, &mut self.spellings, &mut lexed);
-        self.push_tokens(file, path, tokens, lexed);
+        let lines = lex_lines(file, text, 0, &mut self.spellings, &mut lexed);
+        self.push_tokens(file, path, lines, lexed);
     }
 
     /// Starts reading the `tokens` of `file`, lexed with the diagnostics `lexed`: invalid
     /// characters wait for their line to be read in an active region, the rest are reported.
-    fn push_tokens(&mut self, file: FileId, path: String, tokens: Vec<Token>, lexed: Diagnostics) {
+    fn push_tokens(&mut self, file: FileId, path: String, lines: Lines, lexed: Diagnostics) {
         self.define_predefined();
         let mut invalid_characters = std::collections::VecDeque::new();
         for diagnostic in lexed.into_vec() {
@@ -760,7 +786,10 @@ impl Preprocessor<'_> {
             invalid_characters,
             file,
             path,
-            tokens: tokens.into_iter(),
+            count: lines.tokens.len(),
+            tokens: lines.tokens.into_iter(),
+            line_ends: lines.ends,
+            line: 0,
             conditionals: Vec::new(),
             line_delta: 0,
             name_override: None,
@@ -803,15 +832,17 @@ impl Preprocessor<'_> {
     fn next_text_line(&mut self) -> Option<usize> {
         loop {
             let frame = self.frames.last_mut()?;
-            let rest = frame.tokens.as_slice();
-            if rest.first().is_none_or(|t| t.kind == TokenKind::Eof) {
+            if frame
+                .tokens
+                .as_slice()
+                .first()
+                .is_none_or(|t| t.kind == TokenKind::Eof)
+            {
                 self.finish_file();
                 continue;
             }
-            let length = rest
-                .iter()
-                .position(|t| matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
-                .unwrap_or(rest.len());
+            let length = frame.line_length();
+            let rest = frame.tokens.as_slice();
             // Invalid characters before the end of this line belong to it (or to lines
             // without tokens before it, which are in the same region).
             let line_end = rest.get(length).map_or(u32::MAX, |t| t.span.start);
