@@ -1,6 +1,81 @@
 //! Pieces of output text the text backends write without the formatting machinery.
 
+use std::borrow::Borrow;
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A name a text backend gives something: the IR's own text when that needed no change
+/// (nearly every name), else text made for the output.
+///
+/// Borrowing the IR's text makes naming allocate nothing for a name kept as it is. A
+/// name compares and hashes as its text, so a set of names is looked up by `&str`.
+#[derive(Clone, Debug)]
+pub enum Name<'a> {
+    /// Text that outlives the output: the IR's, or a constant.
+    Borrowed(&'a str),
+    /// Text made for the output (a name renamed), shared by the scope that took it and
+    /// the tables that name with it.
+    Owned(Rc<str>),
+}
+
+impl Name<'_> {
+    /// The name's text.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Name::Borrowed(text) => text,
+            Name::Owned(text) => text,
+        }
+    }
+}
+
+impl Deref for Name<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl Hash for Name<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes, which `Borrow<str>` requires.
+        self.as_str().hash(state);
+    }
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Default for Name<'_> {
+    fn default() -> Self {
+        Name::Borrowed("")
+    }
+}
 
 /// Appends `value` as Rust's `{:?}` writes it: the shortest digits that read back as
 /// `value`, with at least one fractional digit (`1.0`, `0.375`, `-2.5`, `1e-7`).

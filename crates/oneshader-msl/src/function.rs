@@ -14,12 +14,11 @@ use oneshader_ir::{
     Statement, SwitchValue, Type, TypeInner, UnaryOperator,
 };
 
-use std::rc::Rc;
-
 use crate::layout::Slot;
 use crate::names::Namer;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 use oneshader_ir::text::push_decimal;
+use oneshader_ir::text::Name;
 
 /// How `return` is written.
 pub enum Output {
@@ -49,8 +48,8 @@ pub struct FunctionWriter<'w, 'a> {
     pub function: &'a Function,
     /// The output so far: the functions before this one, then this one's text.
     pub out: String,
-    local_names: HandleVec<LocalVariable, Rc<str>>,
-    argument_values: Vec<Rc<str>>,
+    local_names: HandleVec<LocalVariable, Name<'a>>,
+    argument_values: Vec<Name<'a>>,
     /// Whether each expression is bound to its `_eN` name.
     bound: HandleVec<Expression, bool>,
     output: Output,
@@ -67,8 +66,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
-        namer: &mut Namer,
-        argument_values: Vec<Rc<str>>,
+        namer: &mut Namer<'a>,
+        argument_values: Vec<Name<'a>>,
         output: Output,
         out: String,
     ) -> Self {
@@ -76,7 +75,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let local_names = function
             .local_variables
             .iter()
-            .map(|(_, local)| namer.name(&local.name))
+            .map(|(_, local)| namer.name_in_ir(&local.name))
             .collect();
         FunctionWriter {
             w,

@@ -16,6 +16,7 @@ use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 use crate::layout;
 use crate::names::Namer;
 use crate::Options;
+use oneshader_ir::text::Name;
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -44,9 +45,9 @@ pub(crate) struct FunctionContext<'a> {
     /// The function written.
     pub function: &'a Function,
     /// WGSL names of the parameters, by position.
-    pub arg_names: Vec<Rc<str>>,
+    pub arg_names: Vec<Name<'a>>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: HandleVec<LocalVariable, Rc<str>>,
+    pub local_names: HandleVec<LocalVariable, Name<'a>>,
     /// Whether each expression (by handle index) was already evaluated into a `let` or
     /// `var`, named `_eN` unless [`Self::named`] says otherwise.
     pub bound: Vec<bool>,
@@ -57,7 +58,7 @@ pub(crate) struct FunctionContext<'a> {
     /// The expression giving the lane count here, when the function needs it.
     pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
-    pub namer: Namer,
+    pub namer: Namer<'a>,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
     /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
@@ -148,22 +149,22 @@ pub(crate) struct Writer<'a> {
     /// What the entry point reaches and uses.
     entry_info: &'a EntryPointInfo,
     /// WGSL names of the used globals, by handle index.
-    pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
+    pub global_names: HandleVec<GlobalVariable, Option<Name<'a>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
     pub atomic_globals: HandleVec<GlobalVariable, bool>,
     /// Whether some global is used atomically (when none, no pointer is atomic and
     /// nothing need be looked up per access).
     pub uses_atomics: bool,
     /// WGSL names of the reachable helper functions, by handle index.
-    pub function_names: HandleVec<Function, Option<Rc<str>>>,
+    pub function_names: HandleVec<Function, Option<Name<'a>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
-    pub struct_names: FastHashMap<(Handle<Type>, bool), Rc<str>>,
+    pub struct_names: FastHashMap<(Handle<Type>, bool), Name<'a>>,
     /// WGSL names of each struct's members, by type handle.
-    pub member_names: &'a HandleVec<Type, Vec<Rc<str>>>,
+    pub member_names: &'a HandleVec<Type, Vec<Name<'a>>>,
     /// The module's names, when every entry point gives them alike.
-    shared_names: Option<&'a ModuleNames>,
+    shared_names: Option<&'a ModuleNames<'a>>,
     /// The scope helpers are named in when their text is kept for other entry points.
-    helper_scope: Option<&'a Namer>,
+    helper_scope: Option<&'a Namer<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
@@ -171,9 +172,9 @@ pub(crate) struct Writer<'a> {
     /// What each helper's body holds, by handle index.
     bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
-    pub namer: Namer,
+    pub namer: Namer<'a>,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
-    entry_name: Rc<str>,
+    entry_name: Name<'a>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
     /// How the entry point uses each global, by handle index.
@@ -193,18 +194,18 @@ pub struct ModuleWriter<'a> {
     module: &'a Module,
     info: &'a ModuleInfo,
     /// WGSL names of each struct's members, by type handle (empty for other types).
-    member_names: HandleVec<Type, Vec<Rc<str>>>,
+    member_names: HandleVec<Type, Vec<Name<'a>>>,
     /// What each function's body holds, by handle.
     bodies: HandleVec<Function, BodyFacts>,
     /// The subgroup built-ins each function needs, itself or through its callees, by
     /// handle.
     lane_needs: HandleVec<Function, LaneNeeds>,
     /// The module-scope names every entry point gives alike, if they do.
-    names: Option<ModuleNames>,
+    names: Option<ModuleNames<'a>>,
     /// With `names`, every module-scope name an entry point can take (the module's
     /// names and each entry function's), shared: the scope that helpers whose text is
     /// kept for other entry points are named in.
-    helper_scope: Option<Namer>,
+    helper_scope: Option<Namer<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -295,21 +296,21 @@ struct FunctionWritten {
 /// [`Writer::write`]). When no two of all the module's such names clash and the entry
 /// function's name clashes with none of them, each keeps its own name whatever the entry
 /// point uses: the names made here once are the names the entry point would make.
-struct ModuleNames {
+struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer,
+    all: Namer<'a>,
     /// WGSL name of each global, by handle.
-    global_names: HandleVec<GlobalVariable, Rc<str>>,
+    global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// WGSL name of each function, by handle.
-    function_names: HandleVec<Function, Rc<str>>,
+    function_names: HandleVec<Function, Name<'a>>,
     /// WGSL name of each struct type (`None` for other types), and of its copy with
     /// atomic integers, by type handle.
-    struct_names: HandleVec<Type, Option<[Rc<str>; 2]>>,
+    struct_names: HandleVec<Type, Option<[Name<'a>; 2]>>,
 }
 
-impl ModuleNames {
+impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
-    fn new(module: &Module) -> Option<Self> {
+    fn new(module: &'a Module) -> Option<Self> {
         let mut all = Namer::default();
         all.reserve_capacity(
             2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
@@ -319,12 +320,12 @@ impl ModuleNames {
         let global_names = module
             .global_variables
             .iter()
-            .map(|(_, global)| all.name(&global.name, "global"))
+            .map(|(_, global)| all.name_in_ir(&global.name, "global"))
             .collect();
         let function_names = module
             .functions
             .iter()
-            .map(|(_, function)| all.name(&function.name, "function"))
+            .map(|(_, function)| all.name_in_ir(&function.name, "function"))
             .collect();
         let struct_names = module
             .types
@@ -367,7 +368,7 @@ impl<'a> ModuleWriter<'a> {
                     let mut member_namer = Namer::for_members();
                     members
                         .iter()
-                        .map(|m| member_namer.name(&m.name, "member"))
+                        .map(|m| member_namer.name_in_ir(&m.name, "member"))
                         .collect()
                 }
                 _ => Vec::new(),
@@ -450,7 +451,7 @@ impl<'a> Writer<'a> {
             lane_needs: &shared.lane_needs,
             bodies: &shared.bodies,
             namer: Namer::default(),
-            entry_name: Rc::from(""),
+            entry_name: Name::default(),
             uses_f16: Cell::new(false),
             uses: &entry_info.global_uses,
             helpers: &entry_info.reachable_functions,
@@ -596,21 +597,21 @@ impl<'a> Writer<'a> {
             .filter(|names| !names.all.is_taken(&entry_name));
         self.entry_name = match self.shared_names {
             Some(_) => {
-                let name = Rc::from(entry_name);
+                let name = Name::Owned(Rc::from(entry_name));
                 self.namer.keep(&name);
                 name
             }
-            None => self.namer.name(&self.entry.name, "main"),
+            None => self.namer.name_in_ir(&self.entry.name, "main"),
         };
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 let name = match self.shared_names {
                     Some(names) => {
-                        let name = Rc::clone(&names.global_names[handle]);
+                        let name = names.global_names[handle].clone();
                         self.namer.keep(&name);
                         name
                     }
-                    None => self.namer.name(&global.name, "global"),
+                    None => self.namer.name_in_ir(&global.name, "global"),
                 };
                 self.global_names[handle] = Some(name);
             }
@@ -623,9 +624,9 @@ impl<'a> Writer<'a> {
                 let name = match shared {
                     Some(name) => {
                         self.namer.keep(name);
-                        Rc::clone(name)
+                        name.clone()
                     }
-                    None => self.namer.name(&function.name, "function"),
+                    None => self.namer.name_in_ir(&function.name, "function"),
                 };
                 if let Some(slot) = self.function_names.try_get_mut(handle) {
                     *slot = Some(name);
@@ -721,7 +722,7 @@ impl<'a> Writer<'a> {
                     let name = match shared {
                         Some(name) => {
                             self.namer.keep(name);
-                            Rc::clone(name)
+                            name.clone()
                         }
                         None => {
                             let base = struct_base_name(self.module, ty);
@@ -1031,7 +1032,7 @@ impl<'a> Writer<'a> {
             let member_name = member_names
                 .get(index)
                 .cloned()
-                .unwrap_or_else(|| format!("member{index}").into());
+                .unwrap_or_else(|| Name::Owned(format!("member{index}").into()));
             out.push_str(&member_name);
             out.push_str(": ");
             self.write_type_at(out, member.ty, atomic, None)?;
@@ -1293,8 +1294,8 @@ impl<'a> Writer<'a> {
         &self,
         out: &mut String,
         handle: Option<Handle<Function>>,
-        function: &Function,
-        mut namer: Namer,
+        function: &'a Function,
+        mut namer: Namer<'a>,
     ) -> Res<FunctionWritten> {
         let is_entry = handle.is_none();
         let span = match handle {
@@ -1339,7 +1340,7 @@ impl<'a> Writer<'a> {
             if index > 0 {
                 out.push_str(", ");
             }
-            let name = namer.name(&argument.name, "arg");
+            let name = namer.name_in_ir(&argument.name, "arg");
             let ty = self.type_at(argument.ty, false, span)?;
             match (&argument.binding, is_entry) {
                 (Some(binding), true) => {
@@ -1409,7 +1410,7 @@ impl<'a> Writer<'a> {
         let local_names = function
             .local_variables
             .iter()
-            .map(|(_, local)| namer.name(&local.name, "local"))
+            .map(|(_, local)| namer.name_in_ir(&local.name, "local"))
             .collect();
         let mut context = FunctionContext {
             function,
