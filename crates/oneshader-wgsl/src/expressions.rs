@@ -183,7 +183,7 @@ impl Writer<'_> {
         &self,
         context: &FunctionContext,
         expression: Handle<Expression>,
-    ) -> Res<String> {
+    ) -> Res<std::borrow::Cow<'static, str>> {
         let ty = self.type_handle_of(context, expression)?;
         self.type_at(ty, false, context.function.expressions.span(expression))
     }

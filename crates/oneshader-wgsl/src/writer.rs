@@ -1,6 +1,7 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
 use oneshader_ir::concat_text;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -125,6 +126,51 @@ pub(crate) fn write_temporary(out: &mut String, handle: Handle<Expression>) {
 pub(crate) fn write_indent(out: &mut String, indent: usize) {
     for _ in 0..indent {
         out.push_str("    ");
+    }
+}
+
+/// WGSL's scalar types, by [`scalar_index`].
+const SCALAR_NAMES: [&str; 5] = ["bool", "i32", "u32", "f32", "f16"];
+
+/// WGSL's vector types, by [`scalar_index`] of the component and size (2 to 4).
+const VECTOR_NAMES: [[&str; 3]; 5] = [
+    ["vec2<bool>", "vec3<bool>", "vec4<bool>"],
+    ["vec2<i32>", "vec3<i32>", "vec4<i32>"],
+    ["vec2<u32>", "vec3<u32>", "vec4<u32>"],
+    ["vec2<f32>", "vec3<f32>", "vec4<f32>"],
+    ["vec2<f16>", "vec3<f16>", "vec4<f16>"],
+];
+
+/// WGSL's matrix types, `f32` then `f16`, by columns and rows (2 to 4 each).
+const MATRIX_NAMES: [[[&str; 3]; 3]; 2] = [
+    [
+        ["mat2x2<f32>", "mat2x3<f32>", "mat2x4<f32>"],
+        ["mat3x2<f32>", "mat3x3<f32>", "mat3x4<f32>"],
+        ["mat4x2<f32>", "mat4x3<f32>", "mat4x4<f32>"],
+    ],
+    [
+        ["mat2x2<f16>", "mat2x3<f16>", "mat2x4<f16>"],
+        ["mat3x2<f16>", "mat3x3<f16>", "mat3x4<f16>"],
+        ["mat4x2<f16>", "mat4x3<f16>", "mat4x4<f16>"],
+    ],
+];
+
+/// The 16-bit float scalar, whose use makes the output start with `enable f16;`.
+const F16: Scalar = Scalar {
+    kind: ScalarKind::Float,
+    width: 2,
+};
+
+/// The index of `scalar` in [`SCALAR_NAMES`] and [`VECTOR_NAMES`]; `None` for the
+/// scalars WGSL lacks.
+fn scalar_index(scalar: Scalar) -> Option<usize> {
+    match (scalar.kind, scalar.width) {
+        (ScalarKind::Bool, _) => Some(0),
+        (ScalarKind::Sint, 4) => Some(1),
+        (ScalarKind::Uint, 4) => Some(2),
+        (ScalarKind::Float, 4) => Some(3),
+        (ScalarKind::Float, 2) => Some(4),
+        _ => None,
     }
 }
 
@@ -804,7 +850,12 @@ impl<'a> Writer<'a> {
         if depth > 64 {
             return Err("types nest too deep".into());
         }
-        match layout::inner(self.module, ty)? {
+        let inner = layout::inner(self.module, ty)?;
+        if let Some(name) = self.numeric_type_name(inner, atomic) {
+            out.push_str(name);
+            return Ok(());
+        }
+        match inner {
             TypeInner::Scalar(scalar) => {
                 let name = self.scalar_name(*scalar)?;
                 if atomic && scalar.is_integer() {
@@ -984,10 +1035,57 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
+    /// The WGSL spelling of `ty` ([`Self::type_name`]), with a diagnostic at `span` on
+    /// failure; borrowed from the fixed tables for a scalar, vector or matrix.
+    pub fn type_at(
+        &self,
+        ty: Handle<Type>,
+        atomic: bool,
+        span: Option<Span>,
+    ) -> Res<Cow<'static, str>> {
+        if let Ok(inner) = layout::inner(self.module, ty) {
+            if let Some(name) = self.numeric_type_name(inner, atomic) {
+                return Ok(Cow::Borrowed(name));
+            }
+        }
         let mut name = String::new();
         self.write_type_at(&mut name, ty, atomic, span)?;
-        Ok(name)
+        Ok(Cow::Owned(name))
+    }
+
+    /// The WGSL name of `inner` when it is a scalar, vector or matrix type WGSL has (and,
+    /// with `atomic`, no integer), from fixed tables: the types named at nearly every
+    /// declaration and constructor, without assembling their names piece by piece.
+    #[inline]
+    fn numeric_type_name(&self, inner: &TypeInner, atomic: bool) -> Option<&'static str> {
+        let (scalar, name) = match *inner {
+            TypeInner::Scalar(scalar) if !(atomic && scalar.is_integer()) => {
+                (scalar, SCALAR_NAMES.get(scalar_index(scalar)?)?)
+            }
+            TypeInner::Vector { size, scalar } => {
+                let names = VECTOR_NAMES.get(scalar_index(scalar)?)?;
+                (scalar, names.get(size as usize - 2)?)
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let set = match (scalar.kind, scalar.width) {
+                    (ScalarKind::Float, 4) => 0,
+                    (ScalarKind::Float, 2) => 1,
+                    _ => return None,
+                };
+                let names = MATRIX_NAMES.get(set)?.get(columns as usize - 2)?;
+                let name = names.get(rows as usize - 2)?;
+                (scalar, name)
+            }
+            _ => return None,
+        };
+        if scalar == F16 {
+            self.uses_f16.set(true);
+        }
+        Some(name)
     }
 
     /// Appends [`Self::type_at`]'s text to `out`.
@@ -998,6 +1096,12 @@ impl<'a> Writer<'a> {
         atomic: bool,
         span: Option<Span>,
     ) -> Res<()> {
+        if let Ok(inner) = layout::inner(self.module, ty) {
+            if let Some(name) = self.numeric_type_name(inner, atomic) {
+                out.push_str(name);
+                return Ok(());
+            }
+        }
         self.write_type(out, ty, atomic, 0)
             .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))
     }
@@ -1057,10 +1161,10 @@ impl<'a> Writer<'a> {
             }
         );
         let ty = if is_typed_buffer {
-            String::new()
+            Cow::Borrowed("")
         } else {
             match self.texture_type(handle, global)? {
-                Some(texture) => texture,
+                Some(texture) => Cow::Owned(texture),
                 None => self.type_at(global.ty, atomic, global.span)?,
             }
         };
