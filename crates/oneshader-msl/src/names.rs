@@ -436,6 +436,22 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// [`Namer::inner`], taking its names in `taken`: an empty set that a scope before
+    /// gave back ([`Namer::into_taken`]), so that opening the scope allocates nothing.
+    pub fn inner_in(&self, taken: FastHashSet<Name<'a>>) -> Namer<'a> {
+        let mut inner = self.inner();
+        inner.taken = taken;
+        inner
+    }
+
+    /// The set this scope took its names in, emptied, for a later scope
+    /// ([`Namer::inner_in`]).
+    pub fn into_taken(self) -> FastHashSet<Name<'a>> {
+        let mut taken = self.taken;
+        taken.clear();
+        taken
+    }
+
     /// Whether a name tried here was taken in an enclosing scope. When none was, the
     /// names given here are the ones any enclosing scopes that take fewer names would
     /// have led to.

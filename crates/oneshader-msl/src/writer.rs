@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    Expression, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
-    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    Expression, FastHashSet, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
+    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use std::rc::Rc;
@@ -125,6 +125,22 @@ pub struct Writer<'a> {
     pub polyfills: BTreeSet<Polyfill>,
     /// Errors so far.
     pub diagnostics: Vec<Diagnostic>,
+    /// Lists a function's writing fills, emptied, kept from function to function.
+    pub spare: Spare<'a>,
+}
+
+/// The lists writing a function fills, kept empty between functions so that each
+/// function reuses the memory of the ones before.
+#[derive(Default)]
+pub struct Spare<'a> {
+    /// For the names a function scope takes ([`Namer::inner_in`]).
+    pub taken: FastHashSet<Name<'a>>,
+    /// For the names of a function's locals.
+    pub local_names: Vec<Name<'a>>,
+    /// For the values a function's arguments read as.
+    pub argument_values: Vec<Name<'a>>,
+    /// For which of a function's expressions are bound to names.
+    pub bound: Vec<bool>,
 }
 
 /// The hidden parameters of a helper function: the globals and built-ins it reaches.
@@ -445,6 +461,7 @@ impl<'a> Writer<'a> {
             resource_indices: &shared.resource_indices,
             polyfills: BTreeSet::new(),
             diagnostics: Vec::new(),
+            spare: Spare::default(),
         }
     }
 
@@ -662,8 +679,12 @@ impl<'a> Writer<'a> {
     ) -> String {
         let mut out = out;
         let Some(scope) = self.helper_scope else {
-            let mut namer = self.program_names.inner();
-            return self.write_helper(handle, function, out, &mut namer);
+            let mut namer = self
+                .program_names
+                .inner_in(std::mem::take(&mut self.spare.taken));
+            let out = self.write_helper(handle, function, out, &mut namer);
+            self.spare.taken = namer.into_taken();
+            return out;
         };
         if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
             let alike = kept.stage == self.entry.stage
@@ -684,12 +705,14 @@ impl<'a> Writer<'a> {
         let diagnostics = self.diagnostics.len();
         self.types.start_recording();
         let polyfills_before = std::mem::take(&mut self.polyfills);
-        let mut namer = scope.inner();
+        let mut namer = scope.inner_in(std::mem::take(&mut self.spare.taken));
         out = self.write_helper(handle, function, out, &mut namer);
+        let clashed_outside = namer.clashed_outside();
+        self.spare.taken = namer.into_taken();
         let types = self.types.stop_recording();
         let polyfills = std::mem::replace(&mut self.polyfills, polyfills_before);
         self.polyfills.extend(polyfills.iter().cloned());
-        if self.diagnostics.len() == diagnostics && !namer.clashed_outside() {
+        if self.diagnostics.len() == diagnostics && !clashed_outside {
             let uses = self
                 .needs
                 .try_get(handle)
@@ -719,8 +742,11 @@ impl<'a> Writer<'a> {
             // written again as this entry point writes it.
             out.truncate(start);
             self.diagnostics.truncate(diagnostics);
-            let mut namer = self.program_names.inner();
+            let mut namer = self
+                .program_names
+                .inner_in(std::mem::take(&mut self.spare.taken));
             out = self.write_helper(handle, function, out, &mut namer);
+            self.spare.taken = namer.into_taken();
         }
         out
     }
@@ -761,7 +787,7 @@ impl<'a> Writer<'a> {
         out.push_str(&self.function_names[handle]);
         out.push('(');
         let mut first = true;
-        let mut argument_values = Vec::with_capacity(function.arguments.len());
+        let mut argument_values = std::mem::take(&mut self.spare.argument_values);
         for argument in &function.arguments {
             let name = namer.name_in_ir(&argument.name);
             let (qualifier, ty) = match self.types.inner(argument.ty) {
@@ -820,12 +846,14 @@ impl<'a> Writer<'a> {
         let entry = self.entry;
         let function = &entry.function;
         let stage = entry.stage;
-        let mut namer = self.program_names.inner();
+        let mut namer = self
+            .program_names
+            .inner_in(std::mem::take(&mut self.spare.taken));
         namer.reserve(function.arguments.len() + function.local_variables.len());
         let mut parameters: Vec<String> = Vec::new();
         let mut stage_in: Vec<String> = Vec::new();
         let mut prologue: Vec<String> = Vec::new();
-        let mut argument_values = Vec::new();
+        let mut argument_values = std::mem::take(&mut self.spare.argument_values);
 
         for argument in &function.arguments {
             let name = namer.name_in_ir(&argument.name);

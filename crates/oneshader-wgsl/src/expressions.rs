@@ -623,7 +623,7 @@ impl Writer<'_> {
                 .ok_or_else(|| unsupported(span(), "a global that is not declared")),
             Expression::LocalVariable(local) => context
                 .local_names
-                .try_get(local)
+                .get(local.index())
                 .map(|name| &**name)
                 .ok_or_else(|| unsupported(span(), "a local variable out of range")),
             Expression::FunctionArgument(index) => context

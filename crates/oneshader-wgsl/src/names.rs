@@ -605,6 +605,22 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// [`Namer::inner`], taking its names in `used`: an empty set that a scope before
+    /// gave back ([`Namer::into_used`]), so that opening the scope allocates nothing.
+    pub fn inner_in(&self, used: FastHashSet<Name<'a>>) -> Namer<'a> {
+        let mut inner = self.inner();
+        inner.used = used;
+        inner
+    }
+
+    /// The set this scope took its names in, emptied, for a later scope
+    /// ([`Namer::inner_in`]).
+    pub fn into_used(self) -> FastHashSet<Name<'a>> {
+        let mut used = self.used;
+        used.clear();
+        used
+    }
+
     /// Whether a name tried here was taken in the enclosing scope. When none was, the
     /// names given here are the ones any enclosing scope that takes fewer names would
     /// have led to.

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, LocalVariable,
-    Module, SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, Module,
+    SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
@@ -48,7 +48,7 @@ pub(crate) struct FunctionContext<'a> {
     /// WGSL names of the parameters, by position.
     pub arg_names: Vec<Name<'a>>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: HandleVec<LocalVariable, Name<'a>>,
+    pub local_names: Vec<Name<'a>>,
     /// Whether each expression (by handle index) was already evaluated into a `let` or
     /// `var`, named `_eN` unless [`Self::named`] says otherwise.
     pub bound: Vec<bool>,
@@ -232,6 +232,22 @@ pub(crate) struct Writer<'a> {
     /// Structs whose layout matters (reached from storage or uniform globals).
     host_shared: FastHashSet<Handle<Type>>,
     diagnostics: Vec<Diagnostic>,
+    /// Lists a function's writing fills, emptied, kept from function to function.
+    spare: Cell<Spare<'a>>,
+}
+
+/// The lists writing a function fills, kept empty between functions so that each
+/// function reuses the memory of the ones before.
+#[derive(Default)]
+struct Spare<'a> {
+    /// For the names a function scope takes ([`Namer::inner_in`]).
+    used: FastHashSet<Name<'a>>,
+    /// For the names of a function's parameters.
+    arg_names: Vec<Name<'a>>,
+    /// For the names of a function's locals.
+    local_names: Vec<Name<'a>>,
+    /// For which of a function's expressions are bound to names.
+    bound: Vec<bool>,
 }
 
 /// What the WGSL outputs of every entry point of one module share, worked out once: the
@@ -504,6 +520,7 @@ impl<'a> Writer<'a> {
             structs: Vec::new(),
             host_shared: FastHashSet::default(),
             diagnostics: Vec::new(),
+            spare: Cell::default(),
         }
     }
 
@@ -1319,9 +1336,9 @@ impl<'a> Writer<'a> {
         &mut self,
         out: &mut String,
         handle: Option<Handle<Function>>,
-        function: &Function,
+        function: &'a Function,
     ) {
-        match self.function_text(out, handle, function, self.namer.inner()) {
+        match self.function_text(out, handle, function, None) {
             Ok(written) => self.diagnostics.extend(written.diagnostics),
             Err(d) => self.diagnostics.push(d),
         }
@@ -1330,7 +1347,7 @@ impl<'a> Writer<'a> {
     /// Appends helper `handle` to `out`: the text an earlier entry point of the module
     /// wrote for it when it holds here too ([`HelperText`]), else written anew, and kept
     /// for the next entry points when it can be.
-    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &Function) {
+    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &'a Function) {
         let (Some(_), Some(scope)) = (self.shared_names, self.helper_scope) else {
             return self.write_function(out, Some(handle), function);
         };
@@ -1350,7 +1367,7 @@ impl<'a> Writer<'a> {
         }
         let start = out.len();
         let f16_before = self.uses_f16.replace(false);
-        let written = self.function_text(out, Some(handle), function, scope.inner());
+        let written = self.function_text(out, Some(handle), function, Some(scope));
         let f16 = self.uses_f16.get();
         self.uses_f16.set(f16_before || f16);
         match written {
@@ -1392,15 +1409,18 @@ impl<'a> Writer<'a> {
         uses
     }
 
-    /// Appends the text of one function to `out`, naming its parameters and locals in
-    /// `namer` (a scope inside the module's).
+    /// Appends the text of one function to `out`, naming its parameters and locals in a
+    /// scope inside `scope` (the module's scope when `None`).
     fn function_text(
         &self,
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &'a Function,
-        mut namer: Namer<'a>,
+        scope: Option<&Namer<'a>>,
     ) -> Res<FunctionWritten> {
+        // The lists of the function before, emptied.
+        let spare = self.spare.take();
+        let mut namer = scope.unwrap_or(&self.namer).inner_in(spare.used);
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
@@ -1439,7 +1459,7 @@ impl<'a> Writer<'a> {
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.
         namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
-        let mut arg_names = Vec::with_capacity(function.arguments.len());
+        let mut arg_names = spare.arg_names;
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
                 out.push_str(", ");
@@ -1511,16 +1531,20 @@ impl<'a> Writer<'a> {
         }
         out.push_str(" {\n");
 
-        let local_names = function
-            .local_variables
-            .iter()
-            .map(|(_, local)| namer.name_in_ir(&local.name, "local"))
-            .collect();
+        let mut local_names = spare.local_names;
+        local_names.extend(
+            function
+                .local_variables
+                .iter()
+                .map(|(_, local)| namer.name_in_ir(&local.name, "local")),
+        );
+        let mut bound = spare.bound;
+        bound.resize(function.expressions.len(), false);
         let mut context = FunctionContext {
             function,
             arg_names,
             local_names,
-            bound: vec![false; function.expressions.len()],
+            bound,
             named: Vec::new(),
             lane_index,
             lane_count,
@@ -1532,7 +1556,9 @@ impl<'a> Writer<'a> {
         for (handle, local) in function.local_variables.iter() {
             let local_span = function.local_variables.span(handle).or(span);
             out.push_str("    var ");
-            out.push_str(&context.local_names[handle]);
+            if let Some(name) = context.local_names.get(handle.index()) {
+                out.push_str(name);
+            }
             out.push_str(": ");
             self.write_type_at(out, local.ty, false, span)?;
             self.check_value_array_counts(local.ty, &local.name, local_span)?;
@@ -1555,8 +1581,19 @@ impl<'a> Writer<'a> {
         }
         self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
+        let clashed_outside = context.namer.clashed_outside();
+        // The lists go back to the writer, emptied, for the next function.
+        context.arg_names.clear();
+        context.local_names.clear();
+        context.bound.clear();
+        self.spare.set(Spare {
+            used: context.namer.into_used(),
+            arg_names: context.arg_names,
+            local_names: context.local_names,
+            bound: context.bound,
+        });
         Ok(FunctionWritten {
-            clashed_outside: context.namer.clashed_outside(),
+            clashed_outside,
             diagnostics: context.diagnostics,
         })
     }
