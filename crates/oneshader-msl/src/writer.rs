@@ -84,6 +84,9 @@ impl Needs {
     }
 }
 
+/// About how many bytes of MSL one IR expression becomes, to size the output.
+const TEXT_PER_EXPRESSION: usize = 14;
+
 /// Everything shared by the functions of one entry point's output.
 pub struct Writer<'a> {
     /// The module.
@@ -477,9 +480,15 @@ impl<'a> Writer<'a> {
     }
 
     fn write_program(&mut self) -> String {
-        // Room for a typical kernel's functions, so the text isn't copied as it grows
-        // from a few bytes.
-        let mut functions = String::with_capacity(8192);
+        // Sized from the expression count, so that the text is seldom copied as it grows.
+        let expressions: usize = self
+            .reachable
+            .iter()
+            .filter_map(|&handle| self.module.functions.try_get(handle))
+            .chain(std::iter::once(&self.entry.function))
+            .map(|function| function.expressions.len())
+            .sum();
+        let mut functions = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
         for &handle in self.reachable {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
@@ -489,7 +498,9 @@ impl<'a> Writer<'a> {
         }
         functions = self.write_entry(functions);
 
-        let mut out = String::with_capacity(functions.len() + 1024);
+        // The declarations the functions need, put before them: moving the functions'
+        // text up in place, not copying it into another string.
+        let mut out = String::with_capacity(1024);
         out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
         let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
         for ty in structs {
@@ -516,8 +527,8 @@ impl<'a> Writer<'a> {
             out.push_str(&polyfill.definition());
             out.push('\n');
         }
-        out.push_str(&functions);
-        out
+        functions.insert_str(0, &out);
+        functions
     }
 
     /// The hidden parameters of `function` (made on first use): its parameters for the
