@@ -682,9 +682,14 @@ impl<'a> Namer<'a> {
             self.outer_clash = true;
         }
         self.numbered = true;
-        let mut suffix = 1u32;
+        // Each candidate written over the last one, without the formatting machinery.
+        let mut candidate = String::with_capacity(base.len() + 3);
+        let mut suffix = 1;
         let name = loop {
-            let candidate = format!("{base}_{suffix}");
+            candidate.clear();
+            candidate.push_str(base);
+            candidate.push('_');
+            oneshader_ir::text::push_decimal(&mut candidate, suffix);
             if !self.try_name(&candidate) {
                 break Name::Owned(Rc::from(candidate));
             }
@@ -706,13 +711,30 @@ pub fn identifier(name: &str, fallback: &str) -> String {
 /// it names a struct `member`, a predeclared name or of the form of our temporaries):
 /// nearly every name.
 fn fits(name: &str, member: bool) -> bool {
-    let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let plain = name
+        .bytes()
+        .all(|b| IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true));
     let starts_well = match name.as_bytes() {
         [] | [b'_'] | [b'_', b'_', ..] => false,
         [first, ..] => !first.is_ascii_digit(),
     };
     plain && starts_well && !clashes(name, member)
 }
+
+/// Whether each byte can be part of an identifier as it is (ASCII letters, digits and `_`):
+/// one load per byte of every name checked, instead of three range tests.
+// Indexing is checked by the compiler here (the table is built at compile time).
+#[allow(clippy::indexing_slicing)]
+static IDENTIFIER_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+};
 
 /// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
 /// if nothing usable is left): `name` itself when it already is one (nearly every name),
