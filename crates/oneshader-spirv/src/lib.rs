@@ -1,10 +1,12 @@
 //! oneshader-spirv: the SPIR-V backend of oneshader.
 //!
-//! [`write_entry_point`] (or [`ModuleWriter`], for several entry points) turns one entry point of an IR [`Module`] into a SPIR-V 1.5
-//! module for Vulkan 1.2, written as words section by section (`module.rs`; rspirv
-//! provides the `spirv` enums). The output holds that entry point, the functions it
-//! reaches and the globals they use, and declares only the capabilities those need. Wave and quad operations become `OpGroupNonUniform*`
-//! instructions as DXC chooses them; docs/spirv.md has the full mapping.
+//! [`write_entry_point`] (or [`ModuleWriter`], for several entry points) turns one
+//! entry point of an IR [`Module`] into a SPIR-V 1.5 module for Vulkan 1.2, written as
+//! words section by section (`module.rs`; rspirv provides the `spirv` enums). The output
+//! holds that entry point, the functions it reaches and the globals they use, and
+//! declares only the capabilities those need. Wave and quad operations become
+//! `OpGroupNonUniform*` instructions as DXC chooses them; docs/spirv.md has the full
+//! mapping.
 //!
 //! ```
 //! let module = oneshader_ir::samples::compact();
@@ -64,7 +66,8 @@ pub fn write_entry_point(
 
 /// The SPIR-V writer of one module's entry points, each written as a module of its own
 /// (as [`write_entry_point`] writes it). It keeps its buffers (words, id tables, type and
-/// constant tables) between the entry points, so that writing the next allocates little.
+/// constant tables) between the entry points, so that writing the next allocates little,
+/// and frees them once it has written the module's last entry point.
 ///
 /// ```
 /// let module = oneshader_ir::samples::compact();
