@@ -176,10 +176,9 @@ fn flatten(
         sites,
         flat,
     };
-    let plan = inliner.plan(function)?;
+    let mut plan = inliner.plan(function)?;
     let still_calls = still_called(info, flat, &plan.calls);
-    let calls = plan
-        .calls
+    let calls = std::mem::take(&mut plan.calls)
         .into_iter()
         .map(|(callee, inline)| {
             if !inline {
@@ -204,7 +203,7 @@ fn flatten(
         flat,
     };
     Some(Flattening {
-        function: inliner.build(function, calls, plan.size, plan.statements),
+        function: inliner.build(function, calls, &plan),
         calls: still_calls,
     })
 }
@@ -859,6 +858,8 @@ impl<'a> Inliner<'a> {
         let mut decide = Decide {
             function,
             size: function.expressions.len(),
+            added: 0,
+            locals: function.local_variables.len(),
             statements: function.body.len(),
             decisions: Vec::new(),
         };
@@ -868,21 +869,16 @@ impl<'a> Inliner<'a> {
         }
         Some(Plan {
             calls: decide.decisions,
-            size: decide.size,
+            size: decide.size.saturating_add(decide.added),
+            locals: decide.locals,
             statements: decide.statements,
         })
     }
 
     /// `function` with its calls inlined as `calls` (in the order the copy meets them)
-    /// says; `size` and `statements`: the expressions it will hold and the statements of
-    /// its body's top level (at most), as [`Inliner::plan`] counted them.
-    fn build(
-        &self,
-        function: &Function,
-        calls: Vec<Call>,
-        size: usize,
-        statements: usize,
-    ) -> Function {
+    /// says; `plan` counted the expressions, locals and top-level statements it will
+    /// hold.
+    fn build(&self, function: &Function, calls: Vec<Call>, plan: &Plan) -> Function {
         let mut out = Function {
             name: function.name.clone(),
             arguments: function.arguments.clone(),
@@ -890,8 +886,8 @@ impl<'a> Inliner<'a> {
             ..Function::default()
         };
         // Room for the inlined bodies too.
-        out.expressions.reserve(size);
-        out.expression_types.reserve(size);
+        out.reserve_expressions(plan.size);
+        out.local_variables.reserve(plan.locals);
         let mut copy = Copy {
             source: function,
             expressions: Vec::with_capacity(function.expressions.len()),
@@ -905,7 +901,7 @@ impl<'a> Inliner<'a> {
             calls: calls.into_iter(),
             replaced: Vec::new(),
         };
-        let mut body = Vec::with_capacity(statements);
+        let mut body = Vec::with_capacity(plan.statements);
         self.block_into(
             &mut out,
             &mut copy,
@@ -951,7 +947,7 @@ impl<'a> Inliner<'a> {
                         .iter()
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
                     let inline = local_pointers
-                        && self.worth_inlining(*callee, result.is_some(), depth, &mut decide.size);
+                        && self.worth_inlining(*callee, result.is_some(), depth, decide);
                     if inline && depth == 0 {
                         decide.statements = decide
                             .statements
@@ -994,14 +990,15 @@ impl<'a> Inliner<'a> {
     }
 
     /// Whether a call of `callee` (whose result is used if `result_used`), nested `depth`
-    /// deep, is inlined into a function now of `size` expressions, which grows by the
-    /// callee's when it is.
+    /// deep, is inlined into the function `decide` walks, now of `decide.size`
+    /// expressions; when it is, that size grows by the callee's expressions and
+    /// `decide.locals` by its locals.
     fn worth_inlining(
         &self,
         callee: Handle<Function>,
         result_used: bool,
         depth: usize,
-        size: &mut usize,
+        decide: &mut Decide<'_>,
     ) -> bool {
         let Some(Some(flat)) = self.flat.get(callee.index()) else {
             return false;
@@ -1024,9 +1021,15 @@ impl<'a> Inliner<'a> {
         } else {
             EXPRESSION_BUDGET
         };
-        let inline = flat.inlinable && size.saturating_add(added) <= budget;
+        let inline = flat.inlinable && decide.size.saturating_add(added) <= budget;
         if inline {
-            *size = size.saturating_add(added);
+            decide.size = decide.size.saturating_add(added);
+            decide.locals = decide.locals.saturating_add(function.local_variables.len());
+            // The local a wrapped body returns its value through, and its pointer.
+            if flat.early_return && result_used {
+                decide.locals = decide.locals.saturating_add(1);
+                decide.added = decide.added.saturating_add(1);
+            }
         }
         inline
     }
@@ -1335,6 +1338,11 @@ struct Decide<'a> {
     function: &'a Function,
     /// Its expressions, with those of the calls inlined so far.
     size: usize,
+    /// The expressions the calls inlined so far add beyond their bodies' (which the
+    /// budgets leave out).
+    added: usize,
+    /// Its locals, with those of the calls inlined so far.
+    locals: usize,
     /// The statements of its body's top level, with those the calls inlined there so
     /// far leave in their place ([`Inliner::statements_in_place`]).
     statements: usize,
@@ -1346,8 +1354,10 @@ struct Decide<'a> {
 struct Plan {
     /// Each call's callee and whether to inline it, in the order the copy meets them.
     calls: Vec<(Handle<Function>, bool)>,
-    /// How many expressions the function will hold.
+    /// How many expressions the function will hold (at least).
     size: usize,
+    /// How many locals it will hold.
+    locals: usize,
     /// How many statements, at most, the top level of its body will hold.
     statements: usize,
 }

@@ -1,6 +1,81 @@
 //! Pieces of output text the text backends write without the formatting machinery.
 
+use std::borrow::Borrow;
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A name a text backend gives something: the IR's own text when that needed no change
+/// (nearly every name), else text made for the output.
+///
+/// Borrowing the IR's text makes naming allocate nothing for a name kept as it is. A
+/// name compares and hashes as its text, so a set of names is looked up by `&str`.
+#[derive(Clone, Debug)]
+pub enum Name<'a> {
+    /// Text that outlives the output: the IR's, or a constant.
+    Borrowed(&'a str),
+    /// Text made for the output (a name renamed), shared by the scope that took it and
+    /// the tables that name with it.
+    Owned(Rc<str>),
+}
+
+impl Name<'_> {
+    /// The name's text.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Name::Borrowed(text) => text,
+            Name::Owned(text) => text,
+        }
+    }
+}
+
+impl Deref for Name<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl Hash for Name<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes, which `Borrow<str>` requires.
+        self.as_str().hash(state);
+    }
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Default for Name<'_> {
+    fn default() -> Self {
+        Name::Borrowed("")
+    }
+}
 
 /// Appends `value` as Rust's `{:?}` writes it: the shortest digits that read back as
 /// `value`, with at least one fractional digit (`1.0`, `0.375`, `-2.5`, `1e-7`).
@@ -11,7 +86,28 @@ use std::fmt::Write as _;
 /// an `f32` and its decimal expansion is the shortest form (any decimal with fewer
 /// digits is further from it than half a unit in its last place), which `{:?}` writes
 /// without an exponent. Other values go through the formatter.
+#[inline]
 pub fn push_f32(out: &mut String, value: f32) {
+    // The values 0 to 63.9375 in sixteenths, of either sign (nearly every constant): one
+    // lookup, inline in the caller.
+    let sixteenths = value.abs() * 16.0;
+    if sixteenths < SMALL_SIXTEENTHS as f32 {
+        let whole = sixteenths as u32;
+        if whole as f32 == sixteenths {
+            if let Some(text) = SMALL_TEXT.get(whole as usize) {
+                if value.is_sign_negative() {
+                    out.push('-');
+                }
+                out.push_str(text);
+                return;
+            }
+        }
+    }
+    push_other_f32(out, value);
+}
+
+/// [`push_f32`] for a value that isn't a multiple of 1/16 below 64.
+fn push_other_f32(out: &mut String, value: f32) {
     let magnitude = value.abs();
     if magnitude < 8192.0 {
         // Below 2^17 sixteenths: a whole number of them converts to `u32` and back
@@ -53,6 +149,63 @@ const SIXTEENTHS: [&str; 16] = [
     "0", "0625", "125", "1875", "25", "3125", "375", "4375", "5", "5625", "625", "6875", "75",
     "8125", "875", "9375",
 ];
+
+/// The sixteenths [`SMALL_TEXT`] holds the text of: the values 0 to 63.9375, where
+/// nearly every constant of a shader is.
+const SMALL_SIXTEENTHS: usize = 1024;
+
+/// The bytes each value's text has in [`SMALL_BYTES`]: the longest, `63.9375`, fits.
+const SMALL_WIDTH: usize = 8;
+
+/// The text [`push_f32`] writes for n/16, for each n below [`SMALL_SIXTEENTHS`]: each
+/// in [`SMALL_WIDTH`] bytes, with its length. Built by the compiler.
+// Indexing is checked by the compiler here (the table is built at compile time).
+#[allow(clippy::indexing_slicing)]
+static SMALL_BYTES: ([u8; SMALL_SIXTEENTHS * SMALL_WIDTH], [u8; SMALL_SIXTEENTHS]) = {
+    let mut bytes = [0; SMALL_SIXTEENTHS * SMALL_WIDTH];
+    let mut lengths = [0; SMALL_SIXTEENTHS];
+    let mut n = 0;
+    while n < SMALL_SIXTEENTHS {
+        let start = n * SMALL_WIDTH;
+        let mut at = start;
+        let whole = n / 16;
+        if whole >= 10 {
+            bytes[at] = b'0' + (whole / 10) as u8;
+            at += 1;
+        }
+        bytes[at] = b'0' + (whole % 10) as u8;
+        bytes[at + 1] = b'.';
+        at += 2;
+        let fraction = SIXTEENTHS[n % 16].as_bytes();
+        let mut i = 0;
+        while i < fraction.len() {
+            bytes[at] = fraction[i];
+            at += 1;
+            i += 1;
+        }
+        lengths[n] = (at - start) as u8;
+        n += 1;
+    }
+    (bytes, lengths)
+};
+
+/// [`SMALL_BYTES`] as text, by sixteenths: a value's text is one lookup and one copy.
+// Indexing is checked by the compiler here (the table is built at compile time).
+#[allow(clippy::indexing_slicing)]
+static SMALL_TEXT: [&str; SMALL_SIXTEENTHS] = {
+    let mut table = [""; SMALL_SIXTEENTHS];
+    let mut n = 0;
+    while n < SMALL_SIXTEENTHS {
+        let (_, entry) = SMALL_BYTES.0.split_at(n * SMALL_WIDTH);
+        let (text, _) = entry.split_at(SMALL_BYTES.1[n] as usize);
+        // Only ASCII digits and `.`: always valid (and checked by the tests below).
+        if let Ok(text) = std::str::from_utf8(text) {
+            table[n] = text;
+        }
+        n += 1;
+    }
+    table
+};
 
 /// Appends the decimal digits of `value` (without the formatting machinery, which costs
 /// more than the digits for the `_eN` names the text writers write at nearly every

@@ -10,16 +10,15 @@ use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::concat_text;
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic,
-    Expression, Function, Handle, HandleVec, Literal, LocalVariable, ScalarKind, ShaderStage,
-    Statement, SwitchValue, Type, TypeInner, UnaryOperator,
+    Expression, Function, Handle, Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type,
+    TypeInner, UnaryOperator,
 };
-
-use std::rc::Rc;
 
 use crate::layout::Slot;
 use crate::names::Namer;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 use oneshader_ir::text::push_decimal;
+use oneshader_ir::text::Name;
 
 /// How `return` is written.
 pub enum Output {
@@ -49,10 +48,11 @@ pub struct FunctionWriter<'w, 'a> {
     pub function: &'a Function,
     /// The output so far: the functions before this one, then this one's text.
     pub out: String,
-    local_names: HandleVec<LocalVariable, Rc<str>>,
-    argument_values: Vec<Rc<str>>,
-    /// Whether each expression is bound to its `_eN` name.
-    bound: HandleVec<Expression, bool>,
+    /// The MSL name of each local variable, by handle index.
+    local_names: Vec<Name<'a>>,
+    argument_values: Vec<Name<'a>>,
+    /// Whether each expression is bound to its `_eN` name, by handle index.
+    bound: Vec<bool>,
     output: Output,
     indent: usize,
     temporaries: usize,
@@ -67,24 +67,29 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
-        namer: &mut Namer,
-        argument_values: Vec<Rc<str>>,
+        namer: &mut Namer<'a>,
+        argument_values: Vec<Name<'a>>,
         output: Output,
         out: String,
     ) -> Self {
         namer.reserve(function.local_variables.len());
-        let local_names = function
-            .local_variables
-            .iter()
-            .map(|(_, local)| namer.name(&local.name))
-            .collect();
+        // The lists of the function before, emptied.
+        let mut local_names = std::mem::take(&mut w.spare.local_names);
+        local_names.extend(
+            function
+                .local_variables
+                .iter()
+                .map(|(_, local)| namer.name_in_ir(&local.name)),
+        );
+        let mut bound = std::mem::take(&mut w.spare.bound);
+        bound.resize(function.expressions.len(), false);
         FunctionWriter {
             w,
             function,
             out,
             local_names,
             argument_values,
-            bound: HandleVec::from_len(function.expressions.len(), false),
+            bound,
             output,
             indent: 1,
             temporaries: 0,
@@ -111,7 +116,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     )
                 });
             self.out.push(' ');
-            self.out.push_str(&self.local_names[handle]);
+            if let Some(name) = self.local_names.get(handle.index()) {
+                self.out.push_str(name);
+            }
             let initialized = match local.init {
                 Some(init) => {
                     self.out.push_str(" = ");
@@ -128,6 +135,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
         }
         self.block(&self.function.body);
+        // The lists go back to the writer, emptied, for the next function.
+        let spare = &mut self.w.spare;
+        self.local_names.clear();
+        spare.local_names = std::mem::take(&mut self.local_names);
+        self.argument_values.clear();
+        spare.argument_values = std::mem::take(&mut self.argument_values);
+        self.bound.clear();
+        spare.bound = std::mem::take(&mut self.bound);
         self.out
     }
 
@@ -176,7 +191,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Whether `h` has been bound to its `_eN` name.
     fn is_bound(&self, h: Handle<Expression>) -> bool {
-        self.bound.try_get(h).is_some_and(|&bound| bound)
+        self.bound.get(h.index()).is_some_and(|&bound| bound)
     }
 
     /// Writes `_eN`, the name a `Bind` gives expression `h`.
@@ -460,7 +475,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Records that `h` is now read through its `_eN` name.
     fn mark_bound(&mut self, h: Handle<Expression>) {
-        if let Some(slot) = self.bound.try_get_mut(h) {
+        if let Some(slot) = self.bound.get_mut(h.index()) {
             *slot = true;
         }
     }
@@ -976,7 +991,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::LocalVariable(local) => {
                 let name = self
                     .local_names
-                    .try_get(*local)
+                    .get(local.index())
                     .ok_or_else(|| unsupported(span, "a local variable that doesn't exist"))?;
                 self.out.push_str(name);
                 Ok(())

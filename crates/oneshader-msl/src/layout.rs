@@ -18,6 +18,7 @@ use oneshader_ir::{
 };
 
 use crate::names::Namer;
+use oneshader_ir::text::Name;
 
 /// One field of a struct declaration.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,11 +52,11 @@ pub struct StructLayout {
 /// name the structs alike.
 pub struct StructTable<'a> {
     all: Vec<&'a Type>,
-    struct_names: HandleVec<Type, Option<Rc<str>>>,
-    member_names: HandleVec<Type, Vec<Rc<str>>>,
+    struct_names: HandleVec<Type, Option<Name<'a>>>,
+    member_names: HandleVec<Type, Vec<Name<'a>>>,
     layouts: HandleVec<Type, Option<StructLayout>>,
     /// The name of each struct's copy with atomic integers (`Bin_atomic`).
-    atomic_struct_names: HandleVec<Type, Option<Rc<str>>>,
+    atomic_struct_names: HandleVec<Type, Option<Name<'a>>>,
 }
 
 /// Names and layouts of the module's types, for one output.
@@ -120,7 +121,7 @@ fn round_up(value: u32, align: u32) -> u32 {
 
 impl<'a> StructTable<'a> {
     /// Names every struct of `module` in `namer` (the program scope) and lays it out.
-    pub fn new(module: &'a Module, namer: &mut Namer) -> Self {
+    pub fn new(module: &'a Module, namer: &mut Namer<'a>) -> Self {
         let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
         let mut table = StructTable {
             struct_names: HandleVec::from_len(all.len(), None),
@@ -132,12 +133,14 @@ impl<'a> StructTable<'a> {
         for (index, ty) in module.types.iter() {
             if let TypeInner::Struct { members, .. } = &ty.inner {
                 let base = ty.name.as_deref().unwrap_or("_struct");
-                table.struct_names[index] = Some(namer.name(base));
+                table.struct_names[index] = Some(namer.name_in_ir(base));
                 table.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
                 let mut member_namer = Namer::new();
                 member_namer.reserve(members.len());
-                table.member_names[index] =
-                    members.iter().map(|m| member_namer.name(&m.name)).collect();
+                table.member_names[index] = members
+                    .iter()
+                    .map(|m| member_namer.name_in_ir(&m.name))
+                    .collect();
                 // Members' types come before the struct in the arena, so their
                 // layouts are known by now.
                 table.layouts[index] = Some(table.layout_struct(&ty.inner));
@@ -147,7 +150,7 @@ impl<'a> StructTable<'a> {
     }
 
     /// The MSL names of the structs, each with its copy with atomic integers.
-    pub fn struct_names(&self) -> impl Iterator<Item = &Rc<str>> {
+    pub fn struct_names(&self) -> impl Iterator<Item = &Name<'a>> {
         self.struct_names
             .iter()
             .chain(self.atomic_struct_names.iter())

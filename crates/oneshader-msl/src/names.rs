@@ -20,6 +20,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
+use oneshader_ir::text::Name;
 use oneshader_ir::{FastHashSet, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
@@ -365,19 +366,20 @@ static IDENTIFIER_BYTES: [bool; 256] = {
 
 /// A scope of taken names (step 4 of the scheme).
 ///
-/// Names are handed out as `Rc<str>`: the scope keeps each name it gave, and the writer
-/// keeps it too (in its name tables), without a second copy of the text.
+/// Names are handed out as [`Name`]s: the IR's own text when it needed no change (nearly
+/// every name, which then costs no allocation), else text made here, kept by the scope
+/// and by the writer's name tables without a second copy.
 #[derive(Clone, Debug, Default)]
-pub struct Namer {
+pub struct Namer<'a> {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the program's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<Rc<str>>>,
+    outer: Rc<FastHashSet<Name<'a>>>,
     /// The names of the scope around that one, if any, shared alike: an entry point's
     /// program scope opens inside the module's, whose names it must not copy either.
-    outermost: Option<Rc<FastHashSet<Rc<str>>>>,
+    outermost: Option<Rc<FastHashSet<Name<'a>>>>,
     /// The names taken in this scope (and not yet shared).
-    taken: FastHashSet<Rc<str>>,
+    taken: FastHashSet<Name<'a>>,
     /// Whether a name this scope gave got a number (step 4) because its base was taken.
     numbered: bool,
     /// Whether some name this scope tried was taken in an enclosing scope (see
@@ -385,7 +387,7 @@ pub struct Namer {
     outer_clash: bool,
 }
 
-impl Namer {
+impl<'a> Namer<'a> {
     /// A scope where no name is taken yet.
     pub fn new() -> Self {
         Namer::default()
@@ -417,7 +419,7 @@ impl Namer {
 
     /// A scope inside this one (a function's, inside the program's): every name taken
     /// here stays taken there; the names it takes are its own.
-    pub fn inner(&self) -> Namer {
+    pub fn inner(&self) -> Namer<'a> {
         let outer = if self.taken.is_empty() {
             Rc::clone(&self.outer)
         } else {
@@ -434,6 +436,22 @@ impl Namer {
         }
     }
 
+    /// [`Namer::inner`], taking its names in `taken`: an empty set that a scope before
+    /// gave back ([`Namer::into_taken`]), so that opening the scope allocates nothing.
+    pub fn inner_in(&self, taken: FastHashSet<Name<'a>>) -> Namer<'a> {
+        let mut inner = self.inner();
+        inner.taken = taken;
+        inner
+    }
+
+    /// The set this scope took its names in, emptied, for a later scope
+    /// ([`Namer::inner_in`]).
+    pub fn into_taken(self) -> FastHashSet<Name<'a>> {
+        let mut taken = self.taken;
+        taken.clear();
+        taken
+    }
+
     /// Whether a name tried here was taken in an enclosing scope. When none was, the
     /// names given here are the ones any enclosing scopes that take fewer names would
     /// have led to.
@@ -447,56 +465,73 @@ impl Namer {
         if self.taken.contains(name) {
             return true;
         }
-        let outside = self.outer.contains(name)
-            || self
-                .outermost
-                .as_ref()
-                .is_some_and(|names| names.contains(name));
+        let outside = self.is_taken_outside(name);
         self.outer_clash |= outside;
         outside
     }
 
-    /// The MSL name for `name` in this scope, now taken.
-    ///
-    /// A free name (nearly every one) costs one lookup in each enclosing scope's names
-    /// and one insertion here, which also tells whether this scope took it already.
-    pub fn name(&mut self, name: &str) -> Rc<str> {
-        let base = sanitized(name);
-        let outside = self.outer.contains(&*base)
+    /// Whether `name` is taken in an enclosing scope.
+    fn is_taken_outside(&self, name: &str) -> bool {
+        self.outer.contains(name)
             || self
                 .outermost
                 .as_ref()
-                .is_some_and(|names| names.contains(&*base));
-        if !outside {
-            let name: Rc<str> = base.as_ref().into();
-            if self.taken.insert(Rc::clone(&name)) {
+                .is_some_and(|names| names.contains(name))
+    }
+
+    /// The MSL name for `name`, text of the IR (or any text that outlives the output),
+    /// in this scope, now taken: `name` itself, borrowed, when it needs no change.
+    pub fn name_in_ir(&mut self, name: &'a str) -> Name<'a> {
+        match sanitized(name) {
+            Cow::Borrowed(base) => self.take(base, Some(base)),
+            Cow::Owned(base) => self.take(&base, None),
+        }
+    }
+
+    /// The MSL name for `name` in this scope, now taken.
+    pub fn name(&mut self, name: &str) -> Name<'a> {
+        self.take(&sanitized(name), None)
+    }
+
+    /// Takes `base` (steps 1–3 done), `lasting` when that is its text and outlives the
+    /// output, if it is free, else `base` with the first number that makes it free.
+    ///
+    /// A free name (nearly every one) costs one lookup in each enclosing scope's names
+    /// and one insertion here, which also tells whether this scope took it already.
+    fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
+        if !self.is_taken_outside(base) {
+            let name = match lasting {
+                Some(text) => Name::Borrowed(text),
+                None => Name::Owned(base.into()),
+            };
+            if self.taken.insert(name.clone()) {
                 return name;
             }
-        } else if !self.taken.contains(&*base) {
+        } else if !self.taken.contains(base) {
             // Taken only in an enclosing scope (as `try_name` would note it).
             self.outer_clash = true;
         }
         self.numbered = true;
         let mut candidate = String::with_capacity(base.len() + 3);
         let mut suffix = 1;
-        let name: Rc<str> = loop {
+        let name = loop {
             candidate.clear();
-            candidate.push_str(&base);
+            candidate.push_str(base);
             candidate.push('_');
             oneshader_ir::text::push_decimal(&mut candidate, suffix);
             if !self.try_name(&candidate) {
-                break candidate.into();
+                break Name::Owned(candidate.into());
             }
             suffix += 1;
         };
-        self.taken.insert(Rc::clone(&name));
+        self.taken.insert(name.clone());
         name
     }
 
     /// Takes `name`, an MSL name [`Namer::name`] gave in another scope, as it is: the
     /// caller knows it is free here.
-    pub fn keep(&mut self, name: &Rc<str>) {
-        self.taken.insert(Rc::clone(name));
+    pub fn keep(&mut self, name: &Name<'a>) {
+        self.taken.insert(name.clone());
     }
 
     /// Whether some name this scope gave got a number because its base was taken: when
@@ -507,12 +542,7 @@ impl Namer {
 
     /// Whether `name` is taken in this scope or an enclosing one.
     pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(name)
-            || self.outer.contains(name)
-            || self
-                .outermost
-                .as_ref()
-                .is_some_and(|names| names.contains(name))
+        self.taken.contains(name) || self.is_taken_outside(name)
     }
 }
 

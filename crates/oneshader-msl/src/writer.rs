@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    Expression, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
-    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    Expression, FastHashSet, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
+    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use std::rc::Rc;
@@ -22,6 +22,7 @@ use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
 use crate::Options;
 use oneshader_ir::text::push_decimal;
+use oneshader_ir::text::Name;
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
 pub const LANE_INDEX: &str = "_lane_index";
@@ -83,6 +84,9 @@ impl Needs {
     }
 }
 
+/// About how many bytes of MSL one IR expression becomes, to size the output.
+const TEXT_PER_EXPRESSION: usize = 14;
+
 /// Everything shared by the functions of one entry point's output.
 pub struct Writer<'a> {
     /// The module.
@@ -94,12 +98,12 @@ pub struct Writer<'a> {
     /// Type names and layouts.
     pub types: Types<'a>,
     /// The program-scope names (structs, functions, globals), for function scopes.
-    pub program_names: Namer,
+    pub program_names: Namer<'a>,
     /// MSL name of each global, by handle.
-    pub global_names: HandleVec<GlobalVariable, Rc<str>>,
+    pub global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle (empty for functions the entry point
     /// doesn't reach).
-    pub function_names: HandleVec<Function, Rc<str>>,
+    pub function_names: HandleVec<Function, Name<'a>>,
     /// The functions the entry point reaches, in handle order.
     reachable: &'a [Handle<Function>],
     /// The functions the entry function calls itself.
@@ -112,10 +116,10 @@ pub struct Writer<'a> {
     /// What each function needs passed, by handle.
     pub needs: &'a HandleVec<Function, Needs>,
     /// Each function's hidden parameters, once asked for.
-    hidden: HandleVec<Function, Option<Rc<Hidden>>>,
+    hidden: HandleVec<Function, Option<Rc<Hidden<'a>>>>,
     /// The scope helpers are named in when their text is kept for other entry points:
     /// `Some` when this entry point gives the module's names.
-    helper_scope: Option<&'a Namer>,
+    helper_scope: Option<&'a Namer<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// Argument-table slots, by global handle.
@@ -124,15 +128,31 @@ pub struct Writer<'a> {
     pub polyfills: BTreeSet<Polyfill>,
     /// Errors so far.
     pub diagnostics: Vec<Diagnostic>,
+    /// Lists a function's writing fills, emptied, kept from function to function.
+    pub spare: Spare<'a>,
+}
+
+/// The lists writing a function fills, kept empty between functions so that each
+/// function reuses the memory of the ones before.
+#[derive(Default)]
+pub struct Spare<'a> {
+    /// For the names a function scope takes ([`Namer::inner_in`]).
+    pub taken: FastHashSet<Name<'a>>,
+    /// For the names of a function's locals.
+    pub local_names: Vec<Name<'a>>,
+    /// For the values a function's arguments read as.
+    pub argument_values: Vec<Name<'a>>,
+    /// For which of a function's expressions are bound to names.
+    pub bound: Vec<bool>,
 }
 
 /// The hidden parameters of a helper function: the globals and built-ins it reaches.
 #[derive(Debug, Default)]
-pub struct Hidden {
+pub struct Hidden<'a> {
     /// Their declarations in the function's signature.
     pub declarations: Vec<String>,
     /// The names a call passes for them.
-    pub names: Vec<Rc<str>>,
+    pub names: Vec<Name<'a>>,
     /// The globals that can't be passed, reported wherever the parameters are written.
     pub errors: Vec<Diagnostic>,
 }
@@ -162,7 +182,7 @@ pub struct ModuleWriter<'a> {
     /// With `names`, every program-scope name an entry point can take (the module's names
     /// and each entry function's), shared: the scope that helpers whose text is kept for
     /// other entry points are named in.
-    helper_scope: Option<Namer>,
+    helper_scope: Option<Namer<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -203,14 +223,14 @@ struct HelperText {
 /// are the names the entry point would make.
 struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer,
+    all: Namer<'a>,
     /// The names of the globals and structs, taken: the scope an entry point's program
     /// scope opens inside.
-    program: Namer,
+    program: Namer<'a>,
     /// MSL name of each global, by handle.
-    global_names: HandleVec<GlobalVariable, Rc<str>>,
+    global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle.
-    function_names: HandleVec<Function, Rc<str>>,
+    function_names: HandleVec<Function, Name<'a>>,
     /// The struct names and layouts.
     structs: Rc<StructTable<'a>>,
 }
@@ -225,15 +245,15 @@ impl<'a> ModuleNames<'a> {
             .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
             .count();
         all.reserve(module.global_variables.len() + module.functions.len() + 2 * structs);
-        let global_names: HandleVec<GlobalVariable, Rc<str>> = module
+        let global_names: HandleVec<GlobalVariable, Name<'a>> = module
             .global_variables
             .iter()
-            .map(|(_, g)| all.name(&g.name))
+            .map(|(_, g)| all.name_in_ir(&g.name))
             .collect();
         let function_names = module
             .functions
             .iter()
-            .map(|(_, f)| all.name(&f.name))
+            .map(|(_, f)| all.name_in_ir(&f.name))
             .collect();
         let structs = StructTable::new(module, &mut all);
         if all.numbered() {
@@ -271,7 +291,7 @@ impl<'a> ModuleWriter<'a> {
             let mut scope = names.all.clone();
             scope.reserve(module.entry_points.len());
             for entry in &module.entry_points {
-                scope.keep(&Rc::from(crate::names::sanitize(&entry.name)));
+                scope.keep(&Name::Owned(Rc::from(crate::names::sanitize(&entry.name))));
             }
             scope.share();
             scope
@@ -363,7 +383,6 @@ impl<'a> Writer<'a> {
         }
         let is_reachable =
             |handle: Handle<Function>| is_reachable.get(handle.index()).is_some_and(|&r| r);
-        let unreached: Rc<str> = Rc::from("");
         let entry_name = crate::names::sanitize(&entry.name);
         let (program_names, global_names, function_names, types, helper_scope) = match &shared.names
         {
@@ -372,16 +391,16 @@ impl<'a> Writer<'a> {
                 // functions are to be taken in this entry point's scope.
                 let mut namer = names.program.inner();
                 namer.reserve(1 + reachable.len());
-                namer.keep(&Rc::from(entry_name));
+                namer.keep(&Name::Owned(Rc::from(entry_name)));
                 let function_names = names
                     .function_names
                     .iter()
                     .map(|(handle, name)| {
                         if is_reachable(handle) {
                             namer.keep(name);
-                            Rc::clone(name)
+                            name.clone()
                         } else {
-                            Rc::clone(&unreached)
+                            Name::default()
                         }
                     })
                     .collect();
@@ -404,20 +423,20 @@ impl<'a> Writer<'a> {
                 namer.reserve(1 + module.global_variables.len() + reachable.len() + 2 * structs);
                 // The entry point is named first so that it keeps its HLSL name when it
                 // can.
-                namer.name(&entry.name);
+                namer.name_in_ir(&entry.name);
                 let global_names = module
                     .global_variables
                     .iter()
-                    .map(|(_, g)| namer.name(&g.name))
+                    .map(|(_, g)| namer.name_in_ir(&g.name))
                     .collect();
                 let function_names = module
                     .functions
                     .iter()
                     .map(|(handle, f)| {
                         if is_reachable(handle) {
-                            namer.name(&f.name)
+                            namer.name_in_ir(&f.name)
                         } else {
-                            Rc::clone(&unreached)
+                            Name::default()
                         }
                     })
                     .collect();
@@ -445,6 +464,7 @@ impl<'a> Writer<'a> {
             resource_indices: &shared.resource_indices,
             polyfills: BTreeSet::new(),
             diagnostics: Vec::new(),
+            spare: Spare::default(),
         }
     }
 
@@ -460,9 +480,15 @@ impl<'a> Writer<'a> {
     }
 
     fn write_program(&mut self) -> String {
-        // Room for a typical kernel's functions, so the text isn't copied as it grows
-        // from a few bytes.
-        let mut functions = String::with_capacity(8192);
+        // Sized from the expression count, so that the text is seldom copied as it grows.
+        let expressions: usize = self
+            .reachable
+            .iter()
+            .filter_map(|&handle| self.module.functions.try_get(handle))
+            .chain(std::iter::once(&self.entry.function))
+            .map(|function| function.expressions.len())
+            .sum();
+        let mut functions = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
         for &handle in self.reachable {
             let Some(function) = self.module.functions.try_get(handle) else {
                 continue;
@@ -472,7 +498,9 @@ impl<'a> Writer<'a> {
         }
         functions = self.write_entry(functions);
 
-        let mut out = String::with_capacity(functions.len() + 1024);
+        // The declarations the functions need, put before them: moving the functions'
+        // text up in place, not copying it into another string.
+        let mut out = String::with_capacity(1024);
         out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
         let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
         for ty in structs {
@@ -499,13 +527,13 @@ impl<'a> Writer<'a> {
             out.push_str(&polyfill.definition());
             out.push('\n');
         }
-        out.push_str(&functions);
-        out
+        functions.insert_str(0, &out);
+        functions
     }
 
     /// The hidden parameters of `function` (made on first use): its parameters for the
     /// globals and built-ins it reaches, and the names its calls pass.
-    pub fn hidden_parameters(&mut self, function: Handle<Function>) -> Rc<Hidden> {
+    pub fn hidden_parameters(&mut self, function: Handle<Function>) -> Rc<Hidden<'a>> {
         if let Some(Some(hidden)) = self.hidden.try_get(function) {
             return Rc::clone(hidden);
         }
@@ -524,7 +552,7 @@ impl<'a> Writer<'a> {
                     continue;
                 }
             }
-            hidden.names.push(Rc::clone(&self.global_names[global]));
+            hidden.names.push(self.global_names[global].clone());
         }
         let needs = self.needs.try_get(function);
         for (needed, declaration, name) in [
@@ -546,7 +574,7 @@ impl<'a> Writer<'a> {
         ] {
             if needed {
                 hidden.declarations.push(declaration.into());
-                hidden.names.push(name.into());
+                hidden.names.push(Name::Borrowed(name));
             }
         }
         let hidden = Rc::new(hidden);
@@ -566,7 +594,7 @@ impl<'a> Writer<'a> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
             return Ok(None);
         };
-        let name = Rc::clone(&self.global_names[handle]);
+        let name = self.global_names[handle].clone();
         let atomic = self
             .global_uses
             .get(handle.index())
@@ -662,8 +690,12 @@ impl<'a> Writer<'a> {
     ) -> String {
         let mut out = out;
         let Some(scope) = self.helper_scope else {
-            let mut namer = self.program_names.inner();
-            return self.write_helper(handle, function, out, &mut namer);
+            let mut namer = self
+                .program_names
+                .inner_in(std::mem::take(&mut self.spare.taken));
+            let out = self.write_helper(handle, function, out, &mut namer);
+            self.spare.taken = namer.into_taken();
+            return out;
         };
         if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
             let alike = kept.stage == self.entry.stage
@@ -684,12 +716,14 @@ impl<'a> Writer<'a> {
         let diagnostics = self.diagnostics.len();
         self.types.start_recording();
         let polyfills_before = std::mem::take(&mut self.polyfills);
-        let mut namer = scope.inner();
+        let mut namer = scope.inner_in(std::mem::take(&mut self.spare.taken));
         out = self.write_helper(handle, function, out, &mut namer);
+        let clashed_outside = namer.clashed_outside();
+        self.spare.taken = namer.into_taken();
         let types = self.types.stop_recording();
         let polyfills = std::mem::replace(&mut self.polyfills, polyfills_before);
         self.polyfills.extend(polyfills.iter().cloned());
-        if self.diagnostics.len() == diagnostics && !namer.clashed_outside() {
+        if self.diagnostics.len() == diagnostics && !clashed_outside {
             let uses = self
                 .needs
                 .try_get(handle)
@@ -719,8 +753,11 @@ impl<'a> Writer<'a> {
             // written again as this entry point writes it.
             out.truncate(start);
             self.diagnostics.truncate(diagnostics);
-            let mut namer = self.program_names.inner();
+            let mut namer = self
+                .program_names
+                .inner_in(std::mem::take(&mut self.spare.taken));
             out = self.write_helper(handle, function, out, &mut namer);
+            self.spare.taken = namer.into_taken();
         }
         out
     }
@@ -732,7 +769,7 @@ impl<'a> Writer<'a> {
         handle: Handle<Function>,
         function: &'a Function,
         out: String,
-        namer: &mut Namer,
+        namer: &mut Namer<'a>,
     ) -> String {
         let mut out = out;
         namer.reserve(function.arguments.len() + function.local_variables.len());
@@ -761,9 +798,9 @@ impl<'a> Writer<'a> {
         out.push_str(&self.function_names[handle]);
         out.push('(');
         let mut first = true;
-        let mut argument_values = Vec::with_capacity(function.arguments.len());
+        let mut argument_values = std::mem::take(&mut self.spare.argument_values);
         for argument in &function.arguments {
-            let name = namer.name(&argument.name);
+            let name = namer.name_in_ir(&argument.name);
             let (qualifier, ty) = match self.types.inner(argument.ty) {
                 Some(&TypeInner::Pointer { base, space }) => (Some(space_qualifier(space)), base),
                 _ => (None, argument.ty),
@@ -820,22 +857,24 @@ impl<'a> Writer<'a> {
         let entry = self.entry;
         let function = &entry.function;
         let stage = entry.stage;
-        let mut namer = self.program_names.inner();
+        let mut namer = self
+            .program_names
+            .inner_in(std::mem::take(&mut self.spare.taken));
         namer.reserve(function.arguments.len() + function.local_variables.len());
         let mut parameters: Vec<String> = Vec::new();
         let mut stage_in: Vec<String> = Vec::new();
         let mut prologue: Vec<String> = Vec::new();
-        let mut argument_values = Vec::new();
+        let mut argument_values = std::mem::take(&mut self.spare.argument_values);
 
         for argument in &function.arguments {
-            let name = namer.name(&argument.name);
+            let name = namer.name_in_ir(&argument.name);
             match &argument.binding {
                 Some(binding) => {
                     match self.input(binding, argument.ty, &name) {
                         Ok(Input::Parameter(p)) => parameters.push(p),
                         Ok(Input::StageIn(m)) => {
                             stage_in.push(m);
-                            argument_values.push(Rc::from(concat_text!("_in.", name)));
+                            argument_values.push(Name::Owned(Rc::from(concat_text!("_in.", name))));
                             continue;
                         }
                         Err(e) => self.diagnostics.push(e),
@@ -906,7 +945,7 @@ impl<'a> Writer<'a> {
             let Some(global) = self.module.global_variables.try_get(handle) else {
                 continue;
             };
-            let name = Rc::clone(&self.global_names[handle]);
+            let name = self.global_names[handle].clone();
             let atomic = self
                 .global_uses
                 .get(handle.index())

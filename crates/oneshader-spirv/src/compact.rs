@@ -139,10 +139,10 @@ fn global_result(instruction: &[Word]) -> Option<Word> {
     }
 }
 
-/// The module's words: the header, then each section, less the types, constants and
-/// module-level variables nothing refers to, and less the names and decorations of ids
-/// no instruction defines any more.
-pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word) -> Vec<Word> {
+/// Appends the module's words to `words`: the header, then each section, less the
+/// types, constants and module-level variables nothing refers to, and less the names and
+/// decorations of ids no instruction defines any more.
+pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word, words: &mut Vec<Word>) {
     // What functions, entry points and execution modes use lives, and with it what it
     // refers to; each global refers only to globals before it.
     let mut live: Vec<bool> = builder.ids.iter().map(|info| info.uses > 0).collect();
@@ -180,7 +180,7 @@ pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word) -> Vec
         &builder.globals,
         &builder.functions,
     ];
-    let mut words = Vec::with_capacity(5 + sections.iter().map(|s| s.len()).sum::<usize>());
+    words.reserve(5 + sections.iter().map(|s| s.len()).sum::<usize>());
     words.extend([
         rspirv::spirv::MAGIC_NUMBER,
         version,
@@ -207,5 +207,4 @@ pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word) -> Vec
         }
     }
     words.extend_from_slice(&builder.functions);
-    words
 }

@@ -223,6 +223,30 @@ impl Builder {
         }
     }
 
+    /// Empties the module for the next one, keeping the buffers: as [`Builder::new`] but
+    /// without allocating.
+    pub fn reset(&mut self) {
+        self.version = 0x0001_0000;
+        self.ids.clear();
+        self.ids.push(IdInfo::NEW);
+        for section in [
+            &mut self.capabilities,
+            &mut self.ext_inst_imports,
+            &mut self.memory_model,
+            &mut self.entry_points,
+            &mut self.execution_modes,
+            &mut self.debug_names,
+            &mut self.annotations,
+            &mut self.globals,
+            &mut self.functions,
+        ] {
+            section.clear();
+        }
+        self.types.clear();
+        self.function_types.clear();
+        self.function = None;
+    }
+
     /// Makes room for the ids and function words of about `expressions` IR expressions
     /// (most become one instruction with a result; a few words each).
     pub fn reserve(&mut self, expressions: usize) {
@@ -302,11 +326,12 @@ impl Builder {
 
     /// Sets the `OpMemoryModel`.
     pub fn memory_model(&mut self, addressing: AddressingModel, memory: MemoryModel) {
-        self.memory_model = vec![
+        self.memory_model.clear();
+        self.memory_model.extend([
             opcode_word(Op::MemoryModel, 3),
             addressing as Word,
             memory as Word,
-        ];
+        ]);
     }
 
     /// Appends an `OpEntryPoint` of function `entry` named `name`, with its interface.
@@ -984,7 +1009,16 @@ impl Builder {
     /// The finished module's words: the header, then each section, without the types,
     /// constants and globals nothing uses, and without names and decorations of ids
     /// that are not in the module.
+    #[cfg(test)]
     pub fn assemble(self) -> Vec<Word> {
-        crate::compact::assemble(&self, self.version, GENERATOR)
+        let mut words = Vec::new();
+        self.assemble_into(&mut words);
+        words
+    }
+
+    /// Appends the finished module's words to `words`, as [`Builder::assemble`] returns
+    /// them, keeping the builder's buffers for [`Builder::reset`].
+    pub fn assemble_into(&self, words: &mut Vec<Word>) {
+        crate::compact::assemble(self, self.version, GENERATOR, words)
     }
 }

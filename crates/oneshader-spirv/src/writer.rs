@@ -68,6 +68,37 @@ pub(crate) struct FunctionSignature {
     pub parameter_types: Vec<Word>,
 }
 
+/// The buffers of a [`Writer`] that do not depend on the entry point, kept between the
+/// entry points of a module (emptied, not freed) so that each one's writer allocates
+/// little.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    /// The module builder, once a module was written (boxed, as in [`Writer::b`]).
+    b: Option<Box<Builder>>,
+    /// See [`Writer::capabilities`].
+    capabilities: Vec<Capability>,
+    /// See [`Writer::types`].
+    types: Vec<TypeIds>,
+    /// See [`Writer::blocks`].
+    blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
+    /// See [`Writer::pointer_types`].
+    pointer_types: FastHashMap<(StorageClass, Word), Word>,
+    /// See [`Writer::scalar_constants`], once a module was written.
+    scalar_constants: Option<Box<[FastHashMap<u64, Word>; SCALAR_SLOTS]>>,
+    /// See [`Writer::composite_constants`].
+    composite_constants: FastHashMap<Vec<Word>, Word>,
+    /// See [`Writer::composite_key`].
+    composite_key: Vec<Word>,
+    /// See [`Writer::globals`].
+    globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
+    /// See [`Writer::wave_inputs`].
+    wave_inputs: FastHashMap<u32, Word>,
+    /// See [`Writer::interface`].
+    interface: Vec<Word>,
+    /// See [`Writer::functions`].
+    functions: FastHashMap<Handle<Function>, FunctionSignature>,
+}
+
 /// Writes one entry point of a module.
 pub(crate) struct Writer<'a> {
     /// The IR module.
@@ -81,8 +112,9 @@ pub(crate) struct Writer<'a> {
     helpers: &'a [Handle<Function>],
     /// The options.
     pub options: &'a Options,
-    /// The module under construction.
-    pub b: Builder,
+    /// The module under construction (boxed, as it is large and goes back and forth
+    /// between the writer and [`Buffers`]).
+    pub b: Box<Builder>,
     /// Capabilities declared so far, in declaration order.
     capabilities: Vec<Capability>,
     /// The `GLSL.std.450` import, once used.
@@ -97,8 +129,8 @@ pub(crate) struct Writer<'a> {
     /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
     /// Scalar constants by bits, in a table by [`constant_slot`] of their type: a hit
-    /// needs neither the type's id nor a hash of it.
-    scalar_constants: [FastHashMap<u64, Word>; SCALAR_SLOTS],
+    /// needs neither the type's id nor a hash of it (boxed, as [`Writer::b`]).
+    scalar_constants: Box<[FastHashMap<u64, Word>; SCALAR_SLOTS]>,
     /// The commonest scalar constants (see [`small_constant_key`]) by [`constant_slot`] and
     /// key, 0 where not declared yet: looked up before `scalar_constants`, without a hash.
     small_constants: [[Word; SMALL_CONSTANTS]; SCALAR_SLOTS],
@@ -120,13 +152,16 @@ pub(crate) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Writes entry point number `entry` of `module`, whose facts `info` holds.
+    /// Writes entry point number `entry` of `module`, whose facts `info` holds, appending
+    /// its words to `words`; the writer's buffers come from `buffers` and go back to it.
     pub fn write(
         module: &'a Module,
         info: &'a ModuleInfo,
         entry: usize,
         options: &'a Options,
-    ) -> std::result::Result<Vec<u32>, Vec<Diagnostic>> {
+        buffers: &mut Buffers,
+        words: &mut Vec<Word>,
+    ) -> std::result::Result<(), Vec<Diagnostic>> {
         let (Some(entry_point), Some(entry_info)) =
             (module.entry_points.get(entry), info.entry_point(entry))
         else {
@@ -157,40 +192,53 @@ impl<'a> Writer<'a> {
                 ),
             }
         };
-        Writer::write_functions_of(module, entry_point, entry_function, helpers, options)
+        Writer::write_functions_of(
+            module,
+            entry_point,
+            entry_function,
+            helpers,
+            options,
+            buffers,
+            words,
+        )
     }
 
-    /// Writes `entry`, whose function is `entry_function`, and the `helpers` it calls.
+    /// Writes `entry`, whose function is `entry_function`, and the `helpers` it calls,
+    /// appending the module's words to `words`.
     fn write_functions_of(
         module: &'a Module,
         entry: &'a EntryPoint,
         entry_function: &'a Function,
         helpers: &'a [Handle<Function>],
         options: &'a Options,
-    ) -> std::result::Result<Vec<u32>, Vec<Diagnostic>> {
+        buffers: &mut Buffers,
+        words: &mut Vec<Word>,
+    ) -> std::result::Result<(), Vec<Diagnostic>> {
+        use std::mem::take;
         let mut writer = Writer {
             module,
             entry,
             entry_function,
             helpers,
             options,
-            b: Builder::new(),
-            capabilities: Vec::new(),
+            b: buffers.b.take().unwrap_or_else(|| Box::new(Builder::new())),
+            capabilities: take(&mut buffers.capabilities),
             glsl: None,
-            types: vec![TypeIds::default(); module.types.len()],
-            blocks: FastHashMap::default(),
+            types: take(&mut buffers.types),
+            blocks: take(&mut buffers.blocks),
             scalar_types: [0; SCALAR_SLOTS],
-            pointer_types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
-            scalar_constants: std::array::from_fn(|_| FastHashMap::default()),
+            pointer_types: take(&mut buffers.pointer_types),
+            scalar_constants: buffers.scalar_constants.take().unwrap_or_default(),
             small_constants: [[0; SMALL_CONSTANTS]; SCALAR_SLOTS],
-            composite_constants: FastHashMap::default(),
-            composite_key: Vec::new(),
-            globals: FastHashMap::default(),
-            wave_inputs: FastHashMap::default(),
-            interface: Vec::new(),
-            functions: FastHashMap::default(),
+            composite_constants: take(&mut buffers.composite_constants),
+            composite_key: take(&mut buffers.composite_key),
+            globals: take(&mut buffers.globals),
+            wave_inputs: take(&mut buffers.wave_inputs),
+            interface: take(&mut buffers.interface),
+            functions: take(&mut buffers.functions),
             diagnostics: Vec::new(),
         };
+        writer.clear();
         writer.b.set_version(1, 5);
         writer.capability(Capability::Shader);
         writer
@@ -199,11 +247,49 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) = writer.write_functions() {
             writer.diagnostics.push(*diagnostic);
         }
-        if writer.diagnostics.is_empty() {
-            Ok(writer.b.assemble())
+        let result = if writer.diagnostics.is_empty() {
+            writer.b.assemble_into(words);
+            Ok(())
         } else {
-            Err(writer.diagnostics)
+            Err(take(&mut writer.diagnostics))
+        };
+        *buffers = Buffers {
+            b: Some(writer.b),
+            capabilities: writer.capabilities,
+            types: writer.types,
+            blocks: writer.blocks,
+            pointer_types: writer.pointer_types,
+            scalar_constants: Some(writer.scalar_constants),
+            composite_constants: writer.composite_constants,
+            composite_key: writer.composite_key,
+            globals: writer.globals,
+            wave_inputs: writer.wave_inputs,
+            interface: writer.interface,
+            functions: writer.functions,
+        };
+        result
+    }
+
+    /// Empties the buffers taken from [`Buffers`], which hold the previous entry point's
+    /// module, keeping their allocations.
+    fn clear(&mut self) {
+        self.b.reset();
+        self.capabilities.clear();
+        self.types.clear();
+        self.types
+            .resize(self.module.types.len(), TypeIds::default());
+        self.blocks.clear();
+        self.pointer_types.clear();
+        self.pointer_types.reserve(32);
+        for constants in self.scalar_constants.iter_mut() {
+            constants.clear();
         }
+        self.composite_constants.clear();
+        self.composite_key.clear();
+        self.globals.clear();
+        self.wave_inputs.clear();
+        self.interface.clear();
+        self.functions.clear();
     }
 
     /// Declares the signatures of every reachable helper, then writes the entry

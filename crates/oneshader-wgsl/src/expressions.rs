@@ -183,7 +183,7 @@ impl Writer<'_> {
         &self,
         context: &FunctionContext,
         expression: Handle<Expression>,
-    ) -> Res<String> {
+    ) -> Res<std::borrow::Cow<'static, str>> {
         let ty = self.type_handle_of(context, expression)?;
         self.type_at(ty, false, context.function.expressions.span(expression))
     }
@@ -623,7 +623,7 @@ impl Writer<'_> {
                 .ok_or_else(|| unsupported(span(), "a global that is not declared")),
             Expression::LocalVariable(local) => context
                 .local_names
-                .try_get(local)
+                .get(local.index())
                 .map(|name| &**name)
                 .ok_or_else(|| unsupported(span(), "a local variable out of range")),
             Expression::FunctionArgument(index) => context

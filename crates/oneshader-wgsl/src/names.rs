@@ -14,6 +14,7 @@
 
 use std::rc::Rc;
 
+use oneshader_ir::text::Name;
 use oneshader_ir::{FastHashSet, WordTable};
 
 /// WGSL keywords.
@@ -515,15 +516,18 @@ fn is_temporary_name(name: &str) -> bool {
 }
 
 /// Hands out unique WGSL identifiers within one scope.
+///
+/// Names are handed out as [`Name`]s: the IR's own text when it needed no change (nearly
+/// every name, which then costs no allocation), else text made here, kept by the scope
+/// and by the writer's name tables without a second copy.
 #[derive(Clone, Debug, Default)]
-pub struct Namer {
+pub struct Namer<'a> {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the module's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<Rc<str>>>,
-    /// The names taken in this scope (and not yet shared). A name handed out and its
-    /// entry here are one allocation.
-    used: FastHashSet<Rc<str>>,
+    outer: Rc<FastHashSet<Name<'a>>>,
+    /// The names taken in this scope (and not yet shared).
+    used: FastHashSet<Name<'a>>,
     /// Where a name that must change to be a valid identifier is rewritten, reused from
     /// name to name.
     scratch: String,
@@ -538,7 +542,7 @@ pub struct Namer {
     outer_clash: bool,
 }
 
-impl Namer {
+impl<'a> Namer<'a> {
     /// A namer for the members of one struct.
     pub fn for_members() -> Self {
         Namer {
@@ -549,15 +553,15 @@ impl Namer {
 
     /// Marks `name` taken without renaming it (names the writer generates itself).
     pub fn reserve(&mut self, name: &str) {
-        if !self.used.insert(Rc::from(name)) {
+        if !self.used.insert(Name::Owned(Rc::from(name))) {
             self.numbered = true;
         }
     }
 
     /// Takes `name`, a WGSL name [`Namer::name`] gave in another scope, as it is: the
     /// caller knows it is free here.
-    pub fn keep(&mut self, name: &Rc<str>) {
-        self.used.insert(Rc::clone(name));
+    pub fn keep(&mut self, name: &Name<'a>) {
+        self.used.insert(name.clone());
     }
 
     /// Whether some name this scope gave got a number because its base was taken (or a
@@ -583,7 +587,7 @@ impl Namer {
 
     /// A scope inside this one (a function's, inside the module's): every name taken here
     /// stays taken there; the names it takes are its own.
-    pub fn inner(&self) -> Namer {
+    pub fn inner(&self) -> Namer<'a> {
         let outer = if self.used.is_empty() {
             Rc::clone(&self.outer)
         } else {
@@ -599,6 +603,22 @@ impl Namer {
             numbered: false,
             outer_clash: false,
         }
+    }
+
+    /// [`Namer::inner`], taking its names in `used`: an empty set that a scope before
+    /// gave back ([`Namer::into_used`]), so that opening the scope allocates nothing.
+    pub fn inner_in(&self, used: FastHashSet<Name<'a>>) -> Namer<'a> {
+        let mut inner = self.inner();
+        inner.used = used;
+        inner
+    }
+
+    /// The set this scope took its names in, emptied, for a later scope
+    /// ([`Namer::inner_in`]).
+    pub fn into_used(self) -> FastHashSet<Name<'a>> {
+        let mut used = self.used;
+        used.clear();
+        used
     }
 
     /// Whether a name tried here was taken in the enclosing scope. When none was, the
@@ -624,23 +644,37 @@ impl Namer {
         self.used.contains(name) || self.outer.contains(name)
     }
 
+    /// [`Namer::name`] for `name`, text of the IR (or any text that outlives the output):
+    /// `name` itself, borrowed, when it needs no change.
+    pub fn name_in_ir(&mut self, name: &'a str, fallback: &str) -> Name<'a> {
+        if fits(name, self.members) {
+            self.take(name, Some(name))
+        } else {
+            self.name(name, fallback)
+        }
+    }
+
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
-    pub fn name(&mut self, name: &str, fallback: &str) -> Rc<str> {
+    pub fn name(&mut self, name: &str, fallback: &str) -> Name<'a> {
         let mut scratch = std::mem::take(&mut self.scratch);
         let base = sanitized(&mut scratch, name, fallback, self.members);
-        let name = self.take(base);
+        let name = self.take(base, None);
         self.scratch = scratch;
         name
     }
 
-    /// Takes `base` if it is free, else `base` with the first number that makes it free.
+    /// Takes `base`, `lasting` when that is its text and outlives the output, if it is
+    /// free, else `base` with the first number that makes it free.
     ///
     /// A free base (nearly every name) costs one lookup in the enclosing scope's names and
     /// one insertion here, which also tells whether this scope took it already.
-    fn take(&mut self, base: &str) -> Rc<str> {
+    fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
         if !self.outer.contains(base) {
-            let name: Rc<str> = Rc::from(base);
-            if self.used.insert(Rc::clone(&name)) {
+            let name = match lasting {
+                Some(text) => Name::Borrowed(text),
+                None => Name::Owned(Rc::from(base)),
+            };
+            if self.used.insert(name.clone()) {
                 return name;
             }
         } else if !self.used.contains(base) {
@@ -648,15 +682,20 @@ impl Namer {
             self.outer_clash = true;
         }
         self.numbered = true;
-        let mut suffix = 1u32;
-        let name: Rc<str> = loop {
-            let candidate = format!("{base}_{suffix}");
+        // Each candidate written over the last one, without the formatting machinery.
+        let mut candidate = String::with_capacity(base.len() + 3);
+        let mut suffix = 1;
+        let name = loop {
+            candidate.clear();
+            candidate.push_str(base);
+            candidate.push('_');
+            oneshader_ir::text::push_decimal(&mut candidate, suffix);
             if !self.try_name(&candidate) {
-                break Rc::from(candidate);
+                break Name::Owned(Rc::from(candidate));
             }
             suffix += 1;
         };
-        self.used.insert(Rc::clone(&name));
+        self.used.insert(name.clone());
         name
     }
 }
@@ -668,18 +707,43 @@ pub fn identifier(name: &str, fallback: &str) -> String {
     Namer::default().name(name, fallback).to_string()
 }
 
-/// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
-/// if nothing usable is left): `name` itself when it already is one (nearly every name),
-/// else the identifier written into `scratch`.
-fn sanitized<'a>(scratch: &'a mut String, name: &'a str, fallback: &str, member: bool) -> &'a str {
-    let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+/// Whether `name` is a valid WGSL identifier as it is, one that is no keyword (nor, unless
+/// it names a struct `member`, a predeclared name or of the form of our temporaries):
+/// nearly every name.
+fn fits(name: &str, member: bool) -> bool {
+    let plain = name
+        .bytes()
+        .all(|b| IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true));
     let starts_well = match name.as_bytes() {
         [] | [b'_'] | [b'_', b'_', ..] => false,
         [first, ..] => !first.is_ascii_digit(),
     };
-    if plain && starts_well && !clashes(name, member) {
+    plain && starts_well && !clashes(name, member)
+}
+
+/// Whether each byte can be part of an identifier as it is (ASCII letters, digits and `_`):
+/// one load per byte of every name checked, instead of three range tests.
+// Indexing is checked by the compiler here (the table is built at compile time).
+#[allow(clippy::indexing_slicing)]
+static IDENTIFIER_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+};
+
+/// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
+/// if nothing usable is left): `name` itself when it already is one (nearly every name),
+/// else the identifier written into `scratch`.
+fn sanitized<'a>(scratch: &'a mut String, name: &'a str, fallback: &str, member: bool) -> &'a str {
+    if fits(name, member) {
         return name;
     }
+    let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     scratch.clear();
     if plain {
         scratch.push_str(name);

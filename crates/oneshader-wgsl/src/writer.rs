@@ -1,6 +1,7 @@
 //! The module-level writer: names, types, structs, globals and function signatures.
 
 use oneshader_ir::concat_text;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -8,14 +9,15 @@ use std::rc::Rc;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, LocalVariable,
-    Module, SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, Module,
+    SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
 use crate::names::Namer;
 use crate::Options;
+use oneshader_ir::text::Name;
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -44,9 +46,9 @@ pub(crate) struct FunctionContext<'a> {
     /// The function written.
     pub function: &'a Function,
     /// WGSL names of the parameters, by position.
-    pub arg_names: Vec<Rc<str>>,
+    pub arg_names: Vec<Name<'a>>,
     /// WGSL names of the local variables, by handle index.
-    pub local_names: HandleVec<LocalVariable, Rc<str>>,
+    pub local_names: Vec<Name<'a>>,
     /// Whether each expression (by handle index) was already evaluated into a `let` or
     /// `var`, named `_eN` unless [`Self::named`] says otherwise.
     pub bound: Vec<bool>,
@@ -57,7 +59,7 @@ pub(crate) struct FunctionContext<'a> {
     /// The expression giving the lane count here, when the function needs it.
     pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
-    pub namer: Namer,
+    pub namer: Namer<'a>,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
     /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
@@ -127,6 +129,51 @@ pub(crate) fn write_indent(out: &mut String, indent: usize) {
     }
 }
 
+/// WGSL's scalar types, by [`scalar_index`].
+const SCALAR_NAMES: [&str; 5] = ["bool", "i32", "u32", "f32", "f16"];
+
+/// WGSL's vector types, by [`scalar_index`] of the component and size (2 to 4).
+const VECTOR_NAMES: [[&str; 3]; 5] = [
+    ["vec2<bool>", "vec3<bool>", "vec4<bool>"],
+    ["vec2<i32>", "vec3<i32>", "vec4<i32>"],
+    ["vec2<u32>", "vec3<u32>", "vec4<u32>"],
+    ["vec2<f32>", "vec3<f32>", "vec4<f32>"],
+    ["vec2<f16>", "vec3<f16>", "vec4<f16>"],
+];
+
+/// WGSL's matrix types, `f32` then `f16`, by columns and rows (2 to 4 each).
+const MATRIX_NAMES: [[[&str; 3]; 3]; 2] = [
+    [
+        ["mat2x2<f32>", "mat2x3<f32>", "mat2x4<f32>"],
+        ["mat3x2<f32>", "mat3x3<f32>", "mat3x4<f32>"],
+        ["mat4x2<f32>", "mat4x3<f32>", "mat4x4<f32>"],
+    ],
+    [
+        ["mat2x2<f16>", "mat2x3<f16>", "mat2x4<f16>"],
+        ["mat3x2<f16>", "mat3x3<f16>", "mat3x4<f16>"],
+        ["mat4x2<f16>", "mat4x3<f16>", "mat4x4<f16>"],
+    ],
+];
+
+/// The 16-bit float scalar, whose use makes the output start with `enable f16;`.
+const F16: Scalar = Scalar {
+    kind: ScalarKind::Float,
+    width: 2,
+};
+
+/// The index of `scalar` in [`SCALAR_NAMES`] and [`VECTOR_NAMES`]; `None` for the
+/// scalars WGSL lacks.
+fn scalar_index(scalar: Scalar) -> Option<usize> {
+    match (scalar.kind, scalar.width) {
+        (ScalarKind::Bool, _) => Some(0),
+        (ScalarKind::Sint, 4) => Some(1),
+        (ScalarKind::Uint, 4) => Some(2),
+        (ScalarKind::Float, 4) => Some(3),
+        (ScalarKind::Float, 2) => Some(4),
+        _ => None,
+    }
+}
+
 /// The deepest statement Tint accepts: the function's body is level 1, each statement
 /// and each `{}` block one more (an `if` or a loop and its block two, an `else if` of a
 /// chain one).
@@ -148,22 +195,22 @@ pub(crate) struct Writer<'a> {
     /// What the entry point reaches and uses.
     entry_info: &'a EntryPointInfo,
     /// WGSL names of the used globals, by handle index.
-    pub global_names: HandleVec<GlobalVariable, Option<Rc<str>>>,
+    pub global_names: HandleVec<GlobalVariable, Option<Name<'a>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
     pub atomic_globals: HandleVec<GlobalVariable, bool>,
     /// Whether some global is used atomically (when none, no pointer is atomic and
     /// nothing need be looked up per access).
     pub uses_atomics: bool,
     /// WGSL names of the reachable helper functions, by handle index.
-    pub function_names: HandleVec<Function, Option<Rc<str>>>,
+    pub function_names: HandleVec<Function, Option<Name<'a>>>,
     /// WGSL names of struct types, per (type, declared with atomic integers).
-    pub struct_names: FastHashMap<(Handle<Type>, bool), Rc<str>>,
+    pub struct_names: FastHashMap<(Handle<Type>, bool), Name<'a>>,
     /// WGSL names of each struct's members, by type handle.
-    pub member_names: &'a HandleVec<Type, Vec<Rc<str>>>,
+    pub member_names: &'a HandleVec<Type, Vec<Name<'a>>>,
     /// The module's names, when every entry point gives them alike.
-    shared_names: Option<&'a ModuleNames>,
+    shared_names: Option<&'a ModuleNames<'a>>,
     /// The scope helpers are named in when their text is kept for other entry points.
-    helper_scope: Option<&'a Namer>,
+    helper_scope: Option<&'a Namer<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
@@ -171,9 +218,9 @@ pub(crate) struct Writer<'a> {
     /// What each helper's body holds, by handle index.
     bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
-    pub namer: Namer,
+    pub namer: Namer<'a>,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
-    entry_name: Rc<str>,
+    entry_name: Name<'a>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
     pub uses_f16: Cell<bool>,
     /// How the entry point uses each global, by handle index.
@@ -185,6 +232,22 @@ pub(crate) struct Writer<'a> {
     /// Structs whose layout matters (reached from storage or uniform globals).
     host_shared: FastHashSet<Handle<Type>>,
     diagnostics: Vec<Diagnostic>,
+    /// Lists a function's writing fills, emptied, kept from function to function.
+    spare: Cell<Spare<'a>>,
+}
+
+/// The lists writing a function fills, kept empty between functions so that each
+/// function reuses the memory of the ones before.
+#[derive(Default)]
+struct Spare<'a> {
+    /// For the names a function scope takes ([`Namer::inner_in`]).
+    used: FastHashSet<Name<'a>>,
+    /// For the names of a function's parameters.
+    arg_names: Vec<Name<'a>>,
+    /// For the names of a function's locals.
+    local_names: Vec<Name<'a>>,
+    /// For which of a function's expressions are bound to names.
+    bound: Vec<bool>,
 }
 
 /// What the WGSL outputs of every entry point of one module share, worked out once: the
@@ -193,18 +256,18 @@ pub struct ModuleWriter<'a> {
     module: &'a Module,
     info: &'a ModuleInfo,
     /// WGSL names of each struct's members, by type handle (empty for other types).
-    member_names: HandleVec<Type, Vec<Rc<str>>>,
+    member_names: HandleVec<Type, Vec<Name<'a>>>,
     /// What each function's body holds, by handle.
     bodies: HandleVec<Function, BodyFacts>,
     /// The subgroup built-ins each function needs, itself or through its callees, by
     /// handle.
     lane_needs: HandleVec<Function, LaneNeeds>,
     /// The module-scope names every entry point gives alike, if they do.
-    names: Option<ModuleNames>,
+    names: Option<ModuleNames<'a>>,
     /// With `names`, every module-scope name an entry point can take (the module's
     /// names and each entry function's), shared: the scope that helpers whose text is
     /// kept for other entry points are named in.
-    helper_scope: Option<Namer>,
+    helper_scope: Option<Namer<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -295,21 +358,21 @@ struct FunctionWritten {
 /// [`Writer::write`]). When no two of all the module's such names clash and the entry
 /// function's name clashes with none of them, each keeps its own name whatever the entry
 /// point uses: the names made here once are the names the entry point would make.
-struct ModuleNames {
+struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer,
+    all: Namer<'a>,
     /// WGSL name of each global, by handle.
-    global_names: HandleVec<GlobalVariable, Rc<str>>,
+    global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// WGSL name of each function, by handle.
-    function_names: HandleVec<Function, Rc<str>>,
+    function_names: HandleVec<Function, Name<'a>>,
     /// WGSL name of each struct type (`None` for other types), and of its copy with
     /// atomic integers, by type handle.
-    struct_names: HandleVec<Type, Option<[Rc<str>; 2]>>,
+    struct_names: HandleVec<Type, Option<[Name<'a>; 2]>>,
 }
 
-impl ModuleNames {
+impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
-    fn new(module: &Module) -> Option<Self> {
+    fn new(module: &'a Module) -> Option<Self> {
         let mut all = Namer::default();
         all.reserve_capacity(
             2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
@@ -319,12 +382,12 @@ impl ModuleNames {
         let global_names = module
             .global_variables
             .iter()
-            .map(|(_, global)| all.name(&global.name, "global"))
+            .map(|(_, global)| all.name_in_ir(&global.name, "global"))
             .collect();
         let function_names = module
             .functions
             .iter()
-            .map(|(_, function)| all.name(&function.name, "function"))
+            .map(|(_, function)| all.name_in_ir(&function.name, "function"))
             .collect();
         let struct_names = module
             .types
@@ -367,7 +430,7 @@ impl<'a> ModuleWriter<'a> {
                     let mut member_namer = Namer::for_members();
                     members
                         .iter()
-                        .map(|m| member_namer.name(&m.name, "member"))
+                        .map(|m| member_namer.name_in_ir(&m.name, "member"))
                         .collect()
                 }
                 _ => Vec::new(),
@@ -450,13 +513,14 @@ impl<'a> Writer<'a> {
             lane_needs: &shared.lane_needs,
             bodies: &shared.bodies,
             namer: Namer::default(),
-            entry_name: Rc::from(""),
+            entry_name: Name::default(),
             uses_f16: Cell::new(false),
             uses: &entry_info.global_uses,
             helpers: &entry_info.reachable_functions,
             structs: Vec::new(),
             host_shared: FastHashSet::default(),
             diagnostics: Vec::new(),
+            spare: Cell::default(),
         }
     }
 
@@ -596,21 +660,21 @@ impl<'a> Writer<'a> {
             .filter(|names| !names.all.is_taken(&entry_name));
         self.entry_name = match self.shared_names {
             Some(_) => {
-                let name = Rc::from(entry_name);
+                let name = Name::Owned(Rc::from(entry_name));
                 self.namer.keep(&name);
                 name
             }
-            None => self.namer.name(&self.entry.name, "main"),
+            None => self.namer.name_in_ir(&self.entry.name, "main"),
         };
         for (handle, global) in self.module.global_variables.iter() {
             if self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 let name = match self.shared_names {
                     Some(names) => {
-                        let name = Rc::clone(&names.global_names[handle]);
+                        let name = names.global_names[handle].clone();
                         self.namer.keep(&name);
                         name
                     }
-                    None => self.namer.name(&global.name, "global"),
+                    None => self.namer.name_in_ir(&global.name, "global"),
                 };
                 self.global_names[handle] = Some(name);
             }
@@ -623,9 +687,9 @@ impl<'a> Writer<'a> {
                 let name = match shared {
                     Some(name) => {
                         self.namer.keep(name);
-                        Rc::clone(name)
+                        name.clone()
                     }
-                    None => self.namer.name(&function.name, "function"),
+                    None => self.namer.name_in_ir(&function.name, "function"),
                 };
                 if let Some(slot) = self.function_names.try_get_mut(handle) {
                     *slot = Some(name);
@@ -721,7 +785,7 @@ impl<'a> Writer<'a> {
                     let name = match shared {
                         Some(name) => {
                             self.namer.keep(name);
-                            Rc::clone(name)
+                            name.clone()
                         }
                         None => {
                             let base = struct_base_name(self.module, ty);
@@ -803,7 +867,12 @@ impl<'a> Writer<'a> {
         if depth > 64 {
             return Err("types nest too deep".into());
         }
-        match layout::inner(self.module, ty)? {
+        let inner = layout::inner(self.module, ty)?;
+        if let Some(name) = self.numeric_type_name(inner, atomic) {
+            out.push_str(name);
+            return Ok(());
+        }
+        match inner {
             TypeInner::Scalar(scalar) => {
                 let name = self.scalar_name(*scalar)?;
                 if atomic && scalar.is_integer() {
@@ -983,10 +1052,57 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<String> {
+    /// The WGSL spelling of `ty` ([`Self::type_name`]), with a diagnostic at `span` on
+    /// failure; borrowed from the fixed tables for a scalar, vector or matrix.
+    pub fn type_at(
+        &self,
+        ty: Handle<Type>,
+        atomic: bool,
+        span: Option<Span>,
+    ) -> Res<Cow<'static, str>> {
+        if let Ok(inner) = layout::inner(self.module, ty) {
+            if let Some(name) = self.numeric_type_name(inner, atomic) {
+                return Ok(Cow::Borrowed(name));
+            }
+        }
         let mut name = String::new();
         self.write_type_at(&mut name, ty, atomic, span)?;
-        Ok(name)
+        Ok(Cow::Owned(name))
+    }
+
+    /// The WGSL name of `inner` when it is a scalar, vector or matrix type WGSL has (and,
+    /// with `atomic`, no integer), from fixed tables: the types named at nearly every
+    /// declaration and constructor, without assembling their names piece by piece.
+    #[inline]
+    fn numeric_type_name(&self, inner: &TypeInner, atomic: bool) -> Option<&'static str> {
+        let (scalar, name) = match *inner {
+            TypeInner::Scalar(scalar) if !(atomic && scalar.is_integer()) => {
+                (scalar, SCALAR_NAMES.get(scalar_index(scalar)?)?)
+            }
+            TypeInner::Vector { size, scalar } => {
+                let names = VECTOR_NAMES.get(scalar_index(scalar)?)?;
+                (scalar, names.get(size as usize - 2)?)
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let set = match (scalar.kind, scalar.width) {
+                    (ScalarKind::Float, 4) => 0,
+                    (ScalarKind::Float, 2) => 1,
+                    _ => return None,
+                };
+                let names = MATRIX_NAMES.get(set)?.get(columns as usize - 2)?;
+                let name = names.get(rows as usize - 2)?;
+                (scalar, name)
+            }
+            _ => return None,
+        };
+        if scalar == F16 {
+            self.uses_f16.set(true);
+        }
+        Some(name)
     }
 
     /// Appends [`Self::type_at`]'s text to `out`.
@@ -997,6 +1113,12 @@ impl<'a> Writer<'a> {
         atomic: bool,
         span: Option<Span>,
     ) -> Res<()> {
+        if let Ok(inner) = layout::inner(self.module, ty) {
+            if let Some(name) = self.numeric_type_name(inner, atomic) {
+                out.push_str(name);
+                return Ok(());
+            }
+        }
         self.write_type(out, ty, atomic, 0)
             .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))
     }
@@ -1031,7 +1153,7 @@ impl<'a> Writer<'a> {
             let member_name = member_names
                 .get(index)
                 .cloned()
-                .unwrap_or_else(|| format!("member{index}").into());
+                .unwrap_or_else(|| Name::Owned(format!("member{index}").into()));
             out.push_str(&member_name);
             out.push_str(": ");
             self.write_type_at(out, member.ty, atomic, None)?;
@@ -1056,10 +1178,10 @@ impl<'a> Writer<'a> {
             }
         );
         let ty = if is_typed_buffer {
-            String::new()
+            Cow::Borrowed("")
         } else {
             match self.texture_type(handle, global)? {
-                Some(texture) => texture,
+                Some(texture) => Cow::Owned(texture),
                 None => self.type_at(global.ty, atomic, global.span)?,
             }
         };
@@ -1214,9 +1336,9 @@ impl<'a> Writer<'a> {
         &mut self,
         out: &mut String,
         handle: Option<Handle<Function>>,
-        function: &Function,
+        function: &'a Function,
     ) {
-        match self.function_text(out, handle, function, self.namer.inner()) {
+        match self.function_text(out, handle, function, None) {
             Ok(written) => self.diagnostics.extend(written.diagnostics),
             Err(d) => self.diagnostics.push(d),
         }
@@ -1225,7 +1347,7 @@ impl<'a> Writer<'a> {
     /// Appends helper `handle` to `out`: the text an earlier entry point of the module
     /// wrote for it when it holds here too ([`HelperText`]), else written anew, and kept
     /// for the next entry points when it can be.
-    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &Function) {
+    fn write_helper(&mut self, out: &mut String, handle: Handle<Function>, function: &'a Function) {
         let (Some(_), Some(scope)) = (self.shared_names, self.helper_scope) else {
             return self.write_function(out, Some(handle), function);
         };
@@ -1245,7 +1367,7 @@ impl<'a> Writer<'a> {
         }
         let start = out.len();
         let f16_before = self.uses_f16.replace(false);
-        let written = self.function_text(out, Some(handle), function, scope.inner());
+        let written = self.function_text(out, Some(handle), function, Some(scope));
         let f16 = self.uses_f16.get();
         self.uses_f16.set(f16_before || f16);
         match written {
@@ -1287,15 +1409,18 @@ impl<'a> Writer<'a> {
         uses
     }
 
-    /// Appends the text of one function to `out`, naming its parameters and locals in
-    /// `namer` (a scope inside the module's).
+    /// Appends the text of one function to `out`, naming its parameters and locals in a
+    /// scope inside `scope` (the module's scope when `None`).
     fn function_text(
         &self,
         out: &mut String,
         handle: Option<Handle<Function>>,
-        function: &Function,
-        mut namer: Namer,
+        function: &'a Function,
+        scope: Option<&Namer<'a>>,
     ) -> Res<FunctionWritten> {
+        // The lists of the function before, emptied.
+        let spare = self.spare.take();
+        let mut namer = scope.unwrap_or(&self.namer).inner_in(spare.used);
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
@@ -1334,12 +1459,12 @@ impl<'a> Writer<'a> {
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.
         namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
-        let mut arg_names = Vec::with_capacity(function.arguments.len());
+        let mut arg_names = spare.arg_names;
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
                 out.push_str(", ");
             }
-            let name = namer.name(&argument.name, "arg");
+            let name = namer.name_in_ir(&argument.name, "arg");
             let ty = self.type_at(argument.ty, false, span)?;
             match (&argument.binding, is_entry) {
                 (Some(binding), true) => {
@@ -1406,16 +1531,20 @@ impl<'a> Writer<'a> {
         }
         out.push_str(" {\n");
 
-        let local_names = function
-            .local_variables
-            .iter()
-            .map(|(_, local)| namer.name(&local.name, "local"))
-            .collect();
+        let mut local_names = spare.local_names;
+        local_names.extend(
+            function
+                .local_variables
+                .iter()
+                .map(|(_, local)| namer.name_in_ir(&local.name, "local")),
+        );
+        let mut bound = spare.bound;
+        bound.resize(function.expressions.len(), false);
         let mut context = FunctionContext {
             function,
             arg_names,
             local_names,
-            bound: vec![false; function.expressions.len()],
+            bound,
             named: Vec::new(),
             lane_index,
             lane_count,
@@ -1427,7 +1556,9 @@ impl<'a> Writer<'a> {
         for (handle, local) in function.local_variables.iter() {
             let local_span = function.local_variables.span(handle).or(span);
             out.push_str("    var ");
-            out.push_str(&context.local_names[handle]);
+            if let Some(name) = context.local_names.get(handle.index()) {
+                out.push_str(name);
+            }
             out.push_str(": ");
             self.write_type_at(out, local.ty, false, span)?;
             self.check_value_array_counts(local.ty, &local.name, local_span)?;
@@ -1450,8 +1581,19 @@ impl<'a> Writer<'a> {
         }
         self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
+        let clashed_outside = context.namer.clashed_outside();
+        // The lists go back to the writer, emptied, for the next function.
+        context.arg_names.clear();
+        context.local_names.clear();
+        context.bound.clear();
+        self.spare.set(Spare {
+            used: context.namer.into_used(),
+            arg_names: context.arg_names,
+            local_names: context.local_names,
+            bound: context.bound,
+        });
         Ok(FunctionWritten {
-            clashed_outside: context.namer.clashed_outside(),
+            clashed_outside,
             diagnostics: context.diagnostics,
         })
     }

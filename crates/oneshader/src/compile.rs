@@ -175,7 +175,7 @@ pub fn compile_module(
         result.diagnostics.extend(too_large);
         return result;
     }
-    let backends = stages::Backends::new(&module, &info, &options.targets);
+    let mut backends = stages::Backends::new(&module, &info, &options.targets);
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
             match backends.run(index, target) {
@@ -623,7 +623,7 @@ mod tests {
                 continue;
             };
             let info = ModuleInfo::new(&module);
-            let backends = stages::Backends::new(&module, &info, &[Target::Msl, Target::Wgsl]);
+            let mut backends = stages::Backends::new(&module, &info, &[Target::Msl, Target::Wgsl]);
             for (index, entry) in module.entry_points.iter().enumerate() {
                 let at = format!("{name} {}", entry.name);
                 let msl_options = oneshader_msl::Options {

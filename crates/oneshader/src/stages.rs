@@ -63,6 +63,9 @@ pub(crate) struct Backends<'a> {
     msl: Option<oneshader_msl::ModuleWriter<'a>>,
     /// The WGSL writer, when WGSL is a target.
     wgsl: Option<oneshader_wgsl::ModuleWriter<'a>>,
+    /// The SPIR-V writer (which keeps its buffers between entry points), when SPIR-V is
+    /// a target.
+    spirv: Option<oneshader_spirv::ModuleWriter<'a>>,
 }
 
 impl<'a> Backends<'a> {
@@ -77,27 +80,32 @@ impl<'a> Backends<'a> {
         let wgsl = targets
             .contains(&Target::Wgsl)
             .then(|| oneshader_wgsl::ModuleWriter::new(module, info, &Default::default()));
+        let spirv = targets
+            .contains(&Target::SpirV)
+            .then(|| oneshader_spirv::ModuleWriter::new(module, info, &Default::default()));
         Backends {
             module,
             info,
             msl,
             wgsl,
+            spirv,
         }
     }
 
     /// Writes entry point `entry_index` for `target`: SPIR-V as little-endian words, MSL
     /// and WGSL as UTF-8 text.
     pub(crate) fn run(
-        &self,
+        &mut self,
         entry_index: usize,
         target: Target,
     ) -> Result<Vec<u8>, Vec<Diagnostic>> {
         let (module, info) = (self.module, self.info);
         match target {
-            Target::SpirV => {
-                oneshader_spirv::write_entry_point(module, info, entry_index, &Default::default())
-                    .map(|words| words.iter().flat_map(|w| w.to_le_bytes()).collect())
-            }
+            Target::SpirV => match &mut self.spirv {
+                Some(spirv) => spirv.write_entry_point_bytes(entry_index),
+                None => oneshader_spirv::ModuleWriter::new(module, info, &Default::default())
+                    .write_entry_point_bytes(entry_index),
+            },
             Target::Msl => match &self.msl {
                 Some(msl) => msl.write_entry_point(entry_index),
                 None => {
