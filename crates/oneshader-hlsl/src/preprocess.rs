@@ -889,16 +889,20 @@ impl Preprocessor<'_> {
                         return;
                     };
                     let line = frame.tokens.as_slice().get(..length).unwrap_or_default();
-                    // The tokens before the first macro name go to the output as they are.
+                    // The tokens before the first macro name go to the output as they are
+                    // (the whole line while no macro has ever been defined).
                     let macros = &self.macros;
-                    let plain = line
-                        .iter()
-                        .position(|t| {
-                            t.ident_text().is_some_and(|name| {
-                                macros.get(name.index()).is_some_and(Option::is_some)
+                    let plain = if macros.is_empty() {
+                        line.len()
+                    } else {
+                        line.iter()
+                            .position(|t| {
+                                t.ident_text().is_some_and(|name| {
+                                    macros.get(name.index()).is_some_and(Option::is_some)
+                                })
                             })
-                        })
-                        .unwrap_or(line.len());
+                            .unwrap_or(line.len())
+                    };
                     // The output limit holds at each token up to the macro name: past it,
                     // the token at the limit is reported.
                     let room = MAX_OUTPUT_TOKENS.saturating_sub(self.out.len());
