@@ -58,6 +58,8 @@ pub enum ShaderKind {
 }
 
 impl ShaderKind {
+    /// Every kind with its `__SHADER_STAGE_*` suffix, in DXC's order.
+    #[cfg(test)]
     const ALL: [(ShaderKind, &'static str); 15] = [
         (ShaderKind::Pixel, "PIXEL"),
         (ShaderKind::Vertex, "VERTEX"),
@@ -345,7 +347,7 @@ pub fn preprocess(
         macros: Vec::new(),
         predefined: LazyPredefined {
             file: builtin,
-            numbers: std::mem::take(&mut predefined.numbers),
+            numbers_end: predefined.commands,
             checked: 0,
         },
         frames: Vec::new(),
@@ -392,43 +394,75 @@ pub fn preprocess(
 /// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
 /// command-line define.
 ///
-/// The predefined macros' values are numbers: their lines are recorded as they are
-/// written and defined directly ([`Preprocessor::define_predefined`]) once their names
-/// are lexed, without lexing them or running them as directives; only the command-line
-/// defines are read as source ([`Preprocessor::read_command_line`]).
+/// The predefined macros' values are numbers: each is defined directly from its line
+/// ([`Preprocessor::define_predefined`]) once its name is lexed, without lexing the line
+/// or running it as a directive; only the command-line defines are read as source
+/// ([`Preprocessor::read_command_line`]).
 struct Predefined {
     /// The file's text (moved into the source map before preprocessing starts).
     text: String,
-    /// The predefined lines: where each starts, its name and its value.
-    numbers: Vec<NumberLine>,
-    /// Where the command-line defines start in `text`.
+    /// Where the command-line defines start in `text` (where the predefined lines end).
     commands: usize,
 }
 
-/// One `#define NAME VALUE` line of [`Predefined`] whose value is a number.
+/// Declares [`CONSTANT_PREDEFINED`] and [`CONSTANT_NUMBERS`] from one list of names
+/// and values.
+macro_rules! constant_predefined {
+    ($($name:literal $value:literal,)*) => {
+        /// The predefined lines that are the same in every compile (written here once
+        /// rather than on each compile): DXC's version macros, then a `__SHADER_STAGE_*`
+        /// macro for each [`ShaderKind`] with its number.
+        const CONSTANT_PREDEFINED: &str = concat!($("#define ", $name, " ", $value, "\n"),*);
+        /// The names and values of [`CONSTANT_PREDEFINED`]'s lines, in order.
+        const CONSTANT_NUMBERS: &[(&str, &str)] = &[$(($name, $value)),*];
+    };
+}
+
+constant_predefined! {
+    "__HLSL_VERSION" "2021",
+    "__hlsl_dx_compiler" "1",
+    "__SHADER_STAGE_PIXEL" "0",
+    "__SHADER_STAGE_VERTEX" "1",
+    "__SHADER_STAGE_GEOMETRY" "2",
+    "__SHADER_STAGE_HULL" "3",
+    "__SHADER_STAGE_DOMAIN" "4",
+    "__SHADER_STAGE_COMPUTE" "5",
+    "__SHADER_STAGE_LIBRARY" "6",
+    "__SHADER_STAGE_RAYGENERATION" "7",
+    "__SHADER_STAGE_INTERSECTION" "8",
+    "__SHADER_STAGE_ANYHIT" "9",
+    "__SHADER_STAGE_CLOSESTHIT" "10",
+    "__SHADER_STAGE_MISS" "11",
+    "__SHADER_STAGE_CALLABLE" "12",
+    "__SHADER_STAGE_MESH" "13",
+    "__SHADER_STAGE_AMPLIFICATION" "14",
+}
+
+/// The macros of the target profile's stage, major and minor versions, whose lines follow
+/// [`CONSTANT_PREDEFINED`] when there is a target.
+const TARGET_NAMES: [&str; 3] = [
+    "__SHADER_TARGET_STAGE",
+    "__SHADER_TARGET_MAJOR",
+    "__SHADER_TARGET_MINOR",
+];
+
+/// One `#define NAME VALUE` line of [`Predefined`] (whose values are numbers).
 struct NumberLine {
     start: usize,
-    name: std::ops::Range<usize>,
     value: std::ops::Range<usize>,
 }
 
 impl Predefined {
     fn new(options: &PreprocessOptions) -> Predefined {
         use std::fmt::Write as _;
-        let mut predefined = Predefined {
-            text: String::with_capacity(1024),
-            numbers: Vec::with_capacity(ShaderKind::ALL.len() + 5),
-            commands: 0,
-        };
-        predefined.number(&["__HLSL_VERSION"], 2021);
-        predefined.number(&["__hlsl_dx_compiler"], 1);
-        for (kind, name) in ShaderKind::ALL {
-            predefined.number(&["__SHADER_STAGE_", name], kind as u32);
-        }
+        let mut text = String::with_capacity(1024);
+        text.push_str(CONSTANT_PREDEFINED);
+        let mut predefined = Predefined { text, commands: 0 };
         if let Some(target) = options.target {
-            predefined.number(&["__SHADER_TARGET_STAGE"], target.stage as u32);
-            predefined.number(&["__SHADER_TARGET_MAJOR"], target.major);
-            predefined.number(&["__SHADER_TARGET_MINOR"], target.minor);
+            let values = [target.stage as u32, target.major, target.minor];
+            for (name, value) in TARGET_NAMES.into_iter().zip(values) {
+                predefined.number(name, value);
+            }
         }
         predefined.commands = predefined.text.len();
         for (name, value) in &options.defines {
@@ -438,21 +472,49 @@ impl Predefined {
         predefined
     }
 
-    /// Writes the line `#define NAME VALUE`, the name being `name`'s parts joined.
-    fn number(&mut self, name: &[&str], value: u32) {
+    /// Writes the line `#define NAME VALUE`.
+    fn number(&mut self, name: &str, value: u32) {
         let text = &mut self.text;
-        let start = text.len();
         text.push_str("#define ");
-        let name_start = text.len();
-        name.iter().for_each(|part| text.push_str(part));
-        let name = name_start..text.len();
+        text.push_str(name);
         text.push(' ');
-        let value_start = text.len();
         // Without the formatting machinery: this is a fixed cost of every compile.
         oneshader_ir::text::push_decimal(text, u64::from(value));
-        let value = value_start..text.len();
         text.push('\n');
-        self.numbers.push(NumberLine { start, name, value });
+    }
+
+    /// The line of `lines` (the predefined lines) that defines `name`, if one does.
+    fn number_line(lines: &str, name: &str) -> Option<NumberLine> {
+        const DEFINE: &str = "#define ";
+        let mut start = 0;
+        for &(line_name, value) in CONSTANT_NUMBERS {
+            let value_start = start + DEFINE.len() + line_name.len() + 1;
+            let value = value_start..value_start + value.len();
+            if line_name == name {
+                return Some(NumberLine { start, value });
+            }
+            start = value.end + 1;
+        }
+        if !TARGET_NAMES.contains(&name) {
+            return None;
+        }
+        for line in lines.get(start..)?.split_inclusive('\n') {
+            let line_start = start;
+            start += line.len();
+            let value = line
+                .strip_prefix(DEFINE)
+                .and_then(|rest| rest.strip_prefix(name))
+                .and_then(|rest| rest.strip_prefix(' '));
+            if let Some(value) = value {
+                let value_start = start - value.len();
+                let value_end = value_start + value.trim_end_matches('\n').len();
+                return Some(NumberLine {
+                    start: line_start,
+                    value: value_start..value_end,
+                });
+            }
+        }
+        None
     }
 }
 
@@ -460,16 +522,16 @@ impl Predefined {
 struct LazyPredefined {
     /// The `<built-in>` file.
     file: FileId,
-    /// Its `#define NAME NUMBER` lines.
-    numbers: Vec<NumberLine>,
+    /// Where its `#define NAME NUMBER` lines end (the command-line defines follow).
+    numbers_end: usize,
     /// How many spellings have been checked for a predefined name.
     checked: usize,
 }
 
-/// A predefined macro: built in, or a line of [`LazyPredefined::numbers`].
+/// A predefined macro: built in, or a `#define NAME NUMBER` line of [`Predefined`].
 enum PredefinedName {
     Builtin(Builtin),
-    Number(usize),
+    Number(NumberLine),
 }
 
 /// Spellings the preprocessor looks for, interned once.
@@ -691,6 +753,9 @@ impl Preprocessor<'_> {
         let first = std::mem::replace(&mut self.predefined.checked, self.spellings.len());
         let mut found = Vec::new();
         let builtin = self.map.get(self.predefined.file).map_or("", |f| &f.text);
+        let numbers = builtin
+            .get(..self.predefined.numbers_end)
+            .unwrap_or_default();
         for (symbol, text) in self.spellings.since(first) {
             // Every predefined name begins with two underscores.
             if !text.starts_with("__") {
@@ -699,12 +764,7 @@ impl Preprocessor<'_> {
             let known = match text {
                 "__LINE__" => Some(PredefinedName::Builtin(Builtin::Line)),
                 "__FILE__" => Some(PredefinedName::Builtin(Builtin::File)),
-                _ => self
-                    .predefined
-                    .numbers
-                    .iter()
-                    .position(|line| builtin.get(line.name.clone()) == Some(text))
-                    .map(PredefinedName::Number),
+                _ => Predefined::number_line(numbers, text).map(PredefinedName::Number),
             };
             found.extend(known.map(|known| (symbol, known)));
         }
@@ -716,13 +776,10 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// Defines `name` as the number of line `line` of the predefined macros.
-    fn define_number(&mut self, name: Symbol, line: usize) {
+    /// Defines `name` as the number of `line` of the predefined macros.
+    fn define_number(&mut self, name: Symbol, line: NumberLine) {
         let file = self.predefined.file;
         let builtin = self.map.get(file).map_or("", |f| &f.text);
-        let Some(line) = self.predefined.numbers.get(line) else {
-            return;
-        };
         let value = builtin.get(line.value.clone()).unwrap_or_default();
         let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
         let definition = Span::new(file, line.start as u32, line.value.end as u32);
@@ -2284,6 +2341,41 @@ mod tests {
         let (text, diags) = run_with(&loader, &options);
         assert!(diags.is_empty(), "{diags:#?}");
         assert_eq!(text, "2021 5 6 5 5 0 14 1 x + 1");
+    }
+
+    #[test]
+    fn the_constant_predefined_lines_name_every_shader_kind() {
+        let mut expected =
+            String::from("#define __HLSL_VERSION 2021\n#define __hlsl_dx_compiler 1\n");
+        for (kind, name) in ShaderKind::ALL {
+            expected.push_str(&format!("#define __SHADER_STAGE_{name} {}\n", kind as u32));
+        }
+        assert_eq!(CONSTANT_PREDEFINED, expected);
+    }
+
+    #[test]
+    fn each_predefined_line_is_found_by_its_name() {
+        let options = PreprocessOptions {
+            target: Some(ShaderTarget {
+                stage: ShaderKind::Pixel,
+                major: 6,
+                minor: 10,
+            }),
+            ..PreprocessOptions::default()
+        };
+        let predefined = Predefined::new(&options);
+        let lines = &predefined.text[..predefined.commands];
+        let names = CONSTANT_NUMBERS.iter().map(|&(name, _)| name);
+        for name in names.chain(TARGET_NAMES) {
+            let line = Predefined::number_line(lines, name).expect(name);
+            let value = &lines[line.value.clone()];
+            assert_eq!(
+                &lines[line.start..line.value.end],
+                format!("#define {name} {value}")
+            );
+            assert!(lines[line.value.end..].starts_with('\n'));
+        }
+        assert!(Predefined::number_line(lines, "__SHADER_STAGE_").is_none());
     }
 
     #[test]
