@@ -163,6 +163,11 @@ impl FileLoader for MemoryLoader {
 
 /// `path` with `\` as `/`, and `.`, `..` and repeated separators resolved lexically.
 pub fn normalize_path(path: &str) -> String {
+    // Most paths are already normal (every compile normalizes the main file's).
+    let relative = path.strip_prefix('/').unwrap_or(path);
+    if !path.contains('\\') && relative.split('/').all(|p| !matches!(p, "" | "." | "..")) {
+        return path.to_owned();
+    }
     let path = path.replace('\\', "/");
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
@@ -2341,6 +2346,25 @@ mod tests {
         let (text, diags) = run_with(&loader, &options);
         assert!(diags.is_empty(), "{diags:#?}");
         assert_eq!(text, "2021 5 6 5 5 0 14 1 x + 1");
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        for (path, normal) in [
+            ("/work/shaders/a.hlsl", "/work/shaders/a.hlsl"),
+            ("shaders/a.hlsl", "shaders/a.hlsl"),
+            ("a.hlsl", "a.hlsl"),
+            ("", ""),
+            ("/", "/"),
+            ("shaders\\a.hlsl", "shaders/a.hlsl"),
+            ("shaders//./a.hlsl", "shaders/a.hlsl"),
+            ("shaders/../a.hlsl", "a.hlsl"),
+            ("../a.hlsl", "../a.hlsl"),
+            ("shaders/", "shaders"),
+            ("//a", "/a"),
+        ] {
+            assert_eq!(normalize_path(path), normal, "{path}");
+        }
     }
 
     #[test]
