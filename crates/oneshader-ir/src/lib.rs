@@ -44,7 +44,7 @@ pub use types::{
     StructMember, Type, TypeInner, VectorSize,
 };
 pub use wave::{SubgroupOperations, WaveOp, WaveOpInfo};
-pub use word_table::WordTable;
+pub use word_table::{WordHash, WordTable};
 
 /// The hash map of the compiler's own tables (arenas, names, ids): Fx hashing, which is
 /// several times cheaper than std's SipHash on the small keys these tables hold

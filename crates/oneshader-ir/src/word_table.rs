@@ -13,14 +13,31 @@ pub struct WordTable<T: Copy + 'static, const SLOTS: usize> {
     slots: [Option<(&'static str, T)>; SLOTS],
 }
 
-/// FNV-1a over the bytes of `word`.
-const fn hash(mut word: &[u8]) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    while let [byte, rest @ ..] = word {
-        hash = (hash ^ *byte as u32).wrapping_mul(0x0100_0193);
-        word = rest;
+/// A word's hash as a [`WordTable`] files it (FNV-1a), made a byte at a time: a caller
+/// that reads a name's bytes for its own checks hashes it in the same pass and looks it
+/// up with [`WordTable::get_hashed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordHash(u32);
+
+impl WordHash {
+    /// The hash of the empty word, where hashing starts.
+    pub const START: WordHash = WordHash(0x811c_9dc5);
+
+    /// The hash of the word so far followed by `byte`.
+    #[inline]
+    pub const fn add(self, byte: u8) -> WordHash {
+        WordHash((self.0 ^ byte as u32).wrapping_mul(0x0100_0193))
     }
-    hash
+
+    /// The hash of `word`.
+    pub const fn of(mut word: &[u8]) -> WordHash {
+        let mut hash = WordHash::START;
+        while let [byte, rest @ ..] = word {
+            hash = hash.add(*byte);
+            word = rest;
+        }
+        hash
+    }
 }
 
 /// Byte equality in a `const fn`.
@@ -60,7 +77,7 @@ impl<T: Copy + 'static, const SLOTS: usize> WordTable<T, SLOTS> {
             let mut w = 0;
             while w < words.len() {
                 let word = words[w];
-                let mut i = hash(word.as_bytes()) as usize & (SLOTS - 1);
+                let mut i = WordHash::of(word.as_bytes()).0 as usize & (SLOTS - 1);
                 loop {
                     match slots[i] {
                         Some((taken, _)) if !same(taken.as_bytes(), word.as_bytes()) => {
@@ -81,7 +98,12 @@ impl<T: Copy + 'static, const SLOTS: usize> WordTable<T, SLOTS> {
 
     /// The tag of `word`, if the table holds it.
     pub fn get(&self, word: &str) -> Option<T> {
-        let mut i = hash(word.as_bytes()) as usize & (SLOTS - 1);
+        self.get_hashed(word, WordHash::of(word.as_bytes()))
+    }
+
+    /// [`WordTable::get`] for a word whose [`WordHash`] the caller made already.
+    pub fn get_hashed(&self, word: &str, hash: WordHash) -> Option<T> {
+        let mut i = hash.0 as usize & (SLOTS - 1);
         loop {
             match self.slots.get(i)? {
                 Some((taken, tag)) if *taken == word => return Some(*tag),
@@ -127,5 +149,14 @@ mod tests {
             assert!(FULL.contains(word), "{word}");
         }
         assert!(!FULL.contains("h"));
+    }
+
+    /// A hash made a byte at a time finds the same words as [`WordTable::get`].
+    #[test]
+    fn hash_made_byte_by_byte_finds_the_same_words() {
+        for word in ["red", "square", "cyan", "", "triangle"] {
+            let hash = word.bytes().fold(WordHash::START, WordHash::add);
+            assert_eq!(TABLE.get_hashed(word, hash), TABLE.get(word), "{word}");
+        }
     }
 }

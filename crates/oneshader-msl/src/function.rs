@@ -372,15 +372,17 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     first = false;
                     self.expr(argument)?;
                 }
-                let hidden = self.w.hidden_parameters(*function);
-                for name in &hidden.names {
-                    if !first {
-                        self.out.push_str(", ");
+                self.w.make_hidden(*function);
+                if let Some(Some(hidden)) = self.w.hidden.try_get(*function) {
+                    for name in &hidden.names {
+                        if !first {
+                            self.out.push_str(", ");
+                        }
+                        first = false;
+                        self.out.push_str(name);
                     }
-                    first = false;
-                    self.out.push_str(name);
+                    self.w.diagnostics.extend(hidden.errors.iter().cloned());
                 }
-                self.w.diagnostics.extend(hidden.errors.iter().cloned());
                 self.out.push(')');
                 declared?;
                 self.out.push_str(";\n");

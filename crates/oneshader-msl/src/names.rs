@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use oneshader_ir::text::Name;
-use oneshader_ir::{FastHashSet, WordTable};
+use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
 const KEYWORDS: &[&str] = &[
@@ -317,14 +317,20 @@ pub fn sanitize(name: &str) -> String {
 /// [`sanitize`], borrowing `name` when it is already such an identifier (nearly every
 /// name), so that naming allocates only the name it keeps.
 fn sanitized(name: &str) -> Cow<'_, str> {
-    let plain = name
-        .bytes()
-        .all(|b| IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true));
+    // One pass over the bytes both checks them and hashes them for the reserved words.
+    let mut plain = true;
+    let mut hash = WordHash::START;
+    for b in name.bytes() {
+        plain &= IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true);
+        hash = hash.add(b);
+    }
     let starts_well = name
         .bytes()
         .next()
         .is_some_and(|b| b != b'_' && !b.is_ascii_digit());
-    if plain && starts_well && !is_reserved(name) {
+    let reserved =
+        || RESERVED_WORDS.get_hashed(name, hash).is_some() || is_vector_or_matrix_type(name);
+    if plain && starts_well && !reserved() {
         return Cow::Borrowed(name);
     }
     // Sized once: collecting the mapped characters grew the string a few bytes at a time.

@@ -115,8 +115,8 @@ pub struct Writer<'a> {
     pub uses_atomics: bool,
     /// What each function needs passed, by handle.
     pub needs: &'a HandleVec<Function, Needs>,
-    /// Each function's hidden parameters, once asked for.
-    hidden: HandleVec<Function, Option<Rc<Hidden<'a>>>>,
+    /// Each function's hidden parameters, once made ([`Writer::make_hidden`]).
+    pub hidden: HandleVec<Function, Option<Hidden<'a>>>,
     /// The scope helpers are named in when their text is kept for other entry points:
     /// `Some` when this entry point gives the module's names.
     helper_scope: Option<&'a Namer<'a>>,
@@ -147,7 +147,7 @@ pub struct Spare<'a> {
 }
 
 /// The hidden parameters of a helper function: the globals and built-ins it reaches.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Hidden<'a> {
     /// Their declarations in the function's signature.
     pub declarations: Vec<String>,
@@ -531,19 +531,16 @@ impl<'a> Writer<'a> {
         functions
     }
 
-    /// The hidden parameters of `function` (made on first use): its parameters for the
-    /// globals and built-ins it reaches, and the names its calls pass.
-    pub fn hidden_parameters(&mut self, function: Handle<Function>) -> Rc<Hidden<'a>> {
-        if let Some(Some(hidden)) = self.hidden.try_get(function) {
-            return Rc::clone(hidden);
+    /// Makes the hidden parameters of `function` on first use, into [`Writer::hidden`]:
+    /// its parameters for the globals and built-ins it reaches, and the names its calls
+    /// pass.
+    pub fn make_hidden(&mut self, function: Handle<Function>) {
+        if !matches!(self.hidden.try_get(function), Some(None)) {
+            return;
         }
         let mut hidden = Hidden::default();
-        let globals = self
-            .needs
-            .try_get(function)
-            .map(|needs| needs.globals.iter().copied().collect::<Vec<_>>())
-            .unwrap_or_default();
-        for global in globals {
+        let needs = self.needs.try_get(function);
+        for &global in needs.into_iter().flat_map(|needs| &needs.globals) {
             match self.global_parameter(global) {
                 Ok(Some(declaration)) => hidden.declarations.push(declaration),
                 Ok(None) => continue,
@@ -554,7 +551,6 @@ impl<'a> Writer<'a> {
             }
             hidden.names.push(self.global_names[global].clone());
         }
-        let needs = self.needs.try_get(function);
         for (needed, declaration, name) in [
             (
                 needs.is_some_and(|n| n.lane_index),
@@ -577,11 +573,9 @@ impl<'a> Writer<'a> {
                 hidden.names.push(Name::Borrowed(name));
             }
         }
-        let hidden = Rc::new(hidden);
         if let Some(slot) = self.hidden.try_get_mut(function) {
-            *slot = Some(Rc::clone(&hidden));
+            *slot = Some(hidden);
         }
-        hidden
     }
 
     /// The declaration of a global as a helper parameter: a resource as it comes into the
@@ -833,15 +827,17 @@ impl<'a> Writer<'a> {
             }
             argument_values.push(name);
         }
-        let hidden = self.hidden_parameters(handle);
-        for declaration in &hidden.declarations {
-            if !first {
-                out.push_str(", ");
+        self.make_hidden(handle);
+        if let Some(Some(hidden)) = self.hidden.try_get(handle) {
+            for declaration in &hidden.declarations {
+                if !first {
+                    out.push_str(", ");
+                }
+                first = false;
+                out.push_str(declaration);
             }
-            first = false;
-            out.push_str(declaration);
+            self.diagnostics.extend(hidden.errors.iter().cloned());
         }
-        self.diagnostics.extend(hidden.errors.iter().cloned());
         self.diagnostics.extend(result_error);
         out.push_str(") {\n");
         let mut out =

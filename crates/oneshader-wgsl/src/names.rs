@@ -15,7 +15,7 @@
 use std::rc::Rc;
 
 use oneshader_ir::text::Name;
-use oneshader_ir::{FastHashSet, WordTable};
+use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -711,14 +711,25 @@ pub fn identifier(name: &str, fallback: &str) -> String {
 /// it names a struct `member`, a predeclared name or of the form of our temporaries):
 /// nearly every name.
 fn fits(name: &str, member: bool) -> bool {
-    let plain = name
-        .bytes()
-        .all(|b| IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true));
+    // One pass over the bytes both checks them and hashes them for the word table.
+    let mut plain = true;
+    let mut hash = WordHash::START;
+    for b in name.bytes() {
+        plain &= IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true);
+        hash = hash.add(b);
+    }
     let starts_well = match name.as_bytes() {
         [] | [b'_'] | [b'_', b'_', ..] => false,
         [first, ..] => !first.is_ascii_digit(),
     };
-    plain && starts_well && !clashes(name, member)
+    plain && starts_well && {
+        let word = WORDS.get_hashed(name, hash);
+        if member {
+            word != Some(Word::Keyword)
+        } else {
+            word.is_none() && !is_temporary_name(name)
+        }
+    }
 }
 
 /// Whether each byte can be part of an identifier as it is (ASCII letters, digits and `_`):
