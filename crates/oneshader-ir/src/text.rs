@@ -6,6 +6,27 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::rc::Rc;
 
+/// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
+/// letter, digit or `_` (one table load, for the namers' check of every name).
+#[inline]
+pub fn is_identifier_byte(byte: u8) -> bool {
+    IDENTIFIER_BYTES.get(usize::from(byte)) == Some(&true)
+}
+
+/// [`is_identifier_byte`] for every byte.
+// Indexing is checked by the compiler here (the table is built at compile time).
+#[allow(clippy::indexing_slicing)]
+static IDENTIFIER_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+};
+
 /// A name a text backend gives something: the IR's own text when that needed no change
 /// (nearly every name), else text made for the output.
 ///

@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{is_identifier_byte, Name};
 use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
@@ -321,7 +321,7 @@ fn sanitized(name: &str) -> Cow<'_, str> {
     let mut plain = true;
     let mut hash = WordHash::START;
     for b in name.bytes() {
-        plain &= IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true);
+        plain &= is_identifier_byte(b);
         hash = hash.add(b);
     }
     let starts_well = name
@@ -354,21 +354,6 @@ fn sanitized(name: &str) -> Cow<'_, str> {
     }
     Cow::Owned(out)
 }
-
-/// Whether each byte can be part of an identifier as it is (ASCII letters, digits and `_`):
-/// one load per byte of every name checked, instead of three range tests.
-// Indexing is checked by the compiler here (the table is built at compile time).
-#[allow(clippy::indexing_slicing)]
-static IDENTIFIER_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
-        byte += 1;
-    }
-    table
-};
 
 /// A scope of taken names (step 4 of the scheme).
 ///

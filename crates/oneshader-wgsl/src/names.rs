@@ -14,7 +14,7 @@
 
 use std::rc::Rc;
 
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{is_identifier_byte, Name};
 use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// WGSL keywords.
@@ -715,7 +715,7 @@ fn fits(name: &str, member: bool) -> bool {
     let mut plain = true;
     let mut hash = WordHash::START;
     for b in name.bytes() {
-        plain &= IDENTIFIER_BYTES.get(usize::from(b)) == Some(&true);
+        plain &= is_identifier_byte(b);
         hash = hash.add(b);
     }
     let starts_well = match name.as_bytes() {
@@ -731,21 +731,6 @@ fn fits(name: &str, member: bool) -> bool {
         }
     }
 }
-
-/// Whether each byte can be part of an identifier as it is (ASCII letters, digits and `_`):
-/// one load per byte of every name checked, instead of three range tests.
-// Indexing is checked by the compiler here (the table is built at compile time).
-#[allow(clippy::indexing_slicing)]
-static IDENTIFIER_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
-        byte += 1;
-    }
-    table
-};
 
 /// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
 /// if nothing usable is left): `name` itself when it already is one (nearly every name),
