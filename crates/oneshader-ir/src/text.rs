@@ -27,6 +27,23 @@ static IDENTIFIER_BYTES: [bool; 256] = {
     table
 };
 
+/// The first of `base_1`, `base_2`, … that `is_taken` says is free: the name a scope
+/// numbers when `base` itself is taken. Each candidate is written over the last one.
+pub fn first_free_numbered(base: &str, mut is_taken: impl FnMut(&str) -> bool) -> String {
+    let mut candidate = String::with_capacity(base.len() + 3);
+    let mut suffix = 1;
+    loop {
+        candidate.clear();
+        candidate.push_str(base);
+        candidate.push('_');
+        push_decimal(&mut candidate, suffix);
+        if !is_taken(&candidate) {
+            return candidate;
+        }
+        suffix += 1;
+    }
+}
+
 /// A name a text backend gives something: the IR's own text when that needed no change
 /// (nearly every name), else text made for the output.
 ///
@@ -258,7 +275,14 @@ pub fn push_decimal(out: &mut String, value: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{push_decimal, push_f32};
+    use super::{first_free_numbered, push_decimal, push_f32};
+
+    #[test]
+    fn numbered_names_take_the_first_free_number() {
+        let taken = ["x_1", "x_2", "x_4"];
+        assert_eq!(first_free_numbered("x", |c| taken.contains(&c)), "x_3");
+        assert_eq!(first_free_numbered("y", |c| taken.contains(&c)), "y_1");
+    }
 
     #[test]
     fn decimals_match_the_formatter() {

@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use oneshader_ir::text::{is_identifier_byte, Name};
+use oneshader_ir::text::{first_free_numbered, is_identifier_byte, Name};
 use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
@@ -503,18 +503,8 @@ impl<'a> Namer<'a> {
             self.outer_clash = true;
         }
         self.numbered = true;
-        let mut candidate = String::with_capacity(base.len() + 3);
-        let mut suffix = 1;
-        let name = loop {
-            candidate.clear();
-            candidate.push_str(base);
-            candidate.push('_');
-            oneshader_ir::text::push_decimal(&mut candidate, suffix);
-            if !self.try_name(&candidate) {
-                break Name::Owned(candidate.into());
-            }
-            suffix += 1;
-        };
+        let name =
+            Name::Owned(first_free_numbered(base, |candidate| self.try_name(candidate)).into());
         self.taken.insert(name.clone());
         name
     }

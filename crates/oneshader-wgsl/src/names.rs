@@ -14,7 +14,7 @@
 
 use std::rc::Rc;
 
-use oneshader_ir::text::{is_identifier_byte, Name};
+use oneshader_ir::text::{first_free_numbered, is_identifier_byte, Name};
 use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// WGSL keywords.
@@ -682,19 +682,9 @@ impl<'a> Namer<'a> {
             self.outer_clash = true;
         }
         self.numbered = true;
-        // Each candidate written over the last one, without the formatting machinery.
-        let mut candidate = String::with_capacity(base.len() + 3);
-        let mut suffix = 1;
-        let name = loop {
-            candidate.clear();
-            candidate.push_str(base);
-            candidate.push('_');
-            oneshader_ir::text::push_decimal(&mut candidate, suffix);
-            if !self.try_name(&candidate) {
-                break Name::Owned(Rc::from(candidate));
-            }
-            suffix += 1;
-        };
+        let name = Name::Owned(Rc::from(first_free_numbered(base, |candidate| {
+            self.try_name(candidate)
+        })));
         self.used.insert(name.clone());
         name
     }
