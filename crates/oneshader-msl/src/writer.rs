@@ -684,12 +684,7 @@ impl<'a> Writer<'a> {
     ) -> String {
         let mut out = out;
         let Some(scope) = self.helper_scope else {
-            let mut namer = self
-                .program_names
-                .inner_in(std::mem::take(&mut self.spare.taken));
-            let out = self.write_helper(handle, function, out, &mut namer);
-            self.spare.taken = namer.into_taken();
-            return out;
+            return self.write_helper_in_program_scope(handle, function, out);
         };
         if let Some(Some(kept)) = self.helper_texts.borrow().try_get(handle) {
             let alike = kept.stage == self.entry.stage
@@ -747,12 +742,24 @@ impl<'a> Writer<'a> {
             // written again as this entry point writes it.
             out.truncate(start);
             self.diagnostics.truncate(diagnostics);
-            let mut namer = self
-                .program_names
-                .inner_in(std::mem::take(&mut self.spare.taken));
-            out = self.write_helper(handle, function, out, &mut namer);
-            self.spare.taken = namer.into_taken();
+            out = self.write_helper_in_program_scope(handle, function, out);
         }
+        out
+    }
+
+    /// [`Writer::write_helper`] in a scope inside this entry point's program scope (with
+    /// the spare name set), as it writes the helpers whose text no other entry point shares.
+    fn write_helper_in_program_scope(
+        &mut self,
+        handle: Handle<Function>,
+        function: &'a Function,
+        out: String,
+    ) -> String {
+        let mut namer = self
+            .program_names
+            .inner_in(std::mem::take(&mut self.spare.taken));
+        let out = self.write_helper(handle, function, out, &mut namer);
+        self.spare.taken = namer.into_taken();
         out
     }
 
