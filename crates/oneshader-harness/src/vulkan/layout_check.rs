@@ -48,6 +48,14 @@ pub fn check_compute_pipeline_layout(
     set_layouts: &[SetLayoutDesc],
     push_constant_size: u32,
 ) -> Result<(), String> {
+    // Debian 12's loader (1.3.239) loads every ICD and layer library for each instance and
+    // unloads them when the last instance goes. Instances made and destroyed on several
+    // threads at once crashed the test process (SIGSEGV, once in CI and twice locally), so
+    // checks take turns; a panic in one leaves the lock usable.
+    static ONE_INSTANCE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _turn = ONE_INSTANCE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let entry = VulkanDriver::System.entry()?;
     // SAFETY: a plain global query.
     let layers = unsafe { entry.enumerate_instance_layer_properties() }
