@@ -12,6 +12,9 @@ use std::rc::Rc;
 use oneshader_ir::Span;
 
 pub use crate::lexer::{FloatSuffix, IntSuffix};
+pub use short_list::ShortList;
+
+mod short_list;
 
 /// A whole preprocessed source file: its top-level declarations in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +117,11 @@ impl Path {
 /// A top-level declaration (also used for struct members and cbuffer fields).
 ///
 /// The declarations other than variables are boxed: a local declaration statement holds
-/// an [`Item`], and functions, structs and buffers are much larger than variables.
+/// an [`Item`] (boxed, with its one declarator in place), and functions, structs and
+/// buffers are much larger than variables.
+// Variables, nearly every item (globals, fields, locals), stay in place: boxing them
+// would cost each an allocation, the larger size costs only the rare other items.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     /// Variables: `static const float a = 1, b[2];`, resources, struct fields.
@@ -166,7 +173,7 @@ pub struct Attribute {
     /// The attribute's name, qualified for `[[vk::…]]`.
     pub name: Path,
     /// The arguments in parentheses (empty when there are none).
-    pub args: Box<[Expr]>,
+    pub args: ShortList<Expr>,
     /// Written with double brackets `[[…]]`.
     pub double_bracket: bool,
     /// Where it is, brackets included.
@@ -332,8 +339,8 @@ pub struct VariableDecl {
     pub modifiers: Box<[SpannedModifier]>,
     /// The declared type.
     pub ty: TypeExpr,
-    /// The declared names, at least one.
-    pub declarators: Box<[Declarator]>,
+    /// The declared names, at least one (nearly always one, held in place).
+    pub declarators: ShortList<Declarator>,
     /// Where the whole declaration is.
     pub span: Span,
 }
@@ -824,8 +831,8 @@ pub struct CallExpr {
     pub function: Path,
     /// Explicit template arguments `f<T>(…)`.
     pub template_args: Option<Vec<TemplateArg>>,
-    /// The arguments.
-    pub args: Box<[Expr]>,
+    /// The arguments (nearly always one, held in place).
+    pub args: ShortList<Expr>,
 }
 
 /// The parts of a constructor call `float4(a, b)` ([`ExprKind::Constructor`]).
@@ -833,8 +840,8 @@ pub struct CallExpr {
 pub struct ConstructorExpr {
     /// The constructed type.
     pub ty: TypeExpr,
-    /// The arguments.
-    pub args: Box<[Expr]>,
+    /// The arguments (nearly always one, held in place).
+    pub args: ShortList<Expr>,
 }
 
 /// The parts of a method call `buf.Load(0)` ([`ExprKind::MethodCall`]).
@@ -846,8 +853,8 @@ pub struct MethodCallExpr {
     pub method: Ident,
     /// Explicit template arguments.
     pub template_args: Option<Vec<TemplateArg>>,
-    /// The arguments.
-    pub args: Box<[Expr]>,
+    /// The arguments (nearly always one, held in place).
+    pub args: ShortList<Expr>,
 }
 
 /// The parts of a member access `base.member` ([`ExprKind::Member`]).
@@ -874,6 +881,8 @@ mod tests {
         assert_eq!(size_of::<NameExpr>(), 16);
         assert_eq!(size_of::<Stmt>(), 80);
         assert_eq!(size_of::<Path>(), 40);
-        assert_eq!(size_of::<Item>(), 144);
+        // A variable declaration holds its one declarator in place (most declare one
+        // name): a local declaration statement is then one block, its boxed item.
+        assert_eq!(size_of::<Item>(), 248);
     }
 }

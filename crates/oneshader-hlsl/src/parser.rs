@@ -690,7 +690,7 @@ impl Parser<'_> {
             attributes: attributes.into_boxed_slice(),
             modifiers: modifiers.into_boxed_slice(),
             ty,
-            declarators: declarators.into_boxed_slice(),
+            declarators,
             span: self.span_from(start),
         }))
     }
@@ -725,7 +725,7 @@ impl Parser<'_> {
             let double_bracket = self.eat(TokenKind::LBracket);
             loop {
                 let name = self.parse_attribute_name()?;
-                let mut args = Box::default();
+                let mut args = ShortList::default();
                 if self.eat(TokenKind::LParen) {
                     args = self.parse_arguments_after_paren()?;
                 }
@@ -850,32 +850,37 @@ impl Parser<'_> {
     }
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
-    fn parse_declarators(&mut self, first: Ident) -> PResult<Vec<Declarator>> {
-        // Most declarations declare one name: room for it, and nothing to shrink.
-        let mut declarators = Vec::with_capacity(1);
-        let mut name = first;
-        loop {
-            let start = name.span;
-            let array_dims = self.parse_array_dims()?;
-            let annotations = self.parse_annotations()?;
-            let init = if self.eat(TokenKind::Eq) {
-                Some(self.parse_assignment()?)
-            } else {
-                None
-            };
-            declarators.push(Declarator {
-                name,
-                array_dims: array_dims.into_boxed_slice(),
-                annotations: annotations.into_boxed_slice(),
-                init,
-                span: self.span_from(start),
-            });
-            if !self.eat(TokenKind::Comma) {
-                declarators.shrink_to_fit();
-                return Ok(declarators);
-            }
-            name = self.expect_ident("a name")?;
+    fn parse_declarators(&mut self, first: Ident) -> PResult<ShortList<Declarator>> {
+        let first = self.parse_declarator(first)?;
+        if !self.at(TokenKind::Comma) {
+            return Ok(ShortList::One(first));
         }
+        let mut declarators = vec![first];
+        while self.eat(TokenKind::Comma) {
+            let name = self.expect_ident("a name")?;
+            declarators.push(self.parse_declarator(name)?);
+        }
+        Ok(ShortList::Many(declarators.into_boxed_slice()))
+    }
+
+    /// The rest of the declarator that declares `name`: array dimensions, annotations and
+    /// an initializer.
+    fn parse_declarator(&mut self, name: Ident) -> PResult<Declarator> {
+        let start = name.span;
+        let array_dims = self.parse_array_dims()?;
+        let annotations = self.parse_annotations()?;
+        let init = if self.eat(TokenKind::Eq) {
+            Some(self.parse_assignment()?)
+        } else {
+            None
+        };
+        Ok(Declarator {
+            name,
+            array_dims: array_dims.into_boxed_slice(),
+            annotations: annotations.into_boxed_slice(),
+            init,
+            span: self.span_from(start),
+        })
     }
 
     fn parse_array_dims(&mut self) -> PResult<Vec<Option<Expr>>> {
@@ -1786,15 +1791,19 @@ impl Parser<'_> {
     }
 
     /// Call arguments after the `(`, through the `)`.
-    fn parse_arguments_after_paren(&mut self) -> PResult<Box<[Expr]>> {
+    fn parse_arguments_after_paren(&mut self) -> PResult<ShortList<Expr>> {
         if self.eat(TokenKind::RParen) {
-            return Ok(Box::default());
+            return Ok(ShortList::default());
         }
         let base = self.expr_stack.len();
         let result = self.parse_arguments_onto_stack();
         // Moved out also on failure, so that the stack holds only the enclosing calls'
         // arguments again.
-        let args: Box<[Expr]> = self.expr_stack.drain(base..).collect();
+        let args = match self.expr_stack.len() - base {
+            1 => self.expr_stack.pop().map(ShortList::One),
+            _ => None,
+        };
+        let args = args.unwrap_or_else(|| ShortList::Many(self.expr_stack.drain(base..).collect()));
         result.map(|()| args)
     }
 
