@@ -7,7 +7,7 @@
 //! cast `(T)x` from a parenthesised expression and a declaration from an
 //! expression statement.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::Span;
 
@@ -27,7 +27,7 @@ pub struct TranslationUnit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
     /// The spelling (shared with the token's).
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     /// Where it is.
     pub span: Span,
 }
@@ -722,7 +722,7 @@ pub enum ExprKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum NameExpr {
     /// A plain name whose span is its expression's.
-    Plain(Rc<str>),
+    Plain(Arc<str>),
     /// Any other name.
     Path(Box<Path>),
 }

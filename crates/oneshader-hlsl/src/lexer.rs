@@ -6,7 +6,7 @@
 //! spelling and are converted by [`parse_int_literal`] / [`parse_float_literal`]
 //! when someone needs the value.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
@@ -502,8 +502,8 @@ fn fixed_symbol(text: &str) -> Option<Symbol> {
 
 /// [`fixed_text`] in a new shared string (a keyword taken as a name: rare).
 #[cold]
-fn shared_fixed_text(symbol: Symbol) -> Rc<str> {
-    Rc::from(fixed_text(symbol))
+fn shared_fixed_text(symbol: Symbol) -> Arc<str> {
+    Arc::from(fixed_text(symbol))
 }
 
 /// The text of a fixed symbol (empty for any other).
@@ -562,7 +562,7 @@ impl Symbol {
 #[derive(Clone, Debug)]
 pub struct Spellings {
     /// The spellings the compile added, from symbol [`Symbol::FIXED`] on.
-    entries: Vec<Rc<str>>,
+    entries: Vec<Arc<str>>,
     /// The symbols of the spellings looked up so far but the empty and one-byte ones,
     /// each with the hash of its text ([`spelling_hash`]), placed by that hash: open
     /// addressing with linear probing, a power of two long, [`Symbol::EMPTY`] marking a
@@ -744,7 +744,7 @@ impl Spellings {
     /// Adds `text` as a new spelling.
     fn push(&mut self, text: &str) -> Symbol {
         let symbol = Symbol((Symbol::FIXED + self.entries.len()) as u32);
-        self.entries.push(Rc::from(text));
+        self.entries.push(Arc::from(text));
         symbol
     }
 
@@ -779,9 +779,9 @@ impl Spellings {
 
     /// The text of `symbol`, shared (for names the syntax tree keeps).
     #[inline]
-    pub fn shared(&self, symbol: Symbol) -> Rc<str> {
+    pub fn shared(&self, symbol: Symbol) -> Arc<str> {
         match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
-            Some(text) => Rc::clone(text),
+            Some(text) => Arc::clone(text),
             None => shared_fixed_text(symbol),
         }
     }

@@ -14,6 +14,7 @@
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use oneshader_ir::{FastHashMap, FastHashSet};
@@ -204,7 +205,7 @@ fn join_path(dir: &str, name: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MacroExpansion {
     /// The macro's name (shared with the compile's spellings).
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     /// Where the macro was defined (`None` for built-in macros such as `__LINE__`).
     pub definition: Option<Span>,
     /// The use site: the name, through the `)` of a function-like call.
@@ -1408,9 +1409,9 @@ impl Preprocessor<'_> {
         let Some(name) = line.get(1) else {
             return; // the null directive `#`
         };
-        let name_text: Rc<str> = match name.ident_text() {
+        let name_text: Arc<str> = match name.ident_text() {
             Some(symbol) => self.spellings.shared(symbol),
-            None => Rc::from(""),
+            None => Arc::from(""),
         };
         let rest: Vec<Token> = line.get(2..).unwrap_or_default().to_vec();
         let active = self.frames.last().is_some_and(Frame::active);

@@ -3,7 +3,7 @@
 //! ([`FnScratch`]) that a finished function leaves for the next one.
 
 use std::collections::hash_map::Entry;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::{
     Arena, Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
@@ -125,8 +125,8 @@ pub(crate) struct FnScratch {
     local_variables: Arena<LocalVariable>,
     /// Buffers for blocks, empty, with their capacity.
     blocks: Vec<Block>,
-    symbols: FastHashMap<Rc<str>, ScopedSymbol>,
-    shadowed: Vec<(Rc<str>, Option<ScopedSymbol>)>,
+    symbols: FastHashMap<Arc<str>, ScopedSymbol>,
+    shadowed: Vec<(Arc<str>, Option<ScopedSymbol>)>,
     scope_starts: Vec<usize>,
     breakables: Vec<bool>,
 }
@@ -143,10 +143,10 @@ pub(crate) struct FnCtx {
     /// How many of `blocks` are open: at least one, the function's body.
     open_blocks: usize,
     /// Every visible local name: its innermost declaration.
-    symbols: FastHashMap<Rc<str>, ScopedSymbol>,
+    symbols: FastHashMap<Arc<str>, ScopedSymbol>,
     /// What each declaration hid (`None`: the name was not visible), oldest first, so
     /// that closing a scope restores the names its declarations shadowed.
-    shadowed: Vec<(Rc<str>, Option<ScopedSymbol>)>,
+    shadowed: Vec<(Arc<str>, Option<ScopedSymbol>)>,
     /// Where each open nested scope starts in `shadowed`, innermost last.
     scope_starts: Vec<usize>,
     /// Whether `this` was declared (a member function): elsewhere every call would
@@ -331,17 +331,17 @@ impl FnCtx {
     /// Declares `name` in the innermost scope; `false` if it already is declared there
     /// (the new symbol replaces the old one).
     pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
-        self.declare_with(Rc::from(name), symbol)
+        self.declare_with(Arc::from(name), symbol)
     }
 
     /// [`FnCtx::declare`] for a name the syntax tree already holds shared: the scope
     /// shares it too instead of copying it.
-    pub fn declare_shared(&mut self, name: &Rc<str>, symbol: LocalSymbol) -> bool {
+    pub fn declare_shared(&mut self, name: &Arc<str>, symbol: LocalSymbol) -> bool {
         self.declare_with(name.clone(), symbol)
     }
 
     /// [`FnCtx::declare`] of a name already shared.
-    fn declare_with(&mut self, name: Rc<str>, symbol: LocalSymbol) -> bool {
+    fn declare_with(&mut self, name: Arc<str>, symbol: LocalSymbol) -> bool {
         self.declared_this |= &*name == "this";
         let depth = self.scope_starts.len() as u32;
         // One lookup of the name, whether it is new, shadows a name or is declared again.
@@ -378,11 +378,11 @@ impl FnCtx {
         }
     }
 
-    /// A new local variable.
-    pub fn local(&mut self, name: &str, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
+    /// A new local variable named `name` (shared with the syntax tree's spelling).
+    pub fn local(&mut self, name: Arc<str>, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
         self.function.local_variables.append(
             LocalVariable {
-                name: name.into(),
+                name,
                 ty,
                 init: None,
             },
@@ -394,6 +394,6 @@ impl FnCtx {
     pub fn temporary(&mut self, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
         self.temp_counter += 1;
         let name = format!("_tmp{}", self.temp_counter);
-        self.local(&name, ty, span)
+        self.local(name.into(), ty, span)
     }
 }

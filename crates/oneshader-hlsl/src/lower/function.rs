@@ -1,6 +1,6 @@
 //! Functions and entry points: signatures, parameters, stage inputs and outputs.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::{
     codes, AddressSpace, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
@@ -148,7 +148,7 @@ impl<'a> Lowerer<'a> {
             // The scope shares the name the syntax tree holds (`this` has none).
             let name = match written.and_then(|p| p.name.as_ref()) {
                 Some(ident) => ident.name.clone(),
-                None => Rc::from(param.name),
+                None => Arc::from(param.name),
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
@@ -214,14 +214,14 @@ impl<'a> Lowerer<'a> {
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
-        name: &Rc<str>,
+        name: &Arc<str>,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
         assigned: bool,
         span: Span,
     ) {
         if assigned {
-            let var = cx.local(name, ty, span);
+            let var = cx.local(name.clone(), ty, span);
             let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
             let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
             cx.emit(Statement::Store { pointer, value });

@@ -356,7 +356,7 @@ impl<'a> Lowerer<'a> {
                 Some(init) => self.lower_initializer(cx, init, ty),
                 None => None,
             };
-            let var = cx.local(&declarator.name.name, ty, declarator.span);
+            let var = cx.local(declarator.name.name.clone(), ty, declarator.span);
             if let Some(value) = value {
                 let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                 let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, declarator.span);
