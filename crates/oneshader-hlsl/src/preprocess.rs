@@ -360,6 +360,7 @@ pub fn preprocess(
         pending: VecDeque::new(),
         isolated: false,
         out: Vec::new(),
+        substitution: Vec::new(),
         result: Preprocessed::default(),
         once: FastHashSet::default(),
         depth: 0,
@@ -569,6 +570,10 @@ struct Preprocessor<'a> {
     /// Reading only `pending` (expanding a macro argument on its own).
     isolated: bool,
     out: Vec<Token>,
+    /// The buffer a macro's substitution is built in, empty between expansions, kept
+    /// so that each expansion does not allocate its own (an expansion within one
+    /// builds in a new buffer).
+    substitution: Vec<Token>,
     result: Preprocessed,
     /// Canonical paths of `#pragma once` files.
     once: FastHashSet<String>,
@@ -582,9 +587,14 @@ struct Preprocessor<'a> {
 }
 
 /// The hide sets of one preprocessing run, by [`HideSet`]: each set made once, the
-/// empty set first. Sets are small (a macro name each level of a nested expansion).
+/// empty set first. Sets are small (a macro name each level of a nested expansion), so
+/// their names are kept one after another in one buffer rather than each in its own
+/// allocation.
 struct HideSets {
-    sets: Vec<Vec<Symbol>>,
+    /// The names of every set, each set's together.
+    names: Vec<Symbol>,
+    /// Where each set's names are in `names`, by [`HideSet`].
+    sets: Vec<(u32, u32)>,
     /// The last union made, as `(a, b, a ∪ b)`: the tokens of one substitution mostly
     /// repeat it.
     last_union: (HideSet, HideSet, HideSet),
@@ -593,16 +603,24 @@ struct HideSets {
 impl Default for HideSets {
     fn default() -> Self {
         HideSets {
-            sets: vec![Vec::new()],
+            names: Vec::new(),
+            sets: vec![(0, 0)],
             last_union: (HideSet::EMPTY, HideSet::EMPTY, HideSet::EMPTY),
         }
     }
 }
 
 impl HideSets {
+    /// Where the names of `set` are in `names`.
+    fn range(&self, set: HideSet) -> std::ops::Range<usize> {
+        self.sets
+            .get(set.0 as usize)
+            .map_or(0..0, |&(start, end)| start as usize..end as usize)
+    }
+
     /// The names of `set`.
     fn names(&self, set: HideSet) -> &[Symbol] {
-        self.sets.get(set.0 as usize).map_or(&[], Vec::as_slice)
+        self.names.get(self.range(set)).unwrap_or_default()
     }
 
     fn contains(&self, set: HideSet, name: Symbol) -> bool {
@@ -613,13 +631,33 @@ impl HideSets {
         self.names(set).len()
     }
 
-    /// A new set of `names` (empty `names` give the empty set).
-    fn add(&mut self, names: Vec<Symbol>) -> HideSet {
-        if names.is_empty() {
+    /// The set of `name` alone.
+    fn single(&mut self, name: Symbol) -> HideSet {
+        let start = self.names.len();
+        self.names.push(name);
+        self.finish(start)
+    }
+
+    /// The set of the names after the first `start` in `names` (the empty set if there
+    /// are none).
+    fn finish(&mut self, start: usize) -> HideSet {
+        if self.names.len() == start {
             return HideSet::EMPTY;
         }
-        self.sets.push(names);
+        self.sets.push((start as u32, self.names.len() as u32));
         HideSet(self.sets.len() as u32 - 1)
+    }
+
+    /// Appends the names of `set` to `names` (from `start` on) that are not there yet.
+    fn append_new(&mut self, start: usize, set: HideSet) {
+        for i in self.range(set) {
+            let Some(&name) = self.names.get(i) else {
+                break;
+            };
+            if !self.names.get(start..).unwrap_or_default().contains(&name) {
+                self.names.push(name);
+            }
+        }
     }
 
     /// `set` with `name` added; `own` is the set of `name` alone, used when `set` is empty.
@@ -627,11 +665,12 @@ impl HideSets {
         if set == HideSet::EMPTY {
             return own;
         }
-        let mut names = self.names(set).to_vec();
-        if !names.contains(&name) {
-            names.push(name);
+        let start = self.names.len();
+        self.names.extend_from_within(self.range(set));
+        if !self.names(set).contains(&name) {
+            self.names.push(name);
         }
-        self.add(names)
+        self.finish(start)
     }
 
     fn union(&mut self, a: HideSet, b: HideSet) -> HideSet {
@@ -645,13 +684,10 @@ impl HideSets {
         if (last_a, last_b) == (a, b) {
             return last;
         }
-        let mut names = self.names(a).to_vec();
-        for &n in self.names(b) {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        let union = self.add(names);
+        let start = self.names.len();
+        self.names.extend_from_within(self.range(a));
+        self.append_new(start, b);
+        let union = self.finish(start);
         self.last_union = (a, b, union);
         union
     }
@@ -660,13 +696,16 @@ impl HideSets {
         if a == HideSet::EMPTY || b == HideSet::EMPTY {
             return HideSet::EMPTY;
         }
-        let names: Vec<Symbol> = self
-            .names(a)
-            .iter()
-            .filter(|n| self.names(b).contains(n))
-            .copied()
-            .collect();
-        self.add(names)
+        let start = self.names.len();
+        for i in self.range(a) {
+            let Some(&name) = self.names.get(i) else {
+                break;
+            };
+            if self.names(b).contains(&name) {
+                self.names.push(name);
+            }
+        }
+        self.finish(start)
     }
 }
 
@@ -720,7 +759,7 @@ impl Preprocessor<'_> {
     /// The hide set of `m`'s name `name` alone, made at its first use.
     fn own_hide(&mut self, m: &Macro, name: Symbol) -> HideSet {
         if m.own_hide.get() == HideSet::EMPTY {
-            m.own_hide.set(self.hide_sets.add(vec![name]));
+            m.own_hide.set(self.hide_sets.single(name));
         }
         m.own_hide.get()
     }
@@ -1107,7 +1146,8 @@ impl Preprocessor<'_> {
             }
         };
         let id = self.record_expansion(macro_name, m, call_site, name.expansion);
-        let mut result = self.substitute(m, &args, hide);
+        let mut result = std::mem::take(&mut self.substitution);
+        self.substitute(m, &args, hide, &mut result);
         self.produced += result.len();
         if self.produced > MAX_EXPANDED_TOKENS {
             self.limit(
@@ -1124,9 +1164,10 @@ impl Preprocessor<'_> {
                 t.leading_space = name.leading_space;
             }
         }
-        for t in result.into_iter().rev() {
+        for t in result.drain(..).rev() {
             self.pending.push_front(t);
         }
+        self.substitution = result;
         true
     }
 
@@ -1247,8 +1288,9 @@ impl Preprocessor<'_> {
         std::mem::replace(&mut self.out, saved_out)
     }
 
-    /// The body of `m` with parameters replaced, `#` and `##` applied, and `hide` added.
-    fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: HideSet) -> Vec<Token> {
+    /// The body of `m` with parameters replaced, `#` and `##` applied, and `hide` added,
+    /// appended to `out` (empty).
+    fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: HideSet, out: &mut Vec<Token>) {
         let params: &[Symbol] = m.params.as_deref().unwrap_or(&[]);
         let va_args = self.words.va_args;
         let param_index = |t: &Token| -> Option<usize> {
@@ -1259,7 +1301,6 @@ impl Preprocessor<'_> {
             params.iter().position(|&p| p == text)
         };
         let body = &m.body;
-        let mut out: Vec<Token> = Vec::new();
         let mut expanded_cache: FastHashMap<usize, Vec<Token>> = FastHashMap::default();
         // The caller checked the count; a parameter past the arguments is empty.
         let argument = |p: usize| args.get(p).map(Vec::as_slice).unwrap_or_default();
@@ -1341,10 +1382,9 @@ impl Preprocessor<'_> {
             i += 1;
         }
         out.retain(|t| t.kind != TokenKind::Placemarker);
-        for t in &mut out {
+        for t in out.iter_mut() {
             t.hide = self.hide_sets.union(t.hide, hide);
         }
-        out
     }
 
     /// `lhs ## rhs`: one token from both spellings, or both tokens after a diagnostic.
