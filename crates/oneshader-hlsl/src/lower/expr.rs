@@ -499,13 +499,14 @@ impl<'a> Lowerer<'a> {
         let lower = name.to_ascii_lowercase();
         self.globals
             .keys()
-            .chain(self.functions.keys())
+            .map(String::as_str)
+            .chain(self.functions.keys().map(|name| &**name))
             .filter(|candidate| {
                 let c = candidate.to_ascii_lowercase();
                 c != lower && edit_distance(&c, &lower) <= 2
             })
             .min()
-            .cloned()
+            .map(str::to_string)
     }
 
     fn lower_unary(

@@ -115,13 +115,12 @@ impl<'a> Lowerer<'a> {
             ..Function::default()
         };
         let mut cx = self.begin_function(function, symbol.result);
-        let by_value: Vec<&str> = symbol
+        let by_value = symbol
             .params
             .iter()
             .filter(|p| p.resource.is_none() && !p.by_pointer)
-            .map(|p| p.name)
-            .collect();
-        let scan = BodyScan::of(body, &by_value);
+            .map(|p| p.name);
+        let scan = BodyScan::of(body, by_value);
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
             // Fields are in scope by name; parameters and locals declared later shadow them.
@@ -339,9 +338,8 @@ impl<'a> Lowerer<'a> {
         };
         function.result = result;
         let mut cx = self.begin_function(function, result_ty);
-        let input_names: Vec<&str> = inputs.iter().map(|input| &*input.0).collect();
-        let scan = BodyScan::of(body, &input_names);
-        let assigned: Vec<bool> = input_names.iter().map(|name| scan.assigns(name)).collect();
+        let scan = BodyScan::of(body, inputs.iter().map(|input| &*input.0));
+        let assigned: Vec<bool> = inputs.iter().map(|input| scan.assigns(&input.0)).collect();
         for (i, ((param_name, ty, arg_ty, param_span), assigned)) in
             inputs.into_iter().zip(assigned).enumerate()
         {
@@ -533,22 +531,20 @@ fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
 /// walk over its syntax.
 pub(crate) struct BodyScan<'n> {
     /// The names asked about: the parameters passed by value (a handful, so they are
-    /// compared one by one rather than every assigned name being hashed into a set).
-    names: &'n [&'n str],
-    /// For each of `names`, whether the body may assign it: it is the target of an
-    /// assignment or of `++`/`--`, or passed directly as a call argument (it may be an
-    /// `out` argument).
-    assigned: Vec<bool>,
+    /// compared one by one rather than every assigned name being hashed into a set),
+    /// each with whether the body may assign it: it is the target of an assignment or
+    /// of `++`/`--`, or passed directly as a call argument (it may be an `out`
+    /// argument).
+    names: Vec<(&'n str, bool)>,
 }
 
 impl<'n> BodyScan<'n> {
     /// Scans `body` for which of `names` it may assign (not at all when there are none).
-    pub(crate) fn of(body: &ast::Block, names: &'n [&'n str]) -> Self {
+    pub(crate) fn of(body: &ast::Block, names: impl IntoIterator<Item = &'n str>) -> Self {
         let mut scan = BodyScan {
-            names,
-            assigned: vec![false; names.len()],
+            names: names.into_iter().map(|name| (name, false)).collect(),
         };
-        if names.is_empty() {
+        if scan.names.is_empty() {
             return scan;
         }
         for statement in &body.statements {
@@ -561,8 +557,7 @@ impl<'n> BodyScan<'n> {
     pub(crate) fn assigns(&self, name: &str) -> bool {
         self.names
             .iter()
-            .zip(&self.assigned)
-            .any(|(&candidate, &assigned)| assigned && candidate == name)
+            .any(|&(candidate, assigned)| assigned && candidate == name)
     }
 
     /// Notes that the body may assign the variable `e` is a part of (if any).
@@ -570,8 +565,8 @@ impl<'n> BodyScan<'n> {
         let Some(name) = root_name(e) else {
             return;
         };
-        for (&candidate, assigned) in self.names.iter().zip(self.assigned.iter_mut()) {
-            if candidate == name {
+        for (candidate, assigned) in &mut self.names {
+            if *candidate == name {
                 *assigned = true;
             }
         }

@@ -1,6 +1,8 @@
 //! File-scope declarations: types, structs, globals, resources, cbuffers and
 //! function signatures.
 
+use std::sync::Arc;
+
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Diagnostic, GlobalVariable, Handle, RegisterClass, Resource,
     ResourceBinding, ResourceKind, Scalar, ScalarKind, StructMember, Type, TypeInner, VectorSize,
@@ -461,7 +463,7 @@ impl<'a> Lowerer<'a> {
         for method in methods {
             match &name {
                 Some(struct_name) => {
-                    let key = method_key(struct_name, method.name.name());
+                    let key = method_key(struct_name, method.name.name()).into();
                     self.declare_function_as(method, key, Some(handle));
                 }
                 None => self.error(
@@ -1122,7 +1124,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declare_function(&mut self, decl: &'a ast::FunctionDecl) {
-        self.declare_function_as(decl, decl.name.name().to_string(), None);
+        self.declare_function_as(decl, decl.name.last.name.clone(), None);
     }
 
     /// Declares a function under `key` (its name, or [`method_key`] for a member
@@ -1131,7 +1133,7 @@ impl<'a> Lowerer<'a> {
     fn declare_function_as(
         &mut self,
         decl: &'a ast::FunctionDecl,
-        key: String,
+        key: Arc<str>,
         this_ty: Option<Handle<Type>>,
     ) {
         let result = match self.resolve_type(&decl.return_type) {
@@ -1237,7 +1239,7 @@ impl<'a> Lowerer<'a> {
         }
         overloads.push(FunctionSymbol {
             decl,
-            params,
+            params: params.into(),
             result,
             this_ty,
             handle: None,

@@ -364,7 +364,7 @@ impl<'a> Lowerer<'a> {
         if let Some(LocalSymbol::PointerParam { index, ty }) = cx.lookup_this() {
             if let Some(struct_name) = self.module.types[ty].name.clone() {
                 let key = super::globals::method_key(&struct_name, name);
-                if self.functions.contains_key(&key) {
+                if self.functions.contains_key(key.as_str()) {
                     let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                     let this = Value::Place {
                         pointer: cx.expr(Expression::FunctionArgument(index), pointer_ty, span),
@@ -1772,7 +1772,7 @@ impl<'a> Lowerer<'a> {
         }
         let struct_name = self.module.types[ty].name.as_deref()?;
         let key = super::globals::method_key(struct_name, method);
-        self.functions.contains_key(&key).then_some(key)
+        self.functions.contains_key(key.as_str()).then_some(key)
     }
 
     /// A call of a user function, with overload resolution and out/inout copies. A
@@ -1817,7 +1817,7 @@ impl<'a> Lowerer<'a> {
             }
             let mut cost = 0;
             let mut viable = true;
-            for ((value, _), param) in operands.iter().zip(&candidate.params) {
+            for ((value, _), param) in operands.iter().zip(candidate.params.iter()) {
                 let param_cost = match (param.resource, value) {
                     (Some(want), Value::Resource { ty, .. }) => (want == *ty).then_some(0),
                     (Some(_), _) | (None, Value::Resource { .. }) => None,

@@ -25,6 +25,9 @@ mod stmt;
 pub(crate) mod types;
 mod unroll;
 
+use std::rc::Rc;
+use std::sync::Arc;
+
 use oneshader_ir::{
     codes, Diagnostic, Diagnostics, FastHashMap, Function, Handle, Module, ShaderStage, Span, Type,
 };
@@ -97,7 +100,9 @@ pub(crate) struct ParamSig<'a> {
 #[derive(Clone, Debug)]
 pub(crate) struct FunctionSymbol<'a> {
     pub decl: &'a ast::FunctionDecl,
-    pub params: Vec<ParamSig<'a>>,
+    /// The parameters, shared: a call and the function's lowering each take the
+    /// signature while the symbol tables change.
+    pub params: Rc<[ParamSig<'a>]>,
     pub result: Ty,
     /// For a member function, its struct: `this` is the first of `params`.
     pub this_ty: Option<Handle<Type>>,
@@ -126,7 +131,7 @@ pub(crate) struct Lowerer<'a> {
     /// The declaration of each named struct type, for the semantics of its fields.
     pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl>,
     pub typedefs: FastHashMap<String, Ty>,
-    pub functions: FastHashMap<String, Vec<FunctionSymbol<'a>>>,
+    pub functions: FastHashMap<Arc<str>, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, outermost first, to detect recursion: their
     /// declarations, told apart by address (each overload has its own).
     pub in_progress: Vec<&'a ast::FunctionDecl>,
@@ -302,7 +307,7 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers every function definition no entry point reached, for its diagnostics.
     fn check_remaining_functions(&mut self) {
-        let pending: Vec<(String, usize)> = self
+        let pending: Vec<(Arc<str>, usize)> = self
             .functions
             .iter()
             .flat_map(|(name, overloads)| {

@@ -240,14 +240,14 @@ impl<'a> Lowerer<'a> {
         let name = decl.name.name().to_string();
         let Some(index) = self
             .functions
-            .get(&name)
+            .get(name.as_str())
             .and_then(|o| o.iter().position(|f| std::ptr::eq(f.decl, decl)))
         else {
             return;
         };
         let Some(symbol) = self
             .functions
-            .get(&name)
+            .get(name.as_str())
             .and_then(|overloads| overloads.get(index))
             .cloned()
         else {
@@ -260,7 +260,7 @@ impl<'a> Lowerer<'a> {
         let mut input_location = 0;
         let mut inputs: Vec<Vec<(Slot, Part)>> = Vec::new();
         let mut failed = false;
-        for (param, sig) in decl.params.iter().zip(&symbol.params) {
+        for (param, sig) in decl.params.iter().zip(symbol.params.iter()) {
             let mut slots = Vec::new();
             let pure_out = sig.by_pointer && !sig.copy_in;
             if !pure_out {
@@ -306,7 +306,7 @@ impl<'a> Lowerer<'a> {
                 .is_none();
         }
         let mut out_slots: Vec<Vec<(Slot, Part)>> = Vec::new();
-        for (param, sig) in decl.params.iter().zip(&symbol.params) {
+        for (param, sig) in decl.params.iter().zip(symbol.params.iter()) {
             let mut slots = Vec::new();
             if sig.by_pointer {
                 let semantic = param.annotations.iter().find_map(|a| match a {
@@ -337,7 +337,7 @@ impl<'a> Lowerer<'a> {
             name: format!("{name}_entry"),
             ..Function::default()
         };
-        for (slots, param) in inputs.iter().zip(&symbol.params) {
+        for (slots, param) in inputs.iter().zip(symbol.params.iter()) {
             for (slot, _) in slots {
                 function.arguments.push(FunctionArgument {
                     name: format!("{}_{}", param.name, function.arguments.len()),
@@ -390,7 +390,7 @@ impl<'a> Lowerer<'a> {
         let mut argument_index = 0u32;
         let mut arguments = Vec::new();
         let mut out_temps = Vec::new();
-        for (slots, sig) in inputs.iter().zip(&symbol.params) {
+        for (slots, sig) in inputs.iter().zip(symbol.params.iter()) {
             let mut parts = Vec::new();
             for (slot, _) in slots {
                 let arg = cx.expr(
@@ -489,7 +489,7 @@ impl<'a> Lowerer<'a> {
                 return;
             }
         }
-        for ((slots, temp), param) in out_slots.iter().zip(&out_temps).zip(&symbol.params) {
+        for ((slots, temp), param) in out_slots.iter().zip(&out_temps).zip(symbol.params.iter()) {
             let Some((temp, pointer_ty)) = *temp else {
                 continue;
             };
