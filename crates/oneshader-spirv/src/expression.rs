@@ -502,25 +502,35 @@ impl FunctionWriter<'_, '_> {
         pointer: Handle<Expression>,
         result_type: Word,
     ) -> Result<Option<Word>> {
-        let mut indices = Vec::new();
+        // The known value (filled in once found), then the indices, from the spare list.
+        let mut operands = std::mem::take(&mut self.spare_operands);
+        operands.clear();
+        operands.push(Operand::IdRef(0));
         let mut current = pointer;
         let local = loop {
             match *self.expression(current)? {
                 Expression::AccessIndex { base, index } => {
-                    indices.push(index);
+                    operands.push(Operand::LiteralBit32(index));
                     current = base;
                 }
-                Expression::LocalVariable(local) => break local,
-                _ => return Ok(None),
+                Expression::LocalVariable(local) => break Some(local),
+                _ => break None,
             }
         };
-        let Some(known) = self.known.get(local) else {
-            return Ok(None);
+        let written = match (
+            local.and_then(|local| self.known.get(local)),
+            operands.split_first_mut(),
+        ) {
+            (Some(known), Some((first, indices))) => {
+                *first = Operand::IdRef(known);
+                // Found innermost access first.
+                indices.reverse();
+                self.emit(Op::CompositeExtract, result_type, &operands)
+                    .map(Some)
+            }
+            _ => Ok(None),
         };
-        let mut operands = Vec::with_capacity(indices.len() + 1);
-        operands.push(Operand::IdRef(known));
-        operands.extend(indices.into_iter().rev().map(Operand::LiteralBit32));
-        self.emit(Op::CompositeExtract, result_type, &operands)
-            .map(Some)
+        self.spare_operands = operands;
+        written
     }
 }

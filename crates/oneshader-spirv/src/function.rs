@@ -3,8 +3,8 @@
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, FastHashSet, Function, Handle, LocalVariable, Module, Span,
-    Statement, Type, TypeInner,
+    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Module, Span, Statement,
+    Type, TypeInner,
 };
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
 
@@ -66,8 +66,21 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     values: Vec<Option<Word>>,
     /// Bound expressions whose scope has ended.
     expired: Vec<bool>,
-    /// The expressions bound in each open block, innermost last.
-    scopes: Vec<Vec<Handle<Expression>>>,
+    /// The expressions bound in the open nested blocks, outermost first: those of
+    /// nested block `n` start at `scope_starts[n]`. (The function's own block is never
+    /// closed, so what it binds is not listed.)
+    scoped: Vec<Handle<Expression>>,
+    /// Where each open nested block's expressions start in `scoped`, innermost last.
+    scope_starts: Vec<usize>,
+    /// Emptied lists of locals, for [`FunctionWriter::changed_locals`] to reuse.
+    spare_locals: Vec<Vec<Handle<LocalVariable>>>,
+    /// The accesses of the pointer being written, outermost first, for
+    /// [`FunctionWriter::pointer`] to reuse.
+    spare_accesses: Vec<Handle<Expression>>,
+    /// The operands of an instruction being put together, for reuse.
+    spare_words: Vec<Word>,
+    /// The same, for an instruction with literal operands.
+    pub(crate) spare_operands: Vec<Operand>,
     /// The `OpVariable` of each local.
     locals: Vec<Word>,
     /// Each argument: its value, or for `out`/`inout` parameters its pointer.
@@ -131,7 +144,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             f,
             values: vec![None; count],
             expired: vec![false; count],
-            scopes: vec![Vec::new()],
+            scoped: Vec::new(),
+            scope_starts: Vec::new(),
+            spare_locals: Vec::new(),
+            spare_accesses: Vec::new(),
+            spare_words: Vec::new(),
+            spare_operands: Vec::new(),
             locals: Vec::new(),
             arguments: Vec::new(),
             constructs: Vec::new(),
@@ -179,9 +197,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
     }
 
-    /// The locals that `blocks` may change: stored to, or passed to `out` parameters.
-    pub fn changed_locals(&self, blocks: &[&Block]) -> FastHashSet<Handle<LocalVariable>> {
-        let mut changed = FastHashSet::default();
+    /// The locals that `blocks` may change: stored to, or passed to `out` parameters
+    /// (some more than once); hand the list to [`FunctionWriter::forget`] when done.
+    pub fn changed_locals(&mut self, blocks: &[&Block]) -> Vec<Handle<LocalVariable>> {
+        let mut changed = self.spare_locals.pop().unwrap_or_default();
         for block in blocks {
             walk_statements(block, &mut |statement| match statement {
                 Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
@@ -196,11 +215,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         changed
     }
 
-    /// Forgets what is known of the locals in `changed`.
-    pub fn forget(&mut self, changed: &FastHashSet<Handle<LocalVariable>>) {
-        for &local in changed {
+    /// Forgets what is known of the locals in `changed` (from
+    /// [`FunctionWriter::changed_locals`]), keeping the list for the next one.
+    pub fn forget(&mut self, mut changed: Vec<Handle<LocalVariable>>) {
+        for &local in &changed {
             self.known.forget(local);
         }
+        changed.clear();
+        self.spare_locals.push(changed);
     }
 
     /// The `OpVariable` of a local, and the value to store at the start when its
@@ -288,8 +310,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if let Some(slot) = self.values.get_mut(handle.index()) {
             *slot = Some(value);
         }
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push(handle);
+        if !self.scope_starts.is_empty() {
+            self.scoped.push(handle);
         }
     }
 
@@ -306,12 +328,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Opens a nested block's scope of bound expressions.
     pub fn push_scope(&mut self) {
-        self.scopes.push(Vec::new());
+        self.scope_starts.push(self.scoped.len());
     }
 
     /// Closes the innermost scope: its bound expressions may not be used after it.
     pub fn pop_scope(&mut self) {
-        for handle in self.scopes.pop().unwrap_or_default() {
+        let start = self.scope_starts.pop().unwrap_or(0);
+        for &handle in self.scoped.get(start..).unwrap_or_default() {
             if let Some(slot) = self.values.get_mut(handle.index()) {
                 *slot = None;
             }
@@ -319,6 +342,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 *expired = true;
             }
         }
+        self.scoped.truncate(start);
     }
 
     /// The value of argument `index`, or for an `out`/`inout` parameter its pointer.
@@ -375,21 +399,16 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let span = self.span(handle);
             return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
         }
-        enum Index {
-            Constant(u32),
-            Dynamic(Handle<Expression>),
-        }
-        let mut indices = Vec::new();
+        // The accesses from `handle` down to the variable, taken from the spare list
+        // (a pointer written for an index inside takes its own).
+        let mut accesses = std::mem::take(&mut self.spare_accesses);
+        accesses.clear();
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
             let current_span = self.span(current);
             match *self.expression(current)? {
-                Expression::Access { base, index } => {
-                    indices.push(Index::Dynamic(index));
-                    current = base;
-                }
-                Expression::AccessIndex { base, index } => {
-                    indices.push(Index::Constant(index));
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                    accesses.push(current);
                     current = base;
                 }
                 Expression::GlobalVariable(global) => {
@@ -426,7 +445,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
             }
         };
-        if indices.is_empty() && !wrapped {
+        if accesses.is_empty() && !wrapped {
+            self.spare_accesses = accesses;
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -439,20 +459,24 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         // The root, then the indices.
-        let mut chain = Vec::with_capacity(indices.len() + 2);
+        let mut chain = std::mem::take(&mut self.spare_words);
+        chain.clear();
         chain.push(root);
         if wrapped {
             chain.push(self.w.u32_constant(0)?);
         }
-        for index in indices.into_iter().rev() {
-            chain.push(match index {
-                Index::Constant(value) => self.w.u32_constant(value)?,
-                Index::Dynamic(index) => self.value(index)?,
+        for &access in accesses.iter().rev() {
+            chain.push(match *self.expression(access)? {
+                Expression::AccessIndex { index, .. } => self.w.u32_constant(index)?,
+                Expression::Access { index, .. } => self.value(index)?,
+                _ => continue,
             });
         }
+        self.spare_accesses = accesses;
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
+        self.spare_words = chain;
         Ok(Pointer {
             id,
             class,

@@ -169,7 +169,7 @@ impl FunctionWriter<'_, '_> {
             self.branch_if_open(merge)?;
         }
         self.known.rewind(before);
-        self.forget(&changed);
+        self.forget(changed);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -181,7 +181,7 @@ impl FunctionWriter<'_, '_> {
         break_if: Option<Handle<Expression>>,
     ) -> Result<()> {
         let changed = self.changed_locals(&[body, continuing]);
-        self.forget(&changed);
+        self.forget(changed);
         let before = self.known.mark();
         let header = self.w.b.id();
         let body_label = self.w.b.id();
@@ -313,7 +313,7 @@ impl FunctionWriter<'_, '_> {
         self.constructs.push(Construct::Switch { merge });
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);
-        self.forget(&changed);
+        self.forget(changed);
         let before = self.known.mark();
         let mut written = Ok(());
         for (index, case) in cases.iter().enumerate() {
