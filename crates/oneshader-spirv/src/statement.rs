@@ -473,7 +473,7 @@ impl FunctionWriter<'_, '_> {
         result: Option<Handle<Expression>>,
     ) -> Result<()> {
         let callee = self.w.module.functions.try_get(function);
-        let signature = self.w.functions.get(&function).cloned();
+        let signature = self.w.tables.functions.get(&function).cloned();
         let (Some(callee), Some(signature)) = (callee, signature) else {
             return Err(Error::malformed(
                 None,
