@@ -169,7 +169,7 @@ impl FunctionWriter<'_, '_> {
                     Expression::LocalVariable(local) => Some(local),
                     _ => None,
                 };
-                if let Some(known) = whole_local.and_then(|local| self.known.get(local)) {
+                if let Some(known) = whole_local.and_then(|local| self.s.known.get(local)) {
                     return Ok(known);
                 }
                 if let Some(part) = self.known_part(*pointer, result_type)? {
@@ -177,7 +177,7 @@ impl FunctionWriter<'_, '_> {
                 }
                 let loaded = self.pointer(*pointer).and_then(|p| self.load(p))?;
                 if let Some(local) = whole_local {
-                    self.known.set(local, loaded);
+                    self.s.known.set(local, loaded);
                 }
                 Ok(loaded)
             }
@@ -503,7 +503,7 @@ impl FunctionWriter<'_, '_> {
         result_type: Word,
     ) -> Result<Option<Word>> {
         // The known value (filled in once found), then the indices, from the spare list.
-        let mut operands = std::mem::take(&mut self.spare_operands);
+        let mut operands = std::mem::take(&mut self.s.spare_operands);
         operands.clear();
         operands.push(Operand::IdRef(0));
         let mut current = pointer;
@@ -518,7 +518,7 @@ impl FunctionWriter<'_, '_> {
             }
         };
         let written = match (
-            local.and_then(|local| self.known.get(local)),
+            local.and_then(|local| self.s.known.get(local)),
             operands.split_first_mut(),
         ) {
             (Some(known), Some((first, indices))) => {
@@ -530,7 +530,7 @@ impl FunctionWriter<'_, '_> {
             }
             _ => Ok(None),
         };
-        self.spare_operands = operands;
+        self.s.spare_operands = operands;
         written
     }
 }

@@ -62,16 +62,35 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     pub w: &'w mut Writer<'a>,
     /// The IR function.
     pub f: &'a Function,
+    /// What it knows and the lists it fills, taken from the module writer's
+    /// [`Tables::function`](crate::writer::Tables) and given back at its end.
+    pub s: FunctionLists,
     /// The value of each bound expression (and call/atomic result) in scope.
     values: Vec<Option<Word>>,
     /// Bound expressions whose scope has ended.
     expired: Vec<bool>,
+    /// Each argument: its value, or for `out`/`inout` parameters its pointer.
+    arguments: Vec<Word>,
+    /// For the entry function: its outputs.
+    pub outputs: Option<EntryInterface>,
+}
+
+/// The state of a [`FunctionWriter`] that lives in lists, kept (emptied) from one
+/// function to the next so that writing one allocates little.
+#[derive(Default)]
+pub(crate) struct FunctionLists {
     /// The expressions bound in the open nested blocks, outermost first: those of
     /// nested block `n` start at `scope_starts[n]`. (The function's own block is never
     /// closed, so what it binds is not listed.)
     scoped: Vec<Handle<Expression>>,
     /// Where each open nested block's expressions start in `scoped`, innermost last.
     scope_starts: Vec<usize>,
+    /// The `OpVariable` of each local.
+    locals: Vec<Word>,
+    /// The enclosing loops and switches, innermost last.
+    pub constructs: Vec<Construct>,
+    /// The value each local is known to hold here.
+    pub known: KnownValues,
     /// Emptied lists of locals, for [`FunctionWriter::changed_locals`] to reuse.
     spare_locals: Vec<Vec<Handle<LocalVariable>>>,
     /// The accesses of the pointer being written, outermost first, for
@@ -80,17 +99,19 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     /// The operands of an instruction being put together, for reuse.
     spare_words: Vec<Word>,
     /// The same, for an instruction with literal operands.
-    pub(crate) spare_operands: Vec<Operand>,
-    /// The `OpVariable` of each local.
-    locals: Vec<Word>,
-    /// Each argument: its value, or for `out`/`inout` parameters its pointer.
-    arguments: Vec<Word>,
-    /// The enclosing loops and switches, innermost last.
-    pub constructs: Vec<Construct>,
-    /// For the entry function: its outputs.
-    pub outputs: Option<EntryInterface>,
-    /// The value each local is known to hold here.
-    pub known: KnownValues,
+    pub spare_operands: Vec<Operand>,
+}
+
+impl FunctionLists {
+    /// Empties the lists for a function of `locals` locals.
+    fn clear(&mut self, locals: usize) {
+        self.scoped.clear();
+        self.scope_starts.clear();
+        self.locals.clear();
+        self.locals.reserve(locals);
+        self.constructs.clear();
+        self.known.reset(locals);
+    }
 }
 
 /// Writes the entry function: reads inputs into the arguments, and writes results to
@@ -138,23 +159,17 @@ pub(crate) fn write_helper_function<'a>(
 
 impl<'w, 'a> FunctionWriter<'w, 'a> {
     fn new(w: &'w mut Writer<'a>, f: &'a Function) -> Self {
+        let mut s = std::mem::take(&mut w.tables.function);
+        s.clear(f.local_variables.len());
         let count = f.expressions.len();
         FunctionWriter {
             w,
             f,
+            s,
             values: vec![None; count],
             expired: vec![false; count],
-            scoped: Vec::new(),
-            scope_starts: Vec::new(),
-            spare_locals: Vec::new(),
-            spare_accesses: Vec::new(),
-            spare_words: Vec::new(),
-            spare_operands: Vec::new(),
-            locals: Vec::new(),
             arguments: Vec::new(),
-            constructs: Vec::new(),
             outputs: None,
-            known: KnownValues::new(f.local_variables.len()),
         }
     }
 
@@ -165,13 +180,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut stores = Vec::new();
         for (handle, local) in f.local_variables.iter() {
             let (variable, init) = self.local_variable(local)?;
-            self.locals.push(variable);
+            self.s.locals.push(variable);
             stores.extend(init.map(|init| (handle, variable, init)));
         }
         for (local, variable, init) in stores {
             let value = self.value(init)?;
             self.w.b.store(variable, value, None)?;
-            self.known.set(local, value);
+            self.s.known.set(local, value);
         }
         self.block(&f.body)?;
         if self.is_open() {
@@ -181,6 +196,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
         }
         self.w.b.end_function()?;
+        self.w.tables.function = self.s;
         Ok(())
     }
 
@@ -200,7 +216,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// The locals that `blocks` may change: stored to, or passed to `out` parameters
     /// (some more than once); hand the list to [`FunctionWriter::forget`] when done.
     pub fn changed_locals(&mut self, blocks: &[&Block]) -> Vec<Handle<LocalVariable>> {
-        let mut changed = self.spare_locals.pop().unwrap_or_default();
+        let mut changed = self.s.spare_locals.pop().unwrap_or_default();
         for block in blocks {
             walk_statements(block, &mut |statement| match statement {
                 Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
@@ -219,10 +235,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// [`FunctionWriter::changed_locals`]), keeping the list for the next one.
     pub fn forget(&mut self, mut changed: Vec<Handle<LocalVariable>>) {
         for &local in &changed {
-            self.known.forget(local);
+            self.s.known.forget(local);
         }
         changed.clear();
-        self.spare_locals.push(changed);
+        self.s.spare_locals.push(changed);
     }
 
     /// The `OpVariable` of a local, and the value to store at the start when its
@@ -310,8 +326,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if let Some(slot) = self.values.get_mut(handle.index()) {
             *slot = Some(value);
         }
-        if !self.scope_starts.is_empty() {
-            self.scoped.push(handle);
+        if !self.s.scope_starts.is_empty() {
+            self.s.scoped.push(handle);
         }
     }
 
@@ -328,13 +344,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Opens a nested block's scope of bound expressions.
     pub fn push_scope(&mut self) {
-        self.scope_starts.push(self.scoped.len());
+        self.s.scope_starts.push(self.s.scoped.len());
     }
 
     /// Closes the innermost scope: its bound expressions may not be used after it.
     pub fn pop_scope(&mut self) {
-        let start = self.scope_starts.pop().unwrap_or(0);
-        for &handle in self.scoped.get(start..).unwrap_or_default() {
+        let start = self.s.scope_starts.pop().unwrap_or(0);
+        for &handle in self.s.scoped.get(start..).unwrap_or_default() {
             if let Some(slot) = self.values.get_mut(handle.index()) {
                 *slot = None;
             }
@@ -342,7 +358,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 *expired = true;
             }
         }
-        self.scoped.truncate(start);
+        self.s.scoped.truncate(start);
     }
 
     /// The value of argument `index`, or for an `out`/`inout` parameter its pointer.
@@ -355,7 +371,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// The `OpVariable` of local `handle`.
     pub fn local(&self, handle: Handle<LocalVariable>, span: Option<Span>) -> Result<Word> {
-        self.locals
+        self.s
+            .locals
             .get(handle.index())
             .copied()
             .ok_or_else(|| Error::malformed(span, format!("local {handle:?} does not exist")))
@@ -401,7 +418,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
         // The accesses from `handle` down to the variable, taken from the spare list
         // (a pointer written for an index inside takes its own).
-        let mut accesses = std::mem::take(&mut self.spare_accesses);
+        let mut accesses = std::mem::take(&mut self.s.spare_accesses);
         accesses.clear();
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
@@ -446,7 +463,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
         };
         if accesses.is_empty() && !wrapped {
-            self.spare_accesses = accesses;
+            self.s.spare_accesses = accesses;
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -459,7 +476,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         // The root, then the indices.
-        let mut chain = std::mem::take(&mut self.spare_words);
+        let mut chain = std::mem::take(&mut self.s.spare_words);
         chain.clear();
         chain.push(root);
         if wrapped {
@@ -472,11 +489,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 _ => continue,
             });
         }
-        self.spare_accesses = accesses;
+        self.s.spare_accesses = accesses;
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
-        self.spare_words = chain;
+        self.s.spare_words = chain;
         Ok(Pointer {
             id,
             class,

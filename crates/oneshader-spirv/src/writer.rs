@@ -106,6 +106,8 @@ pub(crate) struct Tables {
     pub interface: Vec<Word>,
     /// Signatures of the helper functions the entry point reaches.
     pub functions: FastHashMap<Handle<Function>, FunctionSignature>,
+    /// The lists of the function writer, between functions.
+    pub(crate) function: crate::function::FunctionLists,
 }
 
 impl Tables {
