@@ -214,6 +214,18 @@ pub fn visit_global_uses(
     function: &Function,
     visit: &mut dyn FnMut(Handle<GlobalVariable>, GlobalUse),
 ) {
+    visit_function(function, visit, &mut |_| {});
+}
+
+/// What `function` does itself, in one walk of its expressions and one of its
+/// statements: calls `visit` as [`visit_global_uses`] does, and `call` with the callee
+/// of each call (once per call, in statement order); gives the subgroup operations of
+/// its own wave operations (what [`function_subgroup_operations`] gives).
+pub fn visit_function(
+    function: &Function,
+    visit: &mut dyn FnMut(Handle<GlobalVariable>, GlobalUse),
+    call: &mut dyn FnMut(Handle<Function>),
+) -> SubgroupOperations {
     const READ: GlobalUse = GlobalUse {
         read: true,
         ..GlobalUse::NONE
@@ -232,8 +244,10 @@ pub fn visit_global_uses(
             visit(global, used);
         }
     };
+    let mut subgroup_operations = SubgroupOperations::empty();
     for (_, expression) in function.expressions.iter() {
         match expression {
+            Expression::Wave { op, .. } => subgroup_operations |= op.subgroup_operations(),
             Expression::Load { pointer } => mark(*pointer, READ),
             Expression::ArrayLength(pointer) => mark(*pointer, LENGTH),
             Expression::ImageSample(sample) => {
@@ -263,13 +277,19 @@ pub fn visit_global_uses(
                 ..READ_WRITE
             },
         ),
-        Statement::Call { arguments, .. } => {
+        Statement::Call {
+            function: callee,
+            arguments,
+            ..
+        } => {
+            call(*callee);
             for &argument in arguments {
                 mark(argument, READ_WRITE);
             }
         }
         _ => {}
     });
+    subgroup_operations
 }
 
 /// The most groupshared memory an entry point may use, in bytes: D3D12's and

@@ -13,7 +13,6 @@ use std::sync::OnceLock;
 use crate::arena::Handle;
 use crate::inline::Flattened;
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
-use crate::statement::Statement;
 use crate::wave::SubgroupOperations;
 
 /// The facts of every entry point of a module, by entry point index.
@@ -57,11 +56,12 @@ impl FunctionFacts {
     /// The facts of `function`, counting its calls of each function in `call_sites`.
     fn of(function: &Function, call_sites: &mut [u32]) -> FunctionFacts {
         let mut callees = Vec::new();
-        analysis::walk_statements(&function.body, &mut |statement| {
-            if let Statement::Call { function, .. } = statement {
-                callees.push(*function);
-            }
-        });
+        let mut global_uses = Vec::new();
+        let subgroup_operations = analysis::visit_function(
+            function,
+            &mut |global, used| global_uses.push((global, used)),
+            &mut |callee| callees.push(callee),
+        );
         for callee in &callees {
             if let Some(count) = call_sites.get_mut(callee.index()) {
                 *count = count.saturating_add(1);
@@ -69,10 +69,6 @@ impl FunctionFacts {
         }
         callees.sort_unstable();
         callees.dedup();
-        let mut global_uses = Vec::new();
-        analysis::visit_global_uses(function, &mut |global, used| {
-            global_uses.push((global, used));
-        });
         global_uses.sort_unstable_by_key(|&(global, _)| global);
         global_uses.dedup_by(|later, earlier| {
             let same = later.0 == earlier.0;
@@ -84,7 +80,7 @@ impl FunctionFacts {
         FunctionFacts {
             callees,
             global_uses,
-            subgroup_operations: analysis::function_subgroup_operations(function),
+            subgroup_operations,
         }
     }
 }
@@ -212,6 +208,7 @@ impl EntryPointInfo {
 mod tests {
     use super::*;
     use crate::samples;
+    use crate::statement::Statement;
 
     /// The shared facts are those the one-entry-point analyses compute, for every
     /// entry point of `module`.

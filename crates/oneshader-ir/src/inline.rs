@@ -142,11 +142,12 @@ impl Flattened {
         let count = module.functions.len();
         let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
         let mut flat: Vec<Option<Flat>> = vec![None; count];
+        let mut spare = Spare::default();
         for handle in post_order(info, &all, count) {
             let Some(function) = module.functions.try_get(handle) else {
                 continue;
             };
-            let flattened = flatten(module, info, &mut flat, function);
+            let flattened = flatten(module, info, &mut flat, &mut spare, function);
             let done = Flat::of(module, handle, function, flattened);
             if let Some(slot) = flat.get_mut(handle.index()) {
                 *slot = Some(done);
@@ -155,7 +156,7 @@ impl Flattened {
         let entries = module
             .entry_points
             .iter()
-            .map(|entry| flatten(module, info, &mut flat, &entry.function))
+            .map(|entry| flatten(module, info, &mut flat, &mut spare, &entry.function))
             .collect();
         Flattened { entries }
     }
@@ -164,10 +165,12 @@ impl Flattened {
 /// `function` with the calls worth inlining inlined (its callees already in `flat`);
 /// `None` when none is. The flattened bodies of the callees that only this call
 /// inlines (called from one place, [`ModuleInfo::call_sites`]) are moved out of `flat`.
+/// The lists of the copies come from `spare` and go back to it.
 fn flatten(
     module: &Module,
     info: &ModuleInfo,
     flat: &mut [Option<Flat>],
+    spare: &mut Spare,
     function: &Function,
 ) -> Option<Flattening> {
     let sites = info.call_sites();
@@ -203,7 +206,7 @@ fn flatten(
         flat,
     };
     Some(Flattening {
-        function: inliner.build(function, calls, &plan),
+        function: inliner.build(function, calls, &plan, spare),
         calls: still_calls,
     })
 }
@@ -640,6 +643,9 @@ struct Copy<'f> {
     expressions: Vec<Handle<Expression>>,
     /// The new handle of each of the source's locals.
     locals: Vec<Handle<LocalVariable>>,
+    /// The runs of the source's expressions between its arguments (see
+    /// [`Copy::expressions_into`]).
+    runs: Vec<std::ops::Range<usize>>,
     /// Where `return`s go.
     target: ReturnTarget,
     /// For [`ReturnTarget::End`]: the copied value the body returned.
@@ -770,7 +776,8 @@ impl Copy<'_> {
         let start = out.expressions.len();
         let mut next = start;
         // The runs of expressions between the arguments, which are not appended.
-        let mut runs = Vec::new();
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.clear();
         let mut run = 0;
         self.expressions
             .extend(expressions.iter().map(|(handle, expression)| {
@@ -792,14 +799,16 @@ impl Copy<'_> {
         match taken {
             Some((expressions, _)) => out.expressions.append_runs(expressions, &runs),
             None => {
-                for run in runs {
-                    out.expressions
-                        .append_copies(&source.expressions, run, |_, expression| {
-                            expression.clone()
-                        });
+                for run in &runs {
+                    out.expressions.append_copies(
+                        &source.expressions,
+                        run.clone(),
+                        |_, expression| expression.clone(),
+                    );
                 }
             }
         }
+        self.runs = runs;
         out.expressions.rewrite_from(start, |before, expression| {
             self.rename(expression);
             // Operands that came before are final; a later one is not renamed yet, so
@@ -877,8 +886,14 @@ impl<'a> Inliner<'a> {
 
     /// `function` with its calls inlined as `calls` (in the order the copy meets them)
     /// says; `plan` counted the expressions, locals and top-level statements it will
-    /// hold.
-    fn build(&self, function: &Function, calls: Vec<Call>, plan: &Plan) -> Function {
+    /// hold. The inlined calls' copies take their lists from `spare` and give them back.
+    fn build(
+        &self,
+        function: &Function,
+        calls: Vec<Call>,
+        plan: &Plan,
+        spare: &mut Spare,
+    ) -> Function {
         let mut out = Function {
             name: function.name.clone(),
             arguments: function.arguments.clone(),
@@ -892,6 +907,7 @@ impl<'a> Inliner<'a> {
             source: function,
             expressions: Vec::with_capacity(function.expressions.len()),
             locals: Vec::with_capacity(function.local_variables.len()),
+            runs: Vec::new(),
             target: ReturnTarget::Function,
             returned: None,
         };
@@ -900,6 +916,7 @@ impl<'a> Inliner<'a> {
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
+            spare: std::mem::take(spare),
         };
         let mut body = Vec::with_capacity(plan.statements);
         self.block_into(
@@ -911,6 +928,7 @@ impl<'a> Inliner<'a> {
             &mut body,
         );
         out.body = body;
+        *spare = std::mem::take(&mut state.spare);
         // Expressions copied before an inlined call that use its result use the value
         // its body returned. Only the function's own expressions (the first ones) may:
         // an inlined body's refer to its own and to the call's arguments, which were
@@ -1132,38 +1150,41 @@ impl<'a> Inliner<'a> {
                 arguments,
                 result,
             } => {
-                let arguments: Vec<_> = arguments.iter().map(|&a| copy.expression(a)).collect();
                 let (flat, body) = match state.calls.next() {
                     Some(Call::Copy) => (self.flat.get(function.index()), None),
                     Some(Call::Move(body)) => (self.flat.get(function.index()), Some(body)),
                     _ => (None, None),
                 };
-                match flat.and_then(Option::as_ref) {
-                    Some(flat) => {
-                        let returned = self.inline_call(
-                            out,
-                            flat,
-                            body,
-                            &arguments,
-                            result.map(|h| copy.expression(h)),
-                            in_loop,
-                            into,
-                        );
-                        // Later statements, and expressions already copied, use the
-                        // value returned in place of the call's result.
-                        if let (Some(result), Some(returned)) = (result, returned) {
-                            let old = copy.expression(*result);
-                            if let Some(slot) = copy.expressions.get_mut(result.index()) {
-                                *slot = returned;
-                            }
-                            state.replaced.push((old, returned));
-                        }
-                    }
-                    None => into.push(Statement::Call {
+                let Some(flat) = flat.and_then(Option::as_ref) else {
+                    into.push(Statement::Call {
                         function: *function,
-                        arguments,
+                        arguments: arguments.iter().map(|&a| copy.expression(a)).collect(),
                         result: result.map(|h| copy.expression(h)),
-                    }),
+                    });
+                    return;
+                };
+                let mut copied = std::mem::take(&mut state.spare.arguments);
+                copied.clear();
+                copied.extend(arguments.iter().map(|&a| copy.expression(a)));
+                let returned = self.inline_call(
+                    out,
+                    flat,
+                    body,
+                    &copied,
+                    result.map(|h| copy.expression(h)),
+                    in_loop,
+                    into,
+                    &mut state.spare,
+                );
+                state.spare.arguments = copied;
+                // Later statements, and expressions already copied, use the value
+                // returned in place of the call's result.
+                if let (Some(result), Some(returned)) = (result, returned) {
+                    let old = copy.expression(*result);
+                    if let Some(slot) = copy.expressions.get_mut(result.index()) {
+                        *slot = returned;
+                    }
+                    state.replaced.push((old, returned));
                 }
                 return;
             }
@@ -1189,6 +1210,7 @@ impl<'a> Inliner<'a> {
     /// else the body `flat` holds. `result` is the call's copied result expression, if
     /// used: with early returns it becomes a load of the local the returns store to;
     /// otherwise the value returned at the end stands for it, and is what this gives.
+    /// The copy's lists come from `spare` and go back to it.
     #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
@@ -1199,6 +1221,7 @@ impl<'a> Inliner<'a> {
         result: Option<Handle<Expression>>,
         in_loop: bool,
         into: &mut Block,
+        spare: &mut Spare,
     ) -> Option<Handle<Expression>> {
         let mut body = body;
         // A moved body's locals, expressions and statements are taken rather than
@@ -1230,8 +1253,9 @@ impl<'a> Inliner<'a> {
         };
         let mut copy = Copy {
             source: callee,
-            expressions: Vec::with_capacity(expressions),
-            locals: Vec::with_capacity(locals),
+            expressions: spare.take_expressions(expressions),
+            locals: spare.take_locals(locals),
+            runs: std::mem::take(&mut spare.runs),
             target: ReturnTarget::End {
                 result_used: result.is_some(),
             },
@@ -1296,8 +1320,9 @@ impl<'a> Inliner<'a> {
         let mut state = State {
             calls: Vec::new().into_iter(),
             replaced: Vec::new(),
+            spare: Spare::default(),
         };
-        if flat.early_return {
+        let returned = if flat.early_return {
             let mut body = match statements {
                 Some(mut statements) => {
                     copy.rename_block(&mut statements);
@@ -1328,7 +1353,11 @@ impl<'a> Inliner<'a> {
                 None => self.block_into(out, &mut copy, &callee.body, &mut state, in_loop, into),
             }
             copy.returned
-        }
+        };
+        spare.expressions = copy.expressions;
+        spare.locals = copy.locals;
+        spare.runs = copy.runs;
+        returned
     }
 }
 
@@ -1380,6 +1409,41 @@ struct State {
     calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
+    /// The lists of the inlined calls' copies.
+    spare: Spare,
+}
+
+/// The lists an inlined call's copy fills, kept (emptied) between the calls of a
+/// flattening and from one flattening to the next, so that inlining a call allocates
+/// none of them.
+#[derive(Default)]
+struct Spare {
+    /// See [`Copy::expressions`].
+    expressions: Vec<Handle<Expression>>,
+    /// See [`Copy::locals`].
+    locals: Vec<Handle<LocalVariable>>,
+    /// See [`Copy::runs`].
+    runs: Vec<std::ops::Range<usize>>,
+    /// The call's arguments, copied.
+    arguments: Vec<Handle<Expression>>,
+}
+
+impl Spare {
+    /// The expression list, emptied, with room for `count`.
+    fn take_expressions(&mut self, count: usize) -> Vec<Handle<Expression>> {
+        let mut list = std::mem::take(&mut self.expressions);
+        list.clear();
+        list.reserve(count);
+        list
+    }
+
+    /// The local list, emptied, with room for `count`.
+    fn take_locals(&mut self, count: usize) -> Vec<Handle<LocalVariable>> {
+        let mut list = std::mem::take(&mut self.locals);
+        list.clear();
+        list.reserve(count);
+        list
+    }
 }
 
 #[cfg(test)]

@@ -169,7 +169,7 @@ impl FunctionWriter<'_, '_> {
                     Expression::LocalVariable(local) => Some(local),
                     _ => None,
                 };
-                if let Some(known) = whole_local.and_then(|local| self.known.get(local)) {
+                if let Some(known) = whole_local.and_then(|local| self.s.known.get(local)) {
                     return Ok(known);
                 }
                 if let Some(part) = self.known_part(*pointer, result_type)? {
@@ -177,7 +177,7 @@ impl FunctionWriter<'_, '_> {
                 }
                 let loaded = self.pointer(*pointer).and_then(|p| self.load(p))?;
                 if let Some(local) = whole_local {
-                    self.known.set(local, loaded);
+                    self.s.known.set(local, loaded);
                 }
                 Ok(loaded)
             }
@@ -502,25 +502,35 @@ impl FunctionWriter<'_, '_> {
         pointer: Handle<Expression>,
         result_type: Word,
     ) -> Result<Option<Word>> {
-        let mut indices = Vec::new();
+        // The known value (filled in once found), then the indices, from the spare list.
+        let mut operands = std::mem::take(&mut self.s.spare_operands);
+        operands.clear();
+        operands.push(Operand::IdRef(0));
         let mut current = pointer;
         let local = loop {
             match *self.expression(current)? {
                 Expression::AccessIndex { base, index } => {
-                    indices.push(index);
+                    operands.push(Operand::LiteralBit32(index));
                     current = base;
                 }
-                Expression::LocalVariable(local) => break local,
-                _ => return Ok(None),
+                Expression::LocalVariable(local) => break Some(local),
+                _ => break None,
             }
         };
-        let Some(known) = self.known.get(local) else {
-            return Ok(None);
+        let written = match (
+            local.and_then(|local| self.s.known.get(local)),
+            operands.split_first_mut(),
+        ) {
+            (Some(known), Some((first, indices))) => {
+                *first = Operand::IdRef(known);
+                // Found innermost access first.
+                indices.reverse();
+                self.emit(Op::CompositeExtract, result_type, &operands)
+                    .map(Some)
+            }
+            _ => Ok(None),
         };
-        let mut operands = Vec::with_capacity(indices.len() + 1);
-        operands.push(Operand::IdRef(known));
-        operands.extend(indices.into_iter().rev().map(Operand::LiteralBit32));
-        self.emit(Op::CompositeExtract, result_type, &operands)
-            .map(Some)
+        self.s.spare_operands = operands;
+        written
     }
 }

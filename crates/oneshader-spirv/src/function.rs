@@ -3,8 +3,8 @@
 
 use oneshader_ir::analysis::walk_statements;
 use oneshader_ir::{
-    AddressSpace, Block, Expression, FastHashSet, Function, Handle, LocalVariable, Module, Span,
-    Statement, Type, TypeInner,
+    AddressSpace, Block, Expression, Function, Handle, LocalVariable, Module, Span, Statement,
+    Type, TypeInner,
 };
 use rspirv::spirv::{self, FunctionControl, Op, StorageClass, Word};
 
@@ -62,22 +62,56 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     pub w: &'w mut Writer<'a>,
     /// The IR function.
     pub f: &'a Function,
+    /// What it knows and the lists it fills, taken from the module writer's
+    /// [`Tables::function`](crate::writer::Tables) and given back at its end.
+    pub s: FunctionLists,
     /// The value of each bound expression (and call/atomic result) in scope.
     values: Vec<Option<Word>>,
     /// Bound expressions whose scope has ended.
     expired: Vec<bool>,
-    /// The expressions bound in each open block, innermost last.
-    scopes: Vec<Vec<Handle<Expression>>>,
-    /// The `OpVariable` of each local.
-    locals: Vec<Word>,
     /// Each argument: its value, or for `out`/`inout` parameters its pointer.
     arguments: Vec<Word>,
-    /// The enclosing loops and switches, innermost last.
-    pub constructs: Vec<Construct>,
     /// For the entry function: its outputs.
     pub outputs: Option<EntryInterface>,
+}
+
+/// The state of a [`FunctionWriter`] that lives in lists, kept (emptied) from one
+/// function to the next so that writing one allocates little.
+#[derive(Default)]
+pub(crate) struct FunctionLists {
+    /// The expressions bound in the open nested blocks, outermost first: those of
+    /// nested block `n` start at `scope_starts[n]`. (The function's own block is never
+    /// closed, so what it binds is not listed.)
+    scoped: Vec<Handle<Expression>>,
+    /// Where each open nested block's expressions start in `scoped`, innermost last.
+    scope_starts: Vec<usize>,
+    /// The `OpVariable` of each local.
+    locals: Vec<Word>,
+    /// The enclosing loops and switches, innermost last.
+    pub constructs: Vec<Construct>,
     /// The value each local is known to hold here.
     pub known: KnownValues,
+    /// Emptied lists of locals, for [`FunctionWriter::changed_locals`] to reuse.
+    spare_locals: Vec<Vec<Handle<LocalVariable>>>,
+    /// The accesses of the pointer being written, outermost first, for
+    /// [`FunctionWriter::pointer`] to reuse.
+    spare_accesses: Vec<Handle<Expression>>,
+    /// The operands of an instruction being put together, for reuse.
+    spare_words: Vec<Word>,
+    /// The same, for an instruction with literal operands.
+    pub spare_operands: Vec<Operand>,
+}
+
+impl FunctionLists {
+    /// Empties the lists for a function of `locals` locals.
+    fn clear(&mut self, locals: usize) {
+        self.scoped.clear();
+        self.scope_starts.clear();
+        self.locals.clear();
+        self.locals.reserve(locals);
+        self.constructs.clear();
+        self.known.reset(locals);
+    }
 }
 
 /// Writes the entry function: reads inputs into the arguments, and writes results to
@@ -125,18 +159,17 @@ pub(crate) fn write_helper_function<'a>(
 
 impl<'w, 'a> FunctionWriter<'w, 'a> {
     fn new(w: &'w mut Writer<'a>, f: &'a Function) -> Self {
+        let mut s = std::mem::take(&mut w.tables.function);
+        s.clear(f.local_variables.len());
         let count = f.expressions.len();
         FunctionWriter {
             w,
             f,
+            s,
             values: vec![None; count],
             expired: vec![false; count],
-            scopes: vec![Vec::new()],
-            locals: Vec::new(),
             arguments: Vec::new(),
-            constructs: Vec::new(),
             outputs: None,
-            known: KnownValues::new(f.local_variables.len()),
         }
     }
 
@@ -147,13 +180,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut stores = Vec::new();
         for (handle, local) in f.local_variables.iter() {
             let (variable, init) = self.local_variable(local)?;
-            self.locals.push(variable);
+            self.s.locals.push(variable);
             stores.extend(init.map(|init| (handle, variable, init)));
         }
         for (local, variable, init) in stores {
             let value = self.value(init)?;
             self.w.b.store(variable, value, None)?;
-            self.known.set(local, value);
+            self.s.known.set(local, value);
         }
         self.block(&f.body)?;
         if self.is_open() {
@@ -163,6 +196,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
         }
         self.w.b.end_function()?;
+        self.w.tables.function = self.s;
         Ok(())
     }
 
@@ -179,9 +213,10 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
     }
 
-    /// The locals that `blocks` may change: stored to, or passed to `out` parameters.
-    pub fn changed_locals(&self, blocks: &[&Block]) -> FastHashSet<Handle<LocalVariable>> {
-        let mut changed = FastHashSet::default();
+    /// The locals that `blocks` may change: stored to, or passed to `out` parameters
+    /// (some more than once); hand the list to [`FunctionWriter::forget`] when done.
+    pub fn changed_locals(&mut self, blocks: &[&Block]) -> Vec<Handle<LocalVariable>> {
+        let mut changed = self.s.spare_locals.pop().unwrap_or_default();
         for block in blocks {
             walk_statements(block, &mut |statement| match statement {
                 Statement::Store { pointer, .. } | Statement::Atomic { pointer, .. } => {
@@ -196,11 +231,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         changed
     }
 
-    /// Forgets what is known of the locals in `changed`.
-    pub fn forget(&mut self, changed: &FastHashSet<Handle<LocalVariable>>) {
-        for &local in changed {
-            self.known.forget(local);
+    /// Forgets what is known of the locals in `changed` (from
+    /// [`FunctionWriter::changed_locals`]), keeping the list for the next one.
+    pub fn forget(&mut self, mut changed: Vec<Handle<LocalVariable>>) {
+        for &local in &changed {
+            self.s.known.forget(local);
         }
+        changed.clear();
+        self.s.spare_locals.push(changed);
     }
 
     /// The `OpVariable` of a local, and the value to store at the start when its
@@ -288,8 +326,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         if let Some(slot) = self.values.get_mut(handle.index()) {
             *slot = Some(value);
         }
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push(handle);
+        if !self.s.scope_starts.is_empty() {
+            self.s.scoped.push(handle);
         }
     }
 
@@ -306,12 +344,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Opens a nested block's scope of bound expressions.
     pub fn push_scope(&mut self) {
-        self.scopes.push(Vec::new());
+        self.s.scope_starts.push(self.s.scoped.len());
     }
 
     /// Closes the innermost scope: its bound expressions may not be used after it.
     pub fn pop_scope(&mut self) {
-        for handle in self.scopes.pop().unwrap_or_default() {
+        let start = self.s.scope_starts.pop().unwrap_or(0);
+        for &handle in self.s.scoped.get(start..).unwrap_or_default() {
             if let Some(slot) = self.values.get_mut(handle.index()) {
                 *slot = None;
             }
@@ -319,6 +358,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 *expired = true;
             }
         }
+        self.s.scoped.truncate(start);
     }
 
     /// The value of argument `index`, or for an `out`/`inout` parameter its pointer.
@@ -331,7 +371,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// The `OpVariable` of local `handle`.
     pub fn local(&self, handle: Handle<LocalVariable>, span: Option<Span>) -> Result<Word> {
-        self.locals
+        self.s
+            .locals
             .get(handle.index())
             .copied()
             .ok_or_else(|| Error::malformed(span, format!("local {handle:?} does not exist")))
@@ -375,21 +416,16 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let span = self.span(handle);
             return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
         }
-        enum Index {
-            Constant(u32),
-            Dynamic(Handle<Expression>),
-        }
-        let mut indices = Vec::new();
+        // The accesses from `handle` down to the variable, taken from the spare list
+        // (a pointer written for an index inside takes its own).
+        let mut accesses = std::mem::take(&mut self.s.spare_accesses);
+        accesses.clear();
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
             let current_span = self.span(current);
             match *self.expression(current)? {
-                Expression::Access { base, index } => {
-                    indices.push(Index::Dynamic(index));
-                    current = base;
-                }
-                Expression::AccessIndex { base, index } => {
-                    indices.push(Index::Constant(index));
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                    accesses.push(current);
                     current = base;
                 }
                 Expression::GlobalVariable(global) => {
@@ -426,7 +462,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
             }
         };
-        if indices.is_empty() && !wrapped {
+        if accesses.is_empty() && !wrapped {
+            self.s.spare_accesses = accesses;
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -439,20 +476,24 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         // The root, then the indices.
-        let mut chain = Vec::with_capacity(indices.len() + 2);
+        let mut chain = std::mem::take(&mut self.s.spare_words);
+        chain.clear();
         chain.push(root);
         if wrapped {
             chain.push(self.w.u32_constant(0)?);
         }
-        for index in indices.into_iter().rev() {
-            chain.push(match index {
-                Index::Constant(value) => self.w.u32_constant(value)?,
-                Index::Dynamic(index) => self.value(index)?,
+        for &access in accesses.iter().rev() {
+            chain.push(match *self.expression(access)? {
+                Expression::AccessIndex { index, .. } => self.w.u32_constant(index)?,
+                Expression::Access { index, .. } => self.value(index)?,
+                _ => continue,
             });
         }
+        self.s.spare_accesses = accesses;
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;
+        self.s.spare_words = chain;
         Ok(Pointer {
             id,
             class,

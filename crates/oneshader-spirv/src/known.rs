@@ -19,12 +19,11 @@ pub struct KnownValues {
 }
 
 impl KnownValues {
-    /// Knows nothing, for a function of `locals` locals.
-    pub fn new(locals: usize) -> KnownValues {
-        KnownValues {
-            values: vec![None; locals],
-            undo: Vec::new(),
-        }
+    /// Knows nothing again, for a function of `locals` locals, keeping the buffers.
+    pub fn reset(&mut self, locals: usize) {
+        self.values.clear();
+        self.values.resize(locals, None);
+        self.undo.clear();
     }
 
     /// The value `local` is known to hold.
@@ -83,7 +82,8 @@ mod tests {
 
     #[test]
     fn rewinding_restores_what_was_known_at_the_mark() {
-        let mut known = KnownValues::new(3);
+        let mut known = KnownValues::default();
+        known.reset(3);
         known.set(local(0), 10);
         known.set(local(1), 11);
         let mark = known.mark();

@@ -138,7 +138,7 @@ pub(crate) struct FunctionState {
 }
 
 /// A SPIR-V module under construction, as words per section of the module layout.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Builder {
     /// The version word of the header.
     version: Word,
@@ -201,30 +201,19 @@ fn string_words(text: &str) -> usize {
 }
 
 impl Builder {
-    /// An empty module of SPIR-V 1.0.
+    /// An empty module of SPIR-V 1.0, with room for a small module's globals and types.
     pub fn new() -> Self {
-        Builder {
-            version: 0x0001_0000,
-            ids: vec![IdInfo::NEW],
-            capabilities: Vec::new(),
-            ext_inst_imports: Vec::new(),
-            memory_model: Vec::new(),
-            entry_points: Vec::new(),
-            execution_modes: Vec::new(),
-            debug_names: Vec::new(),
-            annotations: Vec::new(),
+        let mut builder = Builder {
             globals: Vec::with_capacity(256),
-            functions: Vec::new(),
             types: FastHashMap::with_capacity_and_hasher(32, Default::default()),
-            function_types: FastHashMap::default(),
-            function: None,
-            spare: FunctionState::default(),
-            promoter: crate::ssa::Promoter::default(),
-        }
+            ..Builder::default()
+        };
+        builder.reset();
+        builder
     }
 
-    /// Empties the module for the next one, keeping the buffers: as [`Builder::new`] but
-    /// without allocating.
+    /// Empties the module for the next one, keeping the buffers: the empty module of
+    /// SPIR-V 1.0 that [`Builder::new`] gives, without allocating.
     pub fn reset(&mut self) {
         self.version = 0x0001_0000;
         self.ids.clear();

@@ -66,14 +66,14 @@ impl FunctionWriter<'_, '_> {
                 break_if,
             } => self.loop_statement(body, continuing, *break_if)?,
             Statement::Break => {
-                let target = match self.constructs.last() {
+                let target = match self.s.constructs.last() {
                     Some(Construct::Loop { merge, .. } | Construct::Switch { merge }) => *merge,
                     None => return Err(Error::malformed(None, "break outside a loop or switch")),
                 };
                 self.w.b.branch(target)?;
             }
             Statement::Continue => {
-                let target = self.constructs.iter().rev().find_map(|c| match c {
+                let target = self.s.constructs.iter().rev().find_map(|c| match c {
                     Construct::Loop { continuing, .. } => Some(*continuing),
                     Construct::Switch { .. } => None,
                 });
@@ -108,9 +108,9 @@ impl FunctionWriter<'_, '_> {
                 self.store(pointer, value)?;
                 if let Some(local) = local {
                     if whole_local {
-                        self.known.set(local, value);
+                        self.s.known.set(local, value);
                     } else {
-                        self.known.forget(local);
+                        self.s.known.forget(local);
                     }
                 }
             }
@@ -137,7 +137,7 @@ impl FunctionWriter<'_, '_> {
         reject: &Block,
     ) -> Result<()> {
         if let Some(breaks_when) = conditional_break(accept, reject) {
-            if let Some(&Construct::Loop { merge, .. }) = self.constructs.last() {
+            if let Some(&Construct::Loop { merge, .. }) = self.s.constructs.last() {
                 let condition = self.value(condition)?;
                 let next = self.w.b.id();
                 self.branch_out_when(condition, breaks_when, merge, next)?;
@@ -146,7 +146,7 @@ impl FunctionWriter<'_, '_> {
             }
         }
         let condition = self.value(condition)?;
-        let before = self.known.mark();
+        let before = self.s.known.mark();
         let changed = self.changed_locals(&[accept, reject]);
         let merge = self.w.b.id();
         let accept_label = self.w.b.id();
@@ -163,13 +163,13 @@ impl FunctionWriter<'_, '_> {
         self.nested(accept)?;
         self.branch_if_open(merge)?;
         if !reject.is_empty() {
-            self.known.rewind(before);
+            self.s.known.rewind(before);
             self.w.b.begin_block(Some(reject_label))?;
             self.nested(reject)?;
             self.branch_if_open(merge)?;
         }
-        self.known.rewind(before);
-        self.forget(&changed);
+        self.s.known.rewind(before);
+        self.forget(changed);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -181,8 +181,8 @@ impl FunctionWriter<'_, '_> {
         break_if: Option<Handle<Expression>>,
     ) -> Result<()> {
         let changed = self.changed_locals(&[body, continuing]);
-        self.forget(&changed);
-        let before = self.known.mark();
+        self.forget(changed);
+        let before = self.s.known.mark();
         let header = self.w.b.id();
         let body_label = self.w.b.id();
         let continue_label = self.w.b.id();
@@ -222,7 +222,7 @@ impl FunctionWriter<'_, '_> {
         }
 
         self.w.b.begin_block(Some(body_label))?;
-        self.constructs.push(Construct::Loop {
+        self.s.constructs.push(Construct::Loop {
             merge,
             continuing: continue_label,
         });
@@ -230,9 +230,9 @@ impl FunctionWriter<'_, '_> {
         self.push_scope();
         let written = self.block(body).and_then(|()| {
             self.branch_if_open(continue_label)?;
-            self.known.rewind(before);
+            self.s.known.rewind(before);
             self.w.b.begin_block(Some(continue_label))?;
-            self.constructs.pop();
+            self.s.constructs.pop();
             self.block(continuing)?;
             if self.is_open() {
                 match break_if {
@@ -247,7 +247,7 @@ impl FunctionWriter<'_, '_> {
         });
         self.pop_scope();
         written?;
-        self.known.rewind(before);
+        self.s.known.rewind(before);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -310,11 +310,11 @@ impl FunctionWriter<'_, '_> {
         }
         self.w.b.selection_merge(merge, SelectionControl::NONE)?;
         self.w.b.switch(selector, default, &targets)?;
-        self.constructs.push(Construct::Switch { merge });
+        self.s.constructs.push(Construct::Switch { merge });
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);
-        self.forget(&changed);
-        let before = self.known.mark();
+        self.forget(changed);
+        let before = self.s.known.mark();
         let mut written = Ok(());
         for (index, case) in cases.iter().enumerate() {
             if case.fall_through && case.body.is_empty() {
@@ -326,7 +326,7 @@ impl FunctionWriter<'_, '_> {
             } else {
                 merge
             };
-            self.known.rewind(before);
+            self.s.known.rewind(before);
             written = self
                 .w
                 .b
@@ -338,9 +338,9 @@ impl FunctionWriter<'_, '_> {
                 break;
             }
         }
-        self.constructs.pop();
+        self.s.constructs.pop();
         written?;
-        self.known.rewind(before);
+        self.s.known.rewind(before);
         self.w.b.begin_block(Some(merge))?;
         Ok(())
     }
@@ -473,7 +473,7 @@ impl FunctionWriter<'_, '_> {
         result: Option<Handle<Expression>>,
     ) -> Result<()> {
         let callee = self.w.module.functions.try_get(function);
-        let signature = self.w.functions.get(&function).cloned();
+        let signature = self.w.tables.functions.get(&function).cloned();
         let (Some(callee), Some(signature)) = (callee, signature) else {
             return Err(Error::malformed(
                 None,
@@ -513,7 +513,7 @@ impl FunctionWriter<'_, '_> {
         )?;
         for &argument in arguments {
             if let Some(local) = self.local_root(argument) {
-                self.known.forget(local);
+                self.s.known.forget(local);
             }
         }
         for (pointer, temporary) in copy_back {

@@ -80,7 +80,12 @@ impl Writer<'_> {
             TypeInner::Array { .. } | TypeInner::Struct { .. } => layout,
             _ => Layout::Plain,
         };
-        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.get(layout)) {
+        if let Some(id) = self
+            .tables
+            .types
+            .get(ty.index())
+            .and_then(|ids| ids.get(layout))
+        {
             return Ok(id);
         }
         let id = match *inner {
@@ -161,7 +166,7 @@ impl Writer<'_> {
             } => self.image_type(dim, arrayed, class)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
         };
-        if let Some(ids) = self.types.get_mut(ty.index()) {
+        if let Some(ids) = self.tables.types.get_mut(ty.index()) {
             ids.set(layout, id);
         }
         Ok(id)
@@ -226,7 +231,7 @@ impl Writer<'_> {
         span: Option<Span>,
     ) -> Result<(Word, bool)> {
         let key = (ty, read_only, class);
-        if let Some(&found) = self.blocks.get(&key) {
+        if let Some(&found) = self.tables.blocks.get(&key) {
             return Ok(found);
         }
         let members: Vec<(Handle<Type>, u32)> = match self.inner(ty, span)? {
@@ -249,7 +254,7 @@ impl Writer<'_> {
                     .member_decorate(id, index, Decoration::NonWritable, []);
             }
         }
-        self.blocks.insert(key, (id, wrapped));
+        self.tables.blocks.insert(key, (id, wrapped));
         Ok((id, wrapped))
     }
 }

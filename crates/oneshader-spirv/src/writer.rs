@@ -68,35 +68,67 @@ pub(crate) struct FunctionSignature {
     pub parameter_types: Vec<Word>,
 }
 
-/// The buffers of a [`Writer`] that do not depend on the entry point, kept between the
-/// entry points of a module (emptied, not freed) so that each one's writer allocates
-/// little.
+/// What a [`Writer`] keeps from one entry point of a module to the next, emptied
+/// rather than freed, so that each entry point's writer allocates little.
 #[derive(Default)]
 pub(crate) struct Buffers {
-    /// The module builder, once a module was written (boxed, as in [`Writer::b`]).
-    b: Option<Box<Builder>>,
-    /// See [`Writer::capabilities`].
+    /// The module builder, once a module was written (see [`Writer::b`]).
+    builder: Option<Box<Builder>>,
+    /// The writer's tables, once a module was written.
+    tables: Option<Tables>,
+}
+
+/// What a [`Writer`] declared so far, found by what it stands for (and the lists it
+/// fills while writing); see [`Buffers`].
+#[derive(Default)]
+pub(crate) struct Tables {
+    /// Capabilities declared so far, in declaration order.
     capabilities: Vec<Capability>,
-    /// See [`Writer::types`].
-    types: Vec<TypeIds>,
-    /// See [`Writer::blocks`].
-    blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
-    /// See [`Writer::pointer_types`].
+    /// SPIR-V types of IR types, per memory layout.
+    pub(crate) types: Vec<TypeIds>,
+    /// `Block` structs of buffers, by IR type and writability.
+    pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
+    /// Pointer types declared so far, by storage class and pointee.
     pointer_types: FastHashMap<(StorageClass, Word), Word>,
-    /// See [`Writer::scalar_constants`], once a module was written.
-    scalar_constants: Option<Box<[FastHashMap<u64, Word>; SCALAR_SLOTS]>>,
-    /// See [`Writer::composite_constants`].
+    /// Scalar constants by bits, in a table by [`constant_slot`] of their type: a hit
+    /// needs neither the type's id nor a hash of it (boxed, as it is large).
+    scalar_constants: Box<[FastHashMap<u64, Word>; SCALAR_SLOTS]>,
+    /// Composite and null constants by type and constituents.
+    /// The key is the type followed by the constituents (none for `OpConstantNull`).
     composite_constants: FastHashMap<Vec<Word>, Word>,
-    /// See [`Writer::composite_key`].
+    /// The key of `composite_constants` being looked up, kept to spare an allocation.
     composite_key: Vec<Word>,
-    /// See [`Writer::globals`].
+    /// Globals written so far.
     globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
-    /// See [`Writer::wave_inputs`].
+    /// Built-in input variables made for wave operations.
     wave_inputs: FastHashMap<u32, Word>,
-    /// See [`Writer::interface`].
-    interface: Vec<Word>,
-    /// See [`Writer::functions`].
-    functions: FastHashMap<Handle<Function>, FunctionSignature>,
+    /// Every global variable the entry point uses: its interface.
+    pub interface: Vec<Word>,
+    /// Signatures of the helper functions the entry point reaches.
+    pub functions: FastHashMap<Handle<Function>, FunctionSignature>,
+    /// The lists of the function writer, between functions.
+    pub(crate) function: crate::function::FunctionLists,
+}
+
+impl Tables {
+    /// Empties the tables for a module of `types` IR types, keeping their allocations.
+    fn clear(&mut self, types: usize) {
+        self.capabilities.clear();
+        self.types.clear();
+        self.types.resize(types, TypeIds::default());
+        self.blocks.clear();
+        self.pointer_types.clear();
+        self.pointer_types.reserve(32);
+        for constants in self.scalar_constants.iter_mut() {
+            constants.clear();
+        }
+        self.composite_constants.clear();
+        self.composite_key.clear();
+        self.globals.clear();
+        self.wave_inputs.clear();
+        self.interface.clear();
+        self.functions.clear();
+    }
 }
 
 /// Writes one entry point of a module.
@@ -115,38 +147,17 @@ pub(crate) struct Writer<'a> {
     /// The module under construction (boxed, as it is large and goes back and forth
     /// between the writer and [`Buffers`]).
     pub b: Box<Builder>,
-    /// Capabilities declared so far, in declaration order.
-    capabilities: Vec<Capability>,
+    /// What it declared so far.
+    pub(crate) tables: Tables,
     /// The `GLSL.std.450` import, once used.
     glsl: Option<Word>,
-    /// SPIR-V types of IR types, per memory layout.
-    pub(crate) types: Vec<TypeIds>,
-    /// `Block` structs of buffers, by IR type and writability.
-    pub(crate) blocks: FastHashMap<(Handle<Type>, bool, StorageClass), (Word, bool)>,
     /// Scalar types declared so far (saves the capability checks of `scalar_type`), by
     /// [`scalar_slot`]; 0 where not declared yet.
     scalar_types: [Word; SCALAR_SLOTS],
-    /// Pointer types declared so far, by storage class and pointee.
-    pointer_types: FastHashMap<(StorageClass, Word), Word>,
-    /// Scalar constants by bits, in a table by [`constant_slot`] of their type: a hit
-    /// needs neither the type's id nor a hash of it (boxed, as [`Writer::b`]).
-    scalar_constants: Box<[FastHashMap<u64, Word>; SCALAR_SLOTS]>,
     /// The commonest scalar constants (see [`small_constant_key`]) by [`constant_slot`] and
-    /// key, 0 where not declared yet: looked up before `scalar_constants`, without a hash.
+    /// key, 0 where not declared yet: looked up before [`Tables::scalar_constants`],
+    /// without a hash.
     small_constants: [[Word; SMALL_CONSTANTS]; SCALAR_SLOTS],
-    /// Composite and null constants by type and constituents.
-    /// The key is the type followed by the constituents (none for `OpConstantNull`).
-    composite_constants: FastHashMap<Vec<Word>, Word>,
-    /// The key of `composite_constants` being looked up, kept to spare an allocation.
-    composite_key: Vec<Word>,
-    /// Globals written so far.
-    globals: FastHashMap<Handle<GlobalVariable>, GlobalInfo>,
-    /// Built-in input variables made for wave operations.
-    wave_inputs: FastHashMap<u32, Word>,
-    /// Every global variable the entry point uses: its interface.
-    pub interface: Vec<Word>,
-    /// Signatures of the helper functions the entry point reaches.
-    pub functions: FastHashMap<Handle<Function>, FunctionSignature>,
     /// Errors met so far.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -221,21 +232,14 @@ impl<'a> Writer<'a> {
             entry_function,
             helpers,
             options,
-            b: buffers.b.take().unwrap_or_else(|| Box::new(Builder::new())),
-            capabilities: take(&mut buffers.capabilities),
+            b: buffers
+                .builder
+                .take()
+                .unwrap_or_else(|| Box::new(Builder::new())),
+            tables: buffers.tables.take().unwrap_or_default(),
             glsl: None,
-            types: take(&mut buffers.types),
-            blocks: take(&mut buffers.blocks),
             scalar_types: [0; SCALAR_SLOTS],
-            pointer_types: take(&mut buffers.pointer_types),
-            scalar_constants: buffers.scalar_constants.take().unwrap_or_default(),
             small_constants: [[0; SMALL_CONSTANTS]; SCALAR_SLOTS],
-            composite_constants: take(&mut buffers.composite_constants),
-            composite_key: take(&mut buffers.composite_key),
-            globals: take(&mut buffers.globals),
-            wave_inputs: take(&mut buffers.wave_inputs),
-            interface: take(&mut buffers.interface),
-            functions: take(&mut buffers.functions),
             diagnostics: Vec::new(),
         };
         writer.clear();
@@ -254,42 +258,17 @@ impl<'a> Writer<'a> {
             Err(take(&mut writer.diagnostics))
         };
         *buffers = Buffers {
-            b: Some(writer.b),
-            capabilities: writer.capabilities,
-            types: writer.types,
-            blocks: writer.blocks,
-            pointer_types: writer.pointer_types,
-            scalar_constants: Some(writer.scalar_constants),
-            composite_constants: writer.composite_constants,
-            composite_key: writer.composite_key,
-            globals: writer.globals,
-            wave_inputs: writer.wave_inputs,
-            interface: writer.interface,
-            functions: writer.functions,
+            builder: Some(writer.b),
+            tables: Some(writer.tables),
         };
         result
     }
 
-    /// Empties the buffers taken from [`Buffers`], which hold the previous entry point's
-    /// module, keeping their allocations.
+    /// Empties the builder and tables taken from [`Buffers`], which hold the previous
+    /// entry point's module, keeping their allocations.
     fn clear(&mut self) {
         self.b.reset();
-        self.capabilities.clear();
-        self.types.clear();
-        self.types
-            .resize(self.module.types.len(), TypeIds::default());
-        self.blocks.clear();
-        self.pointer_types.clear();
-        self.pointer_types.reserve(32);
-        for constants in self.scalar_constants.iter_mut() {
-            constants.clear();
-        }
-        self.composite_constants.clear();
-        self.composite_key.clear();
-        self.globals.clear();
-        self.wave_inputs.clear();
-        self.interface.clear();
-        self.functions.clear();
+        self.tables.clear(self.module.types.len());
     }
 
     /// Declares the signatures of every reachable helper, then writes the entry
@@ -311,7 +290,7 @@ impl<'a> Writer<'a> {
                 )
             })?;
             let signature = self.signature(function)?;
-            self.functions.insert(handle, signature);
+            self.tables.functions.insert(handle, signature);
         }
 
         let void = self.b.type_void();
@@ -327,7 +306,7 @@ impl<'a> Writer<'a> {
         for &handle in helpers {
             let (Some(function), Some(signature)) = (
                 self.module.functions.try_get(handle),
-                self.functions.get(&handle).cloned(),
+                self.tables.functions.get(&handle).cloned(),
             ) else {
                 continue;
             };
@@ -344,7 +323,7 @@ impl<'a> Writer<'a> {
             ShaderStage::Fragment => ExecutionModel::Fragment,
             ShaderStage::Compute => ExecutionModel::GLCompute,
         };
-        let interface = self.interface.clone();
+        let interface = self.tables.interface.clone();
         self.b
             .entry_point(model, entry_id, entry.name.as_str(), interface);
         match entry.stage {
@@ -364,11 +343,11 @@ impl<'a> Writer<'a> {
 
     /// The pointer type to `pointee` in storage class `class`.
     pub(crate) fn pointer_type(&mut self, class: StorageClass, pointee: Word) -> Word {
-        if let Some(&id) = self.pointer_types.get(&(class, pointee)) {
+        if let Some(&id) = self.tables.pointer_types.get(&(class, pointee)) {
             return id;
         }
         let id = self.b.type_pointer(class, pointee);
-        self.pointer_types.insert((class, pointee), id);
+        self.tables.pointer_types.insert((class, pointee), id);
         id
     }
 
@@ -424,8 +403,8 @@ impl<'a> Writer<'a> {
 
     /// Declares `capability` once.
     pub fn capability(&mut self, capability: Capability) {
-        if !self.capabilities.contains(&capability) {
-            self.capabilities.push(capability);
+        if !self.tables.capabilities.contains(&capability) {
+            self.tables.capabilities.push(capability);
             self.b.capability(capability);
         }
     }
@@ -461,7 +440,7 @@ impl<'a> Writer<'a> {
 
     /// The SPIR-V type of values of IR type `ty`.
     pub fn value_type(&mut self, ty: Handle<Type>) -> Result<Word> {
-        if let Some(id) = self.types.get(ty.index()).and_then(|ids| ids.plain) {
+        if let Some(id) = self.tables.types.get(ty.index()).and_then(|ids| ids.plain) {
             return Ok(id);
         }
         self.type_id(ty, Layout::Plain)
@@ -480,7 +459,7 @@ impl<'a> Writer<'a> {
                 .and_then(|ids| ids.get(key))
                 .filter(|&&id| id != 0),
             None => slot
-                .and_then(|slot| self.scalar_constants.get(slot))
+                .and_then(|slot| self.tables.scalar_constants.get(slot))
                 .and_then(|constants| constants.get(&bits)),
         };
         match known {
@@ -509,7 +488,9 @@ impl<'a> Writer<'a> {
                 }
             }
             None => {
-                if let Some(constants) = slot.and_then(|slot| self.scalar_constants.get_mut(slot)) {
+                if let Some(constants) =
+                    slot.and_then(|slot| self.tables.scalar_constants.get_mut(slot))
+                {
                     constants.insert(bits, id);
                 }
             }
@@ -551,25 +532,30 @@ impl<'a> Writer<'a> {
 
     /// An `OpConstantComposite` of type `ty` (cached).
     pub fn composite_constant(&mut self, ty: Word, components: &[Word]) -> Word {
-        self.composite_key.clear();
-        self.composite_key.push(ty);
-        self.composite_key.extend_from_slice(components);
-        if let Some(&id) = self.composite_constants.get(self.composite_key.as_slice()) {
+        self.tables.composite_key.clear();
+        self.tables.composite_key.push(ty);
+        self.tables.composite_key.extend_from_slice(components);
+        if let Some(&id) = self
+            .tables
+            .composite_constants
+            .get(self.tables.composite_key.as_slice())
+        {
             return id;
         }
         let id = self.b.constant_composite(ty, components);
-        self.composite_constants
-            .insert(self.composite_key.clone(), id);
+        self.tables
+            .composite_constants
+            .insert(self.tables.composite_key.clone(), id);
         id
     }
 
     /// An `OpConstantNull` of type `ty` (cached).
     pub fn null_constant(&mut self, ty: Word) -> Word {
-        if let Some(&id) = self.composite_constants.get([ty].as_slice()) {
+        if let Some(&id) = self.tables.composite_constants.get([ty].as_slice()) {
             return id;
         }
         let id = self.b.constant_null(ty);
-        self.composite_constants.insert(vec![ty], id);
+        self.tables.composite_constants.insert(vec![ty], id);
         id
     }
 
@@ -592,7 +578,7 @@ impl<'a> Writer<'a> {
         initializer: Option<Word>,
     ) -> Word {
         let id = self.b.global_variable(pointer, class, initializer);
-        self.interface.push(id);
+        self.tables.interface.push(id);
         id
     }
 
@@ -602,7 +588,7 @@ impl<'a> Writer<'a> {
         handle: Handle<GlobalVariable>,
         span: Option<Span>,
     ) -> Result<GlobalInfo> {
-        if let Some(&info) = self.globals.get(&handle) {
+        if let Some(&info) = self.tables.globals.get(&handle) {
             return Ok(info);
         }
         let module: &'a Module = self.module;
@@ -654,7 +640,7 @@ impl<'a> Writer<'a> {
             }
         };
         self.name(info.variable, &global.name);
-        self.globals.insert(handle, info);
+        self.tables.globals.insert(handle, info);
         Ok(info)
     }
 
@@ -698,7 +684,7 @@ impl<'a> Writer<'a> {
 
     /// The input variable of a wave built-in (`SubgroupSize`, `SubgroupLocalInvocationId`).
     pub fn wave_input(&mut self, built_in: spirv::BuiltIn) -> Result<Word> {
-        if let Some(&id) = self.wave_inputs.get(&(built_in as u32)) {
+        if let Some(&id) = self.tables.wave_inputs.get(&(built_in as u32)) {
             return Ok(id);
         }
         self.capability(Capability::GroupNonUniform);
@@ -710,7 +696,7 @@ impl<'a> Writer<'a> {
         if self.entry.stage == ShaderStage::Fragment {
             self.b.decorate(variable, Decoration::Flat, []);
         }
-        self.wave_inputs.insert(built_in as u32, variable);
+        self.tables.wave_inputs.insert(built_in as u32, variable);
         Ok(variable)
     }
 }
