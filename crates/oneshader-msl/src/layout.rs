@@ -17,8 +17,8 @@ use oneshader_ir::{
     ArraySize, Handle, HandleVec, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize,
 };
 
-use crate::names::Namer;
-use oneshader_ir::text::Name;
+use crate::names::MslNames;
+use oneshader_ir::text::{Name, Scope};
 
 /// One field of a struct declaration.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,7 +121,7 @@ fn round_up(value: u32, align: u32) -> u32 {
 
 impl<'a> StructTable<'a> {
     /// Names every struct of `module` in `namer` (the program scope) and lays it out.
-    pub fn new(module: &'a Module, namer: &mut Namer<'a>) -> Self {
+    pub fn new(module: &'a Module, namer: &mut Scope<'a>) -> Self {
         let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
         let mut table = StructTable {
             struct_names: HandleVec::from_len(all.len(), None),
@@ -135,7 +135,7 @@ impl<'a> StructTable<'a> {
                 let base = ty.name.as_deref().unwrap_or("_struct");
                 table.struct_names[index] = Some(namer.name_in_ir(base));
                 table.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
-                let mut member_namer = Namer::new();
+                let mut member_namer = Scope::new();
                 member_namer.reserve(members.len());
                 table.member_names[index] = members
                     .iter()
@@ -754,7 +754,7 @@ mod tests {
                 size: 28,
             },
         });
-        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.size, 28);
@@ -779,7 +779,7 @@ mod tests {
                 size: 48,
             },
         });
-        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.slots[1], Slot::Padding(28));
@@ -800,7 +800,7 @@ mod tests {
                 size: 0,
             },
         });
-        let types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         assert!(!types.layout(s).expect("laid out").exact);
         assert!(types.has_inexact_layout(s));
     }

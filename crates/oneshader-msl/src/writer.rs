@@ -17,12 +17,12 @@ use std::rc::Rc;
 
 use crate::function::{FunctionWriter, Output};
 use crate::layout::{Slot, StructTable, Types};
-use crate::names::Namer;
+use crate::names::MslNames;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
 use crate::Options;
 use oneshader_ir::text::push_decimal;
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{Name, Scope};
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
 pub const LANE_INDEX: &str = "_lane_index";
@@ -98,7 +98,7 @@ pub struct Writer<'a> {
     /// Type names and layouts.
     pub types: Types<'a>,
     /// The program-scope names (structs, functions, globals), for function scopes.
-    pub program_names: Namer<'a>,
+    pub program_names: Scope<'a>,
     /// MSL name of each global, by handle.
     pub global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle (empty for functions the entry point
@@ -119,7 +119,7 @@ pub struct Writer<'a> {
     pub hidden: HandleVec<Function, Option<Hidden<'a>>>,
     /// The scope helpers are named in when their text is kept for other entry points:
     /// `Some` when this entry point gives the module's names.
-    helper_scope: Option<&'a Namer<'a>>,
+    helper_scope: Option<&'a Scope<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// Argument-table slots, by global handle.
@@ -136,7 +136,7 @@ pub struct Writer<'a> {
 /// function reuses the memory of the ones before.
 #[derive(Default)]
 pub struct Spare<'a> {
-    /// For the names a function scope takes ([`Namer::inner_in`]).
+    /// For the names a function scope takes ([`Scope::inner_in`]).
     pub taken: FastHashSet<Name<'a>>,
     /// For the names of a function's locals.
     pub local_names: Vec<Name<'a>>,
@@ -182,7 +182,7 @@ pub struct ModuleWriter<'a> {
     /// With `names`, every program-scope name an entry point can take (the module's names
     /// and each entry function's), shared: the scope that helpers whose text is kept for
     /// other entry points are named in.
-    helper_scope: Option<Namer<'a>>,
+    helper_scope: Option<Scope<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -223,10 +223,10 @@ struct HelperText {
 /// are the names the entry point would make.
 struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer<'a>,
+    all: Scope<'a>,
     /// The names of the globals and structs, taken: the scope an entry point's program
     /// scope opens inside.
-    program: Namer<'a>,
+    program: Scope<'a>,
     /// MSL name of each global, by handle.
     global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle.
@@ -238,7 +238,7 @@ struct ModuleNames<'a> {
 impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
     fn new(module: &'a Module) -> Option<Self> {
-        let mut all = Namer::new();
+        let mut all = Scope::new();
         let structs = module
             .types
             .iter()
@@ -259,7 +259,7 @@ impl<'a> ModuleNames<'a> {
         if all.numbered() {
             return None;
         }
-        let mut program = Namer::new();
+        let mut program = Scope::new();
         program.reserve(global_names.len() + structs.struct_names().count());
         for (_, name) in global_names.iter() {
             program.keep(name);
@@ -414,7 +414,7 @@ impl<'a> Writer<'a> {
                 )
             }
             _ => {
-                let mut namer = Namer::new();
+                let mut namer = Scope::new();
                 let structs = module
                     .types
                     .iter()
@@ -770,7 +770,7 @@ impl<'a> Writer<'a> {
         handle: Handle<Function>,
         function: &'a Function,
         out: String,
-        namer: &mut Namer<'a>,
+        namer: &mut Scope<'a>,
     ) -> String {
         let mut out = out;
         namer.reserve(function.arguments.len() + function.local_variables.len());
@@ -1042,7 +1042,7 @@ impl<'a> Writer<'a> {
                 None => {
                     let mut accessors = Vec::new();
                     if let Some(TypeInner::Struct { members, .. }) = self.types.inner(result.ty) {
-                        let mut out_namer = Namer::new();
+                        let mut out_namer = Scope::new();
                         for (index, member) in members.iter().enumerate() {
                             let member_name = self
                                 .types

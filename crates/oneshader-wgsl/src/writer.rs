@@ -15,9 +15,9 @@ use oneshader_ir::{
 use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
-use crate::names::Namer;
+use crate::names::WgslNames;
 use crate::Options;
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{Name, Scope};
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -59,7 +59,7 @@ pub(crate) struct FunctionContext<'a> {
     /// The expression giving the lane count here, when the function needs it.
     pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
-    pub namer: Namer<'a>,
+    pub namer: Scope<'a>,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
     /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
@@ -210,7 +210,7 @@ pub(crate) struct Writer<'a> {
     /// The module's names, when every entry point gives them alike.
     shared_names: Option<&'a ModuleNames<'a>>,
     /// The scope helpers are named in when their text is kept for other entry points.
-    helper_scope: Option<&'a Namer<'a>>,
+    helper_scope: Option<&'a Scope<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
@@ -218,7 +218,7 @@ pub(crate) struct Writer<'a> {
     /// What each helper's body holds, by handle index.
     bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
-    pub namer: Namer<'a>,
+    pub namer: Scope<'a>,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
     entry_name: Name<'a>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
@@ -240,7 +240,7 @@ pub(crate) struct Writer<'a> {
 /// function reuses the memory of the ones before.
 #[derive(Default)]
 struct Spare<'a> {
-    /// For the names a function scope takes ([`Namer::inner_in`]).
+    /// For the names a function scope takes ([`Scope::inner_in`]).
     used: FastHashSet<Name<'a>>,
     /// For the names of a function's parameters.
     arg_names: Vec<Name<'a>>,
@@ -267,7 +267,7 @@ pub struct ModuleWriter<'a> {
     /// With `names`, every module-scope name an entry point can take (the module's
     /// names and each entry function's), shared: the scope that helpers whose text is
     /// kept for other entry points are named in.
-    helper_scope: Option<Namer<'a>>,
+    helper_scope: Option<Scope<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -345,7 +345,7 @@ struct FunctionWritten {
     /// The errors of the function's body.
     diagnostics: Vec<Diagnostic>,
     /// Whether naming a parameter or local clashed with a name of the enclosing scope
-    /// ([`Namer::clashed_outside`]).
+    /// ([`Scope::clashed_outside`]).
     clashed_outside: bool,
 }
 
@@ -360,7 +360,7 @@ struct FunctionWritten {
 /// point uses: the names made here once are the names the entry point would make.
 struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer<'a>,
+    all: Scope<'a>,
     /// WGSL name of each global, by handle.
     global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// WGSL name of each function, by handle.
@@ -373,12 +373,12 @@ struct ModuleNames<'a> {
 impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
     fn new(module: &'a Module) -> Option<Self> {
-        let mut all = Namer::default();
-        all.reserve_capacity(
+        let mut all = Scope::new();
+        all.reserve(
             2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
         );
-        all.reserve(LANE_INDEX);
-        all.reserve(LANE_COUNT);
+        all.take_as_is(LANE_INDEX);
+        all.take_as_is(LANE_COUNT);
         let global_names = module
             .global_variables
             .iter()
@@ -426,13 +426,7 @@ impl<'a> ModuleWriter<'a> {
             .types
             .iter()
             .map(|(_, ty)| match &ty.inner {
-                TypeInner::Struct { members, .. } => {
-                    let mut member_namer = Namer::for_members();
-                    members
-                        .iter()
-                        .map(|m| member_namer.name_in_ir(&m.name, "member"))
-                        .collect()
-                }
+                TypeInner::Struct { members, .. } => crate::names::member_names(members),
                 _ => Vec::new(),
             })
             .collect();
@@ -444,9 +438,9 @@ impl<'a> ModuleWriter<'a> {
         };
         let helper_scope = names.as_ref().map(|names| {
             let mut scope = names.all.clone();
-            scope.reserve_capacity(module.entry_points.len());
+            scope.reserve(module.entry_points.len());
             for entry in &module.entry_points {
-                scope.reserve(&crate::names::identifier(&entry.name, "main"));
+                scope.take_as_is(&crate::names::identifier(&entry.name, "main"));
             }
             scope.share();
             scope
@@ -512,7 +506,7 @@ impl<'a> Writer<'a> {
             helper_texts: &shared.helper_texts,
             lane_needs: &shared.lane_needs,
             bodies: &shared.bodies,
-            namer: Namer::default(),
+            namer: Scope::new(),
             entry_name: Name::default(),
             uses_f16: Cell::new(false),
             uses: &entry_info.global_uses,
@@ -649,10 +643,9 @@ impl<'a> Writer<'a> {
     fn assign_names(&mut self) {
         // The globals, the helpers, about as many structs, and the fixed names.
         let globals = self.uses.iter().filter(|u| u.is_used()).count();
-        self.namer
-            .reserve_capacity(globals + 2 * self.helpers.len() + 3);
-        self.namer.reserve(LANE_INDEX);
-        self.namer.reserve(LANE_COUNT);
+        self.namer.reserve(globals + 2 * self.helpers.len() + 3);
+        self.namer.take_as_is(LANE_INDEX);
+        self.namer.take_as_is(LANE_COUNT);
         let entry_name = crate::names::identifier(&self.entry.name, "main");
         // The module's names hold when the entry function's name is none of them.
         self.shared_names = self
@@ -1416,7 +1409,7 @@ impl<'a> Writer<'a> {
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &'a Function,
-        scope: Option<&Namer<'a>>,
+        scope: Option<&Scope<'a>>,
     ) -> Res<FunctionWritten> {
         // The lists of the function before, emptied.
         let spare = self.spare.take();
@@ -1458,7 +1451,7 @@ impl<'a> Writer<'a> {
         }
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.
-        namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
+        namer.reserve(function.arguments.len() + function.local_variables.len() + 4);
         let mut arg_names = spare.arg_names;
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
@@ -1587,7 +1580,7 @@ impl<'a> Writer<'a> {
         context.local_names.clear();
         context.bound.clear();
         self.spare.set(Spare {
-            used: context.namer.into_used(),
+            used: context.namer.into_taken(),
             arg_names: context.arg_names,
             local_names: context.local_names,
             bound: context.bound,
@@ -1710,8 +1703,8 @@ pub(crate) fn entry_function_name(name: &str) -> String {
     if identifier != LANE_INDEX && identifier != LANE_COUNT {
         return identifier;
     }
-    let mut namer = Namer::default();
-    namer.reserve(LANE_INDEX);
-    namer.reserve(LANE_COUNT);
+    let mut namer = Scope::new();
+    namer.take_as_is(LANE_INDEX);
+    namer.take_as_is(LANE_COUNT);
     namer.name(name, "main").to_string()
 }
