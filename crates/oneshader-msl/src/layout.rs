@@ -408,7 +408,7 @@ impl<'a> Types<'a> {
 
     /// Starts recording the types named from now on ([`Types::stop_recording`]).
     pub fn start_recording(&mut self) {
-        self.recording = Some(Vec::new());
+        self.recording = Some(Vec::with_capacity(16));
     }
 
     /// Stops recording: the types named since [`Types::start_recording`], with whether
@@ -438,7 +438,10 @@ impl<'a> Types<'a> {
     /// [`Types::name_with`] as the kept [`Name`], which clones without copying its text.
     fn named(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&Name<'a>, String> {
         if let Some(named) = &mut self.recording {
-            named.push((ty, atomic));
+            // Expressions in a row are often of one type: it is recorded once for them.
+            if named.last() != Some(&(ty, atomic)) {
+                named.push((ty, atomic));
+            }
         }
         let known = |types: &Self| {
             let names = if atomic {
