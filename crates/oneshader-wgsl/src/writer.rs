@@ -553,18 +553,21 @@ impl<'a> Writer<'a> {
         // Sized from the expression count, so that the text is seldom copied as it grows.
         let expressions: usize = functions.iter().map(|f| f.expressions.len()).sum();
         let mut body = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
-        for &(ty, atomic) in &self.structs.clone() {
+        let structs = std::mem::take(&mut self.structs);
+        for &(ty, atomic) in &structs {
             if let Err(d) = self.write_struct(&mut body, ty, atomic) {
                 self.diagnostics.push(d);
             }
         }
+        self.structs = structs;
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 continue;
             }
-            match self.global_declaration(handle, global) {
-                Ok(text) => body.push_str(&text),
-                Err(d) => self.diagnostics.push(d),
+            let start = body.len();
+            if let Err(d) = self.write_global_declaration(&mut body, handle, global) {
+                body.truncate(start);
+                self.diagnostics.push(d);
             }
         }
         for &handle in self.helpers {
@@ -1046,19 +1049,24 @@ impl<'a> Writer<'a> {
     }
 
     /// The WGSL spelling of `ty` ([`Self::type_name`]), with a diagnostic at `span` on
-    /// failure; borrowed from the fixed tables for a scalar, vector or matrix.
-    pub fn type_at(
-        &self,
-        ty: Handle<Type>,
-        atomic: bool,
-        span: Option<Span>,
-    ) -> Res<Cow<'static, str>> {
-        if let Ok(inner) = layout::inner(self.module, ty) {
-            if let Some(name) = self.numeric_type_name(inner, atomic) {
-                return Ok(Cow::Borrowed(name));
+    /// failure; borrowed from the fixed tables for a scalar, vector or matrix, and from
+    /// the IR for a struct that keeps its name.
+    pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<Cow<'a, str>> {
+        match layout::inner(self.module, ty) {
+            Ok(TypeInner::Struct { .. }) => {
+                if let Some(&Name::Borrowed(name)) = self.struct_names.get(&(ty, atomic)) {
+                    return Ok(Cow::Borrowed(name));
+                }
             }
+            Ok(inner) => {
+                if let Some(name) = self.numeric_type_name(inner, atomic) {
+                    return Ok(Cow::Borrowed(name));
+                }
+            }
+            Err(_) => {}
         }
-        let mut name = String::new();
+        // Room for the longest names written at all often (`array<vec4<f32>, 16>`).
+        let mut name = String::with_capacity(32);
         self.write_type_at(&mut name, ty, atomic, span)?;
         Ok(Cow::Owned(name))
     }
@@ -1121,15 +1129,16 @@ impl<'a> Writer<'a> {
             return Ok(());
         };
         let name = self.type_at(ty, atomic, None)?;
+        // Only structs whose layout the host sees have member sizes to write.
         let sizes = if self.host_shared.contains(&ty) {
             // Layout errors were reported with the global's span by `check_layouts`.
             layout::plan_struct(self.module, members, *size, 0)
                 .map(|plan| plan.sizes)
-                .unwrap_or_else(|_| vec![None; members.len()])
+                .unwrap_or_default()
         } else {
-            vec![None; members.len()]
+            Vec::new()
         };
-        let member_names = self.member_names.try_get(ty).cloned().unwrap_or_default();
+        let member_names: &'a [Name<'a>] = self.member_names.try_get(ty).map_or(&[], Vec::as_slice);
         out.push_str("struct ");
         out.push_str(&name);
         out.push_str(" {\n");
@@ -1143,11 +1152,13 @@ impl<'a> Writer<'a> {
             if let Some(binding) = &member.binding {
                 out.push_str(&self.io_attributes(binding, member.ty, None)?);
             }
-            let member_name = member_names
-                .get(index)
-                .cloned()
-                .unwrap_or_else(|| Name::Owned(format!("member{index}").into()));
-            out.push_str(&member_name);
+            match member_names.get(index) {
+                Some(member_name) => out.push_str(member_name),
+                None => {
+                    out.push_str("member");
+                    oneshader_ir::text::push_decimal(out, index as u64);
+                }
+            }
             out.push_str(": ");
             self.write_type_at(out, member.ty, atomic, None)?;
             out.push_str(",\n");
@@ -1156,11 +1167,14 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn global_declaration(
+    /// Appends the declaration of `global` to `out`; on an error, part of it may have
+    /// been appended.
+    fn write_global_declaration(
         &self,
+        out: &mut String,
         handle: Handle<GlobalVariable>,
         global: &GlobalVariable,
-    ) -> Res<String> {
+    ) -> Res<()> {
         let name = self.global_names[handle].as_deref().unwrap_or(&global.name);
         let atomic = self.atomic_globals[handle];
         let is_typed_buffer = matches!(
@@ -1178,30 +1192,34 @@ impl<'a> Writer<'a> {
                 None => self.type_at(global.ty, atomic, global.span)?,
             }
         };
-        let binding = || -> Res<String> {
+        // Appends `@group(g) @binding(b) `.
+        let push_binding = |text: &mut String| -> Res<()> {
             let resource = global.resource.as_ref().ok_or_else(|| {
                 unsupported(
                     global.span,
                     concat_text!("the resource '", global.name, "' has no binding"),
                 )
             })?;
-            let mut text = String::with_capacity(32);
             text.push_str("@group(");
-            oneshader_ir::text::push_decimal(&mut text, resource.binding.set as u64);
+            oneshader_ir::text::push_decimal(text, resource.binding.set as u64);
             text.push_str(") @binding(");
-            oneshader_ir::text::push_decimal(&mut text, resource.binding.binding as u64);
+            oneshader_ir::text::push_decimal(text, resource.binding.binding as u64);
             text.push_str(") ");
-            Ok(text)
+            Ok(())
         };
         if is_typed_buffer {
+            let mut binding = String::with_capacity(32);
+            push_binding(&mut binding)?;
             if let Some(declaration) =
-                self.typed_buffer_declaration(global, name, &binding()?, atomic)?
+                self.typed_buffer_declaration(global, name, &binding, atomic)?
             {
-                return Ok(declaration);
+                out.push_str(&declaration);
+                return Ok(());
             }
         }
+        let text = out;
         let written = self.uses.get(handle.index()).is_some_and(|u| u.write);
-        Ok(match global.space {
+        match global.space {
             AddressSpace::Storage { writable } => {
                 let access = if writable && (written || self.entry.stage != ShaderStage::Vertex) {
                     if self.entry.stage == ShaderStage::Vertex {
@@ -1218,25 +1236,23 @@ impl<'a> Writer<'a> {
                 } else {
                     "read"
                 };
-                concat_text!(
-                    binding()?,
-                    "var<storage, ",
-                    access,
-                    "> ",
-                    name,
-                    ": ",
-                    ty,
-                    ";\n"
-                )
+                push_binding(text)?;
+                text.push_str("var<storage, ");
+                text.push_str(access);
+                text.push_str("> ");
             }
             AddressSpace::Uniform => {
-                concat_text!(binding()?, "var<uniform> ", name, ": ", ty, ";\n")
+                push_binding(text)?;
+                text.push_str("var<uniform> ");
             }
-            AddressSpace::Handle => concat_text!(binding()?, "var ", name, ": ", ty, ";\n"),
-            AddressSpace::Workgroup => concat_text!("var<workgroup> ", name, ": ", ty, ";\n"),
+            AddressSpace::Handle => {
+                push_binding(text)?;
+                text.push_str("var ");
+            }
+            AddressSpace::Workgroup => text.push_str("var<workgroup> "),
             AddressSpace::Private => {
                 self.check_value_array_counts(global.ty, &global.name, global.span)?;
-                concat_text!("var<private> ", name, ": ", ty, ";\n")
+                text.push_str("var<private> ");
             }
             AddressSpace::Function => {
                 return Err(unsupported(
@@ -1248,7 +1264,12 @@ impl<'a> Writer<'a> {
                     ),
                 ))
             }
-        })
+        }
+        text.push_str(name);
+        text.push_str(": ");
+        text.push_str(&ty);
+        text.push_str(";\n");
+        Ok(())
     }
 
     /// `@builtin(...)` or `@location(n)` with interpolation, each followed by a space.
