@@ -1,10 +1,15 @@
-//! Pieces of output text the text backends write without the formatting machinery.
+//! What the text backends (MSL, WGSL) share: pieces of output text written without the
+//! formatting machinery, and the scopes their names are taken in ([`Scope`]).
 
 use std::borrow::Borrow;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::rc::Rc;
+
+mod scope;
+
+pub use scope::Scope;
 
 /// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
 /// letter, digit or `_` (one table load, for the namers' check of every name).

@@ -15,10 +15,10 @@ use oneshader_ir::{
 };
 
 use crate::layout::Slot;
-use crate::names::Namer;
+use crate::names::MslNames;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 use oneshader_ir::text::push_decimal;
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{Name, Scope};
 
 /// How `return` is written.
 pub enum Output {
@@ -67,7 +67,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
-        namer: &mut Namer<'a>,
+        namer: &mut Scope<'a>,
         argument_values: Vec<Name<'a>>,
         output: Output,
         out: String,

@@ -10,6 +10,7 @@
 //! not in a buffer.
 
 use oneshader_ir::concat_text;
+use oneshader_ir::text::push_decimal;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -17,8 +18,8 @@ use oneshader_ir::{
     ArraySize, Handle, HandleVec, Module, Scalar, ScalarKind, Type, TypeInner, VectorSize,
 };
 
-use crate::names::Namer;
-use oneshader_ir::text::Name;
+use crate::names::MslNames;
+use oneshader_ir::text::{Name, Scope};
 
 /// One field of a struct declaration.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,9 +66,10 @@ pub struct Types<'a> {
     table: Rc<StructTable<'a>>,
     /// Each type's MSL name, once asked for (naming a type is asked for at nearly every
     /// expression).
-    names: HandleVec<Type, Option<String>>,
+    /// Most names are constants or the struct table's, borrowed or shared, not copied.
+    names: HandleVec<Type, Option<Name<'a>>>,
     /// Each type's MSL name with atomic integers, once asked for.
-    atomic_names: HandleVec<Type, Option<String>>,
+    atomic_names: HandleVec<Type, Option<Name<'a>>>,
     /// The structs the output names, to be declared.
     pub used_structs: BTreeSet<Handle<Type>>,
     /// The structs the output names with atomic integers (in a buffer used with
@@ -97,6 +99,66 @@ pub fn scalar_name(scalar: Scalar) -> Result<&'static str, String> {
     })
 }
 
+/// The MSL name of a vector of `count` `scalar`s (`rows` 0), or of a matrix of `count`
+/// columns of `rows` (`float3`, `half4x4`): the names are constants, so that naming a
+/// type makes no text.
+fn shape_name(scalar: &'static str, count: u32, rows: u32) -> Option<&'static str> {
+    /// The names of one scalar's vectors of 2 to 4, and of its matrices by columns and
+    /// rows (2 to 4; none but for floats: MSL matrices hold floats only).
+    struct Shapes {
+        scalar: &'static str,
+        vectors: [&'static str; 3],
+        matrices: [[&'static str; 3]; 3],
+    }
+    const fn vectors(scalar: &'static str, vectors: [&'static str; 3]) -> Shapes {
+        Shapes {
+            scalar,
+            vectors,
+            matrices: [[""; 3]; 3],
+        }
+    }
+    const SHAPES: &[Shapes] = &[
+        vectors("bool", ["bool2", "bool3", "bool4"]),
+        vectors("short", ["short2", "short3", "short4"]),
+        vectors("int", ["int2", "int3", "int4"]),
+        vectors("long", ["long2", "long3", "long4"]),
+        vectors("ushort", ["ushort2", "ushort3", "ushort4"]),
+        vectors("uint", ["uint2", "uint3", "uint4"]),
+        vectors("ulong", ["ulong2", "ulong3", "ulong4"]),
+        Shapes {
+            scalar: "half",
+            vectors: ["half2", "half3", "half4"],
+            matrices: [
+                ["half2x2", "half2x3", "half2x4"],
+                ["half3x2", "half3x3", "half3x4"],
+                ["half4x2", "half4x3", "half4x4"],
+            ],
+        },
+        Shapes {
+            scalar: "float",
+            vectors: ["float2", "float3", "float4"],
+            matrices: [
+                ["float2x2", "float2x3", "float2x4"],
+                ["float3x2", "float3x3", "float3x4"],
+                ["float4x2", "float4x3", "float4x4"],
+            ],
+        },
+    ];
+    let index = |n: u32| (n as usize).wrapping_sub(2);
+    SHAPES
+        .iter()
+        .find(|shapes| shapes.scalar == scalar)
+        .and_then(|shapes| match rows {
+            0 => shapes.vectors.get(index(count)).copied(),
+            rows => shapes
+                .matrices
+                .get(index(count))
+                .and_then(|columns| columns.get(index(rows)))
+                .copied(),
+        })
+        .filter(|name| !name.is_empty())
+}
+
 /// MSL size of a scalar (bool is one byte in MSL).
 fn scalar_size(scalar: Scalar) -> u32 {
     match scalar.kind {
@@ -121,7 +183,7 @@ fn round_up(value: u32, align: u32) -> u32 {
 
 impl<'a> StructTable<'a> {
     /// Names every struct of `module` in `namer` (the program scope) and lays it out.
-    pub fn new(module: &'a Module, namer: &mut Namer<'a>) -> Self {
+    pub fn new(module: &'a Module, namer: &mut Scope<'a>) -> Self {
         let all: Vec<&Type> = module.types.iter().map(|(_, t)| t).collect();
         let mut table = StructTable {
             struct_names: HandleVec::from_len(all.len(), None),
@@ -135,7 +197,7 @@ impl<'a> StructTable<'a> {
                 let base = ty.name.as_deref().unwrap_or("_struct");
                 table.struct_names[index] = Some(namer.name_in_ir(base));
                 table.atomic_struct_names[index] = Some(namer.name(&concat_text!(base, "_atomic")));
-                let mut member_namer = Namer::new();
+                let mut member_namer = Scope::new();
                 member_namer.reserve(members.len());
                 table.member_names[index] = members
                     .iter()
@@ -346,7 +408,7 @@ impl<'a> Types<'a> {
 
     /// Starts recording the types named from now on ([`Types::stop_recording`]).
     pub fn start_recording(&mut self) {
-        self.recording = Some(Vec::new());
+        self.recording = Some(Vec::with_capacity(16));
     }
 
     /// Stops recording: the types named since [`Types::start_recording`], with whether
@@ -370,8 +432,16 @@ impl<'a> Types<'a> {
     /// The MSL name of `ty`, atomic or not, made on first use and kept. The structs a
     /// name mentions are recorded when it is made, so a kept name needs no recording.
     pub fn name_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
+        self.named(ty, atomic).map(|name| &**name)
+    }
+
+    /// [`Types::name_with`] as the kept [`Name`], which clones without copying its text.
+    fn named(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&Name<'a>, String> {
         if let Some(named) = &mut self.recording {
-            named.push((ty, atomic));
+            // Expressions in a row are often of one type: it is recorded once for them.
+            if named.last() != Some(&(ty, atomic)) {
+                named.push((ty, atomic));
+            }
         }
         let known = |types: &Self| {
             let names = if atomic {
@@ -399,27 +469,31 @@ impl<'a> Types<'a> {
         };
         names
             .try_get(ty)
-            .and_then(Option::as_deref)
+            .and_then(Option::as_ref)
             .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))
     }
 
     /// [`Types::name_with`] for a name not made yet.
-    fn make_name(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+    fn make_name(&mut self, ty: Handle<Type>, atomic: bool) -> Result<Name<'a>, String> {
         let inner = self
             .inner(ty)
             .ok_or_else(|| format!("type handle {ty:?}, which is not in the module"))?;
         Ok(match *inner {
             TypeInner::Scalar(scalar) if atomic => match (scalar.kind, scalar.width) {
-                (ScalarKind::Uint, 4) => "atomic_uint".into(),
-                (ScalarKind::Sint, 4) => "atomic_int".into(),
+                (ScalarKind::Uint, 4) => Name::Borrowed("atomic_uint"),
+                (ScalarKind::Sint, 4) => Name::Borrowed("atomic_int"),
                 _ => return Err(concat_text!("an atomic ", scalar_name(scalar)?)),
             },
-            TypeInner::Scalar(scalar) => scalar_name(scalar)?.into(),
+            TypeInner::Scalar(scalar) => Name::Borrowed(scalar_name(scalar)?),
             TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
                 return Err("an atomic operation on a vector or matrix".into())
             }
             TypeInner::Vector { size, scalar } => {
-                format!("{}{}", scalar_name(scalar)?, size.count())
+                let scalar = scalar_name(scalar)?;
+                match shape_name(scalar, size.count(), 0) {
+                    Some(name) => Name::Borrowed(name),
+                    None => Name::Owned(format!("{scalar}{}", size.count()).into()),
+                }
             }
             TypeInner::Matrix {
                 columns,
@@ -433,18 +507,19 @@ impl<'a> Types<'a> {
                         " matrix: MSL matrices hold floats only"
                     ));
                 }
-                format!(
-                    "{}{}x{}",
-                    scalar_name(scalar)?,
-                    columns.count(),
-                    rows.count()
-                )
+                let scalar = scalar_name(scalar)?;
+                match shape_name(scalar, columns.count(), rows.count()) {
+                    Some(name) => Name::Borrowed(name),
+                    None => {
+                        Name::Owned(format!("{scalar}{}x{}", columns.count(), rows.count()).into())
+                    }
+                }
             }
             TypeInner::Array { base, size, stride } => {
                 let ArraySize::Constant(count) = size else {
                     return Err("a runtime-sized array outside a buffer".into());
                 };
-                let element = self.name_with(base, atomic)?.to_owned();
+                let element = self.named(base, atomic)?.clone();
                 // Bools never live in memory the host sees (buffers hold them as 32-bit
                 // integers), so the IR stride of an array of them describes no layout.
                 if !atomic && !self.holds_bool(base, 0) {
@@ -457,33 +532,34 @@ impl<'a> Types<'a> {
                         }
                     }
                 }
-                format!("array<{element}, {count}>")
+                let mut name = concat_text!("array<", element, ", ");
+                push_decimal(&mut name, u64::from(count));
+                name.push('>');
+                Name::Owned(name.into())
             }
             TypeInner::Struct { .. } if atomic => {
                 self.mark_atomic_struct(ty);
                 self.table
                     .atomic_struct_names
                     .try_get(ty)
-                    .and_then(Option::as_deref)
+                    .and_then(Option::clone)
                     .ok_or_else(|| "an unnamed struct".to_string())?
-                    .to_owned()
             }
             TypeInner::Struct { .. } => {
                 self.mark_struct(ty);
                 self.table
                     .struct_names
                     .try_get(ty)
-                    .and_then(Option::as_deref)
+                    .and_then(Option::clone)
                     .ok_or_else(|| "an unnamed struct".to_string())?
-                    .to_owned()
             }
             TypeInner::Pointer { .. } => return Err("a pointer used as a value".into()),
             TypeInner::Image {
                 dim,
                 arrayed,
                 class,
-            } => image_name(dim, arrayed, class)?,
-            TypeInner::Sampler { .. } => "sampler".into(),
+            } => Name::Owned(image_name(dim, arrayed, class)?.into()),
+            TypeInner::Sampler { .. } => Name::Borrowed("sampler"),
         })
     }
 
@@ -494,18 +570,18 @@ impl<'a> Types<'a> {
         base: Handle<Type>,
         stride: u32,
         atomic: bool,
-    ) -> Result<String, String> {
+    ) -> Result<Name<'a>, String> {
         if atomic {
-            return self.atomic_name(base).map(str::to_owned);
+            return self.named(base, true).cloned();
         }
-        let name = self.name(base)?.to_owned();
+        let name = self.named(base, false)?.clone();
         if let Some(TypeInner::Vector {
             size: VectorSize::Tri,
             scalar,
         }) = self.inner(base)
         {
             if stride == 3 * scalar_size(*scalar) {
-                return Ok(concat_text!("packed_", name));
+                return Ok(Name::Owned(concat_text!("packed_", name).into()));
             }
         }
         match self.size_align(base) {
@@ -589,27 +665,55 @@ impl<'a> Types<'a> {
         self.table.size_align(ty)
     }
 
-    /// The declaration of struct `ty`: `struct S { ... };`.
-    pub fn declaration(&mut self, ty: Handle<Type>) -> Result<String, String> {
-        self.declaration_with(ty, false)
+    /// Appends the declaration of struct `ty` to `out`: `struct S { ... };`. On an error
+    /// nothing is appended.
+    pub fn write_declaration(&mut self, out: &mut String, ty: Handle<Type>) -> Result<(), String> {
+        self.write_declaration_with(out, ty, false)
     }
 
-    /// The declaration of struct `ty` with its 32-bit integers atomic
+    /// Appends the declaration of struct `ty` with its 32-bit integers atomic
     /// (`struct Bin_atomic { atomic_uint count; float weight; }`), at the same offsets.
-    pub fn atomic_declaration(&mut self, ty: Handle<Type>) -> Result<String, String> {
-        self.declaration_with(ty, true)
+    pub fn write_atomic_declaration(
+        &mut self,
+        out: &mut String,
+        ty: Handle<Type>,
+    ) -> Result<(), String> {
+        self.write_declaration_with(out, ty, true)
     }
 
-    fn declaration_with(&mut self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
+    fn write_declaration_with(
+        &mut self,
+        out: &mut String,
+        ty: Handle<Type>,
+        atomic: bool,
+    ) -> Result<(), String> {
+        let start = out.len();
+        let written = self.push_declaration(out, ty, atomic);
+        if written.is_err() {
+            out.truncate(start);
+        }
+        written
+    }
+
+    /// [`Types::write_declaration_with`], leaving what it appended before an error.
+    fn push_declaration(
+        &mut self,
+        out: &mut String,
+        ty: Handle<Type>,
+        atomic: bool,
+    ) -> Result<(), String> {
         let Some(TypeInner::Struct { members, .. }) = self.inner(ty) else {
             return Err("a struct declaration of a non-struct type".into());
         };
-        let name = self.name_with(ty, atomic)?;
-        let mut out = concat_text!("struct ", name, " {\n");
-        let slots = self.layout(ty).map(|l| l.slots.clone()).unwrap_or_default();
+        out.push_str("struct ");
+        out.push_str(self.name_with(ty, atomic)?);
+        out.push_str(" {\n");
+        // The table is shared: its layouts are read while this naming takes `self`.
+        let table = Rc::clone(&self.table);
+        let slots = table.layout(ty).map_or(&[][..], |l| &l.slots);
         let mut padding = 0;
         for slot in slots {
-            match slot {
+            match *slot {
                 Slot::Member { index, packed } => {
                     let Some(member) = members.get(index) else {
                         continue;
@@ -626,13 +730,17 @@ impl<'a> Types<'a> {
                     out.push_str(";\n");
                 }
                 Slot::Padding(bytes) => {
-                    out.push_str(&format!("    char _pad{padding}[{bytes}];\n"));
+                    out.push_str("    char _pad");
+                    push_decimal(out, padding);
+                    out.push('[');
+                    push_decimal(out, u64::from(bytes));
+                    out.push_str("];\n");
                     padding += 1;
                 }
             }
         }
         out.push_str("};\n");
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -720,6 +828,28 @@ mod tests {
     use super::*;
     use oneshader_ir::StructMember;
 
+    #[test]
+    fn shape_names_are_the_scalar_and_the_counts() {
+        for scalar in [
+            "bool", "short", "int", "long", "ushort", "uint", "ulong", "half", "float",
+        ] {
+            for count in 2..=4 {
+                assert_eq!(
+                    shape_name(scalar, count, 0),
+                    Some(&*format!("{scalar}{count}"))
+                );
+                for rows in 2..=4 {
+                    let matrix = shape_name(scalar, count, rows);
+                    if matches!(scalar, "half" | "float") {
+                        assert_eq!(matrix, Some(&*format!("{scalar}{count}x{rows}")));
+                    } else {
+                        assert_eq!(matrix, None);
+                    }
+                }
+            }
+        }
+    }
+
     fn member(name: &str, ty: Handle<Type>, offset: u32) -> StructMember {
         StructMember {
             name: name.into(),
@@ -754,11 +884,12 @@ mod tests {
                 size: 28,
             },
         });
-        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.size, 28);
-        let text = types.declaration(s).expect("declared");
+        let mut text = String::new();
+        types.write_declaration(&mut text, s).expect("declared");
         assert!(text.contains("packed_float2 b;"), "{text}");
         assert!(text.contains("packed_float3 c;"), "{text}");
         assert!(text.contains("float d;"), "{text}");
@@ -779,14 +910,13 @@ mod tests {
                 size: 48,
             },
         });
-        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let mut types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         let layout = types.layout(s).expect("laid out");
         assert!(layout.exact);
         assert_eq!(layout.slots[1], Slot::Padding(28));
-        assert!(types
-            .declaration(s)
-            .expect("declared")
-            .contains("char _pad0[28];"));
+        let mut text = String::new();
+        types.write_declaration(&mut text, s).expect("declared");
+        assert!(text.contains("char _pad0[28];"), "{text}");
     }
 
     #[test]
@@ -800,7 +930,7 @@ mod tests {
                 size: 0,
             },
         });
-        let types = Types::new(Rc::new(StructTable::new(&module, &mut Namer::new())));
+        let types = Types::new(Rc::new(StructTable::new(&module, &mut Scope::new())));
         assert!(!types.layout(s).expect("laid out").exact);
         assert!(types.has_inexact_layout(s));
     }

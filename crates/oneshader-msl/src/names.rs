@@ -17,11 +17,9 @@
 //!    parameters and locals take names from the ones the program scope left free;
 //!    struct members are unique within their struct.
 
+use oneshader_ir::text::{is_identifier_byte, Name, Scope};
+use oneshader_ir::{WordHash, WordTable};
 use std::borrow::Cow;
-use std::rc::Rc;
-
-use oneshader_ir::text::{first_free_numbered, is_identifier_byte, Name};
-use oneshader_ir::{FastHashSet, WordHash, WordTable};
 
 /// C++14 keywords and the words MSL adds or reserves.
 const KEYWORDS: &[&str] = &[
@@ -355,175 +353,23 @@ fn sanitized(name: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A scope of taken names (step 4 of the scheme).
-///
-/// Names are handed out as [`Name`]s: the IR's own text when it needed no change (nearly
-/// every name, which then costs no allocation), else text made here, kept by the scope
-/// and by the writer's name tables without a second copy.
-#[derive(Clone, Debug, Default)]
-pub struct Namer<'a> {
-    /// The names of the enclosing scope, shared with it and with its other inner scopes:
-    /// opening a function's scope must not copy the program's names (one copy per function
-    /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<Name<'a>>>,
-    /// The names of the scope around that one, if any, shared alike: an entry point's
-    /// program scope opens inside the module's, whose names it must not copy either.
-    outermost: Option<Rc<FastHashSet<Name<'a>>>>,
-    /// The names taken in this scope (and not yet shared).
-    taken: FastHashSet<Name<'a>>,
-    /// Whether a name this scope gave got a number (step 4) because its base was taken.
-    numbered: bool,
-    /// Whether some name this scope tried was taken in an enclosing scope (see
-    /// [`Namer::clashed_outside`]).
-    outer_clash: bool,
-}
-
-impl<'a> Namer<'a> {
-    /// A scope where no name is taken yet.
-    pub fn new() -> Self {
-        Namer::default()
-    }
-
-    /// Makes room for `additional` more names in this scope, so that taking them doesn't
-    /// grow (and rehash) the set of taken names step by step.
-    pub fn reserve(&mut self, additional: usize) {
-        self.taken.reserve(additional);
-    }
-
-    /// Moves the names taken here into the part that inner scopes share, so that
-    /// [`Namer::inner`] costs nothing until more names are taken here.
-    pub fn share(&mut self) {
-        if self.taken.is_empty() {
-            return;
-        }
-        let taken = std::mem::take(&mut self.taken);
-        if self.outer.is_empty() {
-            // The usual case (the program scope): the set moves as it is.
-            self.outer = Rc::new(taken);
-        } else if self.outermost.is_none() {
-            // A scope opened inside another: the enclosing names stay shared.
-            self.outermost = Some(std::mem::replace(&mut self.outer, Rc::new(taken)));
-        } else {
-            Rc::make_mut(&mut self.outer).extend(taken);
-        }
-    }
-
-    /// A scope inside this one (a function's, inside the program's): every name taken
-    /// here stays taken there; the names it takes are its own.
-    pub fn inner(&self) -> Namer<'a> {
-        let outer = if self.taken.is_empty() {
-            Rc::clone(&self.outer)
-        } else {
-            let mut all = (*self.outer).clone();
-            all.extend(self.taken.iter().cloned());
-            Rc::new(all)
-        };
-        Namer {
-            outer,
-            outermost: self.outermost.clone(),
-            taken: FastHashSet::default(),
-            numbered: false,
-            outer_clash: false,
-        }
-    }
-
-    /// [`Namer::inner`], taking its names in `taken`: an empty set that a scope before
-    /// gave back ([`Namer::into_taken`]), so that opening the scope allocates nothing.
-    pub fn inner_in(&self, taken: FastHashSet<Name<'a>>) -> Namer<'a> {
-        let mut inner = self.inner();
-        inner.taken = taken;
-        inner
-    }
-
-    /// The set this scope took its names in, emptied, for a later scope
-    /// ([`Namer::inner_in`]).
-    pub fn into_taken(self) -> FastHashSet<Name<'a>> {
-        let mut taken = self.taken;
-        taken.clear();
-        taken
-    }
-
-    /// Whether a name tried here was taken in an enclosing scope. When none was, the
-    /// names given here are the ones any enclosing scopes that take fewer names would
-    /// have led to.
-    pub fn clashed_outside(&self) -> bool {
-        self.outer_clash
-    }
-
-    /// [`Namer::is_taken`] for a name this scope tries, noting a clash with an
-    /// enclosing scope.
-    fn try_name(&mut self, name: &str) -> bool {
-        if self.taken.contains(name) {
-            return true;
-        }
-        let outside = self.is_taken_outside(name);
-        self.outer_clash |= outside;
-        outside
-    }
-
-    /// Whether `name` is taken in an enclosing scope.
-    fn is_taken_outside(&self, name: &str) -> bool {
-        self.outer.contains(name)
-            || self
-                .outermost
-                .as_ref()
-                .is_some_and(|names| names.contains(name))
-    }
-
+/// The MSL names a [`Scope`] gives: steps 1–3 of the scheme here, step 4 the scope's.
+pub trait MslNames<'a> {
     /// The MSL name for `name`, text of the IR (or any text that outlives the output),
     /// in this scope, now taken: `name` itself, borrowed, when it needs no change.
-    pub fn name_in_ir(&mut self, name: &'a str) -> Name<'a> {
-        match sanitized(name) {
-            Cow::Borrowed(base) => self.take(base, Some(base)),
-            Cow::Owned(base) => self.take(&base, None),
-        }
-    }
+    fn name_in_ir(&mut self, name: &'a str) -> Name<'a>;
 
     /// The MSL name for `name` in this scope, now taken.
-    pub fn name(&mut self, name: &str) -> Name<'a> {
+    fn name(&mut self, name: &str) -> Name<'a>;
+}
+
+impl<'a> MslNames<'a> for Scope<'a> {
+    fn name_in_ir(&mut self, name: &'a str) -> Name<'a> {
+        self.take_base(sanitized(name))
+    }
+
+    fn name(&mut self, name: &str) -> Name<'a> {
         self.take(&sanitized(name), None)
-    }
-
-    /// Takes `base` (steps 1–3 done), `lasting` when that is its text and outlives the
-    /// output, if it is free, else `base` with the first number that makes it free.
-    ///
-    /// A free name (nearly every one) costs one lookup in each enclosing scope's names
-    /// and one insertion here, which also tells whether this scope took it already.
-    fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
-        if !self.is_taken_outside(base) {
-            let name = match lasting {
-                Some(text) => Name::Borrowed(text),
-                None => Name::Owned(base.into()),
-            };
-            if self.taken.insert(name.clone()) {
-                return name;
-            }
-        } else if !self.taken.contains(base) {
-            // Taken only in an enclosing scope (as `try_name` would note it).
-            self.outer_clash = true;
-        }
-        self.numbered = true;
-        let name =
-            Name::Owned(first_free_numbered(base, |candidate| self.try_name(candidate)).into());
-        self.taken.insert(name.clone());
-        name
-    }
-
-    /// Takes `name`, an MSL name [`Namer::name`] gave in another scope, as it is: the
-    /// caller knows it is free here.
-    pub fn keep(&mut self, name: &Name<'a>) {
-        self.taken.insert(name.clone());
-    }
-
-    /// Whether some name this scope gave got a number because its base was taken: when
-    /// none did, each name is its [`sanitize`]d base.
-    pub fn numbered(&self) -> bool {
-        self.numbered
-    }
-
-    /// Whether `name` is taken in this scope or an enclosing one.
-    pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(name) || self.is_taken_outside(name)
     }
 }
 
@@ -533,7 +379,7 @@ mod tests {
 
     #[test]
     fn inner_scopes_avoid_the_program_names_but_not_each_others() {
-        let mut program = Namer::new();
+        let mut program = Scope::new();
         assert_eq!(&*program.name("f"), "f");
         program.share();
         assert_eq!(&*program.name("g"), "g");
@@ -548,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_scope_inside_a_scope_inside_the_module_avoids_both() {
-        let mut module = Namer::new();
+        let mut module = Scope::new();
         let global = module.name("g");
         module.share();
         let mut program = module.inner();
@@ -594,7 +440,7 @@ mod tests {
 
     #[test]
     fn clashes_get_numbered() {
-        let mut namer = Namer::new();
+        let mut namer = Scope::new();
         assert_eq!(&*namer.name("i"), "i");
         assert_eq!(&*namer.name("i"), "i_1");
         assert_eq!(&*namer.name("i"), "i_2");

@@ -17,12 +17,12 @@ use std::rc::Rc;
 
 use crate::function::{FunctionWriter, Output};
 use crate::layout::{Slot, StructTable, Types};
-use crate::names::Namer;
+use crate::names::MslNames;
 use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
 use crate::Options;
 use oneshader_ir::text::push_decimal;
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{Name, Scope};
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
 pub const LANE_INDEX: &str = "_lane_index";
@@ -98,7 +98,7 @@ pub struct Writer<'a> {
     /// Type names and layouts.
     pub types: Types<'a>,
     /// The program-scope names (structs, functions, globals), for function scopes.
-    pub program_names: Namer<'a>,
+    pub program_names: Scope<'a>,
     /// MSL name of each global, by handle.
     pub global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle (empty for functions the entry point
@@ -119,7 +119,7 @@ pub struct Writer<'a> {
     pub hidden: HandleVec<Function, Option<Hidden<'a>>>,
     /// The scope helpers are named in when their text is kept for other entry points:
     /// `Some` when this entry point gives the module's names.
-    helper_scope: Option<&'a Namer<'a>>,
+    helper_scope: Option<&'a Scope<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// Argument-table slots, by global handle.
@@ -136,7 +136,7 @@ pub struct Writer<'a> {
 /// function reuses the memory of the ones before.
 #[derive(Default)]
 pub struct Spare<'a> {
-    /// For the names a function scope takes ([`Namer::inner_in`]).
+    /// For the names a function scope takes ([`Scope::inner_in`]).
     pub taken: FastHashSet<Name<'a>>,
     /// For the names of a function's locals.
     pub local_names: Vec<Name<'a>>,
@@ -146,11 +146,15 @@ pub struct Spare<'a> {
     pub bound: Vec<bool>,
 }
 
+/// Bytes of text to expect per parameter declaration (`const device Particle* particles
+/// [[buffer(12)]]` has 48): room made for them up front, so that their text is seldom copied as it grows.
+const PARAMETER_TEXT: usize = 64;
+
 /// The hidden parameters of a helper function: the globals and built-ins it reaches.
 #[derive(Debug, Default, Clone)]
 pub struct Hidden<'a> {
-    /// Their declarations in the function's signature.
-    pub declarations: Vec<String>,
+    /// Their declarations in the function's signature, separated by `, `.
+    pub declarations: String,
     /// The names a call passes for them.
     pub names: Vec<Name<'a>>,
     /// The globals that can't be passed, reported wherever the parameters are written.
@@ -182,7 +186,7 @@ pub struct ModuleWriter<'a> {
     /// With `names`, every program-scope name an entry point can take (the module's names
     /// and each entry function's), shared: the scope that helpers whose text is kept for
     /// other entry points are named in.
-    helper_scope: Option<Namer<'a>>,
+    helper_scope: Option<Scope<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -223,10 +227,10 @@ struct HelperText {
 /// are the names the entry point would make.
 struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer<'a>,
+    all: Scope<'a>,
     /// The names of the globals and structs, taken: the scope an entry point's program
     /// scope opens inside.
-    program: Namer<'a>,
+    program: Scope<'a>,
     /// MSL name of each global, by handle.
     global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// MSL name of each function, by handle.
@@ -238,7 +242,7 @@ struct ModuleNames<'a> {
 impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
     fn new(module: &'a Module) -> Option<Self> {
-        let mut all = Namer::new();
+        let mut all = Scope::new();
         let structs = module
             .types
             .iter()
@@ -259,7 +263,7 @@ impl<'a> ModuleNames<'a> {
         if all.numbered() {
             return None;
         }
-        let mut program = Namer::new();
+        let mut program = Scope::new();
         program.reserve(global_names.len() + structs.struct_names().count());
         for (_, name) in global_names.iter() {
             program.keep(name);
@@ -414,7 +418,7 @@ impl<'a> Writer<'a> {
                 )
             }
             _ => {
-                let mut namer = Namer::new();
+                let mut namer = Scope::new();
                 let structs = module
                     .types
                     .iter()
@@ -502,27 +506,26 @@ impl<'a> Writer<'a> {
         // text up in place, not copying it into another string.
         let mut out = String::with_capacity(1024);
         out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
-        let structs: Vec<Handle<Type>> = self.types.used_structs.iter().copied().collect();
-        for ty in structs {
-            match self.types.declaration(ty) {
-                Ok(text) => {
-                    out.push_str(&text);
-                    out.push('\n');
-                }
+        // Walked out of the types, which declaring takes; what declaring marks (nothing
+        // new: a struct's members are named when it is marked) goes back with them.
+        let mut structs = std::mem::take(&mut self.types.used_structs);
+        for &ty in &structs {
+            match self.types.write_declaration(&mut out, ty) {
+                Ok(()) => out.push('\n'),
                 Err(what) => self.diagnostics.push(unsupported(None, what)),
             }
         }
-        let atomic_structs: Vec<Handle<Type>> =
-            self.types.used_atomic_structs.iter().copied().collect();
-        for ty in atomic_structs {
-            match self.types.atomic_declaration(ty) {
-                Ok(text) => {
-                    out.push_str(&text);
-                    out.push('\n');
-                }
+        structs.append(&mut self.types.used_structs);
+        self.types.used_structs = structs;
+        let mut atomic_structs = std::mem::take(&mut self.types.used_atomic_structs);
+        for &ty in &atomic_structs {
+            match self.types.write_atomic_declaration(&mut out, ty) {
+                Ok(()) => out.push('\n'),
                 Err(what) => self.diagnostics.push(unsupported(None, what)),
             }
         }
+        atomic_structs.append(&mut self.types.used_atomic_structs);
+        self.types.used_atomic_structs = atomic_structs;
         for polyfill in &self.polyfills {
             out.push_str(&polyfill.definition());
             out.push('\n');
@@ -538,20 +541,8 @@ impl<'a> Writer<'a> {
         if !matches!(self.hidden.try_get(function), Some(None)) {
             return;
         }
-        let mut hidden = Hidden::default();
         let needs = self.needs.try_get(function);
-        for &global in needs.into_iter().flat_map(|needs| &needs.globals) {
-            match self.global_parameter(global) {
-                Ok(Some(declaration)) => hidden.declarations.push(declaration),
-                Ok(None) => continue,
-                Err(error) => {
-                    hidden.errors.push(error);
-                    continue;
-                }
-            }
-            hidden.names.push(self.global_names[global].clone());
-        }
-        for (needed, declaration, name) in [
+        let built_ins = [
             (
                 needs.is_some_and(|n| n.lane_index),
                 "uint _lane_index",
@@ -567,9 +558,35 @@ impl<'a> Writer<'a> {
                 "constant uint* _buffer_sizes",
                 BUFFER_SIZES,
             ),
-        ] {
+        ];
+        let count = needs.map_or(0, |needs| needs.globals.len())
+            + built_ins.iter().filter(|(needed, ..)| *needed).count();
+        let mut hidden = Hidden {
+            // Room for every declaration, so that the text is made once.
+            declarations: String::with_capacity(count * PARAMETER_TEXT),
+            names: Vec::with_capacity(count),
+            ..Hidden::default()
+        };
+        for &global in needs.into_iter().flat_map(|needs| &needs.globals) {
+            let start = hidden.declarations.len();
+            if start > 0 {
+                hidden.declarations.push_str(", ");
+            }
+            match self.push_global_parameter(&mut hidden.declarations, global) {
+                Ok(true) => hidden.names.push(self.global_names[global].clone()),
+                Ok(false) => hidden.declarations.truncate(start),
+                Err(error) => {
+                    hidden.declarations.truncate(start);
+                    hidden.errors.push(error);
+                }
+            }
+        }
+        for (needed, declaration, name) in built_ins {
             if needed {
-                hidden.declarations.push(declaration.into());
+                if !hidden.declarations.is_empty() {
+                    hidden.declarations.push_str(", ");
+                }
+                hidden.declarations.push_str(declaration);
                 hidden.names.push(Name::Borrowed(name));
             }
         }
@@ -578,15 +595,16 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The declaration of a global as a helper parameter: a resource as it comes into the
-    /// entry point, `threadgroup`/`thread` data by reference. `None` for globals that need
-    /// no parameter.
-    fn global_parameter(
+    /// Appends the declaration of a global as a helper parameter to `out`: a resource as
+    /// it comes into the entry point, `threadgroup`/`thread` data by reference. `false`
+    /// for globals that need no parameter; on an error, part of it may have been appended.
+    fn push_global_parameter(
         &mut self,
+        out: &mut String,
         handle: Handle<GlobalVariable>,
-    ) -> Result<Option<String>, Diagnostic> {
+    ) -> Result<bool, Diagnostic> {
         let Some(global) = self.module.global_variables.try_get(handle) else {
-            return Ok(None);
+            return Ok(false);
         };
         let name = self.global_names[handle].clone();
         let atomic = self
@@ -596,29 +614,42 @@ impl<'a> Writer<'a> {
         let span = global.span;
         let err =
             |what: String| unsupported(span, concat_text!(what, " (global `", global.name, "`)"));
-        Ok(Some(match global.space {
+        match global.space {
             AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Handle => {
-                concat_text!(self.resource_type(global, atomic).map_err(err)?, " ", name)
+                self.push_resource_type(out, global, atomic).map_err(err)?;
+                out.push(' ');
             }
             AddressSpace::Workgroup => {
                 let ty = self.value_type(global.ty, atomic).map_err(err)?;
-                concat_text!("threadgroup ", ty, "& ", name)
+                out.push_str("threadgroup ");
+                out.push_str(ty);
+                out.push_str("& ");
             }
             AddressSpace::Private => {
                 let ty = self.value_type(global.ty, atomic).map_err(err)?;
-                concat_text!("thread ", ty, "& ", name)
+                out.push_str("thread ");
+                out.push_str(ty);
+                out.push_str("& ");
             }
-            AddressSpace::Function => return Ok(None),
-        }))
+            AddressSpace::Function => return Ok(false),
+        }
+        out.push_str(&name);
+        Ok(true)
     }
 
     fn value_type(&mut self, ty: Handle<Type>, atomic: bool) -> Result<&str, String> {
         self.types.name_with(ty, atomic)
     }
 
-    /// The parameter type of a resource: `const device float*`, `constant Params&`,
-    /// `texture2d<float>`.
-    fn resource_type(&mut self, global: &GlobalVariable, atomic: bool) -> Result<String, String> {
+    /// Appends the parameter type of a resource to `out`: `const device float*`,
+    /// `constant Params&`, `texture2d<float>`. On an error, part of it may have been
+    /// appended.
+    fn push_resource_type(
+        &mut self,
+        out: &mut String,
+        global: &GlobalVariable,
+        atomic: bool,
+    ) -> Result<(), String> {
         if self.types.has_inexact_layout(global.ty) {
             return Err(
                 "a buffer of a struct whose HLSL member offsets MSL can't reproduce".into(),
@@ -638,18 +669,25 @@ impl<'a> Writer<'a> {
                         stride,
                     }) => {
                         let element = self.types.buffer_element_name(base, stride, atomic)?;
-                        Ok(concat_text!(qualifier, " ", element, "*"))
+                        out.push_str(qualifier);
+                        out.push(' ');
+                        out.push_str(&element);
+                        out.push('*');
                     }
-                    _ => Ok(concat_text!(
-                        qualifier,
-                        " ",
-                        self.value_type(global.ty, atomic)?,
-                        "&"
-                    )),
+                    _ => {
+                        let ty = self.value_type(global.ty, atomic)?;
+                        out.push_str(qualifier);
+                        out.push(' ');
+                        out.push_str(ty);
+                        out.push('&');
+                    }
                 }
             }
             AddressSpace::Uniform => {
-                Ok(concat_text!("constant ", self.types.name(global.ty)?, "&"))
+                let ty = self.types.name(global.ty)?;
+                out.push_str("constant ");
+                out.push_str(ty);
+                out.push('&');
             }
             AddressSpace::Handle => match self.types.inner(global.ty) {
                 Some(&TypeInner::Image {
@@ -665,12 +703,13 @@ impl<'a> Writer<'a> {
                     let usage = index
                         .and_then(|i| self.global_uses.get(i).copied())
                         .unwrap_or_default();
-                    crate::layout::texture_name(dim, arrayed, class, usage)
+                    out.push_str(&crate::layout::texture_name(dim, arrayed, class, usage)?);
                 }
-                _ => self.types.name(global.ty).map(str::to_owned),
+                _ => out.push_str(self.types.name(global.ty)?),
             },
-            _ => self.types.name(global.ty).map(str::to_owned),
+            _ => out.push_str(self.types.name(global.ty)?),
         }
+        Ok(())
     }
 
     /// Appends helper `handle` to `out`, and returns it: the text an earlier entry point
@@ -770,7 +809,7 @@ impl<'a> Writer<'a> {
         handle: Handle<Function>,
         function: &'a Function,
         out: String,
-        namer: &mut Namer<'a>,
+        namer: &mut Scope<'a>,
     ) -> String {
         let mut out = out;
         namer.reserve(function.arguments.len() + function.local_variables.len());
@@ -836,12 +875,11 @@ impl<'a> Writer<'a> {
         }
         self.make_hidden(handle);
         if let Some(Some(hidden)) = self.hidden.try_get(handle) {
-            for declaration in &hidden.declarations {
+            if !hidden.declarations.is_empty() {
                 if !first {
                     out.push_str(", ");
                 }
-                first = false;
-                out.push_str(declaration);
+                out.push_str(&hidden.declarations);
             }
             self.diagnostics.extend(hidden.errors.iter().cloned());
         }
@@ -967,10 +1005,14 @@ impl<'a> Writer<'a> {
                             .push(err("a buffer or texture without a binding".into()));
                         continue;
                     };
-                    match self.resource_type(global, atomic) {
-                        Ok(ty) => {
-                            let mut parameter =
-                                concat_text!(ty, " ", name, " [[", index.table.attribute(), "(",);
+                    let mut parameter = String::with_capacity(PARAMETER_TEXT);
+                    match self.push_resource_type(&mut parameter, global, atomic) {
+                        Ok(()) => {
+                            parameter.push(' ');
+                            parameter.push_str(&name);
+                            parameter.push_str(" [[");
+                            parameter.push_str(index.table.attribute());
+                            parameter.push('(');
                             push_decimal(&mut parameter, u64::from(index.index));
                             parameter.push_str(")]]");
                             resources.push((index, parameter));
@@ -1042,7 +1084,7 @@ impl<'a> Writer<'a> {
                 None => {
                     let mut accessors = Vec::new();
                     if let Some(TypeInner::Struct { members, .. }) = self.types.inner(result.ty) {
-                        let mut out_namer = Namer::new();
+                        let mut out_namer = Scope::new();
                         for (index, member) in members.iter().enumerate() {
                             let member_name = self
                                 .types

@@ -147,7 +147,7 @@ fn plain_math_function(fun: MathFunction) -> Option<&'static str> {
     })
 }
 
-impl Writer<'_> {
+impl<'a> Writer<'a> {
     /// The type handle of `expression`.
     pub(crate) fn type_handle_of(
         &self,
@@ -183,7 +183,7 @@ impl Writer<'_> {
         &self,
         context: &FunctionContext,
         expression: Handle<Expression>,
-    ) -> Res<std::borrow::Cow<'static, str>> {
+    ) -> Res<std::borrow::Cow<'a, str>> {
         let ty = self.type_handle_of(context, expression)?;
         self.type_at(ty, false, context.function.expressions.span(expression))
     }

@@ -12,10 +12,10 @@
 //!
 //! Function scopes start from the module's names, so a local never shadows a global.
 
-use std::rc::Rc;
+use std::borrow::Cow;
 
-use oneshader_ir::text::{first_free_numbered, is_identifier_byte, Name};
-use oneshader_ir::{FastHashSet, WordHash, WordTable};
+use oneshader_ir::text::{is_identifier_byte, Name, Scope};
+use oneshader_ir::{StructMember, WordHash, WordTable};
 
 /// WGSL keywords.
 const KEYWORDS: &[&str] = &[
@@ -515,186 +515,42 @@ fn is_temporary_name(name: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// Hands out unique WGSL identifiers within one scope.
-///
-/// Names are handed out as [`Name`]s: the IR's own text when it needed no change (nearly
-/// every name, which then costs no allocation), else text made here, kept by the scope
-/// and by the writer's name tables without a second copy.
-#[derive(Clone, Debug, Default)]
-pub struct Namer<'a> {
-    /// The names of the enclosing scope, shared with it and with its other inner scopes:
-    /// opening a function's scope must not copy the module's names (one copy per function
-    /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<Name<'a>>>,
-    /// The names taken in this scope (and not yet shared).
-    used: FastHashSet<Name<'a>>,
-    /// Where a name that must change to be a valid identifier is rewritten, reused from
-    /// name to name.
-    scratch: String,
-    /// Struct members: only keywords and reserved words clash (members are never looked
-    /// up as identifiers, so `position` or `f32` are fine member names).
-    members: bool,
-    /// Whether a name this scope gave (or was asked to reserve) was taken already, so
-    /// that it got a number.
-    numbered: bool,
-    /// Whether some name this scope tried was taken in the enclosing scope (see
-    /// [`Namer::clashed_outside`]).
-    outer_clash: bool,
-}
-
-impl<'a> Namer<'a> {
-    /// A namer for the members of one struct.
-    pub fn for_members() -> Self {
-        Namer {
-            members: true,
-            ..Namer::default()
-        }
-    }
-
-    /// Marks `name` taken without renaming it (names the writer generates itself).
-    pub fn reserve(&mut self, name: &str) {
-        if !self.used.insert(Name::Owned(Rc::from(name))) {
-            self.numbered = true;
-        }
-    }
-
-    /// Takes `name`, a WGSL name [`Namer::name`] gave in another scope, as it is: the
-    /// caller knows it is free here.
-    pub fn keep(&mut self, name: &Name<'a>) {
-        self.used.insert(name.clone());
-    }
-
-    /// Whether some name this scope gave got a number because its base was taken (or a
-    /// reserved name was reserved twice): when none did, each name is its base made a
-    /// valid identifier ([`identifier`]).
-    pub fn numbered(&self) -> bool {
-        self.numbered
-    }
-
-    /// Makes room for `additional` more names in this scope without rehashing.
-    pub fn reserve_capacity(&mut self, additional: usize) {
-        self.used.reserve(additional);
-    }
-
-    /// Moves the names taken here into the part that inner scopes share, so that
-    /// [`Namer::inner`] costs nothing until more names are taken here.
-    pub fn share(&mut self) {
-        if !self.used.is_empty() {
-            let used = std::mem::take(&mut self.used);
-            Rc::make_mut(&mut self.outer).extend(used);
-        }
-    }
-
-    /// A scope inside this one (a function's, inside the module's): every name taken here
-    /// stays taken there; the names it takes are its own.
-    pub fn inner(&self) -> Namer<'a> {
-        let outer = if self.used.is_empty() {
-            Rc::clone(&self.outer)
-        } else {
-            let mut all = (*self.outer).clone();
-            all.extend(self.used.iter().cloned());
-            Rc::new(all)
-        };
-        Namer {
-            outer,
-            used: FastHashSet::default(),
-            scratch: String::new(),
-            members: self.members,
-            numbered: false,
-            outer_clash: false,
-        }
-    }
-
-    /// [`Namer::inner`], taking its names in `used`: an empty set that a scope before
-    /// gave back ([`Namer::into_used`]), so that opening the scope allocates nothing.
-    pub fn inner_in(&self, used: FastHashSet<Name<'a>>) -> Namer<'a> {
-        let mut inner = self.inner();
-        inner.used = used;
-        inner
-    }
-
-    /// The set this scope took its names in, emptied, for a later scope
-    /// ([`Namer::inner_in`]).
-    pub fn into_used(self) -> FastHashSet<Name<'a>> {
-        let mut used = self.used;
-        used.clear();
-        used
-    }
-
-    /// Whether a name tried here was taken in the enclosing scope. When none was, the
-    /// names given here are the ones any enclosing scope that takes fewer names would
-    /// have led to.
-    pub fn clashed_outside(&self) -> bool {
-        self.outer_clash
-    }
-
-    /// [`Namer::is_taken`] for a name this scope tries, noting a clash with the
-    /// enclosing scope.
-    fn try_name(&mut self, name: &str) -> bool {
-        if self.used.contains(name) {
-            return true;
-        }
-        let outer = self.outer.contains(name);
-        self.outer_clash |= outer;
-        outer
-    }
-
-    /// Whether `name` is taken in this scope or the enclosing one.
-    pub fn is_taken(&self, name: &str) -> bool {
-        self.used.contains(name) || self.outer.contains(name)
-    }
-
-    /// [`Namer::name`] for `name`, text of the IR (or any text that outlives the output):
-    /// `name` itself, borrowed, when it needs no change.
-    pub fn name_in_ir(&mut self, name: &'a str, fallback: &str) -> Name<'a> {
-        if fits(name, self.members) {
-            self.take(name, Some(name))
-        } else {
-            self.name(name, fallback)
-        }
-    }
+/// The WGSL names a [`Scope`] gives: a name made a valid identifier here, then made
+/// unique by the scope.
+pub trait WgslNames<'a> {
+    /// [`WgslNames::name`] for `name`, text of the IR (or any text that outlives the
+    /// output): `name` itself, borrowed, when it needs no change.
+    fn name_in_ir(&mut self, name: &'a str, fallback: &str) -> Name<'a>;
 
     /// A unique identifier for the HLSL name `name`, `fallback` if nothing usable is left.
-    pub fn name(&mut self, name: &str, fallback: &str) -> Name<'a> {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let base = sanitized(&mut scratch, name, fallback, self.members);
-        let name = self.take(base, None);
-        self.scratch = scratch;
-        name
+    fn name(&mut self, name: &str, fallback: &str) -> Name<'a>;
+}
+
+impl<'a> WgslNames<'a> for Scope<'a> {
+    fn name_in_ir(&mut self, name: &'a str, fallback: &str) -> Name<'a> {
+        self.take_base(sanitized(name, fallback, false))
     }
 
-    /// Takes `base`, `lasting` when that is its text and outlives the output, if it is
-    /// free, else `base` with the first number that makes it free.
-    ///
-    /// A free base (nearly every name) costs one lookup in the enclosing scope's names and
-    /// one insertion here, which also tells whether this scope took it already.
-    fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
-        if !self.outer.contains(base) {
-            let name = match lasting {
-                Some(text) => Name::Borrowed(text),
-                None => Name::Owned(Rc::from(base)),
-            };
-            if self.used.insert(name.clone()) {
-                return name;
-            }
-        } else if !self.used.contains(base) {
-            // Taken only in the enclosing scope (as `try_name` would note it).
-            self.outer_clash = true;
-        }
-        self.numbered = true;
-        let name = Name::Owned(Rc::from(first_free_numbered(base, |candidate| {
-            self.try_name(candidate)
-        })));
-        self.used.insert(name.clone());
-        name
+    fn name(&mut self, name: &str, fallback: &str) -> Name<'a> {
+        self.take(&sanitized(name, fallback, false), None)
     }
+}
+
+/// The WGSL names of a struct's `members`, unique within the struct. Only keywords and
+/// reserved words clash with a member's name (members are never looked up as
+/// identifiers, so `position` or `f32` are fine member names).
+pub fn member_names(members: &[StructMember]) -> Vec<Name<'_>> {
+    let mut scope = Scope::new();
+    members
+        .iter()
+        .map(|member| scope.take_base(sanitized(&member.name, "member", true)))
+        .collect()
 }
 
 /// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
 /// if nothing usable is left): the name a scope gives it when that is free.
 pub fn identifier(name: &str, fallback: &str) -> String {
-    // Through a namer of its own, so that `sanitized` keeps one caller, which inlines it.
-    Namer::default().name(name, fallback).to_string()
+    sanitized(name, fallback, false).into_owned()
 }
 
 /// Whether `name` is a valid WGSL identifier as it is, one that is no keyword (nor, unless
@@ -722,19 +578,19 @@ fn fits(name: &str, member: bool) -> bool {
     }
 }
 
-/// `name` made a valid WGSL identifier that is no keyword or predeclared name (`fallback`
-/// if nothing usable is left): `name` itself when it already is one (nearly every name),
-/// else the identifier written into `scratch`.
-fn sanitized<'a>(scratch: &'a mut String, name: &'a str, fallback: &str, member: bool) -> &'a str {
+/// `name` made a valid WGSL identifier that is no keyword or, unless it names a struct
+/// `member`, predeclared name (`fallback` if nothing usable is left): `name` itself when
+/// it already is one (nearly every name).
+fn sanitized<'n>(name: &'n str, fallback: &str, member: bool) -> Cow<'n, str> {
     if fits(name, member) {
-        return name;
+        return Cow::Borrowed(name);
     }
     let plain = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    scratch.clear();
+    let mut out = String::with_capacity(name.len() + 3);
     if plain {
-        scratch.push_str(name);
+        out.push_str(name);
     } else {
-        scratch.extend(name.chars().map(|c| {
+        out.extend(name.chars().map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' {
                 c
             } else {
@@ -742,20 +598,20 @@ fn sanitized<'a>(scratch: &'a mut String, name: &'a str, fallback: &str, member:
             }
         }));
     }
-    if scratch.is_empty() || scratch == "_" {
-        scratch.clear();
-        scratch.push_str(fallback);
+    if out.is_empty() || out == "_" {
+        out.clear();
+        out.push_str(fallback);
     }
-    if scratch.starts_with("__") {
-        scratch.insert(0, 'u');
+    if out.starts_with("__") {
+        out.insert(0, 'u');
     }
-    if scratch.starts_with(|c: char| c.is_ascii_digit()) {
-        scratch.insert_str(0, "v_");
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "v_");
     }
-    if clashes(scratch, member) {
-        scratch.push('_');
+    if clashes(&out, member) {
+        out.push('_');
     }
-    scratch
+    Cow::Owned(out)
 }
 
 /// Whether `name` (a valid identifier) must get `_` appended: it is a keyword, or, unless
@@ -774,7 +630,7 @@ mod tests {
 
     #[test]
     fn renames_keywords_reserved_words_and_double_underscores() {
-        let mut namer = Namer::default();
+        let mut namer = Scope::new();
         assert_eq!(&*namer.name("loop", "v"), "loop_");
         assert_eq!(&*namer.name("select", "v"), "select_");
         assert_eq!(&*namer.name("read", "v"), "read_");
@@ -789,15 +645,15 @@ mod tests {
 
     #[test]
     fn members_only_avoid_keywords() {
-        let mut namer = Namer::for_members();
-        assert_eq!(&*namer.name("position", "m"), "position");
-        assert_eq!(&*namer.name("f32", "m"), "f32");
-        assert_eq!(&*namer.name("loop", "m"), "loop_");
+        let member = |name: &str| sanitized(name, "m", true).into_owned();
+        assert_eq!(member("position"), "position");
+        assert_eq!(member("f32"), "f32");
+        assert_eq!(member("loop"), "loop_");
     }
 
     #[test]
     fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
-        let mut module = Namer::default();
+        let mut module = Scope::new();
         assert_eq!(&*module.name("f", "v"), "f");
         module.share();
         assert_eq!(&*module.name("g", "v"), "g");
@@ -814,8 +670,8 @@ mod tests {
 
     #[test]
     fn keeps_names_unique() {
-        let mut namer = Namer::default();
-        namer.reserve("lane_index");
+        let mut namer = Scope::new();
+        namer.take_as_is("lane_index");
         assert_eq!(&*namer.name("lane_index", "v"), "lane_index_1");
         assert_eq!(&*namer.name("x", "v"), "x");
         assert_eq!(&*namer.name("x", "v"), "x_1");

@@ -8,6 +8,7 @@ use oneshader_ir::{
     Statement, SwitchCase, SwitchValue, TypeInner,
 };
 
+use crate::names::WgslNames;
 use crate::writer::{
     unsupported, write_indent, write_temporary, Bound, FunctionContext, Res, Writer,
     MAX_STATEMENT_DEPTH,

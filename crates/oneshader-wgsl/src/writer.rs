@@ -15,9 +15,9 @@ use oneshader_ir::{
 use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
-use crate::names::Namer;
+use crate::names::WgslNames;
 use crate::Options;
-use oneshader_ir::text::Name;
+use oneshader_ir::text::{Name, Scope};
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -59,7 +59,7 @@ pub(crate) struct FunctionContext<'a> {
     /// The expression giving the lane count here, when the function needs it.
     pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
-    pub namer: Namer<'a>,
+    pub namer: Scope<'a>,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
     /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
@@ -210,7 +210,7 @@ pub(crate) struct Writer<'a> {
     /// The module's names, when every entry point gives them alike.
     shared_names: Option<&'a ModuleNames<'a>>,
     /// The scope helpers are named in when their text is kept for other entry points.
-    helper_scope: Option<&'a Namer<'a>>,
+    helper_scope: Option<&'a Scope<'a>>,
     /// The helpers' texts that earlier entry points of the module wrote.
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
@@ -218,7 +218,7 @@ pub(crate) struct Writer<'a> {
     /// What each helper's body holds, by handle index.
     bodies: &'a HandleVec<Function, BodyFacts>,
     /// Module-scope names.
-    pub namer: Namer<'a>,
+    pub namer: Scope<'a>,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
     entry_name: Name<'a>,
     /// Whether some type is `f16` (then the output starts with `enable f16;`).
@@ -240,7 +240,7 @@ pub(crate) struct Writer<'a> {
 /// function reuses the memory of the ones before.
 #[derive(Default)]
 struct Spare<'a> {
-    /// For the names a function scope takes ([`Namer::inner_in`]).
+    /// For the names a function scope takes ([`Scope::inner_in`]).
     used: FastHashSet<Name<'a>>,
     /// For the names of a function's parameters.
     arg_names: Vec<Name<'a>>,
@@ -267,7 +267,7 @@ pub struct ModuleWriter<'a> {
     /// With `names`, every module-scope name an entry point can take (the module's
     /// names and each entry function's), shared: the scope that helpers whose text is
     /// kept for other entry points are named in.
-    helper_scope: Option<Namer<'a>>,
+    helper_scope: Option<Scope<'a>>,
     /// Each helper's text as an entry point wrote it, by handle, for the next entry
     /// points that reach it.
     helper_texts: RefCell<HandleVec<Function, Option<HelperText>>>,
@@ -345,7 +345,7 @@ struct FunctionWritten {
     /// The errors of the function's body.
     diagnostics: Vec<Diagnostic>,
     /// Whether naming a parameter or local clashed with a name of the enclosing scope
-    /// ([`Namer::clashed_outside`]).
+    /// ([`Scope::clashed_outside`]).
     clashed_outside: bool,
 }
 
@@ -360,7 +360,7 @@ struct FunctionWritten {
 /// point uses: the names made here once are the names the entry point would make.
 struct ModuleNames<'a> {
     /// Every name below: what an entry function's name must not be for them to hold.
-    all: Namer<'a>,
+    all: Scope<'a>,
     /// WGSL name of each global, by handle.
     global_names: HandleVec<GlobalVariable, Name<'a>>,
     /// WGSL name of each function, by handle.
@@ -373,12 +373,12 @@ struct ModuleNames<'a> {
 impl<'a> ModuleNames<'a> {
     /// The module's names, or `None` when two of them clash.
     fn new(module: &'a Module) -> Option<Self> {
-        let mut all = Namer::default();
-        all.reserve_capacity(
+        let mut all = Scope::new();
+        all.reserve(
             2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
         );
-        all.reserve(LANE_INDEX);
-        all.reserve(LANE_COUNT);
+        all.take_as_is(LANE_INDEX);
+        all.take_as_is(LANE_COUNT);
         let global_names = module
             .global_variables
             .iter()
@@ -426,13 +426,7 @@ impl<'a> ModuleWriter<'a> {
             .types
             .iter()
             .map(|(_, ty)| match &ty.inner {
-                TypeInner::Struct { members, .. } => {
-                    let mut member_namer = Namer::for_members();
-                    members
-                        .iter()
-                        .map(|m| member_namer.name_in_ir(&m.name, "member"))
-                        .collect()
-                }
+                TypeInner::Struct { members, .. } => crate::names::member_names(members),
                 _ => Vec::new(),
             })
             .collect();
@@ -444,9 +438,9 @@ impl<'a> ModuleWriter<'a> {
         };
         let helper_scope = names.as_ref().map(|names| {
             let mut scope = names.all.clone();
-            scope.reserve_capacity(module.entry_points.len());
+            scope.reserve(module.entry_points.len());
             for entry in &module.entry_points {
-                scope.reserve(&crate::names::identifier(&entry.name, "main"));
+                scope.take_as_is(&crate::names::identifier(&entry.name, "main"));
             }
             scope.share();
             scope
@@ -512,7 +506,7 @@ impl<'a> Writer<'a> {
             helper_texts: &shared.helper_texts,
             lane_needs: &shared.lane_needs,
             bodies: &shared.bodies,
-            namer: Namer::default(),
+            namer: Scope::new(),
             entry_name: Name::default(),
             uses_f16: Cell::new(false),
             uses: &entry_info.global_uses,
@@ -559,18 +553,21 @@ impl<'a> Writer<'a> {
         // Sized from the expression count, so that the text is seldom copied as it grows.
         let expressions: usize = functions.iter().map(|f| f.expressions.len()).sum();
         let mut body = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
-        for &(ty, atomic) in &self.structs.clone() {
+        let structs = std::mem::take(&mut self.structs);
+        for &(ty, atomic) in &structs {
             if let Err(d) = self.write_struct(&mut body, ty, atomic) {
                 self.diagnostics.push(d);
             }
         }
+        self.structs = structs;
         for (handle, global) in self.module.global_variables.iter() {
             if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
                 continue;
             }
-            match self.global_declaration(handle, global) {
-                Ok(text) => body.push_str(&text),
-                Err(d) => self.diagnostics.push(d),
+            let start = body.len();
+            if let Err(d) = self.write_global_declaration(&mut body, handle, global) {
+                body.truncate(start);
+                self.diagnostics.push(d);
             }
         }
         for &handle in self.helpers {
@@ -649,10 +646,9 @@ impl<'a> Writer<'a> {
     fn assign_names(&mut self) {
         // The globals, the helpers, about as many structs, and the fixed names.
         let globals = self.uses.iter().filter(|u| u.is_used()).count();
-        self.namer
-            .reserve_capacity(globals + 2 * self.helpers.len() + 3);
-        self.namer.reserve(LANE_INDEX);
-        self.namer.reserve(LANE_COUNT);
+        self.namer.reserve(globals + 2 * self.helpers.len() + 3);
+        self.namer.take_as_is(LANE_INDEX);
+        self.namer.take_as_is(LANE_COUNT);
         let entry_name = crate::names::identifier(&self.entry.name, "main");
         // The module's names hold when the entry function's name is none of them.
         self.shared_names = self
@@ -1053,19 +1049,24 @@ impl<'a> Writer<'a> {
     }
 
     /// The WGSL spelling of `ty` ([`Self::type_name`]), with a diagnostic at `span` on
-    /// failure; borrowed from the fixed tables for a scalar, vector or matrix.
-    pub fn type_at(
-        &self,
-        ty: Handle<Type>,
-        atomic: bool,
-        span: Option<Span>,
-    ) -> Res<Cow<'static, str>> {
-        if let Ok(inner) = layout::inner(self.module, ty) {
-            if let Some(name) = self.numeric_type_name(inner, atomic) {
-                return Ok(Cow::Borrowed(name));
+    /// failure; borrowed from the fixed tables for a scalar, vector or matrix, and from
+    /// the IR for a struct that keeps its name.
+    pub fn type_at(&self, ty: Handle<Type>, atomic: bool, span: Option<Span>) -> Res<Cow<'a, str>> {
+        match layout::inner(self.module, ty) {
+            Ok(TypeInner::Struct { .. }) => {
+                if let Some(&Name::Borrowed(name)) = self.struct_names.get(&(ty, atomic)) {
+                    return Ok(Cow::Borrowed(name));
+                }
             }
+            Ok(inner) => {
+                if let Some(name) = self.numeric_type_name(inner, atomic) {
+                    return Ok(Cow::Borrowed(name));
+                }
+            }
+            Err(_) => {}
         }
-        let mut name = String::new();
+        // Room for the longest names written at all often (`array<vec4<f32>, 16>`).
+        let mut name = String::with_capacity(32);
         self.write_type_at(&mut name, ty, atomic, span)?;
         Ok(Cow::Owned(name))
     }
@@ -1128,15 +1129,16 @@ impl<'a> Writer<'a> {
             return Ok(());
         };
         let name = self.type_at(ty, atomic, None)?;
+        // Only structs whose layout the host sees have member sizes to write.
         let sizes = if self.host_shared.contains(&ty) {
             // Layout errors were reported with the global's span by `check_layouts`.
             layout::plan_struct(self.module, members, *size, 0)
                 .map(|plan| plan.sizes)
-                .unwrap_or_else(|_| vec![None; members.len()])
+                .unwrap_or_default()
         } else {
-            vec![None; members.len()]
+            Vec::new()
         };
-        let member_names = self.member_names.try_get(ty).cloned().unwrap_or_default();
+        let member_names: &'a [Name<'a>] = self.member_names.try_get(ty).map_or(&[], Vec::as_slice);
         out.push_str("struct ");
         out.push_str(&name);
         out.push_str(" {\n");
@@ -1150,11 +1152,13 @@ impl<'a> Writer<'a> {
             if let Some(binding) = &member.binding {
                 out.push_str(&self.io_attributes(binding, member.ty, None)?);
             }
-            let member_name = member_names
-                .get(index)
-                .cloned()
-                .unwrap_or_else(|| Name::Owned(format!("member{index}").into()));
-            out.push_str(&member_name);
+            match member_names.get(index) {
+                Some(member_name) => out.push_str(member_name),
+                None => {
+                    out.push_str("member");
+                    oneshader_ir::text::push_decimal(out, index as u64);
+                }
+            }
             out.push_str(": ");
             self.write_type_at(out, member.ty, atomic, None)?;
             out.push_str(",\n");
@@ -1163,11 +1167,14 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn global_declaration(
+    /// Appends the declaration of `global` to `out`; on an error, part of it may have
+    /// been appended.
+    fn write_global_declaration(
         &self,
+        out: &mut String,
         handle: Handle<GlobalVariable>,
         global: &GlobalVariable,
-    ) -> Res<String> {
+    ) -> Res<()> {
         let name = self.global_names[handle].as_deref().unwrap_or(&global.name);
         let atomic = self.atomic_globals[handle];
         let is_typed_buffer = matches!(
@@ -1185,30 +1192,34 @@ impl<'a> Writer<'a> {
                 None => self.type_at(global.ty, atomic, global.span)?,
             }
         };
-        let binding = || -> Res<String> {
+        // Appends `@group(g) @binding(b) `.
+        let push_binding = |text: &mut String| -> Res<()> {
             let resource = global.resource.as_ref().ok_or_else(|| {
                 unsupported(
                     global.span,
                     concat_text!("the resource '", global.name, "' has no binding"),
                 )
             })?;
-            let mut text = String::with_capacity(32);
             text.push_str("@group(");
-            oneshader_ir::text::push_decimal(&mut text, resource.binding.set as u64);
+            oneshader_ir::text::push_decimal(text, resource.binding.set as u64);
             text.push_str(") @binding(");
-            oneshader_ir::text::push_decimal(&mut text, resource.binding.binding as u64);
+            oneshader_ir::text::push_decimal(text, resource.binding.binding as u64);
             text.push_str(") ");
-            Ok(text)
+            Ok(())
         };
         if is_typed_buffer {
+            let mut binding = String::with_capacity(32);
+            push_binding(&mut binding)?;
             if let Some(declaration) =
-                self.typed_buffer_declaration(global, name, &binding()?, atomic)?
+                self.typed_buffer_declaration(global, name, &binding, atomic)?
             {
-                return Ok(declaration);
+                out.push_str(&declaration);
+                return Ok(());
             }
         }
+        let text = out;
         let written = self.uses.get(handle.index()).is_some_and(|u| u.write);
-        Ok(match global.space {
+        match global.space {
             AddressSpace::Storage { writable } => {
                 let access = if writable && (written || self.entry.stage != ShaderStage::Vertex) {
                     if self.entry.stage == ShaderStage::Vertex {
@@ -1225,25 +1236,23 @@ impl<'a> Writer<'a> {
                 } else {
                     "read"
                 };
-                concat_text!(
-                    binding()?,
-                    "var<storage, ",
-                    access,
-                    "> ",
-                    name,
-                    ": ",
-                    ty,
-                    ";\n"
-                )
+                push_binding(text)?;
+                text.push_str("var<storage, ");
+                text.push_str(access);
+                text.push_str("> ");
             }
             AddressSpace::Uniform => {
-                concat_text!(binding()?, "var<uniform> ", name, ": ", ty, ";\n")
+                push_binding(text)?;
+                text.push_str("var<uniform> ");
             }
-            AddressSpace::Handle => concat_text!(binding()?, "var ", name, ": ", ty, ";\n"),
-            AddressSpace::Workgroup => concat_text!("var<workgroup> ", name, ": ", ty, ";\n"),
+            AddressSpace::Handle => {
+                push_binding(text)?;
+                text.push_str("var ");
+            }
+            AddressSpace::Workgroup => text.push_str("var<workgroup> "),
             AddressSpace::Private => {
                 self.check_value_array_counts(global.ty, &global.name, global.span)?;
-                concat_text!("var<private> ", name, ": ", ty, ";\n")
+                text.push_str("var<private> ");
             }
             AddressSpace::Function => {
                 return Err(unsupported(
@@ -1255,7 +1264,12 @@ impl<'a> Writer<'a> {
                     ),
                 ))
             }
-        })
+        }
+        text.push_str(name);
+        text.push_str(": ");
+        text.push_str(&ty);
+        text.push_str(";\n");
+        Ok(())
     }
 
     /// `@builtin(...)` or `@location(n)` with interpolation, each followed by a space.
@@ -1416,7 +1430,7 @@ impl<'a> Writer<'a> {
         out: &mut String,
         handle: Option<Handle<Function>>,
         function: &'a Function,
-        scope: Option<&Namer<'a>>,
+        scope: Option<&Scope<'a>>,
     ) -> Res<FunctionWritten> {
         // The lists of the function before, emptied.
         let spare = self.spare.take();
@@ -1458,7 +1472,7 @@ impl<'a> Writer<'a> {
         }
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.
-        namer.reserve_capacity(function.arguments.len() + function.local_variables.len() + 4);
+        namer.reserve(function.arguments.len() + function.local_variables.len() + 4);
         let mut arg_names = spare.arg_names;
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
@@ -1587,7 +1601,7 @@ impl<'a> Writer<'a> {
         context.local_names.clear();
         context.bound.clear();
         self.spare.set(Spare {
-            used: context.namer.into_used(),
+            used: context.namer.into_taken(),
             arg_names: context.arg_names,
             local_names: context.local_names,
             bound: context.bound,
@@ -1710,8 +1724,8 @@ pub(crate) fn entry_function_name(name: &str) -> String {
     if identifier != LANE_INDEX && identifier != LANE_COUNT {
         return identifier;
     }
-    let mut namer = Namer::default();
-    namer.reserve(LANE_INDEX);
-    namer.reserve(LANE_COUNT);
+    let mut namer = Scope::new();
+    namer.take_as_is(LANE_INDEX);
+    namer.take_as_is(LANE_COUNT);
     namer.name(name, "main").to_string()
 }

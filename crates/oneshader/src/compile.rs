@@ -176,6 +176,9 @@ pub fn compile_module(
         return result;
     }
     let mut backends = stages::Backends::new(&module, &info, &options.targets);
+    result
+        .blobs
+        .reserve(module.entry_points.len() * options.targets.len());
     for (index, entry) in module.entry_points.iter().enumerate() {
         for &target in &options.targets {
             match backends.run(index, target) {

@@ -11,9 +11,9 @@ mod needs;
 
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
-    EntryPoint, EntryPointInfo, ImageClass, ImageDimension, Module, ModuleInfo, RegisterClass,
-    ResourceKind, ScalarKind, ShaderStage, SourceMap, Span, StorageFormat, SubgroupOperations,
-    TypeInner,
+    EntryPoint, EntryPointInfo, GlobalVariable, Handle, ImageClass, ImageDimension, Module,
+    ModuleInfo, RegisterClass, ResourceKind, ScalarKind, ShaderStage, SourceMap, Span,
+    StorageFormat, SubgroupOperations, TypeInner,
 };
 use serde::{Deserialize, Serialize};
 
@@ -141,41 +141,57 @@ impl EntryPointReflection {
         sources: &SourceMap,
     ) -> EntryPointReflection {
         let uses = &info.global_uses;
-        let resources = module
-            .global_variables
-            .iter()
-            .filter_map(|(handle, global)| {
-                let resource = global.resource.as_ref()?;
-                let usage = uses.get(handle.index()).copied().unwrap_or_default();
-                if !usage.is_used() {
-                    return None;
-                }
-                Some(ResourceReflection {
-                    name: global.name.clone(),
-                    kind: resource.kind,
-                    set: resource.binding.set,
-                    binding: resource.binding.binding,
-                    wgsl_group: resource.binding.set,
-                    wgsl_binding: resource.binding.binding,
-                    register: resource
-                        .register
-                        .map(|(class, index, space)| RegisterReflection {
-                            class,
-                            index,
-                            space,
+        let is_used_resource = |(handle, global): (Handle<GlobalVariable>, &GlobalVariable)| {
+            global.resource.is_some()
+                && uses
+                    .get(handle.index())
+                    .is_some_and(|usage| usage.is_used())
+        };
+        // Sized from a count first: the list would otherwise grow twice for most entry
+        // points.
+        let mut resources = Vec::with_capacity(
+            module
+                .global_variables
+                .iter()
+                .filter(|&global| is_used_resource(global))
+                .count(),
+        );
+        resources.extend(
+            module
+                .global_variables
+                .iter()
+                .filter_map(|(handle, global)| {
+                    let resource = global.resource.as_ref()?;
+                    let usage = uses.get(handle.index()).copied().unwrap_or_default();
+                    if !usage.is_used() {
+                        return None;
+                    }
+                    Some(ResourceReflection {
+                        name: global.name.clone(),
+                        kind: resource.kind,
+                        set: resource.binding.set,
+                        binding: resource.binding.binding,
+                        wgsl_group: resource.binding.set,
+                        wgsl_binding: resource.binding.binding,
+                        register: resource.register.map(|(class, index, space)| {
+                            RegisterReflection {
+                                class,
+                                index,
+                                space,
+                            }
                         }),
-                    access: ResourceAccess::from(usage),
-                    msl_index: msl_indices.get(handle.index()).copied().flatten(),
-                    texture: TextureReflection::of(module.inner(global.ty), usage),
-                    comparison_sampler: matches!(
-                        module.inner(global.ty),
-                        TypeInner::Sampler { comparison: true }
-                    ),
-                    buffer: BufferLayout::of(module, resource.kind, global.ty),
-                    declared_at: global.span.and_then(|s| SourceLocation::of(s, sources)),
-                })
-            })
-            .collect();
+                        access: ResourceAccess::from(usage),
+                        msl_index: msl_indices.get(handle.index()).copied().flatten(),
+                        texture: TextureReflection::of(module.inner(global.ty), usage),
+                        comparison_sampler: matches!(
+                            module.inner(global.ty),
+                            TypeInner::Sampler { comparison: true }
+                        ),
+                        buffer: BufferLayout::of(module, resource.kind, global.ty),
+                        declared_at: global.span.and_then(|s| SourceLocation::of(s, sources)),
+                    })
+                }),
+        );
         let asks_length = uses.iter().any(|u| u.length);
         let subgroup_operations = info.subgroup_operations;
         let quad_elsewhere = subgroup_operations.contains(SubgroupOperations::QUAD)

@@ -36,13 +36,10 @@ pub(super) fn stage_io(
     module: &Module,
     entry: &EntryPoint,
 ) -> (Vec<StageVariable>, Vec<StageVariable>) {
-    let mut inputs = Vec::new();
+    let mut inputs = Vec::with_capacity(entry.function.arguments.len());
     for (index, argument) in entry.function.arguments.iter().enumerate() {
         // The front end's entry wrapper names its flattened arguments `<param>_<index>`.
-        let name = argument
-            .name
-            .strip_suffix(&format!("_{index}"))
-            .unwrap_or(&argument.name);
+        let name = strip_index(&argument.name, index).unwrap_or(&argument.name);
         collect(
             module,
             name,
@@ -62,6 +59,21 @@ pub(super) fn stage_io(
         );
     }
     (inputs, outputs)
+}
+
+/// `name` without `_<index>` at its end, if it ends so (without formatting the suffix).
+fn strip_index(name: &str, index: usize) -> Option<&str> {
+    // The digits from the last.
+    let mut rest = name;
+    let mut value = index;
+    loop {
+        rest = rest.strip_suffix(char::from(b'0' + (value % 10) as u8))?;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    rest.strip_suffix('_')
 }
 
 fn collect(
@@ -149,5 +161,27 @@ fn built_in_semantic(built_in: BuiltIn) -> &'static str {
         BuiltIn::LocalInvocationId => "SV_GroupThreadID",
         BuiltIn::LocalInvocationIndex => "SV_GroupIndex",
         BuiltIn::WorkGroupId => "SV_GroupID",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_index;
+
+    #[test]
+    fn the_index_suffix_is_stripped_as_formatted() {
+        for (name, index) in [
+            ("uv_0", 0),
+            ("uv_12", 12),
+            ("uv_12", 2),
+            ("uv12", 12),
+            ("_0", 0),
+        ] {
+            assert_eq!(
+                strip_index(name, index),
+                name.strip_suffix(&format!("_{index}")),
+                "{name} {index}"
+            );
+        }
     }
 }

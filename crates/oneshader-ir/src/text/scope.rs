@@ -1,0 +1,247 @@
+//! A scope of taken names, as the text backends' namers keep them: the part of naming
+//! that is the same in every text target (how each target spells a name stays in its
+//! writer).
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use super::{first_free_numbered, Name};
+use crate::FastHashSet;
+
+/// The names taken in one scope of the output (the program's or module's, a function's,
+/// a struct's members), and the scopes around it.
+///
+/// A scope takes a name as its target spelled it (a *base*) when that is free, else the
+/// base with `_1`, `_2`, … appended, the first that is free here and in every enclosing
+/// scope. Names are handed out as [`Name`]s: the IR's own text when the target spelled
+/// it as it is (nearly every name, which then costs no allocation), else text made here,
+/// kept by the scope and by the writer's name tables without a second copy.
+#[derive(Clone, Debug, Default)]
+pub struct Scope<'a> {
+    /// The names of the enclosing scope, shared with it and with its other inner scopes:
+    /// opening a function's scope must not copy the program's names (one copy per function
+    /// made compiling quadratic in the number of functions).
+    outer: Rc<FastHashSet<Name<'a>>>,
+    /// The names of the scope around that one, if any, shared alike: a scope shared
+    /// ([`Scope::share`]) while inside another keeps the enclosing names without copying
+    /// them (MSL's entry-point program scope, inside the module's).
+    outermost: Option<Rc<FastHashSet<Name<'a>>>>,
+    /// The names taken in this scope (and not yet shared).
+    taken: FastHashSet<Name<'a>>,
+    /// Whether a name this scope gave got a number because its base was taken (or a name
+    /// was taken as it is twice, [`Scope::take_as_is`]).
+    numbered: bool,
+    /// Whether some name this scope tried was taken in an enclosing scope (see
+    /// [`Scope::clashed_outside`]).
+    outer_clash: bool,
+}
+
+impl<'a> Scope<'a> {
+    /// A scope where no name is taken yet.
+    pub fn new() -> Self {
+        Scope::default()
+    }
+
+    /// Makes room for `additional` more names in this scope, so that taking them doesn't
+    /// grow (and rehash) the set of taken names step by step.
+    pub fn reserve(&mut self, additional: usize) {
+        self.taken.reserve(additional);
+    }
+
+    /// Moves the names taken here into the part that inner scopes share, so that
+    /// [`Scope::inner`] costs nothing until more names are taken here.
+    pub fn share(&mut self) {
+        if self.taken.is_empty() {
+            return;
+        }
+        let taken = std::mem::take(&mut self.taken);
+        if self.outer.is_empty() {
+            // The usual case (an outermost scope): the set moves as it is.
+            self.outer = Rc::new(taken);
+        } else if self.outermost.is_none() {
+            // A scope opened inside another: the enclosing names stay shared.
+            self.outermost = Some(std::mem::replace(&mut self.outer, Rc::new(taken)));
+        } else {
+            Rc::make_mut(&mut self.outer).extend(taken);
+        }
+    }
+
+    /// A scope inside this one (a function's, inside the program's): every name taken
+    /// here stays taken there; the names it takes are its own.
+    pub fn inner(&self) -> Scope<'a> {
+        let outer = if self.taken.is_empty() {
+            Rc::clone(&self.outer)
+        } else {
+            let mut all = (*self.outer).clone();
+            all.extend(self.taken.iter().cloned());
+            Rc::new(all)
+        };
+        Scope {
+            outer,
+            outermost: self.outermost.clone(),
+            taken: FastHashSet::default(),
+            numbered: false,
+            outer_clash: false,
+        }
+    }
+
+    /// [`Scope::inner`], taking its names in `taken`: an empty set that a scope before
+    /// gave back ([`Scope::into_taken`]), so that opening the scope allocates nothing.
+    #[inline]
+    pub fn inner_in(&self, taken: FastHashSet<Name<'a>>) -> Scope<'a> {
+        let mut inner = self.inner();
+        inner.taken = taken;
+        inner
+    }
+
+    /// The set this scope took its names in, emptied, for a later scope
+    /// ([`Scope::inner_in`]).
+    #[inline]
+    pub fn into_taken(self) -> FastHashSet<Name<'a>> {
+        let mut taken = self.taken;
+        taken.clear();
+        taken
+    }
+
+    /// Whether a name tried here was taken in an enclosing scope. When none was, the
+    /// names given here are the ones any enclosing scopes that take fewer names would
+    /// have led to.
+    pub fn clashed_outside(&self) -> bool {
+        self.outer_clash
+    }
+
+    /// Whether some name this scope gave got a number because its base was taken (or a
+    /// name was taken as it is twice): when none did, each name is its base.
+    pub fn numbered(&self) -> bool {
+        self.numbered
+    }
+
+    /// Whether `name` is taken in this scope or an enclosing one.
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name) || self.is_taken_outside(name)
+    }
+
+    /// Whether `name` is taken in an enclosing scope.
+    #[inline]
+    fn is_taken_outside(&self, name: &str) -> bool {
+        self.outer.contains(name)
+            || self
+                .outermost
+                .as_ref()
+                .is_some_and(|names| names.contains(name))
+    }
+
+    /// [`Scope::is_taken`] for a name this scope tries, noting a clash with an
+    /// enclosing scope.
+    fn try_name(&mut self, name: &str) -> bool {
+        if self.taken.contains(name) {
+            return true;
+        }
+        let outside = self.is_taken_outside(name);
+        self.outer_clash |= outside;
+        outside
+    }
+
+    /// Takes `base` (a name as the target spells it), if it is free, else `base` with the
+    /// first number that makes it free: `base` borrowed when the target spelled text
+    /// that outlives the output (the IR's) as it is.
+    #[inline]
+    pub fn take_base(&mut self, base: Cow<'a, str>) -> Name<'a> {
+        match base {
+            Cow::Borrowed(text) => self.take(text, Some(text)),
+            Cow::Owned(text) => self.take(&text, None),
+        }
+    }
+
+    /// Takes `base`, `lasting` when that is its text and outlives the output, if it is
+    /// free, else `base` with the first number that makes it free.
+    ///
+    /// A free name (nearly every one) costs one lookup in each enclosing scope's names
+    /// and one insertion here, which also tells whether this scope took it already.
+    #[inline]
+    pub fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
+        if !self.is_taken_outside(base) {
+            let name = match lasting {
+                Some(text) => Name::Borrowed(text),
+                None => Name::Owned(base.into()),
+            };
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        } else if !self.taken.contains(base) {
+            // Taken only in an enclosing scope (as `try_name` would note it).
+            self.outer_clash = true;
+        }
+        self.numbered = true;
+        let name =
+            Name::Owned(first_free_numbered(base, |candidate| self.try_name(candidate)).into());
+        self.taken.insert(name.clone());
+        name
+    }
+
+    /// Takes `name`, one given in another scope, as it is: the caller knows it is free
+    /// here.
+    #[inline]
+    pub fn keep(&mut self, name: &Name<'a>) {
+        self.taken.insert(name.clone());
+    }
+
+    /// Takes `name`, one the writer makes up itself, as it is, noting it
+    /// [`Scope::numbered`] if this scope took it already.
+    pub fn take_as_is(&mut self, name: &str) {
+        if !self.taken.insert(Name::Owned(Rc::from(name))) {
+            self.numbered = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scope;
+
+    #[test]
+    fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
+        let mut program = Scope::new();
+        assert_eq!(&*program.take("f", None), "f");
+        program.share();
+        assert_eq!(&*program.take("g", None), "g");
+        let mut first = program.inner();
+        assert_eq!(&*first.take("f", None), "f_1");
+        assert!(first.clashed_outside());
+        assert_eq!(&*first.take("g", None), "g_1");
+        assert_eq!(&*first.take("x", None), "x");
+        let mut second = program.inner();
+        assert_eq!(&*second.take("x", None), "x");
+        assert!(!second.clashed_outside());
+        assert_eq!(&*program.take("x", None), "x");
+    }
+
+    #[test]
+    fn a_scope_inside_a_scope_inside_another_avoids_both() {
+        let mut module = Scope::new();
+        let global = module.take("g", None);
+        module.share();
+        let mut program = module.inner();
+        program.keep(&global);
+        assert_eq!(&*program.take("f", None), "f");
+        assert!(!program.numbered());
+        program.share();
+        let mut function = program.inner();
+        assert_eq!(&*function.take("g", None), "g_1");
+        assert_eq!(&*function.take("f", None), "f_1");
+        assert!(function.numbered());
+        assert!(!module.is_taken("f"));
+    }
+
+    #[test]
+    fn clashes_get_the_first_free_number() {
+        let mut scope = Scope::new();
+        scope.take_as_is("i_1");
+        assert!(!scope.numbered());
+        assert_eq!(&*scope.take("i", Some("i")), "i");
+        assert_eq!(&*scope.take("i", None), "i_2");
+        assert!(scope.numbered());
+        let taken = scope.into_taken();
+        assert!(taken.is_empty());
+    }
+}
