@@ -564,11 +564,14 @@ pub struct Spellings {
     /// The spellings the compile added, from symbol [`Symbol::FIXED`] on.
     entries: Vec<Arc<str>>,
     /// The symbols of the spellings looked up so far but the empty and one-byte ones,
-    /// each with the hash of its text ([`spelling_hash`]), placed by that hash: open
-    /// addressing with linear probing, a power of two long, [`Symbol::EMPTY`] marking a
-    /// free slot, at most half full. The hashes spare most text comparisons and all
-    /// rehashing when it grows. A fixed spelling enters it when first looked up.
-    index: Vec<(u32, Symbol)>,
+    /// each with its [`SpellingKey`], placed by the key's hash: open addressing with
+    /// linear probing, a power of two long, [`Symbol::EMPTY`] marking a free slot, at
+    /// most half full. The keys spare most text comparisons (all of them for texts of
+    /// at most eight bytes) and all rehashing when it grows. A fixed spelling enters it
+    /// when first looked up.
+    index: Vec<Slot>,
+    /// How far a hash shifts right to give its home slot in `index` (see [`home_slot`]).
+    shift: u32,
     /// How many symbols `index` holds.
     indexed: usize,
     /// The symbols of one-byte spellings (`i`, `0`, and punctuation not from the lexer)
@@ -576,17 +579,65 @@ pub struct Spellings {
     one_byte: [Symbol; 128],
 }
 
-/// The hash of a spelling for [`Spellings::index`]: eight bytes at a time, multiplied
-/// and rotated (as rustc's FxHash); the length is folded in first, and a short tail is
-/// read as overlapping loads rather than byte by byte.
+/// One place of [`Spellings::index`]: a spelling's symbol and key.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The spelling's [`SpellingKey::tag`].
+    tag: u32,
+    /// The spelling; [`Symbol::EMPTY`] in a free slot.
+    symbol: Symbol,
+    /// The spelling's [`SpellingKey::word`].
+    word: u64,
+}
+
+impl Slot {
+    /// A slot that holds no spelling.
+    const FREE: Slot = Slot {
+        tag: 0,
+        symbol: Symbol::EMPTY,
+        word: 0,
+    };
+}
+
+/// What [`Spellings::index`] keeps of a spelling's text to find it and tell it from
+/// others.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SpellingKey {
+    /// The text's hash ([`spelling_hash`]) with its low four bits replaced by the text's
+    /// length (15 for any longer than fourteen bytes).
+    tag: u32,
+    /// For a text of at most eight bytes, all of them ([`short_word`]): with the length
+    /// in `tag`, equal keys are equal texts. Zero for a longer text.
+    word: u64,
+}
+
+impl SpellingKey {
+    /// The key of `text`.
+    #[inline]
+    fn of(text: &str) -> SpellingKey {
+        let (hash, word) = spelling_hash(text);
+        let length = text.len().min(15) as u32;
+        SpellingKey {
+            tag: hash & !15 | length,
+            word,
+        }
+    }
+}
+
+/// The hash of a spelling for [`Spellings::index`], and the text as a word when it is
+/// at most eight bytes long (else zero): eight bytes at a time, multiplied and rotated
+/// (as rustc's FxHash); the length is folded in first, and a short tail is read as
+/// overlapping loads rather than byte by byte.
 #[inline]
-fn spelling_hash(text: &str) -> u32 {
+fn spelling_hash(text: &str) -> (u32, u64) {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let bytes = text.as_bytes();
     let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
     let mut hash = mix(0, bytes.len() as u64);
+    let mut short = 0;
     if bytes.len() <= 8 {
-        hash = mix(hash, short_word(bytes));
+        short = short_word(bytes);
+        hash = mix(hash, short);
     } else {
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
@@ -602,14 +653,19 @@ fn spelling_hash(text: &str) -> u32 {
     }
     // The high bits are the best mixed (each depends on every lower bit of the last
     // product's factors); [`home_slot`] uses the highest of them.
-    (hash >> 32) as u32
+    ((hash >> 32) as u32, short)
 }
 
-/// Where a spelling of hash `hash` is first looked for in an index of `len` slots (a
-/// power of two): the top bits of the hash.
+/// Where a spelling of tag `tag` is first looked for in an index of `2^(32 - shift)`
+/// slots: the top bits of the tag's hash.
 #[inline]
-fn home_slot(hash: u32, len: usize) -> usize {
-    hash.checked_shr(32 - len.trailing_zeros()).unwrap_or(0) as usize
+fn home_slot(tag: u32, shift: u32) -> usize {
+    (u64::from(tag) >> shift) as usize
+}
+
+/// The [`home_slot`] shift for an index of `len` slots (a power of two).
+fn slot_shift(len: usize) -> u32 {
+    32 - len.trailing_zeros()
 }
 
 /// Whether `a` and `b` are the same text: compared as words, without a call, when they
@@ -681,9 +737,11 @@ impl Spellings {
 
     /// A table holding only the fixed spellings, with room for `expected` more.
     fn with_capacity(expected: usize) -> Spellings {
+        let slots = (expected * 2).next_power_of_two();
         Spellings {
             entries: Vec::with_capacity(expected),
-            index: vec![(0, Symbol::EMPTY); (expected * 2).next_power_of_two()],
+            index: vec![Slot::FREE; slots],
+            shift: slot_shift(slots),
             indexed: 0,
             one_byte: [Symbol::EMPTY; 128],
         }
@@ -717,21 +775,30 @@ impl Spellings {
         if text.is_empty() {
             return Symbol::EMPTY;
         }
-        let hash = spelling_hash(text);
+        let key = SpellingKey::of(text);
+        // A text this short is all in its key.
+        let short = text.len() <= 8;
         let mask = self.index.len() - 1;
-        let mut slot = home_slot(hash, self.index.len());
-        loop {
-            match self.index.get(slot) {
-                Some(&(_, Symbol::EMPTY)) | None => break,
-                Some(&(h, symbol)) if h == hash && same_text(self.text(symbol), text) => {
-                    return symbol
-                }
-                Some(_) => slot = (slot + 1) & mask,
+        let mut slot = home_slot(key.tag, self.shift);
+        while let Some(&found) = self.index.get(slot) {
+            if found.symbol == Symbol::EMPTY {
+                break;
             }
+            if found.tag == key.tag
+                && found.word == key.word
+                && (short || same_text(self.text(found.symbol), text))
+            {
+                return found.symbol;
+            }
+            slot = (slot + 1) & mask;
         }
         let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
-            *free = (hash, symbol);
+            *free = Slot {
+                tag: key.tag,
+                symbol,
+                word: key.word,
+            };
         }
         self.indexed += 1;
         // Half full at most, so probes stay short and a free slot always ends them.
@@ -748,24 +815,26 @@ impl Spellings {
         symbol
     }
 
-    /// Doubles [`Spellings::index`], placing every spelling again by its kept hash.
+    /// Doubles [`Spellings::index`], placing every spelling again by its kept key.
     #[cold]
     fn grow_index(&mut self) {
-        let mut index = vec![(0, Symbol::EMPTY); self.index.len() * 2];
+        let mut index = vec![Slot::FREE; self.index.len() * 2];
         let mask = index.len() - 1;
-        for (hash, symbol) in std::mem::take(&mut self.index) {
-            if symbol == Symbol::EMPTY {
+        let shift = slot_shift(index.len());
+        for kept in std::mem::take(&mut self.index) {
+            if kept.symbol == Symbol::EMPTY {
                 continue;
             }
-            let mut slot = home_slot(hash, index.len());
-            while index.get(slot).is_some_and(|&(_, s)| s != Symbol::EMPTY) {
+            let mut slot = home_slot(kept.tag, shift);
+            while index.get(slot).is_some_and(|s| s.symbol != Symbol::EMPTY) {
                 slot = (slot + 1) & mask;
             }
             if let Some(free) = index.get_mut(slot) {
-                *free = (hash, symbol);
+                *free = kept;
             }
         }
         self.index = index;
+        self.shift = shift;
     }
 
     /// The text of `symbol` (empty for a symbol of another table).
