@@ -1181,6 +1181,9 @@ pub struct LiteralError(pub String);
 
 /// The value and suffix of an integer literal spelled `text` (decimal, `0x` hex, or `0` octal).
 pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
+    if let Some(literal) = plain_int_literal(text) {
+        return Ok(literal);
+    }
     let digits_end = text
         .char_indices()
         .rev()
@@ -1235,6 +1238,28 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
     }
 }
 
+/// [`parse_int_literal`] of the most common spellings, without its general parsing: up
+/// to nineteen decimal digits (so the value fits), not starting with `0` unless they
+/// are just `0`, and no suffix or `u`. `None` for any other spelling.
+fn plain_int_literal(text: &str) -> Option<(u64, IntSuffix)> {
+    let (digits, suffix) = match text.as_bytes() {
+        [digits @ .., b'u' | b'U'] => (digits, IntSuffix::Unsigned),
+        digits => (digits, IntSuffix::None),
+    };
+    if digits.is_empty() || digits.len() > 19 || (digits.len() > 1 && digits.first() == Some(&b'0'))
+    {
+        return None;
+    }
+    let mut value = 0u64;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + u64::from(digit - b'0');
+    }
+    Some((value, suffix))
+}
+
 /// The value and suffix of a floating-point literal spelled `text`.
 pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralError> {
     let (body, suffix) = match text.as_bytes().last() {
@@ -1243,6 +1268,9 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
         Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
         _ => (text, FloatSuffix::None),
     };
+    if let Some(value) = exact_decimal(body) {
+        return Ok((value, suffix));
+    }
     // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not. Such
     // spellings are rare: the others are parsed as they are, without a copy.
     let dot_exponent = body
@@ -1265,6 +1293,43 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
             "invalid floating-point literal '{text}'"
         ))),
     }
+}
+
+/// The powers of ten that a double holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The value of `body`, digits with at most one `.` and no exponent (`0.25`, `8.0`,
+/// `1.`), when its digits as an integer and the power of ten they are divided by are
+/// both exact doubles: one division, correctly rounded as IEEE divisions are, then
+/// gives the value the full parser would. `None` for any other spelling.
+fn exact_decimal(body: &str) -> Option<f64> {
+    let mut mantissa = 0u64;
+    let mut any_digit = false;
+    // How many digits follow the `.`, once it is seen.
+    let mut fraction_digits: Option<usize> = None;
+    for &byte in body.as_bytes() {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa
+                    .checked_mul(10)?
+                    .checked_add(u64::from(byte - b'0'))?;
+                any_digit = true;
+                if let Some(count) = &mut fraction_digits {
+                    *count += 1;
+                }
+            }
+            b'.' if fraction_digits.is_none() => fraction_digits = Some(0),
+            _ => return None,
+        }
+    }
+    if !any_digit || mantissa > 1 << f64::MANTISSA_DIGITS {
+        return None;
+    }
+    let divisor = EXACT_POWERS_OF_TEN.get(fraction_digits.unwrap_or(0))?;
+    Some(mantissa as f64 / divisor)
 }
 
 /// The contents of a string literal, with C escapes resolved (unknown escapes keep the character).
@@ -1409,6 +1474,47 @@ mod tests {
         assert_eq!(parse_float_literal("2.5h"), Ok((2.5, FloatSuffix::Half)));
         assert_eq!(parse_float_literal("2.5L"), Ok((2.5, FloatSuffix::Double)));
         assert!(parse_float_literal("1e999").is_err());
+    }
+
+    #[test]
+    fn exact_decimals_agree_with_the_full_parser() {
+        for text in [
+            "0.0",
+            "0.1",
+            "0.25",
+            "3.14159",
+            "1.",
+            ".5",
+            "123456789.123456789",
+            "9007199254740992.0",
+            "9007199254740993.0",
+            "0.0000000000000000000001",
+            "0.00000000000000000000001",
+            "18446744073709551616.0",
+        ] {
+            let full = text.parse::<f64>().ok().map(f64::to_bits);
+            if let Some(fast) = exact_decimal(text) {
+                assert_eq!(Some(fast.to_bits()), full, "{text}");
+            }
+            let parsed = parse_float_literal(text).ok().map(|(v, _)| v.to_bits());
+            assert_eq!(parsed, full, "{text}");
+        }
+        assert_eq!(exact_decimal("1e5"), None);
+        assert_eq!(exact_decimal("."), None);
+        assert_eq!(exact_decimal("1.2.3"), None);
+    }
+
+    #[test]
+    fn plain_int_literals_agree_with_the_full_parser() {
+        assert_eq!(plain_int_literal("0"), Some((0, IntSuffix::None)));
+        assert_eq!(plain_int_literal("42u"), Some((42, IntSuffix::Unsigned)));
+        assert_eq!(
+            plain_int_literal("9999999999999999999"),
+            Some((9_999_999_999_999_999_999, IntSuffix::None))
+        );
+        for text in ["07", "0x10", "10l", "u", "", "99999999999999999999"] {
+            assert_eq!(plain_int_literal(text), None, "{text}");
+        }
     }
 
     #[test]
