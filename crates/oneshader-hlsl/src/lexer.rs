@@ -564,11 +564,14 @@ pub struct Spellings {
     /// The spellings the compile added, from symbol [`Symbol::FIXED`] on.
     entries: Vec<Arc<str>>,
     /// The symbols of the spellings looked up so far but the empty and one-byte ones,
-    /// each with the hash of its text ([`spelling_hash`]), placed by that hash: open
-    /// addressing with linear probing, a power of two long, [`Symbol::EMPTY`] marking a
-    /// free slot, at most half full. The hashes spare most text comparisons and all
-    /// rehashing when it grows. A fixed spelling enters it when first looked up.
-    index: Vec<(u32, Symbol)>,
+    /// each with its [`SpellingKey`], placed by the key's hash: open addressing with
+    /// linear probing, a power of two long, [`Symbol::EMPTY`] marking a free slot, at
+    /// most half full. The keys spare most text comparisons (all of them for texts of
+    /// at most eight bytes) and all rehashing when it grows. A fixed spelling enters it
+    /// when first looked up.
+    index: Vec<Slot>,
+    /// How far a hash shifts right to give its home slot in `index` (see [`home_slot`]).
+    shift: u32,
     /// How many symbols `index` holds.
     indexed: usize,
     /// The symbols of one-byte spellings (`i`, `0`, and punctuation not from the lexer)
@@ -576,17 +579,65 @@ pub struct Spellings {
     one_byte: [Symbol; 128],
 }
 
-/// The hash of a spelling for [`Spellings::index`]: eight bytes at a time, multiplied
-/// and rotated (as rustc's FxHash); the length is folded in first, and a short tail is
-/// read as overlapping loads rather than byte by byte.
+/// One place of [`Spellings::index`]: a spelling's symbol and key.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The spelling's [`SpellingKey::tag`].
+    tag: u32,
+    /// The spelling; [`Symbol::EMPTY`] in a free slot.
+    symbol: Symbol,
+    /// The spelling's [`SpellingKey::word`].
+    word: u64,
+}
+
+impl Slot {
+    /// A slot that holds no spelling.
+    const FREE: Slot = Slot {
+        tag: 0,
+        symbol: Symbol::EMPTY,
+        word: 0,
+    };
+}
+
+/// What [`Spellings::index`] keeps of a spelling's text to find it and tell it from
+/// others.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SpellingKey {
+    /// The text's hash ([`spelling_hash`]) with its low four bits replaced by the text's
+    /// length (15 for any longer than fourteen bytes).
+    tag: u32,
+    /// For a text of at most eight bytes, all of them ([`short_word`]): with the length
+    /// in `tag`, equal keys are equal texts. Zero for a longer text.
+    word: u64,
+}
+
+impl SpellingKey {
+    /// The key of `text`.
+    #[inline]
+    fn of(text: &str) -> SpellingKey {
+        let (hash, word) = spelling_hash(text);
+        let length = text.len().min(15) as u32;
+        SpellingKey {
+            tag: hash & !15 | length,
+            word,
+        }
+    }
+}
+
+/// The hash of a spelling for [`Spellings::index`], and the text as a word when it is
+/// at most eight bytes long (else zero): eight bytes at a time, multiplied and rotated
+/// (as rustc's FxHash); the length is folded in first, and a short tail is read as
+/// overlapping loads rather than byte by byte.
 #[inline]
-fn spelling_hash(text: &str) -> u32 {
+fn spelling_hash(text: &str) -> (u32, u64) {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let bytes = text.as_bytes();
     let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(K);
     let mut hash = mix(0, bytes.len() as u64);
+    let mut short = 0;
     if bytes.len() <= 8 {
-        hash = mix(hash, short_word(bytes));
+        short = short_word(bytes);
+        hash = mix(hash, short);
     } else {
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
@@ -602,14 +653,19 @@ fn spelling_hash(text: &str) -> u32 {
     }
     // The high bits are the best mixed (each depends on every lower bit of the last
     // product's factors); [`home_slot`] uses the highest of them.
-    (hash >> 32) as u32
+    ((hash >> 32) as u32, short)
 }
 
-/// Where a spelling of hash `hash` is first looked for in an index of `len` slots (a
-/// power of two): the top bits of the hash.
+/// Where a spelling of tag `tag` is first looked for in an index of `2^(32 - shift)`
+/// slots: the top bits of the tag's hash.
 #[inline]
-fn home_slot(hash: u32, len: usize) -> usize {
-    hash.checked_shr(32 - len.trailing_zeros()).unwrap_or(0) as usize
+fn home_slot(tag: u32, shift: u32) -> usize {
+    (u64::from(tag) >> shift) as usize
+}
+
+/// The [`home_slot`] shift for an index of `len` slots (a power of two).
+fn slot_shift(len: usize) -> u32 {
+    32 - len.trailing_zeros()
 }
 
 /// Whether `a` and `b` are the same text: compared as words, without a call, when they
@@ -681,9 +737,11 @@ impl Spellings {
 
     /// A table holding only the fixed spellings, with room for `expected` more.
     fn with_capacity(expected: usize) -> Spellings {
+        let slots = (expected * 2).next_power_of_two();
         Spellings {
             entries: Vec::with_capacity(expected),
-            index: vec![(0, Symbol::EMPTY); (expected * 2).next_power_of_two()],
+            index: vec![Slot::FREE; slots],
+            shift: slot_shift(slots),
             indexed: 0,
             one_byte: [Symbol::EMPTY; 128],
         }
@@ -717,21 +775,30 @@ impl Spellings {
         if text.is_empty() {
             return Symbol::EMPTY;
         }
-        let hash = spelling_hash(text);
+        let key = SpellingKey::of(text);
+        // A text this short is all in its key.
+        let short = text.len() <= 8;
         let mask = self.index.len() - 1;
-        let mut slot = home_slot(hash, self.index.len());
-        loop {
-            match self.index.get(slot) {
-                Some(&(_, Symbol::EMPTY)) | None => break,
-                Some(&(h, symbol)) if h == hash && same_text(self.text(symbol), text) => {
-                    return symbol
-                }
-                Some(_) => slot = (slot + 1) & mask,
+        let mut slot = home_slot(key.tag, self.shift);
+        while let Some(&found) = self.index.get(slot) {
+            if found.symbol == Symbol::EMPTY {
+                break;
             }
+            if found.tag == key.tag
+                && found.word == key.word
+                && (short || same_text(self.text(found.symbol), text))
+            {
+                return found.symbol;
+            }
+            slot = (slot + 1) & mask;
         }
         let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
-            *free = (hash, symbol);
+            *free = Slot {
+                tag: key.tag,
+                symbol,
+                word: key.word,
+            };
         }
         self.indexed += 1;
         // Half full at most, so probes stay short and a free slot always ends them.
@@ -748,24 +815,26 @@ impl Spellings {
         symbol
     }
 
-    /// Doubles [`Spellings::index`], placing every spelling again by its kept hash.
+    /// Doubles [`Spellings::index`], placing every spelling again by its kept key.
     #[cold]
     fn grow_index(&mut self) {
-        let mut index = vec![(0, Symbol::EMPTY); self.index.len() * 2];
+        let mut index = vec![Slot::FREE; self.index.len() * 2];
         let mask = index.len() - 1;
-        for (hash, symbol) in std::mem::take(&mut self.index) {
-            if symbol == Symbol::EMPTY {
+        let shift = slot_shift(index.len());
+        for kept in std::mem::take(&mut self.index) {
+            if kept.symbol == Symbol::EMPTY {
                 continue;
             }
-            let mut slot = home_slot(hash, index.len());
-            while index.get(slot).is_some_and(|&(_, s)| s != Symbol::EMPTY) {
+            let mut slot = home_slot(kept.tag, shift);
+            while index.get(slot).is_some_and(|s| s.symbol != Symbol::EMPTY) {
                 slot = (slot + 1) & mask;
             }
             if let Some(free) = index.get_mut(slot) {
-                *free = (hash, symbol);
+                *free = kept;
             }
         }
         self.index = index;
+        self.shift = shift;
     }
 
     /// The text of `symbol` (empty for a symbol of another table).
@@ -1112,6 +1181,9 @@ pub struct LiteralError(pub String);
 
 /// The value and suffix of an integer literal spelled `text` (decimal, `0x` hex, or `0` octal).
 pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
+    if let Some(literal) = plain_int_literal(text) {
+        return Ok(literal);
+    }
     let digits_end = text
         .char_indices()
         .rev()
@@ -1166,6 +1238,28 @@ pub fn parse_int_literal(text: &str) -> Result<(u64, IntSuffix), LiteralError> {
     }
 }
 
+/// [`parse_int_literal`] of the most common spellings, without its general parsing: up
+/// to nineteen decimal digits (so the value fits), not starting with `0` unless they
+/// are just `0`, and no suffix or `u`. `None` for any other spelling.
+fn plain_int_literal(text: &str) -> Option<(u64, IntSuffix)> {
+    let (digits, suffix) = match text.as_bytes() {
+        [digits @ .., b'u' | b'U'] => (digits, IntSuffix::Unsigned),
+        digits => (digits, IntSuffix::None),
+    };
+    if digits.is_empty() || digits.len() > 19 || (digits.len() > 1 && digits.first() == Some(&b'0'))
+    {
+        return None;
+    }
+    let mut value = 0u64;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + u64::from(digit - b'0');
+    }
+    Some((value, suffix))
+}
+
 /// The value and suffix of a floating-point literal spelled `text`.
 pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralError> {
     let (body, suffix) = match text.as_bytes().last() {
@@ -1174,6 +1268,9 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
         Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
         _ => (text, FloatSuffix::None),
     };
+    if let Some(value) = exact_decimal(body) {
+        return Ok((value, suffix));
+    }
     // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not. Such
     // spellings are rare: the others are parsed as they are, without a copy.
     let dot_exponent = body
@@ -1196,6 +1293,43 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
             "invalid floating-point literal '{text}'"
         ))),
     }
+}
+
+/// The powers of ten that a double holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The value of `body`, digits with at most one `.` and no exponent (`0.25`, `8.0`,
+/// `1.`), when its digits as an integer and the power of ten they are divided by are
+/// both exact doubles: one division, correctly rounded as IEEE divisions are, then
+/// gives the value the full parser would. `None` for any other spelling.
+fn exact_decimal(body: &str) -> Option<f64> {
+    let mut mantissa = 0u64;
+    let mut any_digit = false;
+    // How many digits follow the `.`, once it is seen.
+    let mut fraction_digits: Option<usize> = None;
+    for &byte in body.as_bytes() {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa
+                    .checked_mul(10)?
+                    .checked_add(u64::from(byte - b'0'))?;
+                any_digit = true;
+                if let Some(count) = &mut fraction_digits {
+                    *count += 1;
+                }
+            }
+            b'.' if fraction_digits.is_none() => fraction_digits = Some(0),
+            _ => return None,
+        }
+    }
+    if !any_digit || mantissa > 1 << f64::MANTISSA_DIGITS {
+        return None;
+    }
+    let divisor = EXACT_POWERS_OF_TEN.get(fraction_digits.unwrap_or(0))?;
+    Some(mantissa as f64 / divisor)
 }
 
 /// The contents of a string literal, with C escapes resolved (unknown escapes keep the character).
@@ -1340,6 +1474,47 @@ mod tests {
         assert_eq!(parse_float_literal("2.5h"), Ok((2.5, FloatSuffix::Half)));
         assert_eq!(parse_float_literal("2.5L"), Ok((2.5, FloatSuffix::Double)));
         assert!(parse_float_literal("1e999").is_err());
+    }
+
+    #[test]
+    fn exact_decimals_agree_with_the_full_parser() {
+        for text in [
+            "0.0",
+            "0.1",
+            "0.25",
+            "3.14159",
+            "1.",
+            ".5",
+            "123456789.123456789",
+            "9007199254740992.0",
+            "9007199254740993.0",
+            "0.0000000000000000000001",
+            "0.00000000000000000000001",
+            "18446744073709551616.0",
+        ] {
+            let full = text.parse::<f64>().ok().map(f64::to_bits);
+            if let Some(fast) = exact_decimal(text) {
+                assert_eq!(Some(fast.to_bits()), full, "{text}");
+            }
+            let parsed = parse_float_literal(text).ok().map(|(v, _)| v.to_bits());
+            assert_eq!(parsed, full, "{text}");
+        }
+        assert_eq!(exact_decimal("1e5"), None);
+        assert_eq!(exact_decimal("."), None);
+        assert_eq!(exact_decimal("1.2.3"), None);
+    }
+
+    #[test]
+    fn plain_int_literals_agree_with_the_full_parser() {
+        assert_eq!(plain_int_literal("0"), Some((0, IntSuffix::None)));
+        assert_eq!(plain_int_literal("42u"), Some((42, IntSuffix::Unsigned)));
+        assert_eq!(
+            plain_int_literal("9999999999999999999"),
+            Some((9_999_999_999_999_999_999, IntSuffix::None))
+        );
+        for text in ["07", "0x10", "10l", "u", "", "99999999999999999999"] {
+            assert_eq!(plain_int_literal(text), None, "{text}");
+        }
     }
 
     #[test]
