@@ -869,11 +869,7 @@ impl Parser<'_> {
         let start = name.span;
         let array_dims = self.parse_array_dims()?;
         let annotations = self.parse_annotations()?;
-        let init = if self.eat(TokenKind::Eq) {
-            Some(self.parse_assignment()?)
-        } else {
-            None
-        };
+        let init = self.parse_initializer()?;
         Ok(Declarator {
             name,
             array_dims: array_dims.into_boxed_slice(),
@@ -881,6 +877,15 @@ impl Parser<'_> {
             init,
             span: self.span_from(start),
         })
+    }
+
+    /// The `= expression` after a declarator or a parameter, if there is one.
+    fn parse_initializer(&mut self) -> PResult<Option<Expr>> {
+        if self.eat(TokenKind::Eq) {
+            Ok(Some(self.parse_assignment()?))
+        } else {
+            Ok(None)
+        }
     }
 
     fn parse_array_dims(&mut self) -> PResult<Vec<Option<Expr>>> {
@@ -1010,11 +1015,7 @@ impl Parser<'_> {
         };
         let array_dims = self.parse_array_dims()?;
         let annotations = self.parse_annotations()?;
-        let default = if self.eat(TokenKind::Eq) {
-            Some(self.parse_assignment()?)
-        } else {
-            None
-        };
+        let default = self.parse_initializer()?;
         Ok(Param {
             attributes,
             modifiers,
