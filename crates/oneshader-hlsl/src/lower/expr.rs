@@ -794,7 +794,11 @@ impl<'a> Lowerer<'a> {
         let operand_ty = self.shaped(scalar, shape);
         let l = self.convert_value(cx, left.into_value(), operand_ty, span, true)?;
         let r = self.convert_value(cx, right.into_value(), operand_ty, span, true)?;
-        let ty = self.shaped(result_scalar, shape);
+        let ty = if result_scalar == scalar {
+            operand_ty
+        } else {
+            self.shaped(result_scalar, shape)
+        };
         Some(Operand {
             expr: cx.expr(
                 Expression::Binary {
