@@ -660,12 +660,14 @@ impl<'a> Lowerer<'a> {
         right: Operand,
         span: Span,
     ) -> Option<Operand> {
-        if let Some(result) = self.matrix_componentwise(cx, op, left, right, span) {
-            return result;
-        }
+        // Scalars and vectors (nearly every operand) are not matrices: only others are
+        // asked whether they are.
         let (Some((ls, lshape)), Some((rs, rshape))) =
             (self.numeric(left.ty), self.numeric(right.ty))
         else {
+            if let Some(result) = self.matrix_componentwise(cx, op, left, right, span) {
+                return result;
+            }
             let l = types::type_name(&self.module, left.ty);
             let r = types::type_name(&self.module, right.ty);
             self.error(
