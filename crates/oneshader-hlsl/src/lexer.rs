@@ -1268,9 +1268,21 @@ pub fn parse_float_literal(text: &str) -> Result<(f64, FloatSuffix), LiteralErro
         Some(b'l' | b'L') => (&text[..text.len() - 1], FloatSuffix::Double),
         _ => (text, FloatSuffix::None),
     };
-    if let Some(value) = exact_decimal(body) {
-        return Ok((value, suffix));
+    match exact_decimal(body) {
+        Some(value) => Ok((value, suffix)),
+        None => parse_float_general(text, body, suffix),
     }
+}
+
+/// [`parse_float_literal`] of a spelling [`exact_decimal`] does not take (an exponent,
+/// too many digits, an error): kept out of line so the common path stays small.
+#[cold]
+#[inline(never)]
+fn parse_float_general(
+    text: &str,
+    body: &str,
+    suffix: FloatSuffix,
+) -> Result<(f64, FloatSuffix), LiteralError> {
     // Rust's parser rejects a trailing `.` before an exponent ("1.e5"); C does not. Such
     // spellings are rare: the others are parsed as they are, without a copy.
     let dot_exponent = body
@@ -1306,29 +1318,30 @@ const EXACT_POWERS_OF_TEN: [f64; 23] = [
 /// both exact doubles: one division, correctly rounded as IEEE divisions are, then
 /// gives the value the full parser would. `None` for any other spelling.
 fn exact_decimal(body: &str) -> Option<f64> {
-    let mut mantissa = 0u64;
-    let mut any_digit = false;
-    // How many digits follow the `.`, once it is seen.
-    let mut fraction_digits: Option<usize> = None;
-    for &byte in body.as_bytes() {
-        match byte {
-            b'0'..=b'9' => {
-                mantissa = mantissa
-                    .checked_mul(10)?
-                    .checked_add(u64::from(byte - b'0'))?;
-                any_digit = true;
-                if let Some(count) = &mut fraction_digits {
-                    *count += 1;
-                }
-            }
-            b'.' if fraction_digits.is_none() => fraction_digits = Some(0),
-            _ => return None,
-        }
-    }
-    if !any_digit || mantissa > 1 << f64::MANTISSA_DIGITS {
+    let bytes = body.as_bytes();
+    // Nineteen decimal digits always fit a `u64`; more are left to the full parser.
+    if bytes.len() > 20 {
         return None;
     }
-    let divisor = EXACT_POWERS_OF_TEN.get(fraction_digits.unwrap_or(0))?;
+    let mut mantissa = 0u64;
+    // Where the `.` is, once it is seen.
+    let mut dot: Option<usize> = None;
+    for (index, &byte) in bytes.iter().enumerate() {
+        let digit = byte.wrapping_sub(b'0');
+        if digit < 10 {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        } else if byte == b'.' && dot.is_none() {
+            dot = Some(index);
+        } else {
+            return None;
+        }
+    }
+    let digits = bytes.len() - usize::from(dot.is_some());
+    if digits == 0 || digits > 19 || mantissa > 1 << f64::MANTISSA_DIGITS {
+        return None;
+    }
+    let fraction_digits = dot.map_or(0, |at| bytes.len() - at - 1);
+    let divisor = EXACT_POWERS_OF_TEN.get(fraction_digits)?;
     Some(mantissa as f64 / divisor)
 }
 

@@ -365,6 +365,7 @@ impl FnCtx {
     }
 
     /// The innermost declaration of `name`.
+    #[inline]
     pub fn lookup(&self, name: &str) -> Option<LocalSymbol> {
         self.symbols.get(name).map(|&(symbol, _)| symbol)
     }

@@ -660,12 +660,14 @@ impl<'a> Lowerer<'a> {
         right: Operand,
         span: Span,
     ) -> Option<Operand> {
-        if let Some(result) = self.matrix_componentwise(cx, op, left, right, span) {
-            return result;
-        }
+        // Scalars and vectors (nearly every operand) are not matrices: only others are
+        // asked whether they are.
         let (Some((ls, lshape)), Some((rs, rshape))) =
             (self.numeric(left.ty), self.numeric(right.ty))
         else {
+            if let Some(result) = self.matrix_componentwise(cx, op, left, right, span) {
+                return result;
+            }
             let l = types::type_name(&self.module, left.ty);
             let r = types::type_name(&self.module, right.ty);
             self.error(
@@ -794,7 +796,11 @@ impl<'a> Lowerer<'a> {
         let operand_ty = self.shaped(scalar, shape);
         let l = self.convert_value(cx, left.into_value(), operand_ty, span, true)?;
         let r = self.convert_value(cx, right.into_value(), operand_ty, span, true)?;
-        let ty = self.shaped(result_scalar, shape);
+        let ty = if result_scalar == scalar {
+            operand_ty
+        } else {
+            self.shaped(result_scalar, shape)
+        };
         Some(Operand {
             expr: cx.expr(
                 Expression::Binary {

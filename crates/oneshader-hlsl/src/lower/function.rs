@@ -622,7 +622,20 @@ impl<'n> BodyScan<'n> {
     }
 
     /// Scans one expression, `depth` levels into the body.
+    #[inline]
     fn expr(&mut self, e: &ast::Expr, depth: u32) {
+        // Names and literals (half of all expressions) hold nothing to scan: they are
+        // told apart here, without a call.
+        if !matches!(
+            e.kind,
+            ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error
+        ) {
+            self.compound_expr(e, depth);
+        }
+    }
+
+    /// [`BodyScan::expr`] of an expression that has operands.
+    fn compound_expr(&mut self, e: &ast::Expr, depth: u32) {
         if depth > SCAN_DEPTH_LIMIT {
             return;
         }
