@@ -779,16 +779,23 @@ impl Copy<'_> {
         let mut runs = std::mem::take(&mut self.runs);
         runs.clear();
         let mut run = 0;
-        self.expressions
-            .extend(expressions.iter().map(|(handle, expression)| {
+        self.expressions.reserve(expressions.len());
+        // Found first, then the runs between them numbered in one go each.
+        if !arguments.is_empty() {
+            for (index, (_, expression)) in expressions.iter().enumerate() {
                 if let Some(argument) = argument_of(expression, arguments) {
-                    runs.push(run..handle.index());
-                    run = handle.index() + 1;
-                    return argument;
+                    let end = next + (index - run);
+                    self.expressions.extend((next..end).map(Handle::from_index));
+                    self.expressions.push(argument);
+                    next = end;
+                    runs.push(run..index);
+                    run = index + 1;
                 }
-                next += 1;
-                Handle::from_index(next - 1)
-            }));
+            }
+        }
+        let end = next + (expressions.len() - run);
+        self.expressions.extend((next..end).map(Handle::from_index));
+        next = end;
         runs.push(run..expressions.len());
         out.reserve_expressions(next - start);
         for run in &runs {
