@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 mod scope;
 
-pub use scope::Scope;
+pub use scope::{Names, Scope};
 
 /// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
 /// letter, digit or `_` (one table load, for the namers' check of every name).

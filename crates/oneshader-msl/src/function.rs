@@ -900,23 +900,23 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.write_bound_name(h);
             return Ok(());
         }
-        let span = self.span(h);
         let expression = self
             .function
             .expressions
             .try_get(h)
-            .ok_or_else(|| unsupported(span, "a reference to a missing expression"))?;
+            .ok_or_else(|| unsupported(self.span(h), "a reference to a missing expression"))?;
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expr` is not on every level of a deep tree.
         match *expression {
             Expression::Unary { op, expr } => self.unary(op, expr),
             Expression::Binary { op, left, right } => self.binary(op, left, right),
             Expression::Math { fun, ref args } => crate::math::write(self, h, fun, args),
-            _ => self.other_expr(h, expression, span),
+            _ => self.other_expr(h, expression),
         }
     }
 
     /// `-x`, `!x` or `~x`.
+    #[inline(never)]
     fn unary(&mut self, op: UnaryOperator, expr: Handle<Expression>) -> Written {
         if op == UnaryOperator::Negate && self.wraps_in_unsigned(expr)? {
             self.out.push_str("as_type<");
@@ -936,23 +936,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// [`Self::expr`] for every kind but the unary and binary operators.
     #[inline(never)]
-    fn other_expr(
-        &mut self,
-        h: Handle<Expression>,
-        expression: &Expression,
-        span: Option<oneshader_ir::Span>,
-    ) -> Written {
+    fn other_expr(&mut self, h: Handle<Expression>, expression: &Expression) -> Written {
+        // The location of `h`, looked up only for an error or a writer that keeps it.
+        let function = self.function;
+        let span = || function.expressions.span(h);
         match expression {
             Expression::Literal(literal) => {
-                write_literal(&mut self.out, *literal).map_err(|w| unsupported(span, w))
+                write_literal(&mut self.out, *literal).map_err(|w| unsupported(span(), w))
             }
             Expression::ZeroValue(ty) => {
-                let name = self.w.types.name(*ty).map_err(|w| unsupported(span, w))?;
+                let name = self.w.types.name(*ty).map_err(|w| unsupported(span(), w))?;
                 self.out.push_str(name);
                 self.out.push_str("{}");
                 Ok(())
             }
-            Expression::Compose { ty, components } => self.compose(*ty, components, span),
+            Expression::Compose { ty, components } => self.compose(*ty, components, span()),
             Expression::Splat { value, .. } => {
                 let named = self.write_type_of(h);
                 self.out.push('(');
@@ -980,13 +978,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 self.out.push(']');
                 Ok(())
             }
-            Expression::AccessIndex { base, index } => self.access_index(h, *base, *index, span),
+            Expression::AccessIndex { base, index } => self.access_index(h, *base, *index, span()),
             Expression::GlobalVariable(global) => {
                 let name = self
                     .w
                     .global_names
                     .try_get(*global)
-                    .ok_or_else(|| unsupported(span, "a global that doesn't exist"))?;
+                    .ok_or_else(|| unsupported(span(), "a global that doesn't exist"))?;
                 self.out.push_str(name);
                 Ok(())
             }
@@ -994,7 +992,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let name = self
                     .local_names
                     .get(local.index())
-                    .ok_or_else(|| unsupported(span, "a local variable that doesn't exist"))?;
+                    .ok_or_else(|| unsupported(span(), "a local variable that doesn't exist"))?;
                 self.out.push_str(name);
                 Ok(())
             }
@@ -1002,11 +1000,11 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 let value = self
                     .argument_values
                     .get(*index as usize)
-                    .ok_or_else(|| unsupported(span, "a function argument that doesn't exist"))?;
+                    .ok_or_else(|| unsupported(span(), "a function argument that doesn't exist"))?;
                 self.out.push_str(value);
                 Ok(())
             }
-            Expression::Load { pointer } => self.load(h, *pointer, span),
+            Expression::Load { pointer } => self.load(h, *pointer, span()),
             Expression::Unary { op, expr } => self.unary(*op, *expr),
             Expression::Binary { op, left, right } => self.binary(*op, *left, *right),
             Expression::Select {
@@ -1054,7 +1052,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
             Expression::Wave { op, args } => crate::wave::write(self, h, *op, args),
             Expression::CallResult(_) | Expression::AtomicResult => Err(unsupported(
-                span,
+                span(),
                 "a call or atomic result used before its statement",
             )),
             Expression::ArrayLength(pointer) => self.array_length(h, *pointer),
@@ -1074,7 +1072,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 Ok(())
             }
             Expression::ImageTexelPointer { .. } => Err(unsupported(
-                span,
+                span(),
                 "an Interlocked* function on an element of a RWBuffer or RWTexture: MSL 2.4 \
                  has no texture atomics (Metal 3.1 adds them); keep the counters in a \
                  RWStructuredBuffer or RWByteAddressBuffer for Metal",

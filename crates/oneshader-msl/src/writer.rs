@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    Expression, FastHashSet, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
-    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    Expression, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
+    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
 
 use std::rc::Rc;
@@ -22,7 +22,7 @@ use crate::polyfill::Polyfill;
 use crate::resources::{resource_indices, MslResourceIndex};
 use crate::Options;
 use oneshader_ir::text::push_decimal;
-use oneshader_ir::text::{Name, Scope};
+use oneshader_ir::text::{Name, Names, Scope};
 
 /// Name of the hidden `[[thread_index_in_simdgroup]]` parameter.
 pub const LANE_INDEX: &str = "_lane_index";
@@ -137,7 +137,7 @@ pub struct Writer<'a> {
 #[derive(Default)]
 pub struct Spare<'a> {
     /// For the names a function scope takes ([`Scope::inner_in`]).
-    pub taken: FastHashSet<Name<'a>>,
+    pub taken: Names<'a>,
     /// For the names of a function's locals.
     pub local_names: Vec<Name<'a>>,
     /// For the values a function's arguments read as.

@@ -17,7 +17,7 @@ use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 use crate::layout;
 use crate::names::WgslNames;
 use crate::Options;
-use oneshader_ir::text::{Name, Scope};
+use oneshader_ir::text::{Name, Names, Scope};
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -241,7 +241,7 @@ pub(crate) struct Writer<'a> {
 #[derive(Default)]
 struct Spare<'a> {
     /// For the names a function scope takes ([`Scope::inner_in`]).
-    used: FastHashSet<Name<'a>>,
+    used: Names<'a>,
     /// For the names of a function's parameters.
     arg_names: Vec<Name<'a>>,
     /// For the names of a function's locals.

@@ -3,10 +3,75 @@
 //! writer).
 
 use std::borrow::Cow;
+use std::hash::Hasher;
 use std::rc::Rc;
 
+use hashbrown::hash_table::{Entry, HashTable};
+use rustc_hash::FxHasher;
+
 use super::{first_free_numbered, Name};
-use crate::FastHashSet;
+
+/// A set of names, looked up by a hash computed once per name tried: taking a free name
+/// looks it up in each enclosing scope and inserts it here with that one hash (std's
+/// sets hash the text again for every lookup).
+#[derive(Clone, Debug, Default)]
+pub struct Names<'a> {
+    table: HashTable<Name<'a>>,
+}
+
+/// The hash of `text` in every [`Names`].
+#[inline]
+fn hash_of(text: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
+}
+
+impl<'a> Names<'a> {
+    /// How many names the set holds.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the set holds no name.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// Empties the set, keeping its room.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Whether the set holds `text`, whose hash is `hash`.
+    #[inline]
+    fn contains(&self, hash: u64, text: &str) -> bool {
+        self.table.find(hash, |name| **name == *text).is_some()
+    }
+
+    /// Adds `name`, whose hash is `hash`, unless the set holds it already; whether it
+    /// was added.
+    #[inline]
+    fn insert(&mut self, hash: u64, name: &Name<'a>) -> bool {
+        match self
+            .table
+            .entry(hash, |held| **held == **name, |held| hash_of(held))
+        {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(vacant) => {
+                vacant.insert(name.clone());
+                true
+            }
+        }
+    }
+
+    /// Adds every name of `other` that the set doesn't hold yet.
+    fn extend(&mut self, other: &Names<'a>) {
+        for name in other.table.iter() {
+            self.insert(hash_of(name), name);
+        }
+    }
+}
 
 /// The names taken in one scope of the output (the program's or module's, a function's,
 /// a struct's members), and the scopes around it.
@@ -21,13 +86,13 @@ pub struct Scope<'a> {
     /// The names of the enclosing scope, shared with it and with its other inner scopes:
     /// opening a function's scope must not copy the program's names (one copy per function
     /// made compiling quadratic in the number of functions).
-    outer: Rc<FastHashSet<Name<'a>>>,
+    outer: Rc<Names<'a>>,
     /// The names of the scope around that one, if any, shared alike: a scope shared
     /// ([`Scope::share`]) while inside another keeps the enclosing names without copying
     /// them (MSL's entry-point program scope, inside the module's).
-    outermost: Option<Rc<FastHashSet<Name<'a>>>>,
+    outermost: Option<Rc<Names<'a>>>,
     /// The names taken in this scope (and not yet shared).
-    taken: FastHashSet<Name<'a>>,
+    taken: Names<'a>,
     /// Whether a name this scope gave got a number because its base was taken (or a name
     /// was taken as it is twice, [`Scope::take_as_is`]).
     numbered: bool,
@@ -45,7 +110,7 @@ impl<'a> Scope<'a> {
     /// Makes room for `additional` more names in this scope, so that taking them doesn't
     /// grow (and rehash) the set of taken names step by step.
     pub fn reserve(&mut self, additional: usize) {
-        self.taken.reserve(additional);
+        self.taken.table.reserve(additional, |name| hash_of(name));
     }
 
     /// Moves the names taken here into the part that inner scopes share, so that
@@ -62,7 +127,7 @@ impl<'a> Scope<'a> {
             // A scope opened inside another: the enclosing names stay shared.
             self.outermost = Some(std::mem::replace(&mut self.outer, Rc::new(taken)));
         } else {
-            Rc::make_mut(&mut self.outer).extend(taken);
+            Rc::make_mut(&mut self.outer).extend(&taken);
         }
     }
 
@@ -73,13 +138,13 @@ impl<'a> Scope<'a> {
             Rc::clone(&self.outer)
         } else {
             let mut all = (*self.outer).clone();
-            all.extend(self.taken.iter().cloned());
+            all.extend(&self.taken);
             Rc::new(all)
         };
         Scope {
             outer,
             outermost: self.outermost.clone(),
-            taken: FastHashSet::default(),
+            taken: Names::default(),
             numbered: false,
             outer_clash: false,
         }
@@ -88,7 +153,7 @@ impl<'a> Scope<'a> {
     /// [`Scope::inner`], taking its names in `taken`: an empty set that a scope before
     /// gave back ([`Scope::into_taken`]), so that opening the scope allocates nothing.
     #[inline]
-    pub fn inner_in(&self, taken: FastHashSet<Name<'a>>) -> Scope<'a> {
+    pub fn inner_in(&self, taken: Names<'a>) -> Scope<'a> {
         let mut inner = self.inner();
         inner.taken = taken;
         inner
@@ -97,7 +162,7 @@ impl<'a> Scope<'a> {
     /// The set this scope took its names in, emptied, for a later scope
     /// ([`Scope::inner_in`]).
     #[inline]
-    pub fn into_taken(self) -> FastHashSet<Name<'a>> {
+    pub fn into_taken(self) -> Names<'a> {
         let mut taken = self.taken;
         taken.clear();
         taken
@@ -118,26 +183,28 @@ impl<'a> Scope<'a> {
 
     /// Whether `name` is taken in this scope or an enclosing one.
     pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(name) || self.is_taken_outside(name)
+        let hash = hash_of(name);
+        self.taken.contains(hash, name) || self.is_taken_outside(hash, name)
     }
 
-    /// Whether `name` is taken in an enclosing scope.
+    /// Whether `name`, whose hash is `hash`, is taken in an enclosing scope.
     #[inline]
-    fn is_taken_outside(&self, name: &str) -> bool {
-        self.outer.contains(name)
+    fn is_taken_outside(&self, hash: u64, name: &str) -> bool {
+        self.outer.contains(hash, name)
             || self
                 .outermost
                 .as_ref()
-                .is_some_and(|names| names.contains(name))
+                .is_some_and(|names| names.contains(hash, name))
     }
 
     /// [`Scope::is_taken`] for a name this scope tries, noting a clash with an
     /// enclosing scope.
     fn try_name(&mut self, name: &str) -> bool {
-        if self.taken.contains(name) {
+        let hash = hash_of(name);
+        if self.taken.contains(hash, name) {
             return true;
         }
-        let outside = self.is_taken_outside(name);
+        let outside = self.is_taken_outside(hash, name);
         self.outer_clash |= outside;
         outside
     }
@@ -160,22 +227,31 @@ impl<'a> Scope<'a> {
     /// and one insertion here, which also tells whether this scope took it already.
     #[inline]
     pub fn take(&mut self, base: &str, lasting: Option<&'a str>) -> Name<'a> {
-        if !self.is_taken_outside(base) {
-            let name = match lasting {
-                Some(text) => Name::Borrowed(text),
-                None => Name::Owned(base.into()),
-            };
-            if self.taken.insert(name.clone()) {
-                return name;
+        let hash = hash_of(base);
+        if !self.is_taken_outside(hash, base) {
+            match self
+                .taken
+                .table
+                .entry(hash, |held| **held == *base, |held| hash_of(held))
+            {
+                Entry::Vacant(vacant) => {
+                    let name = match lasting {
+                        Some(text) => Name::Borrowed(text),
+                        None => Name::Owned(base.into()),
+                    };
+                    vacant.insert(name.clone());
+                    return name;
+                }
+                Entry::Occupied(_) => {}
             }
-        } else if !self.taken.contains(base) {
+        } else if !self.taken.contains(hash, base) {
             // Taken only in an enclosing scope (as `try_name` would note it).
             self.outer_clash = true;
         }
         self.numbered = true;
         let name =
             Name::Owned(first_free_numbered(base, |candidate| self.try_name(candidate)).into());
-        self.taken.insert(name.clone());
+        self.taken.insert(hash_of(&name), &name);
         name
     }
 
@@ -183,13 +259,16 @@ impl<'a> Scope<'a> {
     /// here.
     #[inline]
     pub fn keep(&mut self, name: &Name<'a>) {
-        self.taken.insert(name.clone());
+        self.taken.insert(hash_of(name), name);
     }
 
     /// Takes `name`, one the writer makes up itself, as it is, noting it
     /// [`Scope::numbered`] if this scope took it already.
     pub fn take_as_is(&mut self, name: &str) {
-        if !self.taken.insert(Name::Owned(Rc::from(name))) {
+        if !self
+            .taken
+            .insert(hash_of(name), &Name::Owned(Rc::from(name)))
+        {
             self.numbered = true;
         }
     }
