@@ -110,39 +110,43 @@ fn shape_name(scalar: &'static str, count: u32, rows: u32) -> Option<&'static st
         vectors: [&'static str; 3],
         matrices: [[&'static str; 3]; 3],
     }
-    const fn vectors(scalar: &'static str, vectors: [&'static str; 3]) -> Shapes {
-        Shapes {
-            scalar,
-            vectors,
-            matrices: [[""; 3]; 3],
-        }
+    /// A scalar's shapes: its name with `2` to `4` appended, and with `CxR` for matrices.
+    macro_rules! shapes {
+        ($scalar:ident) => {
+            Shapes {
+                scalar: stringify!($scalar),
+                vectors: [
+                    concat!(stringify!($scalar), "2"),
+                    concat!(stringify!($scalar), "3"),
+                    concat!(stringify!($scalar), "4"),
+                ],
+                matrices: [[""; 3]; 3],
+            }
+        };
+        ($scalar:ident and matrices) => {
+            Shapes {
+                matrices: [
+                    shapes!(@columns $scalar, "2x2", "2x3", "2x4"),
+                    shapes!(@columns $scalar, "3x2", "3x3", "3x4"),
+                    shapes!(@columns $scalar, "4x2", "4x3", "4x4"),
+                ],
+                ..shapes!($scalar)
+            }
+        };
+        (@columns $scalar:ident, $($shape:literal),*) => {
+            [$(concat!(stringify!($scalar), $shape)),*]
+        };
     }
     const SHAPES: &[Shapes] = &[
-        vectors("bool", ["bool2", "bool3", "bool4"]),
-        vectors("short", ["short2", "short3", "short4"]),
-        vectors("int", ["int2", "int3", "int4"]),
-        vectors("long", ["long2", "long3", "long4"]),
-        vectors("ushort", ["ushort2", "ushort3", "ushort4"]),
-        vectors("uint", ["uint2", "uint3", "uint4"]),
-        vectors("ulong", ["ulong2", "ulong3", "ulong4"]),
-        Shapes {
-            scalar: "half",
-            vectors: ["half2", "half3", "half4"],
-            matrices: [
-                ["half2x2", "half2x3", "half2x4"],
-                ["half3x2", "half3x3", "half3x4"],
-                ["half4x2", "half4x3", "half4x4"],
-            ],
-        },
-        Shapes {
-            scalar: "float",
-            vectors: ["float2", "float3", "float4"],
-            matrices: [
-                ["float2x2", "float2x3", "float2x4"],
-                ["float3x2", "float3x3", "float3x4"],
-                ["float4x2", "float4x3", "float4x4"],
-            ],
-        },
+        shapes!(bool),
+        shapes!(short),
+        shapes!(int),
+        shapes!(long),
+        shapes!(ushort),
+        shapes!(uint),
+        shapes!(ulong),
+        shapes!(half and matrices),
+        shapes!(float and matrices),
     ];
     let index = |n: u32| (n as usize).wrapping_sub(2);
     SHAPES
