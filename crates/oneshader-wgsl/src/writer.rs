@@ -155,12 +155,6 @@ const MATRIX_NAMES: [[[&str; 3]; 3]; 2] = [
     ],
 ];
 
-/// The 16-bit float scalar, whose use makes the output start with `enable f16;`.
-const F16: Scalar = Scalar {
-    kind: ScalarKind::Float,
-    width: 2,
-};
-
 /// The index of `scalar` in [`SCALAR_NAMES`] and [`VECTOR_NAMES`]; `None` for the
 /// scalars WGSL lacks.
 fn scalar_index(scalar: Scalar) -> Option<usize> {
@@ -1100,7 +1094,7 @@ impl<'a> Writer<'a> {
             }
             _ => return None,
         };
-        if scalar == F16 {
+        if scalar == Scalar::F16 {
             self.uses_f16.set(true);
         }
         Some(name)
@@ -1114,12 +1108,6 @@ impl<'a> Writer<'a> {
         atomic: bool,
         span: Option<Span>,
     ) -> Res<()> {
-        if let Ok(inner) = layout::inner(self.module, ty) {
-            if let Some(name) = self.numeric_type_name(inner, atomic) {
-                out.push_str(name);
-                return Ok(());
-            }
-        }
         self.write_type(out, ty, atomic, 0)
             .map_err(|why| unsupported(span, concat_text!("WGSL cannot express ", why)))
     }
