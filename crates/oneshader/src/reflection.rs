@@ -149,49 +149,41 @@ impl EntryPointReflection {
         };
         // Sized from a count first: the list would otherwise grow twice for most entry
         // points.
-        let mut resources = Vec::with_capacity(
+        let used_resources = || {
             module
                 .global_variables
                 .iter()
                 .filter(|&global| is_used_resource(global))
-                .count(),
-        );
-        resources.extend(
-            module
-                .global_variables
-                .iter()
-                .filter_map(|(handle, global)| {
-                    let resource = global.resource.as_ref()?;
-                    let usage = uses.get(handle.index()).copied().unwrap_or_default();
-                    if !usage.is_used() {
-                        return None;
-                    }
-                    Some(ResourceReflection {
-                        name: global.name.clone(),
-                        kind: resource.kind,
-                        set: resource.binding.set,
-                        binding: resource.binding.binding,
-                        wgsl_group: resource.binding.set,
-                        wgsl_binding: resource.binding.binding,
-                        register: resource.register.map(|(class, index, space)| {
-                            RegisterReflection {
-                                class,
-                                index,
-                                space,
-                            }
-                        }),
-                        access: ResourceAccess::from(usage),
-                        msl_index: msl_indices.get(handle.index()).copied().flatten(),
-                        texture: TextureReflection::of(module.inner(global.ty), usage),
-                        comparison_sampler: matches!(
-                            module.inner(global.ty),
-                            TypeInner::Sampler { comparison: true }
-                        ),
-                        buffer: BufferLayout::of(module, resource.kind, global.ty),
-                        declared_at: global.span.and_then(|s| SourceLocation::of(s, sources)),
-                    })
-                }),
-        );
+        };
+        let mut resources = Vec::with_capacity(used_resources().count());
+        resources.extend(used_resources().filter_map(|(handle, global)| {
+            let resource = global.resource.as_ref()?;
+            let usage = uses.get(handle.index()).copied().unwrap_or_default();
+            Some(ResourceReflection {
+                name: global.name.clone(),
+                kind: resource.kind,
+                set: resource.binding.set,
+                binding: resource.binding.binding,
+                wgsl_group: resource.binding.set,
+                wgsl_binding: resource.binding.binding,
+                register: resource
+                    .register
+                    .map(|(class, index, space)| RegisterReflection {
+                        class,
+                        index,
+                        space,
+                    }),
+                access: ResourceAccess::from(usage),
+                msl_index: msl_indices.get(handle.index()).copied().flatten(),
+                texture: TextureReflection::of(module.inner(global.ty), usage),
+                comparison_sampler: matches!(
+                    module.inner(global.ty),
+                    TypeInner::Sampler { comparison: true }
+                ),
+                buffer: BufferLayout::of(module, resource.kind, global.ty),
+                declared_at: global.span.and_then(|s| SourceLocation::of(s, sources)),
+            })
+        }));
         let asks_length = uses.iter().any(|u| u.length);
         let subgroup_operations = info.subgroup_operations;
         let quad_elsewhere = subgroup_operations.contains(SubgroupOperations::QUAD)
