@@ -74,8 +74,8 @@ pub(crate) struct FunctionSignature {
 pub(crate) struct Buffers {
     /// The module builder, once a module was written (see [`Writer::b`]).
     builder: Option<Box<Builder>>,
-    /// The writer's tables, once a module was written.
-    tables: Option<Tables>,
+    /// The writer's tables (empty until a module was written).
+    tables: Tables,
 }
 
 /// What a [`Writer`] declared so far, found by what it stands for (and the lists it
@@ -236,7 +236,7 @@ impl<'a> Writer<'a> {
                 .builder
                 .take()
                 .unwrap_or_else(|| Box::new(Builder::new())),
-            tables: buffers.tables.take().unwrap_or_default(),
+            tables: take(&mut buffers.tables),
             glsl: None,
             scalar_types: [0; SCALAR_SLOTS],
             small_constants: [[0; SMALL_CONSTANTS]; SCALAR_SLOTS],
@@ -259,7 +259,7 @@ impl<'a> Writer<'a> {
         };
         *buffers = Buffers {
             builder: Some(writer.b),
-            tables: Some(writer.tables),
+            tables: writer.tables,
         };
         result
     }
