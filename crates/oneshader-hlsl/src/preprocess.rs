@@ -665,11 +665,12 @@ impl HideSets {
         if set == HideSet::EMPTY {
             return own;
         }
+        if self.names(set).contains(&name) {
+            return set;
+        }
         let start = self.names.len();
         self.names.extend_from_within(self.range(set));
-        if !self.names(set).contains(&name) {
-            self.names.push(name);
-        }
+        self.names.push(name);
         self.finish(start)
     }
 
