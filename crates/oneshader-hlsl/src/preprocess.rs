@@ -37,47 +37,51 @@ pub const MAX_SOURCE_BYTES: usize = 64 * 1024 * 1024;
 /// each), whatever produced them.
 pub const MAX_OUTPUT_TOKENS: usize = 4_000_000;
 
-/// The shader kinds of DXC's `__SHADER_STAGE_*` macros, with DXC's numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum ShaderKind {
-    Pixel = 0,
-    Vertex = 1,
-    Geometry = 2,
-    Hull = 3,
-    Domain = 4,
-    Compute = 5,
-    Library = 6,
-    RayGeneration = 7,
-    Intersection = 8,
-    AnyHit = 9,
-    ClosestHit = 10,
-    Miss = 11,
-    Callable = 12,
-    Mesh = 13,
-    Amplification = 14,
+/// The name of a predefined macro and its line `#define NAME VALUE` (with its newline).
+macro_rules! predefined_line {
+    ($name:expr, $value:expr) => {
+        ($name, concat!("#define ", $name, " ", $value, "\n"))
+    };
 }
 
-impl ShaderKind {
-    /// Every kind with its `__SHADER_STAGE_*` suffix, in DXC's order.
-    #[cfg(test)]
-    const ALL: [(ShaderKind, &'static str); 15] = [
-        (ShaderKind::Pixel, "PIXEL"),
-        (ShaderKind::Vertex, "VERTEX"),
-        (ShaderKind::Geometry, "GEOMETRY"),
-        (ShaderKind::Hull, "HULL"),
-        (ShaderKind::Domain, "DOMAIN"),
-        (ShaderKind::Compute, "COMPUTE"),
-        (ShaderKind::Library, "LIBRARY"),
-        (ShaderKind::RayGeneration, "RAYGENERATION"),
-        (ShaderKind::Intersection, "INTERSECTION"),
-        (ShaderKind::AnyHit, "ANYHIT"),
-        (ShaderKind::ClosestHit, "CLOSESTHIT"),
-        (ShaderKind::Miss, "MISS"),
-        (ShaderKind::Callable, "CALLABLE"),
-        (ShaderKind::Mesh, "MESH"),
-        (ShaderKind::Amplification, "AMPLIFICATION"),
-    ];
+/// Declares [`ShaderKind`] and [`CONSTANT_PREDEFINED`] from one list of the kinds, each
+/// with DXC's number and its `__SHADER_STAGE_*` suffix.
+macro_rules! shader_kinds {
+    ($($kind:ident = $number:literal $suffix:literal,)*) => {
+        /// The shader kinds of DXC's `__SHADER_STAGE_*` macros, with DXC's numbers.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub enum ShaderKind {
+            $($kind = $number,)*
+        }
+
+        /// The predefined macros that are the same in every compile, by name and line:
+        /// DXC's version macros, then a `__SHADER_STAGE_*` macro for each [`ShaderKind`]
+        /// with its number.
+        const CONSTANT_PREDEFINED: &[(&str, &str)] = &[
+            predefined_line!("__HLSL_VERSION", "2021"),
+            predefined_line!("__hlsl_dx_compiler", "1"),
+            $(predefined_line!(concat!("__SHADER_STAGE_", $suffix), stringify!($number)),)*
+        ];
+    };
+}
+
+shader_kinds! {
+    Pixel = 0 "PIXEL",
+    Vertex = 1 "VERTEX",
+    Geometry = 2 "GEOMETRY",
+    Hull = 3 "HULL",
+    Domain = 4 "DOMAIN",
+    Compute = 5 "COMPUTE",
+    Library = 6 "LIBRARY",
+    RayGeneration = 7 "RAYGENERATION",
+    Intersection = 8 "INTERSECTION",
+    AnyHit = 9 "ANYHIT",
+    ClosestHit = 10 "CLOSESTHIT",
+    Miss = 11 "MISS",
+    Callable = 12 "CALLABLE",
+    Mesh = 13 "MESH",
+    Amplification = 14 "AMPLIFICATION",
 }
 
 /// The target profile as the preprocessor sees it (`cs_6_5` is compute, 6, 5).
@@ -353,7 +357,7 @@ pub fn preprocess(
         macros: Vec::new(),
         predefined: LazyPredefined {
             file: builtin,
-            numbers_end: predefined.commands,
+            numbers: std::mem::take(&mut predefined.numbers),
             checked: 0,
         },
         frames: Vec::new(),
@@ -401,52 +405,21 @@ pub fn preprocess(
 /// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
 /// command-line define.
 ///
-/// The predefined macros' values are numbers: each is defined directly from its line
-/// ([`Preprocessor::define_predefined`]) once its name is lexed, without lexing the line
-/// or running it as a directive; only the command-line defines are read as source
-/// ([`Preprocessor::read_command_line`]).
+/// The predefined macros' values are numbers: their lines are recorded as they are
+/// written and defined directly ([`Preprocessor::define_predefined`]) once their names
+/// are lexed, without lexing them or running them as directives; only the command-line
+/// defines are read as source ([`Preprocessor::read_command_line`]).
 struct Predefined {
     /// The file's text (moved into the source map before preprocessing starts).
     text: String,
+    /// The predefined lines.
+    numbers: Vec<NumberLine>,
     /// Where the command-line defines start in `text` (where the predefined lines end).
     commands: usize,
 }
 
-/// Declares [`CONSTANT_PREDEFINED`] and [`CONSTANT_NUMBERS`] from one list of names
-/// and values.
-macro_rules! constant_predefined {
-    ($($name:literal $value:literal,)*) => {
-        /// The predefined lines that are the same in every compile (written here once
-        /// rather than on each compile): DXC's version macros, then a `__SHADER_STAGE_*`
-        /// macro for each [`ShaderKind`] with its number.
-        const CONSTANT_PREDEFINED: &str = concat!($("#define ", $name, " ", $value, "\n"),*);
-        /// The names and values of [`CONSTANT_PREDEFINED`]'s lines, in order.
-        const CONSTANT_NUMBERS: &[(&str, &str)] = &[$(($name, $value)),*];
-    };
-}
-
-constant_predefined! {
-    "__HLSL_VERSION" "2021",
-    "__hlsl_dx_compiler" "1",
-    "__SHADER_STAGE_PIXEL" "0",
-    "__SHADER_STAGE_VERTEX" "1",
-    "__SHADER_STAGE_GEOMETRY" "2",
-    "__SHADER_STAGE_HULL" "3",
-    "__SHADER_STAGE_DOMAIN" "4",
-    "__SHADER_STAGE_COMPUTE" "5",
-    "__SHADER_STAGE_LIBRARY" "6",
-    "__SHADER_STAGE_RAYGENERATION" "7",
-    "__SHADER_STAGE_INTERSECTION" "8",
-    "__SHADER_STAGE_ANYHIT" "9",
-    "__SHADER_STAGE_CLOSESTHIT" "10",
-    "__SHADER_STAGE_MISS" "11",
-    "__SHADER_STAGE_CALLABLE" "12",
-    "__SHADER_STAGE_MESH" "13",
-    "__SHADER_STAGE_AMPLIFICATION" "14",
-}
-
-/// The macros of the target profile's stage, major and minor versions, whose lines follow
-/// [`CONSTANT_PREDEFINED`] when there is a target.
+/// The macros of the target profile's stage, major and minor versions, defined when
+/// there is a target.
 const TARGET_NAMES: [&str; 3] = [
     "__SHADER_TARGET_STAGE",
     "__SHADER_TARGET_MAJOR",
@@ -454,21 +427,44 @@ const TARGET_NAMES: [&str; 3] = [
 ];
 
 /// One `#define NAME VALUE` line of [`Predefined`] (whose values are numbers).
+#[derive(Clone, Copy)]
 struct NumberLine {
-    start: usize,
-    value: std::ops::Range<usize>,
+    name: &'static str,
+    /// Where the line starts.
+    start: u32,
+    /// Where its value ends (before its newline).
+    end: u32,
+}
+
+impl NumberLine {
+    /// Where the value starts, after `#define NAME `.
+    fn value_start(&self) -> u32 {
+        self.start + ("#define ".len() + self.name.len() + 1) as u32
+    }
 }
 
 impl Predefined {
     fn new(options: &PreprocessOptions) -> Predefined {
         use std::fmt::Write as _;
-        let mut text = String::with_capacity(1024);
-        text.push_str(CONSTANT_PREDEFINED);
-        let mut predefined = Predefined { text, commands: 0 };
+        let mut predefined = Predefined {
+            text: String::with_capacity(1024),
+            numbers: Vec::with_capacity(CONSTANT_PREDEFINED.len() + TARGET_NAMES.len()),
+            commands: 0,
+        };
+        for &(name, line) in CONSTANT_PREDEFINED {
+            predefined.line(name, |text| text.push_str(line));
+        }
         if let Some(target) = options.target {
             let values = [target.stage as u32, target.major, target.minor];
             for (name, value) in TARGET_NAMES.into_iter().zip(values) {
-                predefined.number(name, value);
+                predefined.line(name, |text| {
+                    text.push_str("#define ");
+                    text.push_str(name);
+                    text.push(' ');
+                    // Without the formatting machinery: this is a fixed cost of every compile.
+                    oneshader_ir::text::push_decimal(text, u64::from(value));
+                    text.push('\n');
+                });
             }
         }
         predefined.commands = predefined.text.len();
@@ -479,49 +475,12 @@ impl Predefined {
         predefined
     }
 
-    /// Writes the line `#define NAME VALUE`.
-    fn number(&mut self, name: &str, value: u32) {
-        let text = &mut self.text;
-        text.push_str("#define ");
-        text.push_str(name);
-        text.push(' ');
-        // Without the formatting machinery: this is a fixed cost of every compile.
-        oneshader_ir::text::push_decimal(text, u64::from(value));
-        text.push('\n');
-    }
-
-    /// The line of `lines` (the predefined lines) that defines `name`, if one does.
-    fn number_line(lines: &str, name: &str) -> Option<NumberLine> {
-        const DEFINE: &str = "#define ";
-        let mut start = 0;
-        for &(line_name, value) in CONSTANT_NUMBERS {
-            let value_start = start + DEFINE.len() + line_name.len() + 1;
-            let value = value_start..value_start + value.len();
-            if line_name == name {
-                return Some(NumberLine { start, value });
-            }
-            start = value.end + 1;
-        }
-        if !TARGET_NAMES.contains(&name) {
-            return None;
-        }
-        for line in lines.get(start..)?.split_inclusive('\n') {
-            let line_start = start;
-            start += line.len();
-            let value = line
-                .strip_prefix(DEFINE)
-                .and_then(|rest| rest.strip_prefix(name))
-                .and_then(|rest| rest.strip_prefix(' '));
-            if let Some(value) = value {
-                let value_start = start - value.len();
-                let value_end = value_start + value.trim_end_matches('\n').len();
-                return Some(NumberLine {
-                    start: line_start,
-                    value: value_start..value_end,
-                });
-            }
-        }
-        None
+    /// Records the line `#define NAME VALUE\n` that `write` writes.
+    fn line(&mut self, name: &'static str, write: impl FnOnce(&mut String)) {
+        let start = self.text.len() as u32;
+        write(&mut self.text);
+        let end = self.text.len() as u32 - 1;
+        self.numbers.push(NumberLine { name, start, end });
     }
 }
 
@@ -529,8 +488,8 @@ impl Predefined {
 struct LazyPredefined {
     /// The `<built-in>` file.
     file: FileId,
-    /// Where its `#define NAME NUMBER` lines end (the command-line defines follow).
-    numbers_end: usize,
+    /// Its `#define NAME NUMBER` lines.
+    numbers: Vec<NumberLine>,
     /// How many spellings have been checked for a predefined name.
     checked: usize,
 }
@@ -798,10 +757,6 @@ impl Preprocessor<'_> {
     fn define_predefined(&mut self) {
         let first = std::mem::replace(&mut self.predefined.checked, self.spellings.len());
         let mut found = Vec::new();
-        let builtin = self.map.get(self.predefined.file).map_or("", |f| &f.text);
-        let numbers = builtin
-            .get(..self.predefined.numbers_end)
-            .unwrap_or_default();
         for (symbol, text) in self.spellings.since(first) {
             // Every predefined name begins with two underscores.
             if !text.starts_with("__") {
@@ -810,7 +765,12 @@ impl Preprocessor<'_> {
             let known = match text {
                 "__LINE__" => Some(PredefinedName::Builtin(Builtin::Line)),
                 "__FILE__" => Some(PredefinedName::Builtin(Builtin::File)),
-                _ => Predefined::number_line(numbers, text).map(PredefinedName::Number),
+                _ => self
+                    .predefined
+                    .numbers
+                    .iter()
+                    .find(|line| line.name == text)
+                    .map(|&line| PredefinedName::Number(line)),
             };
             found.extend(known.map(|known| (symbol, known)));
         }
@@ -826,9 +786,12 @@ impl Preprocessor<'_> {
     fn define_number(&mut self, name: Symbol, line: NumberLine) {
         let file = self.predefined.file;
         let builtin = self.map.get(file).map_or("", |f| &f.text);
-        let value = builtin.get(line.value.clone()).unwrap_or_default();
-        let value_span = Span::new(file, line.value.start as u32, line.value.end as u32);
-        let definition = Span::new(file, line.start as u32, line.value.end as u32);
+        let value_start = line.value_start();
+        let value = builtin
+            .get(value_start as usize..line.end as usize)
+            .unwrap_or_default();
+        let value_span = Span::new(file, value_start, line.end);
+        let definition = Span::new(file, line.start, line.end);
         let mut value = Token::new(
             TokenKind::IntLiteral,
             self.spellings.intern(value),
@@ -2410,17 +2373,7 @@ mod tests {
     }
 
     #[test]
-    fn the_constant_predefined_lines_name_every_shader_kind() {
-        let mut expected =
-            String::from("#define __HLSL_VERSION 2021\n#define __hlsl_dx_compiler 1\n");
-        for (kind, name) in ShaderKind::ALL {
-            expected.push_str(&format!("#define __SHADER_STAGE_{name} {}\n", kind as u32));
-        }
-        assert_eq!(CONSTANT_PREDEFINED, expected);
-    }
-
-    #[test]
-    fn each_predefined_line_is_found_by_its_name() {
+    fn each_predefined_line_is_recorded_where_it_is_written() {
         let options = PreprocessOptions {
             target: Some(ShaderTarget {
                 stage: ShaderKind::Pixel,
@@ -2430,18 +2383,16 @@ mod tests {
             ..PreprocessOptions::default()
         };
         let predefined = Predefined::new(&options);
-        let lines = &predefined.text[..predefined.commands];
-        let names = CONSTANT_NUMBERS.iter().map(|&(name, _)| name);
-        for name in names.chain(TARGET_NAMES) {
-            let line = Predefined::number_line(lines, name).expect(name);
-            let value = &lines[line.value.clone()];
-            assert_eq!(
-                &lines[line.start..line.value.end],
-                format!("#define {name} {value}")
-            );
-            assert!(lines[line.value.end..].starts_with('\n'));
+        let mut expected = String::new();
+        let mut lines = String::new();
+        for line in &predefined.numbers {
+            let value = &predefined.text[line.value_start() as usize..line.end as usize];
+            expected.push_str(&format!("#define {} {value}\n", line.name));
+            lines.push_str(&predefined.text[line.start as usize..line.end as usize + 1]);
         }
-        assert!(Predefined::number_line(lines, "__SHADER_STAGE_").is_none());
+        assert_eq!(lines, expected);
+        assert_eq!(lines, &predefined.text[..predefined.commands]);
+        assert_eq!(predefined.numbers.len(), 20);
     }
 
     #[test]
