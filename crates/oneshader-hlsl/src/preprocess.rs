@@ -277,9 +277,8 @@ struct Frame {
     path: String,
     /// The tokens not read yet, ending with [`TokenKind::Eof`].
     tokens: std::vec::IntoIter<Token>,
-    /// How many tokens the file has (read or not).
-    count: usize,
-    /// The index of each newline token, then of the end of file ([`Lines::ends`]).
+    /// The index of each newline token, then of the end of file ([`Lines::ends`]): the
+    /// last is one less than the number of tokens the file has (read or not).
     line_ends: Vec<u32>,
     /// The first of `line_ends` not behind the tokens read so far, or before it.
     line: usize,
@@ -295,7 +294,8 @@ impl Frame {
     /// How many tokens the line being read has left before its newline or the end of file.
     fn line_length(&mut self) -> usize {
         let rest = self.tokens.as_slice();
-        let next = self.count - rest.len();
+        let count = self.line_ends.last().map_or(0, |&eof| eof as usize + 1);
+        let next = count - rest.len();
         while self
             .line_ends
             .get(self.line)
@@ -852,7 +852,6 @@ impl Preprocessor<'_> {
             invalid_characters,
             file,
             path,
-            count: lines.tokens.len(),
             tokens: lines.tokens.into_iter(),
             line_ends: lines.ends,
             line: 0,
