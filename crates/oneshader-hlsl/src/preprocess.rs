@@ -607,13 +607,14 @@ impl HideSets {
         HideSet(self.sets.len() as u32 - 1)
     }
 
-    /// Appends the names of `set` to `names` (from `start` on) that are not there yet.
-    fn append_new(&mut self, start: usize, set: HideSet) {
+    /// Appends to `names` the names of `set` that `other` holds (`held`), or that it does
+    /// not hold (`!held`).
+    fn append_where(&mut self, set: HideSet, other: HideSet, held: bool) {
         for i in self.range(set) {
             let Some(&name) = self.names.get(i) else {
                 break;
             };
-            if !self.names.get(start..).unwrap_or_default().contains(&name) {
+            if self.names(other).contains(&name) == held {
                 self.names.push(name);
             }
         }
@@ -644,10 +645,15 @@ impl HideSets {
         if (last_a, last_b) == (a, b) {
             return last;
         }
+        // The names of `b` that `a` lacks, then those of `a`; `a` itself if there are none.
         let start = self.names.len();
-        self.names.extend_from_within(self.range(a));
-        self.append_new(start, b);
-        let union = self.finish(start);
+        self.append_where(b, a, false);
+        let union = if self.names.len() == start {
+            a
+        } else {
+            self.names.extend_from_within(self.range(a));
+            self.finish(start)
+        };
         self.last_union = (a, b, union);
         union
     }
@@ -657,14 +663,7 @@ impl HideSets {
             return HideSet::EMPTY;
         }
         let start = self.names.len();
-        for i in self.range(a) {
-            let Some(&name) = self.names.get(i) else {
-                break;
-            };
-            if self.names(b).contains(&name) {
-                self.names.push(name);
-            }
-        }
+        self.append_where(a, b, true);
         self.finish(start)
     }
 }
@@ -2392,6 +2391,28 @@ mod tests {
         assert_eq!(lines, expected);
         assert_eq!(lines, &predefined.text[..predefined.commands]);
         assert_eq!(predefined.numbers.len(), 20);
+    }
+
+    #[test]
+    fn hide_set_operations() {
+        let mut spellings = Spellings::new();
+        let [x, y, z] = ["X", "Y", "Z"].map(|name| spellings.intern(name));
+        let mut sets = HideSets::default();
+        let xs = sets.single(x);
+        let xy = sets.with(xs, y, HideSet::EMPTY);
+        let ys = sets.single(y);
+        let zs = sets.single(z);
+        let made = sets.sets.len();
+        // A union with a subset, and an intersection, make no new set.
+        assert_eq!(sets.union(xy, ys), xy);
+        assert_eq!(sets.union(xy, HideSet::EMPTY), xy);
+        assert_eq!(sets.intersection(xy, zs), HideSet::EMPTY);
+        assert_eq!(sets.sets.len(), made);
+        let xyz = sets.union(xy, zs);
+        assert_eq!(sets.len(xyz), 3);
+        assert!([x, y, z].iter().all(|&name| sets.contains(xyz, name)));
+        let y_only = sets.intersection(xyz, ys);
+        assert_eq!(sets.names(y_only), [y]);
     }
 
     #[test]
