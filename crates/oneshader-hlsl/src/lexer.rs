@@ -149,106 +149,78 @@ fn block_comment(lex: &mut logos::Lexer<Raw>) -> bool {
     }
 }
 
-/// HLSL keywords. Type names (`float4`, `Texture2D`, …) are identifiers, and
-/// so are the context-sensitive modifiers (`sample`, `linear`, `point`, …)
-/// that HLSL code also uses as variable names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Keyword {
-    If,
-    Else,
-    For,
-    While,
-    Do,
-    Switch,
-    Case,
-    Default,
-    Break,
-    Continue,
-    Return,
-    Discard,
-    Struct,
-    Class,
-    Interface,
-    Cbuffer,
-    Tbuffer,
-    Typedef,
-    Namespace,
-    Template,
-    Typename,
-    Static,
-    Const,
-    Groupshared,
-    Uniform,
-    Extern,
-    Volatile,
-    Precise,
-    Globallycoherent,
-    RowMajor,
-    ColumnMajor,
-    In,
-    Out,
-    Inout,
-    Inline,
-    Export,
-    Unorm,
-    Snorm,
-    Register,
-    Packoffset,
-    True,
-    False,
+/// Declares [`Keyword`], [`Keyword::from_text`] and [`KEYWORDS`] from one list of the
+/// keywords' spellings and variants.
+macro_rules! keywords {
+    ($($text:literal => $keyword:ident,)*) => {
+        /// HLSL keywords. Type names (`float4`, `Texture2D`, …) are identifiers, and
+        /// so are the context-sensitive modifiers (`sample`, `linear`, `point`, …)
+        /// that HLSL code also uses as variable names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum Keyword {
+            $($keyword,)*
+        }
+
+        impl Keyword {
+            /// The keyword spelled `text`, if `text` is one.
+            pub fn from_text(text: &str) -> Option<Keyword> {
+                match text {
+                    $($text => Some(Keyword::$keyword),)*
+                    _ => None,
+                }
+            }
+        }
+
+        /// The keywords, at the fixed symbols from [`Symbol::FIRST_KEYWORD`] on in the
+        /// order of [`Keyword`]'s variants.
+        const KEYWORDS: &[(&str, Keyword)] = &[$(($text, Keyword::$keyword)),*];
+    };
 }
 
-impl Keyword {
-    /// The keyword spelled `text`, if `text` is one.
-    pub fn from_text(text: &str) -> Option<Keyword> {
-        use Keyword::*;
-        Some(match text {
-            "if" => If,
-            "else" => Else,
-            "for" => For,
-            "while" => While,
-            "do" => Do,
-            "switch" => Switch,
-            "case" => Case,
-            "default" => Default,
-            "break" => Break,
-            "continue" => Continue,
-            "return" => Return,
-            "discard" => Discard,
-            "struct" => Struct,
-            "class" => Class,
-            "interface" => Interface,
-            "cbuffer" => Cbuffer,
-            "tbuffer" => Tbuffer,
-            "typedef" => Typedef,
-            "namespace" => Namespace,
-            "template" => Template,
-            "typename" => Typename,
-            "static" => Static,
-            "const" => Const,
-            "groupshared" => Groupshared,
-            "uniform" => Uniform,
-            "extern" => Extern,
-            "volatile" => Volatile,
-            "precise" => Precise,
-            "globallycoherent" => Globallycoherent,
-            "row_major" => RowMajor,
-            "column_major" => ColumnMajor,
-            "in" => In,
-            "out" => Out,
-            "inout" => Inout,
-            "inline" => Inline,
-            "export" => Export,
-            "unorm" => Unorm,
-            "snorm" => Snorm,
-            "register" => Register,
-            "packoffset" => Packoffset,
-            "true" => True,
-            "false" => False,
-            _ => return None,
-        })
-    }
+keywords! {
+    "if" => If,
+    "else" => Else,
+    "for" => For,
+    "while" => While,
+    "do" => Do,
+    "switch" => Switch,
+    "case" => Case,
+    "default" => Default,
+    "break" => Break,
+    "continue" => Continue,
+    "return" => Return,
+    "discard" => Discard,
+    "struct" => Struct,
+    "class" => Class,
+    "interface" => Interface,
+    "cbuffer" => Cbuffer,
+    "tbuffer" => Tbuffer,
+    "typedef" => Typedef,
+    "namespace" => Namespace,
+    "template" => Template,
+    "typename" => Typename,
+    "static" => Static,
+    "const" => Const,
+    "groupshared" => Groupshared,
+    "uniform" => Uniform,
+    "extern" => Extern,
+    "volatile" => Volatile,
+    "precise" => Precise,
+    "globallycoherent" => Globallycoherent,
+    "row_major" => RowMajor,
+    "column_major" => ColumnMajor,
+    "in" => In,
+    "out" => Out,
+    "inout" => Inout,
+    "inline" => Inline,
+    "export" => Export,
+    "unorm" => Unorm,
+    "snorm" => Snorm,
+    "register" => Register,
+    "packoffset" => Packoffset,
+    "true" => True,
+    "false" => False,
 }
 
 /// What kind of token a [`Token`] is.
@@ -320,167 +292,80 @@ pub enum TokenKind {
     Eof,
 }
 
-/// The punctuation spellings, at the fixed symbols from 1 on in this order (see
-/// [`Spellings`]); [`punctuation_symbol`] numbers them the same way.
-const PUNCTUATION: [(&str, TokenKind); 47] = {
-    use TokenKind::*;
-    [
-        ("(", LParen),
-        (")", RParen),
-        ("[", LBracket),
-        ("]", RBracket),
-        ("{", LBrace),
-        ("}", RBrace),
-        (";", Semicolon),
-        (",", Comma),
-        (".", Dot),
-        (":", Colon),
-        ("::", ColonColon),
-        ("?", Question),
-        ("+", Plus),
-        ("-", Minus),
-        ("*", Star),
-        ("/", Slash),
-        ("%", Percent),
-        ("++", PlusPlus),
-        ("--", MinusMinus),
-        ("=", Eq),
-        ("+=", PlusEq),
-        ("-=", MinusEq),
-        ("*=", StarEq),
-        ("/=", SlashEq),
-        ("%=", PercentEq),
-        ("&=", AmpEq),
-        ("|=", PipeEq),
-        ("^=", CaretEq),
-        ("<<=", ShlEq),
-        (">>=", ShrEq),
-        ("==", EqEq),
-        ("!=", NotEq),
-        ("<", Lt),
-        (">", Gt),
-        ("<=", LtEq),
-        (">=", GtEq),
-        ("<<", Shl),
-        (">>", Shr),
-        ("&&", AmpAmp),
-        ("||", PipePipe),
-        ("!", Bang),
-        ("&", Amp),
-        ("|", Pipe),
-        ("^", Caret),
-        ("~", Tilde),
-        ("#", Hash),
-        ("##", HashHash),
-    ]
-};
+/// Declares [`PUNCTUATION`] and [`punctuation_symbol`] from one list of the punctuation
+/// spellings and token kinds.
+macro_rules! punctuation {
+    ($($text:literal => $kind:ident,)*) => {
+        /// The punctuation spellings, at the fixed symbols from 1 on in this order (see
+        /// [`Spellings`]).
+        const PUNCTUATION: &[(&str, TokenKind)] = &[$(($text, TokenKind::$kind)),*];
 
-/// The fixed symbol of a punctuation token of kind `kind` (its place in [`PUNCTUATION`]).
-#[inline]
-fn punctuation_symbol(kind: TokenKind) -> Option<Symbol> {
-    use TokenKind::*;
-    let place = match kind {
-        LParen => 0,
-        RParen => 1,
-        LBracket => 2,
-        RBracket => 3,
-        LBrace => 4,
-        RBrace => 5,
-        Semicolon => 6,
-        Comma => 7,
-        Dot => 8,
-        Colon => 9,
-        ColonColon => 10,
-        Question => 11,
-        Plus => 12,
-        Minus => 13,
-        Star => 14,
-        Slash => 15,
-        Percent => 16,
-        PlusPlus => 17,
-        MinusMinus => 18,
-        Eq => 19,
-        PlusEq => 20,
-        MinusEq => 21,
-        StarEq => 22,
-        SlashEq => 23,
-        PercentEq => 24,
-        AmpEq => 25,
-        PipeEq => 26,
-        CaretEq => 27,
-        ShlEq => 28,
-        ShrEq => 29,
-        EqEq => 30,
-        NotEq => 31,
-        Lt => 32,
-        Gt => 33,
-        LtEq => 34,
-        GtEq => 35,
-        Shl => 36,
-        Shr => 37,
-        AmpAmp => 38,
-        PipePipe => 39,
-        Bang => 40,
-        Amp => 41,
-        Pipe => 42,
-        Caret => 43,
-        Tilde => 44,
-        Hash => 45,
-        HashHash => 46,
-        _ => return None,
+        /// The fixed symbol of a punctuation token of kind `kind` (its place in
+        /// [`PUNCTUATION`]).
+        #[inline]
+        fn punctuation_symbol(kind: TokenKind) -> Option<Symbol> {
+            /// The punctuation kinds, numbered by their place in [`PUNCTUATION`].
+            enum Place {
+                $($kind,)*
+            }
+            let place = match kind {
+                $(TokenKind::$kind => Place::$kind,)*
+                _ => return None,
+            };
+            Some(Symbol(1 + place as u32))
+        }
     };
-    Some(Symbol(1 + place))
 }
 
-/// The keywords, at the fixed symbols from [`Symbol::FIRST_KEYWORD`] on in the order of
-/// [`Keyword`]'s variants.
-const KEYWORDS: [(&str, Keyword); 42] = {
-    use Keyword::*;
-    [
-        ("if", If),
-        ("else", Else),
-        ("for", For),
-        ("while", While),
-        ("do", Do),
-        ("switch", Switch),
-        ("case", Case),
-        ("default", Default),
-        ("break", Break),
-        ("continue", Continue),
-        ("return", Return),
-        ("discard", Discard),
-        ("struct", Struct),
-        ("class", Class),
-        ("interface", Interface),
-        ("cbuffer", Cbuffer),
-        ("tbuffer", Tbuffer),
-        ("typedef", Typedef),
-        ("namespace", Namespace),
-        ("template", Template),
-        ("typename", Typename),
-        ("static", Static),
-        ("const", Const),
-        ("groupshared", Groupshared),
-        ("uniform", Uniform),
-        ("extern", Extern),
-        ("volatile", Volatile),
-        ("precise", Precise),
-        ("globallycoherent", Globallycoherent),
-        ("row_major", RowMajor),
-        ("column_major", ColumnMajor),
-        ("in", In),
-        ("out", Out),
-        ("inout", Inout),
-        ("inline", Inline),
-        ("export", Export),
-        ("unorm", Unorm),
-        ("snorm", Snorm),
-        ("register", Register),
-        ("packoffset", Packoffset),
-        ("true", True),
-        ("false", False),
-    ]
-};
+punctuation! {
+    "(" => LParen,
+    ")" => RParen,
+    "[" => LBracket,
+    "]" => RBracket,
+    "{" => LBrace,
+    "}" => RBrace,
+    ";" => Semicolon,
+    "," => Comma,
+    "." => Dot,
+    ":" => Colon,
+    "::" => ColonColon,
+    "?" => Question,
+    "+" => Plus,
+    "-" => Minus,
+    "*" => Star,
+    "/" => Slash,
+    "%" => Percent,
+    "++" => PlusPlus,
+    "--" => MinusMinus,
+    "=" => Eq,
+    "+=" => PlusEq,
+    "-=" => MinusEq,
+    "*=" => StarEq,
+    "/=" => SlashEq,
+    "%=" => PercentEq,
+    "&=" => AmpEq,
+    "|=" => PipeEq,
+    "^=" => CaretEq,
+    "<<=" => ShlEq,
+    ">>=" => ShrEq,
+    "==" => EqEq,
+    "!=" => NotEq,
+    "<" => Lt,
+    ">" => Gt,
+    "<=" => LtEq,
+    ">=" => GtEq,
+    "<<" => Shl,
+    ">>" => Shr,
+    "&&" => AmpAmp,
+    "||" => PipePipe,
+    "!" => Bang,
+    "&" => Amp,
+    "|" => Pipe,
+    "^" => Caret,
+    "~" => Tilde,
+    "#" => Hash,
+    "##" => HashHash,
+}
 
 /// The fixed symbol of `text` if it is a punctuation, newline or keyword spelling.
 fn fixed_symbol(text: &str) -> Option<Symbol> {
@@ -1615,15 +1500,12 @@ mod tests {
         let mut spellings = Spellings::new();
         for (place, &(text, kind)) in PUNCTUATION.iter().enumerate() {
             let symbol = Symbol(1 + place as u32);
-            assert_eq!(punctuation_symbol(kind), Some(symbol), "{text}");
             assert_eq!(spellings.intern(text), symbol, "{text}");
             assert_eq!(spellings.text(symbol), text);
             assert_eq!(kinds(text), vec![kind, TokenKind::Eof], "{text}");
         }
         for (place, &(text, keyword)) in KEYWORDS.iter().enumerate() {
             let symbol = Symbol(Symbol::FIRST_KEYWORD.0 + place as u32);
-            assert_eq!(keyword as usize, place, "{text}");
-            assert_eq!(Keyword::from_text(text), Some(keyword));
             assert_eq!(spellings.intern(text), symbol, "{text}");
             assert_eq!(spellings.keyword(symbol), Some(keyword));
             assert_eq!(&*spellings.shared(symbol), text);
