@@ -852,15 +852,12 @@ impl Parser<'_> {
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
     fn parse_declarators(&mut self, first: Ident) -> PResult<ShortList<Declarator>> {
         let first = self.parse_declarator(first)?;
-        if !self.at(TokenKind::Comma) {
-            return Ok(ShortList::One(first));
-        }
-        let mut declarators = vec![first];
+        let mut rest = Vec::new();
         while self.eat(TokenKind::Comma) {
             let name = self.expect_ident("a name")?;
-            declarators.push(self.parse_declarator(name)?);
+            rest.push(self.parse_declarator(name)?);
         }
-        Ok(ShortList::Many(declarators.into_boxed_slice()))
+        Ok(std::iter::once(first).chain(rest).collect())
     }
 
     /// The rest of the declarator that declares `name`: array dimensions, annotations and
@@ -1800,11 +1797,7 @@ impl Parser<'_> {
         let result = self.parse_arguments_onto_stack();
         // Moved out also on failure, so that the stack holds only the enclosing calls'
         // arguments again.
-        let args = match self.expr_stack.len() - base {
-            1 => self.expr_stack.pop().map(ShortList::One),
-            _ => None,
-        };
-        let args = args.unwrap_or_else(|| ShortList::Many(self.expr_stack.drain(base..).collect()));
+        let args = self.expr_stack.drain(base..).collect();
         result.map(|()| args)
     }
 

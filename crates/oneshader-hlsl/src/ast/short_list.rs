@@ -23,16 +23,22 @@ impl<T> Default for ShortList<T> {
     }
 }
 
-impl<T> From<Vec<T>> for ShortList<T> {
-    fn from(mut nodes: Vec<T>) -> Self {
-        match nodes.pop() {
-            Some(node) if nodes.is_empty() => ShortList::One(node),
-            Some(last) => {
-                nodes.push(last);
-                ShortList::Many(nodes.into_boxed_slice())
-            }
-            None => ShortList::default(),
-        }
+impl<T> FromIterator<T> for ShortList<T> {
+    /// One node in place; any other number on the heap.
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = T>>(nodes: I) -> Self {
+        let mut nodes = nodes.into_iter();
+        let Some(first) = nodes.next() else {
+            return ShortList::default();
+        };
+        let Some(second) = nodes.next() else {
+            return ShortList::One(first);
+        };
+        let mut many = Vec::with_capacity(nodes.size_hint().0 + 2);
+        many.push(first);
+        many.push(second);
+        many.extend(nodes);
+        ShortList::Many(many.into_boxed_slice())
     }
 }
 
@@ -79,10 +85,10 @@ mod tests {
     #[test]
     fn reads_as_the_slice_it_was_built_from() {
         for nodes in [vec![], vec![1], vec![1, 2, 3]] {
-            let list = ShortList::from(nodes.clone());
+            let list: ShortList<_> = nodes.iter().copied().collect();
             assert_eq!(&list[..], &nodes[..]);
             assert_eq!(format!("{list:?}"), format!("{nodes:?}"));
         }
-        assert!(matches!(ShortList::from(vec![7]), ShortList::One(7)));
+        assert!(matches!(std::iter::once(7).collect(), ShortList::One(7)));
     }
 }
