@@ -13,15 +13,17 @@ use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
 
 /// The raw token classes that logos recognises.
 ///
-/// Whitespace, line continuations and line comments are skipped inside logos: [`lex`]
-/// sees them only as a gap between one token's end and the next one's start.
+/// Whitespace and line comments are skipped inside logos: [`lex`] sees them only as a
+/// gap between one token's end and the next one's start.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(skip r"[ \t\x0b\x0c]+")]
-#[logos(skip r"\\\r?\n")]
 #[logos(skip(r"//[^\n]*", allow_greedy = true))]
 enum Raw {
     #[token("/*", block_comment)]
     BlockComment(bool),
+    /// A backslash at the end of a line: whitespace, whose newline starts a line.
+    #[regex(r"\\\r?\n")]
+    Continuation,
     #[regex(r"\r?\n")]
     Newline,
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
@@ -842,7 +844,7 @@ pub fn lex(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
-    lex_at(file, text, 0, spellings, diagnostics, |_| {})
+    lex_at(file, text, 0, spellings, diagnostics, |_, _| {})
 }
 
 /// Tokens lexed for the preprocessor ([`lex_lines`]), with where their lines end.
@@ -852,6 +854,9 @@ pub(crate) struct Lines {
     /// The index in `tokens` of each [`TokenKind::Newline`], then of the
     /// [`TokenKind::Eof`]: the preprocessor finds a line's end without looking for it.
     pub(crate) ends: Vec<u32>,
+    /// Where each line starts in the file (as [`oneshader_ir::SourceFile::line_starts`]):
+    /// `base`, then one past each `\n`, those in comments and line continuations too.
+    pub(crate) starts: Vec<u32>,
 }
 
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line),
@@ -863,16 +868,28 @@ pub(crate) fn lex_lines(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Lines {
-    let mut ends = Vec::with_capacity(text.len() / 32 + 1);
-    let tokens = lex_at(file, text, base, spellings, diagnostics, |index| {
-        ends.push(index as u32)
+    let lines = text.len() / 32 + 1;
+    let mut ends = Vec::with_capacity(lines);
+    let mut starts = Vec::with_capacity(lines);
+    starts.push(base);
+    let tokens = lex_at(file, text, base, spellings, diagnostics, |index, start| {
+        if let Some(index) = index {
+            ends.push(index as u32);
+        }
+        starts.push(start);
     });
     ends.push(tokens.len().saturating_sub(1) as u32);
-    Lines { tokens, ends }
+    Lines {
+        tokens,
+        ends,
+        starts,
+    }
 }
 
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
-/// spans are offsets in the whole file; `newline` is told the index of each newline.
+/// spans are offsets in the whole file; `newline` is told of each `\n`: the index of its
+/// newline token (`None` for one in a comment or a line continuation) and where the next
+/// line starts.
 ///
 /// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset or
 /// for keeping the newlines.
@@ -883,7 +900,7 @@ fn lex_at(
     base: u32,
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
-    mut newline: impl FnMut(usize),
+    mut newline: impl FnMut(Option<usize>, u32),
 ) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
@@ -911,6 +928,10 @@ fn lex_at(
                 continue;
             }
             Ok(Raw::BlockComment(terminated)) => {
+                let comment = lexer.slice().bytes().enumerate();
+                for (i, _) in comment.filter(|&(_, b)| b == b'\n') {
+                    newline(None, span.start + i as u32 + 1);
+                }
                 if !terminated {
                     diagnostics.push(Diagnostic::error(
                         codes::UNTERMINATED,
@@ -918,6 +939,11 @@ fn lex_at(
                         "unterminated block comment",
                     ));
                 }
+                leading_space = true;
+                continue;
+            }
+            Ok(Raw::Continuation) => {
+                newline(None, span.end);
                 leading_space = true;
                 continue;
             }
@@ -940,7 +966,7 @@ fn lex_at(
                 (kind, symbol)
             }
             TokenKind::Newline => {
-                newline(tokens.len());
+                newline(Some(tokens.len()), span.end);
                 let symbol = match range.len() {
                     1 => Symbol::NEWLINE,
                     _ => Symbol::CRLF,
@@ -978,7 +1004,7 @@ fn map_raw(raw: Raw) -> TokenKind {
     use TokenKind as T;
     match raw {
         Raw::Ident => T::Ident,
-        Raw::BlockComment(_) => T::Placemarker,
+        Raw::BlockComment(_) | Raw::Continuation => T::Placemarker,
         Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
         Raw::Float => T::FloatLiteral,
@@ -1317,6 +1343,21 @@ mod tests {
         assert!(!toks[0].leading_space);
         assert!(toks[3].line_start);
         assert!(!toks[4].line_start);
+    }
+
+    #[test]
+    fn every_line_start_is_recorded() {
+        let text = "a/* x\n y */b // c\nd \\\ne\r\n\n/*\n\n*/ f\n";
+        let lines = lex_lines(
+            FileId(0),
+            text,
+            0,
+            &mut Spellings::new(),
+            &mut Diagnostics::new(),
+        );
+        let newlines = text.match_indices('\n').map(|(i, _)| i as u32 + 1);
+        let expected: Vec<u32> = std::iter::once(0).chain(newlines).collect();
+        assert_eq!(lines.starts, expected);
     }
 
     #[test]

@@ -381,7 +381,9 @@ pub fn preprocess(
         // The main file is lexed from the source map's text, without a copy of it.
         let mut lexed = Diagnostics::new();
         let text = pp.map.get(main).map_or("", |f| &f.text);
-        let lines = lex_lines(main, text, 0, &mut pp.spellings, &mut lexed);
+        let mut lines = lex_lines(main, text, 0, &mut pp.spellings, &mut lexed);
+        pp.map
+            .set_line_starts(main, std::mem::take(&mut lines.starts));
         pp.push_tokens(main, main_path, lines, lexed);
         // The output is about as long as the main file (less its newlines).
         let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
@@ -831,7 +833,9 @@ impl Preprocessor<'_> {
     /// Lexes `text` of `file` and starts reading it (as [`Preprocessor::push_tokens`]).
     fn push_file(&mut self, file: FileId, path: String, text: &str) {
         let mut lexed = Diagnostics::new();
-        let lines = lex_lines(file, text, 0, &mut self.spellings, &mut lexed);
+        let mut lines = lex_lines(file, text, 0, &mut self.spellings, &mut lexed);
+        self.map
+            .set_line_starts(file, std::mem::take(&mut lines.starts));
         self.push_tokens(file, path, lines, lexed);
     }
 

@@ -143,6 +143,16 @@ impl SourceMap {
         self.files.get(id.0 as usize)
     }
 
+    /// Records where each line of file `id` starts, as a lexer found them: what
+    /// [`SourceFile::line_starts`] would find by reading the text, 0 then one past each
+    /// `\n`. Does nothing once the file's line starts are known.
+    pub fn set_line_starts(&mut self, id: FileId, starts: Vec<u32>) {
+        if let Some(file) = self.files.get(id.0 as usize) {
+            debug_assert_eq!(starts, line_starts(&file.text), "{}", file.name);
+            let _ = file.line_starts.set(starts);
+        }
+    }
+
     /// Finds a file already loaded under `name`.
     pub fn find(&self, name: &str) -> Option<FileId> {
         self.files
