@@ -851,13 +851,12 @@ impl Parser<'_> {
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
     fn parse_declarators(&mut self, first: Ident) -> PResult<ShortList<Declarator>> {
-        let first = self.parse_declarator(first)?;
-        let mut rest = Vec::new();
+        let mut declarators = ShortList::One(self.parse_declarator(first)?);
         while self.eat(TokenKind::Comma) {
             let name = self.expect_ident("a name")?;
-            rest.push(self.parse_declarator(name)?);
+            declarators.push(self.parse_declarator(name)?);
         }
-        Ok(std::iter::once(first).chain(rest).collect())
+        Ok(declarators)
     }
 
     /// The rest of the declarator that declares `name`: array dimensions, annotations and
