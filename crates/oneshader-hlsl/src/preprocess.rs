@@ -830,9 +830,11 @@ impl Preprocessor<'_> {
         false
     }
 
-    /// Lexes `text` of `file` and starts reading it (as [`Preprocessor::push_tokens`]).
-    fn push_file(&mut self, file: FileId, path: String, text: &str) {
+    /// Lexes `file` (its text in the source map) and starts reading it (as
+    /// [`Preprocessor::push_tokens`]).
+    fn push_file(&mut self, file: FileId, path: String) {
         let mut lexed = Diagnostics::new();
+        let text = self.map.get(file).map_or("", |f| &f.text);
         let mut lines = lex_lines(file, text, 0, &mut self.spellings, &mut lexed);
         self.map
             .set_line_starts(file, std::mem::take(&mut lines.starts));
@@ -1666,13 +1668,13 @@ impl Preprocessor<'_> {
         }
         let file = match self.map.find(&found.path) {
             Some(id) => id,
-            None => self.map.add(found.path.clone(), found.text.clone()),
+            None => self.map.add(found.path.clone(), found.text),
         };
         self.result.inclusions.push(Inclusion {
             file,
             directive: span,
         });
-        self.push_file(file, found.path, &found.text);
+        self.push_file(file, found.path);
     }
 
     fn pragma(&mut self, rest: &[Token], span: Span) {
