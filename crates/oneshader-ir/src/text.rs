@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 mod scope;
 
-pub use scope::{Names, Scope};
+pub use scope::{FunctionLists, Scope};
 
 /// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
 /// letter, digit or `_` (one table load, for the namers' check of every name).
