@@ -9,13 +9,30 @@ use std::rc::Rc;
 
 mod scope;
 
+use crate::WordHash;
+
 pub use scope::{FunctionLists, Scope};
 
 /// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
 /// letter, digit or `_` (one table load, for the namers' check of every name).
 #[inline]
-pub fn is_identifier_byte(byte: u8) -> bool {
+fn is_identifier_byte(byte: u8) -> bool {
     IDENTIFIER_BYTES.get(usize::from(byte)) == Some(&true)
+}
+
+/// The hash a [`WordTable`](crate::WordTable) looks `name` up with, when every byte of
+/// `name` can stand in an identifier as it is ([`is_identifier_byte`]); `None` when some
+/// byte can't. One pass over the bytes does both, for the namers' check of every name
+/// against their target's reserved words.
+#[inline]
+pub fn identifier_hash(name: &str) -> Option<WordHash> {
+    let mut plain = true;
+    let mut hash = WordHash::START;
+    for byte in name.bytes() {
+        plain &= is_identifier_byte(byte);
+        hash = hash.add(byte);
+    }
+    plain.then_some(hash)
 }
 
 /// [`is_identifier_byte`] for every byte.
