@@ -860,21 +860,22 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.write_bound_name(h);
             return Ok(());
         }
-        match self.function.expressions.try_get(h) {
-            Some(Expression::Unary { .. } | Expression::Binary { .. }) => {
+        let expression = self.expression(h)?;
+        match *expression {
+            Expression::Unary { .. } | Expression::Binary { .. } => {
                 self.out.push('(');
-                self.expr(h)?;
+                self.unbound(h, expression)?;
                 self.out.push(')');
             }
-            Some(Expression::Literal(_)) => {
+            Expression::Literal(_) => {
                 let start = self.out.len();
-                self.expr(h)?;
+                self.unbound(h, expression)?;
                 if self.out.get(start..).is_some_and(|t| t.starts_with('-')) {
                     self.out.insert(start, '(');
                     self.out.push(')');
                 }
             }
-            _ => self.expr(h)?,
+            _ => self.unbound(h, expression)?,
         }
         Ok(())
     }
@@ -885,11 +886,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.write_bound_name(h);
             return Ok(());
         }
-        let expression = self
-            .function
+        let expression = self.expression(h)?;
+        self.unbound(h, expression)
+    }
+
+    /// Expression `h` of the function.
+    fn expression(&self, h: Handle<Expression>) -> Result<&'a Expression, Diagnostic> {
+        self.function
             .expressions
             .try_get(h)
-            .ok_or_else(|| unsupported(self.span(h), "a reference to a missing expression"))?;
+            .ok_or_else(|| unsupported(self.span(h), "a reference to a missing expression"))
+    }
+
+    /// Writes the text of `expression`, expression `h`, which is not bound to a name.
+    #[inline]
+    fn unbound(&mut self, h: Handle<Expression>, expression: &'a Expression) -> Written {
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expr` is not on every level of a deep tree.
         match *expression {
