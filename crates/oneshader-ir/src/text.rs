@@ -9,13 +9,30 @@ use std::rc::Rc;
 
 mod scope;
 
-pub use scope::{Names, Scope};
+use crate::WordHash;
+
+pub use scope::{FunctionLists, Scope};
 
 /// Whether `byte` can stand in an identifier of every text target as it is: an ASCII
 /// letter, digit or `_` (one table load, for the namers' check of every name).
 #[inline]
-pub fn is_identifier_byte(byte: u8) -> bool {
+fn is_identifier_byte(byte: u8) -> bool {
     IDENTIFIER_BYTES.get(usize::from(byte)) == Some(&true)
+}
+
+/// The hash a [`WordTable`](crate::WordTable) looks `name` up with, when every byte of
+/// `name` can stand in an identifier as it is ([`is_identifier_byte`]); `None` when some
+/// byte can't. One pass over the bytes does both, for the namers' check of every name
+/// against their target's reserved words.
+#[inline]
+pub fn identifier_hash(name: &str) -> Option<WordHash> {
+    let mut plain = true;
+    let mut hash = WordHash::START;
+    for byte in name.bytes() {
+        plain &= is_identifier_byte(byte);
+        hash = hash.add(byte);
+    }
+    plain.then_some(hash)
 }
 
 /// [`is_identifier_byte`] for every byte.
@@ -131,26 +148,6 @@ impl Default for Name<'_> {
 /// without an exponent. Other values go through the formatter.
 #[inline]
 pub fn push_f32(out: &mut String, value: f32) {
-    // The values 0 to 63.9375 in sixteenths, of either sign (nearly every constant): one
-    // lookup, inline in the caller.
-    let sixteenths = value.abs() * 16.0;
-    if sixteenths < SMALL_SIXTEENTHS as f32 {
-        let whole = sixteenths as u32;
-        if whole as f32 == sixteenths {
-            if let Some(text) = SMALL_TEXT.get(whole as usize) {
-                if value.is_sign_negative() {
-                    out.push('-');
-                }
-                out.push_str(text);
-                return;
-            }
-        }
-    }
-    push_other_f32(out, value);
-}
-
-/// [`push_f32`] for a value that isn't a multiple of 1/16 below 64.
-fn push_other_f32(out: &mut String, value: f32) {
     let magnitude = value.abs();
     if magnitude < 8192.0 {
         // Below 2^17 sixteenths: a whole number of them converts to `u32` and back
@@ -192,63 +189,6 @@ const SIXTEENTHS: [&str; 16] = [
     "0", "0625", "125", "1875", "25", "3125", "375", "4375", "5", "5625", "625", "6875", "75",
     "8125", "875", "9375",
 ];
-
-/// The sixteenths [`SMALL_TEXT`] holds the text of: the values 0 to 63.9375, where
-/// nearly every constant of a shader is.
-const SMALL_SIXTEENTHS: usize = 1024;
-
-/// The bytes each value's text has in [`SMALL_BYTES`]: the longest, `63.9375`, fits.
-const SMALL_WIDTH: usize = 8;
-
-/// The text [`push_f32`] writes for n/16, for each n below [`SMALL_SIXTEENTHS`]: each
-/// in [`SMALL_WIDTH`] bytes, with its length. Built by the compiler.
-// Indexing is checked by the compiler here (the table is built at compile time).
-#[allow(clippy::indexing_slicing)]
-static SMALL_BYTES: ([u8; SMALL_SIXTEENTHS * SMALL_WIDTH], [u8; SMALL_SIXTEENTHS]) = {
-    let mut bytes = [0; SMALL_SIXTEENTHS * SMALL_WIDTH];
-    let mut lengths = [0; SMALL_SIXTEENTHS];
-    let mut n = 0;
-    while n < SMALL_SIXTEENTHS {
-        let start = n * SMALL_WIDTH;
-        let mut at = start;
-        let whole = n / 16;
-        if whole >= 10 {
-            bytes[at] = b'0' + (whole / 10) as u8;
-            at += 1;
-        }
-        bytes[at] = b'0' + (whole % 10) as u8;
-        bytes[at + 1] = b'.';
-        at += 2;
-        let fraction = SIXTEENTHS[n % 16].as_bytes();
-        let mut i = 0;
-        while i < fraction.len() {
-            bytes[at] = fraction[i];
-            at += 1;
-            i += 1;
-        }
-        lengths[n] = (at - start) as u8;
-        n += 1;
-    }
-    (bytes, lengths)
-};
-
-/// [`SMALL_BYTES`] as text, by sixteenths: a value's text is one lookup and one copy.
-// Indexing is checked by the compiler here (the table is built at compile time).
-#[allow(clippy::indexing_slicing)]
-static SMALL_TEXT: [&str; SMALL_SIXTEENTHS] = {
-    let mut table = [""; SMALL_SIXTEENTHS];
-    let mut n = 0;
-    while n < SMALL_SIXTEENTHS {
-        let (_, entry) = SMALL_BYTES.0.split_at(n * SMALL_WIDTH);
-        let (text, _) = entry.split_at(SMALL_BYTES.1[n] as usize);
-        // Only ASCII digits and `.`: always valid (and checked by the tests below).
-        if let Ok(text) = std::str::from_utf8(text) {
-            table[n] = text;
-        }
-        n += 1;
-    }
-    table
-};
 
 /// Appends the decimal digits of `value` (without the formatting machinery, which costs
 /// more than the digits for the `_eN` names the text writers write at nearly every

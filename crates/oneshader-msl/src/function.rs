@@ -18,7 +18,7 @@ use crate::layout::Slot;
 use crate::names::MslNames;
 use crate::writer::{space_qualifier, unsupported, Writer, BUFFER_SIZES};
 use oneshader_ir::text::push_decimal;
-use oneshader_ir::text::{Name, Scope};
+use oneshader_ir::text::{FunctionLists, Scope};
 
 /// How `return` is written.
 pub enum Output {
@@ -48,11 +48,9 @@ pub struct FunctionWriter<'w, 'a> {
     pub function: &'a Function,
     /// The output so far: the functions before this one, then this one's text.
     pub out: String,
-    /// The MSL name of each local variable, by handle index.
-    local_names: Vec<Name<'a>>,
-    argument_values: Vec<Name<'a>>,
-    /// Whether each expression is bound to its `_eN` name, by handle index.
-    bound: Vec<bool>,
+    /// What the arguments read as, the MSL names of the locals, and whether each
+    /// expression is bound to its `_eN` name.
+    lists: &'w mut FunctionLists<'a>,
     output: Output,
     indent: usize,
     temporaries: usize,
@@ -62,34 +60,29 @@ pub struct FunctionWriter<'w, 'a> {
 type Written = Result<(), Diagnostic>;
 
 impl<'w, 'a> FunctionWriter<'w, 'a> {
-    /// A writer for `function`, whose arguments read as `argument_values`, naming its
-    /// locals in `namer`, that appends the body to `out`.
+    /// A writer for `function`, whose arguments read as `lists.arguments`, naming its
+    /// locals in `namer` into `lists`, that appends the body to `out`.
     pub fn new(
         w: &'w mut Writer<'a>,
         function: &'a Function,
         namer: &mut Scope<'a>,
-        argument_values: Vec<Name<'a>>,
+        lists: &'w mut FunctionLists<'a>,
         output: Output,
         out: String,
     ) -> Self {
         namer.reserve(function.local_variables.len());
-        // The lists of the function before, emptied.
-        let mut local_names = std::mem::take(&mut w.spare.local_names);
-        local_names.extend(
+        lists.locals.extend(
             function
                 .local_variables
                 .iter()
                 .map(|(_, local)| namer.name_in_ir(&local.name)),
         );
-        let mut bound = std::mem::take(&mut w.spare.bound);
-        bound.resize(function.expressions.len(), false);
+        lists.bound.resize(function.expressions.len(), false);
         FunctionWriter {
             w,
             function,
             out,
-            local_names,
-            argument_values,
-            bound,
+            lists,
             output,
             indent: 1,
             temporaries: 0,
@@ -116,7 +109,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     )
                 });
             self.out.push(' ');
-            if let Some(name) = self.local_names.get(handle.index()) {
+            if let Some(name) = self.lists.locals.get(handle.index()) {
                 self.out.push_str(name);
             }
             let initialized = match local.init {
@@ -135,14 +128,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             }
         }
         self.block(&self.function.body);
-        // The lists go back to the writer, emptied, for the next function.
-        let spare = &mut self.w.spare;
-        self.local_names.clear();
-        spare.local_names = std::mem::take(&mut self.local_names);
-        self.argument_values.clear();
-        spare.argument_values = std::mem::take(&mut self.argument_values);
-        self.bound.clear();
-        spare.bound = std::mem::take(&mut self.bound);
         self.out
     }
 
@@ -191,7 +176,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Whether `h` has been bound to its `_eN` name.
     fn is_bound(&self, h: Handle<Expression>) -> bool {
-        self.bound.get(h.index()).is_some_and(|&bound| bound)
+        self.lists.bound.get(h.index()).is_some_and(|&bound| bound)
     }
 
     /// Writes `_eN`, the name a `Bind` gives expression `h`.
@@ -477,7 +462,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// Records that `h` is now read through its `_eN` name.
     fn mark_bound(&mut self, h: Handle<Expression>) {
-        if let Some(slot) = self.bound.get_mut(h.index()) {
+        if let Some(slot) = self.lists.bound.get_mut(h.index()) {
             *slot = true;
         }
     }
@@ -875,21 +860,22 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.write_bound_name(h);
             return Ok(());
         }
-        match self.function.expressions.try_get(h) {
-            Some(Expression::Unary { .. } | Expression::Binary { .. }) => {
+        let expression = self.expression(h)?;
+        match *expression {
+            Expression::Unary { .. } | Expression::Binary { .. } => {
                 self.out.push('(');
-                self.expr(h)?;
+                self.unbound(h, expression)?;
                 self.out.push(')');
             }
-            Some(Expression::Literal(_)) => {
+            Expression::Literal(_) => {
                 let start = self.out.len();
-                self.expr(h)?;
+                self.unbound(h, expression)?;
                 if self.out.get(start..).is_some_and(|t| t.starts_with('-')) {
                     self.out.insert(start, '(');
                     self.out.push(')');
                 }
             }
-            _ => self.expr(h)?,
+            _ => self.unbound(h, expression)?,
         }
         Ok(())
     }
@@ -900,11 +886,21 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             self.write_bound_name(h);
             return Ok(());
         }
-        let expression = self
-            .function
+        let expression = self.expression(h)?;
+        self.unbound(h, expression)
+    }
+
+    /// Expression `h` of the function.
+    fn expression(&self, h: Handle<Expression>) -> Result<&'a Expression, Diagnostic> {
+        self.function
             .expressions
             .try_get(h)
-            .ok_or_else(|| unsupported(self.span(h), "a reference to a missing expression"))?;
+            .ok_or_else(|| unsupported(self.span(h), "a reference to a missing expression"))
+    }
+
+    /// Writes the text of `expression`, expression `h`, which is not bound to a name.
+    #[inline]
+    fn unbound(&mut self, h: Handle<Expression>, expression: &'a Expression) -> Written {
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_expr` is not on every level of a deep tree.
         match *expression {
@@ -989,18 +985,18 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 Ok(())
             }
             Expression::LocalVariable(local) => {
-                let name = self
-                    .local_names
-                    .get(local.index())
-                    .ok_or_else(|| unsupported(span(), "a local variable that doesn't exist"))?;
+                let name =
+                    self.lists.locals.get(local.index()).ok_or_else(|| {
+                        unsupported(span(), "a local variable that doesn't exist")
+                    })?;
                 self.out.push_str(name);
                 Ok(())
             }
             Expression::FunctionArgument(index) => {
-                let value = self
-                    .argument_values
-                    .get(*index as usize)
-                    .ok_or_else(|| unsupported(span(), "a function argument that doesn't exist"))?;
+                let value =
+                    self.lists.arguments.get(*index as usize).ok_or_else(|| {
+                        unsupported(span(), "a function argument that doesn't exist")
+                    })?;
                 self.out.push_str(value);
                 Ok(())
             }

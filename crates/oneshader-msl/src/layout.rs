@@ -82,85 +82,87 @@ pub struct Types<'a> {
 
 /// The MSL spelling of a scalar type, or why there is none.
 pub fn scalar_name(scalar: Scalar) -> Result<&'static str, String> {
-    Ok(match (scalar.kind, scalar.width) {
-        (ScalarKind::Bool, _) => "bool",
-        (ScalarKind::Sint, 2) => "short",
-        (ScalarKind::Sint, 4) => "int",
-        (ScalarKind::Sint, 8) => "long",
-        (ScalarKind::Uint, 2) => "ushort",
-        (ScalarKind::Uint, 4) => "uint",
-        (ScalarKind::Uint, 8) => "ulong",
-        (ScalarKind::Float, 2) => "half",
-        (ScalarKind::Float, 4) => "float",
-        (ScalarKind::Float, 8) => {
-            return Err("the 64-bit float type `double`: MSL has no double".into())
-        }
-        (kind, width) => return Err(format!("a {width}-byte {kind:?} scalar")),
-    })
+    Shapes::of(scalar).map(|shapes| shapes.scalar)
 }
 
-/// The MSL name of a vector of `count` `scalar`s (`rows` 0), or of a matrix of `count`
-/// columns of `rows` (`float3`, `half4x4`): the names are constants, so that naming a
-/// type makes no text.
-fn shape_name(scalar: &'static str, count: u32, rows: u32) -> Option<&'static str> {
-    /// The names of one scalar's vectors of 2 to 4, and of its matrices by columns and
-    /// rows (2 to 4; none but for floats: MSL matrices hold floats only).
-    struct Shapes {
-        scalar: &'static str,
-        vectors: [&'static str; 3],
-        matrices: [[&'static str; 3]; 3],
-    }
-    /// A scalar's shapes: its name with `2` to `4` appended, and with `CxR` for matrices.
-    macro_rules! shapes {
-        ($scalar:ident) => {
-            Shapes {
-                scalar: stringify!($scalar),
-                vectors: [
-                    concat!(stringify!($scalar), "2"),
-                    concat!(stringify!($scalar), "3"),
-                    concat!(stringify!($scalar), "4"),
-                ],
-                matrices: [[""; 3]; 3],
+/// The MSL names of a scalar type and of its vectors and matrices (`float`, `float3`,
+/// `half4x4`): constants, so that naming a type makes no text.
+struct Shapes {
+    /// The scalar's name.
+    scalar: &'static str,
+    /// Its vectors of 2 to 4.
+    vectors: [&'static str; 3],
+    /// Its matrices by columns and rows (2 to 4); empty but for floats: MSL matrices
+    /// hold floats only.
+    matrices: [[&'static str; 3]; 3],
+}
+
+/// A scalar's [`Shapes`]: its name with `2` to `4` appended, and with `CxR` for matrices.
+macro_rules! shapes {
+    ($scalar:ident) => {
+        Shapes {
+            scalar: stringify!($scalar),
+            vectors: [
+                concat!(stringify!($scalar), "2"),
+                concat!(stringify!($scalar), "3"),
+                concat!(stringify!($scalar), "4"),
+            ],
+            matrices: [[""; 3]; 3],
+        }
+    };
+    ($scalar:ident and matrices) => {
+        Shapes {
+            matrices: [
+                shapes!(@columns $scalar, "2x2", "2x3", "2x4"),
+                shapes!(@columns $scalar, "3x2", "3x3", "3x4"),
+                shapes!(@columns $scalar, "4x2", "4x3", "4x4"),
+            ],
+            ..shapes!($scalar)
+        }
+    };
+    (@columns $scalar:ident, $($shape:literal),*) => {
+        [$(concat!(stringify!($scalar), $shape)),*]
+    };
+}
+
+impl Shapes {
+    /// The names of `scalar` and its shapes, or why MSL has no such scalar.
+    fn of(scalar: Scalar) -> Result<&'static Shapes, String> {
+        Ok(match (scalar.kind, scalar.width) {
+            (ScalarKind::Bool, _) => &shapes!(bool),
+            (ScalarKind::Sint, 2) => &shapes!(short),
+            (ScalarKind::Sint, 4) => &shapes!(int),
+            (ScalarKind::Sint, 8) => &shapes!(long),
+            (ScalarKind::Uint, 2) => &shapes!(ushort),
+            (ScalarKind::Uint, 4) => &shapes!(uint),
+            (ScalarKind::Uint, 8) => &shapes!(ulong),
+            (ScalarKind::Float, 2) => &shapes!(half and matrices),
+            (ScalarKind::Float, 4) => &shapes!(float and matrices),
+            (ScalarKind::Float, 8) => {
+                return Err("the 64-bit float type `double`: MSL has no double".into())
             }
-        };
-        ($scalar:ident and matrices) => {
-            Shapes {
-                matrices: [
-                    shapes!(@columns $scalar, "2x2", "2x3", "2x4"),
-                    shapes!(@columns $scalar, "3x2", "3x3", "3x4"),
-                    shapes!(@columns $scalar, "4x2", "4x3", "4x4"),
-                ],
-                ..shapes!($scalar)
-            }
-        };
-        (@columns $scalar:ident, $($shape:literal),*) => {
-            [$(concat!(stringify!($scalar), $shape)),*]
-        };
-    }
-    const SHAPES: &[Shapes] = &[
-        shapes!(bool),
-        shapes!(short),
-        shapes!(int),
-        shapes!(long),
-        shapes!(ushort),
-        shapes!(uint),
-        shapes!(ulong),
-        shapes!(half and matrices),
-        shapes!(float and matrices),
-    ];
-    let index = |n: u32| (n as usize).wrapping_sub(2);
-    SHAPES
-        .iter()
-        .find(|shapes| shapes.scalar == scalar)
-        .and_then(|shapes| match rows {
-            0 => shapes.vectors.get(index(count)).copied(),
-            rows => shapes
-                .matrices
-                .get(index(count))
-                .and_then(|columns| columns.get(index(rows)))
-                .copied(),
+            (kind, width) => return Err(format!("a {width}-byte {kind:?} scalar")),
         })
-        .filter(|name| !name.is_empty())
+    }
+
+    /// The name of the vector of `size`.
+    fn vector(&self, size: VectorSize) -> &'static str {
+        by_size(self.vectors, size)
+    }
+
+    /// The name of the matrix of `columns` columns of `rows`, if MSL has it.
+    fn matrix(&self, columns: VectorSize, rows: VectorSize) -> Option<&'static str> {
+        Some(by_size(by_size(self.matrices, columns), rows)).filter(|name| !name.is_empty())
+    }
+}
+
+/// The one of `[two, three, four]` for `size`.
+fn by_size<T>([two, three, four]: [T; 3], size: VectorSize) -> T {
+    match size {
+        VectorSize::Bi => two,
+        VectorSize::Tri => three,
+        VectorSize::Quad => four,
+    }
 }
 
 /// MSL size of a scalar (bool is one byte in MSL).
@@ -492,30 +494,21 @@ impl<'a> Types<'a> {
             TypeInner::Vector { .. } | TypeInner::Matrix { .. } if atomic => {
                 return Err("an atomic operation on a vector or matrix".into())
             }
-            TypeInner::Vector { size, scalar } => {
-                let scalar = scalar_name(scalar)?;
-                match shape_name(scalar, size.count(), 0) {
-                    Some(name) => Name::Borrowed(name),
-                    None => Name::Owned(format!("{scalar}{}", size.count()).into()),
-                }
-            }
+            TypeInner::Vector { size, scalar } => Name::Borrowed(Shapes::of(scalar)?.vector(size)),
             TypeInner::Matrix {
                 columns,
                 rows,
                 scalar,
             } => {
-                if scalar.kind != ScalarKind::Float {
-                    return Err(concat_text!(
-                        "a ",
-                        scalar_name(scalar)?,
-                        " matrix: MSL matrices hold floats only"
-                    ));
-                }
-                let scalar = scalar_name(scalar)?;
-                match shape_name(scalar, columns.count(), rows.count()) {
+                let shapes = Shapes::of(scalar)?;
+                match shapes.matrix(columns, rows) {
                     Some(name) => Name::Borrowed(name),
                     None => {
-                        Name::Owned(format!("{scalar}{}x{}", columns.count(), rows.count()).into())
+                        return Err(concat_text!(
+                            "a ",
+                            shapes.scalar,
+                            " matrix: MSL matrices hold floats only"
+                        ))
                     }
                 }
             }
@@ -834,20 +827,29 @@ mod tests {
 
     #[test]
     fn shape_names_are_the_scalar_and_the_counts() {
-        for scalar in [
-            "bool", "short", "int", "long", "ushort", "uint", "ulong", "half", "float",
+        let sizes = [VectorSize::Bi, VectorSize::Tri, VectorSize::Quad];
+        for kind in [
+            ScalarKind::Bool,
+            ScalarKind::Sint,
+            ScalarKind::Uint,
+            ScalarKind::Float,
         ] {
-            for count in 2..=4 {
-                assert_eq!(
-                    shape_name(scalar, count, 0),
-                    Some(&*format!("{scalar}{count}"))
-                );
-                for rows in 2..=4 {
-                    let matrix = shape_name(scalar, count, rows);
-                    if matches!(scalar, "half" | "float") {
-                        assert_eq!(matrix, Some(&*format!("{scalar}{count}x{rows}")));
-                    } else {
-                        assert_eq!(matrix, None);
+            for width in [2, 4, 8] {
+                let Ok(shapes) = Shapes::of(Scalar { kind, width }) else {
+                    continue;
+                };
+                let scalar = shapes.scalar;
+                for columns in sizes {
+                    let count = columns.count();
+                    assert_eq!(shapes.vector(columns), format!("{scalar}{count}"));
+                    for rows in sizes {
+                        let matrix = shapes.matrix(columns, rows);
+                        if matches!(scalar, "half" | "float") {
+                            let rows = rows.count();
+                            assert_eq!(matrix, Some(&*format!("{scalar}{count}x{rows}")));
+                        } else {
+                            assert_eq!(matrix, None);
+                        }
                     }
                 }
             }

@@ -17,7 +17,7 @@
 //!    parameters and locals take names from the ones the program scope left free;
 //!    struct members are unique within their struct.
 
-use oneshader_ir::text::{is_identifier_byte, Name, Scope};
+use oneshader_ir::text::{identifier_hash, Name, Scope};
 use oneshader_ir::{WordHash, WordTable};
 use std::borrow::Cow;
 
@@ -298,7 +298,13 @@ fn is_vector_or_matrix_type(name: &str) -> bool {
 
 /// Whether `name` can't be used as an identifier in MSL.
 pub fn is_reserved(name: &str) -> bool {
-    RESERVED_WORDS.contains(name) || is_vector_or_matrix_type(name)
+    is_reserved_hashed(name, WordHash::of(name.as_bytes()))
+}
+
+/// [`is_reserved`] for a name whose [`WordHash`] the caller made already.
+#[inline]
+fn is_reserved_hashed(name: &str, hash: WordHash) -> bool {
+    RESERVED_WORDS.get_hashed(name, hash).is_some() || is_vector_or_matrix_type(name)
 }
 
 /// [`KEYWORDS`] and [`LIBRARY_FUNCTIONS`] in one table the compiler builds: every name the
@@ -315,22 +321,15 @@ pub fn sanitize(name: &str) -> String {
 /// [`sanitize`], borrowing `name` when it is already such an identifier (nearly every
 /// name), so that naming allocates only the name it keeps.
 fn sanitized(name: &str) -> Cow<'_, str> {
-    // One pass over the bytes both checks them and hashes them for the reserved words.
-    let mut plain = true;
-    let mut hash = WordHash::START;
-    for b in name.bytes() {
-        plain &= is_identifier_byte(b);
-        hash = hash.add(b);
-    }
+    let hash = identifier_hash(name);
     let starts_well = name
         .bytes()
         .next()
         .is_some_and(|b| b != b'_' && !b.is_ascii_digit());
-    let reserved =
-        || RESERVED_WORDS.get_hashed(name, hash).is_some() || is_vector_or_matrix_type(name);
-    if plain && starts_well && !reserved() {
+    if starts_well && hash.is_some_and(|hash| !is_reserved_hashed(name, hash)) {
         return Cow::Borrowed(name);
     }
+    let plain = hash.is_some();
     // Sized once: collecting the mapped characters grew the string a few bytes at a time.
     let mut out = String::with_capacity(name.len() + 2);
     if plain {

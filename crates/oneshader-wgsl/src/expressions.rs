@@ -228,7 +228,7 @@ impl<'a> Writer<'a> {
 
     fn get<'f>(
         &self,
-        context: &FunctionContext<'f>,
+        context: &FunctionContext<'_, 'f>,
         expression: Handle<Expression>,
     ) -> Res<&'f Expression> {
         context
@@ -622,12 +622,14 @@ impl<'a> Writer<'a> {
                 .and_then(Option::as_deref)
                 .ok_or_else(|| unsupported(span(), "a global that is not declared")),
             Expression::LocalVariable(local) => context
-                .local_names
+                .lists
+                .locals
                 .get(local.index())
                 .map(|name| &**name)
                 .ok_or_else(|| unsupported(span(), "a local variable out of range")),
             Expression::FunctionArgument(index) => context
-                .arg_names
+                .lists
+                .arguments
                 .get(index as usize)
                 .map(|name| &**name)
                 .ok_or_else(|| unsupported(span(), "a function argument out of range")),

@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use oneshader_ir::text::{is_identifier_byte, Name, Scope};
+use oneshader_ir::text::{identifier_hash, Name, Scope};
 use oneshader_ir::{StructMember, WordHash, WordTable};
 
 /// WGSL keywords.
@@ -494,21 +494,6 @@ static WORDS: WordTable<Word, 1024> = WordTable::new(&[
     (RESERVED, Word::Keyword),
 ]);
 
-/// Which of WGSL's words `name` is, if any (every name the output declares is checked).
-fn word(name: &str) -> Option<Word> {
-    WORDS.get(name)
-}
-
-/// Whether `name` must not be declared by us as it is.
-fn is_reserved(name: &str) -> bool {
-    word(name).is_some() || is_temporary_name(name)
-}
-
-/// Whether `name` is a keyword or reserved word of WGSL (the only clashes for members).
-fn is_keyword(name: &str) -> bool {
-    word(name) == Some(Word::Keyword)
-}
-
 /// Whether `name` has the form of the temporaries the writer makes: `_e` and a digit.
 fn is_temporary_name(name: &str) -> bool {
     name.strip_prefix("_e")
@@ -557,25 +542,11 @@ pub fn identifier(name: &str, fallback: &str) -> String {
 /// it names a struct `member`, a predeclared name or of the form of our temporaries):
 /// nearly every name.
 fn fits(name: &str, member: bool) -> bool {
-    // One pass over the bytes both checks them and hashes them for the word table.
-    let mut plain = true;
-    let mut hash = WordHash::START;
-    for b in name.bytes() {
-        plain &= is_identifier_byte(b);
-        hash = hash.add(b);
-    }
     let starts_well = match name.as_bytes() {
         [] | [b'_'] | [b'_', b'_', ..] => false,
         [first, ..] => !first.is_ascii_digit(),
     };
-    plain && starts_well && {
-        let word = WORDS.get_hashed(name, hash);
-        if member {
-            word != Some(Word::Keyword)
-        } else {
-            word.is_none() && !is_temporary_name(name)
-        }
-    }
+    starts_well && identifier_hash(name).is_some_and(|hash| !clashes_hashed(name, hash, member))
 }
 
 /// `name` made a valid WGSL identifier that is no keyword or, unless it names a struct
@@ -617,10 +588,17 @@ fn sanitized<'n>(name: &'n str, fallback: &str, member: bool) -> Cow<'n, str> {
 /// Whether `name` (a valid identifier) must get `_` appended: it is a keyword, or, unless
 /// it names a struct member, a predeclared name or of the form of our temporaries.
 fn clashes(name: &str, member: bool) -> bool {
+    clashes_hashed(name, WordHash::of(name.as_bytes()), member)
+}
+
+/// [`clashes`] for a name whose [`WordHash`] the caller made already.
+#[inline]
+fn clashes_hashed(name: &str, hash: WordHash, member: bool) -> bool {
+    let word = WORDS.get_hashed(name, hash);
     if member {
-        is_keyword(name)
+        word == Some(Word::Keyword)
     } else {
-        is_reserved(name)
+        word.is_some() || is_temporary_name(name)
     }
 }
 

@@ -17,7 +17,7 @@ use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 use crate::layout;
 use crate::names::WgslNames;
 use crate::Options;
-use oneshader_ir::text::{Name, Names, Scope};
+use oneshader_ir::text::{FunctionLists, Name, Scope};
 
 /// A result whose error is a diagnostic for the user.
 pub(crate) type Res<T> = Result<T, Diagnostic>;
@@ -42,16 +42,14 @@ pub(crate) struct LaneNeeds {
 }
 
 /// Per-function state while writing its body.
-pub(crate) struct FunctionContext<'a> {
+pub(crate) struct FunctionContext<'l, 'a> {
     /// The function written.
     pub function: &'a Function,
-    /// WGSL names of the parameters, by position.
-    pub arg_names: Vec<Name<'a>>,
-    /// WGSL names of the local variables, by handle index.
-    pub local_names: Vec<Name<'a>>,
-    /// Whether each expression (by handle index) was already evaluated into a `let` or
-    /// `var`, named `_eN` unless [`Self::named`] says otherwise.
-    pub bound: Vec<bool>,
+    /// The WGSL names of the parameters (`arguments`, by position) and of the local
+    /// variables (`locals`, by handle index), and whether each expression (`bound`, by
+    /// handle index) was already evaluated into a `let` or `var`, named `_eN` unless
+    /// [`Self::named`] says otherwise.
+    pub lists: &'l mut FunctionLists<'a>,
     /// The bound expressions whose name is not `_eN` (compare-exchange results).
     pub named: Vec<(Handle<Expression>, String)>,
     /// The expression giving the lane index here, when the function needs it.
@@ -59,7 +57,7 @@ pub(crate) struct FunctionContext<'a> {
     /// The expression giving the lane count here, when the function needs it.
     pub lane_count: Option<&'static str>,
     /// Names taken in the function's scope.
-    pub namer: Scope<'a>,
+    pub namer: &'l mut Scope<'a>,
     /// Errors found in the body.
     pub diagnostics: Vec<Diagnostic>,
     /// How deep, in Tint's count ([`MAX_STATEMENT_DEPTH`]), the statements being written
@@ -87,10 +85,14 @@ pub(crate) enum Bound {
     Named(String),
 }
 
-impl FunctionContext<'_> {
+impl FunctionContext<'_, '_> {
     /// Whether `handle` was evaluated into a named value.
     pub fn is_bound(&self, handle: Handle<Expression>) -> bool {
-        self.bound.get(handle.index()).copied().unwrap_or(false)
+        self.lists
+            .bound
+            .get(handle.index())
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Appends the name `handle` was bound to, if it was; whether it was.
@@ -107,7 +109,7 @@ impl FunctionContext<'_> {
 
     /// Records that `handle` is bound from now on.
     pub fn bind(&mut self, handle: Handle<Expression>, bound: Bound) {
-        if let Some(slot) = self.bound.get_mut(handle.index()) {
+        if let Some(slot) = self.lists.bound.get_mut(handle.index()) {
             *slot = true;
             if let Bound::Named(name) = bound {
                 self.named.push((handle, name));
@@ -226,22 +228,9 @@ pub(crate) struct Writer<'a> {
     /// Structs whose layout matters (reached from storage or uniform globals).
     host_shared: FastHashSet<Handle<Type>>,
     diagnostics: Vec<Diagnostic>,
-    /// Lists a function's writing fills, emptied, kept from function to function.
-    spare: Cell<Spare<'a>>,
-}
-
-/// The lists writing a function fills, kept empty between functions so that each
-/// function reuses the memory of the ones before.
-#[derive(Default)]
-struct Spare<'a> {
-    /// For the names a function scope takes ([`Scope::inner_in`]).
-    used: Names<'a>,
-    /// For the names of a function's parameters.
-    arg_names: Vec<Name<'a>>,
-    /// For the names of a function's locals.
-    local_names: Vec<Name<'a>>,
-    /// For which of a function's expressions are bound to names.
-    bound: Vec<bool>,
+    /// Lists a function's writing fills, kept from function to function (only
+    /// [`Writer::function_text`] borrows them).
+    lists: RefCell<FunctionLists<'a>>,
 }
 
 /// What the WGSL outputs of every entry point of one module share, worked out once: the
@@ -508,7 +497,7 @@ impl<'a> Writer<'a> {
             structs: Vec::new(),
             host_shared: FastHashSet::default(),
             diagnostics: Vec::new(),
-            spare: Cell::default(),
+            lists: RefCell::default(),
         }
     }
 
@@ -1420,9 +1409,24 @@ impl<'a> Writer<'a> {
         function: &'a Function,
         scope: Option<&Scope<'a>>,
     ) -> Res<FunctionWritten> {
-        // The lists of the function before, emptied.
-        let spare = self.spare.take();
-        let mut namer = scope.unwrap_or(&self.namer).inner_in(spare.used);
+        scope
+            .unwrap_or(&self.namer)
+            .inner()
+            .with_lists(&mut self.lists.borrow_mut(), |namer, lists| {
+                self.function_text_in(out, handle, function, namer, lists)
+            })
+    }
+
+    /// [`Writer::function_text`], naming the parameters and locals in `namer` (a scope
+    /// inside the module's) into `lists`.
+    fn function_text_in(
+        &self,
+        out: &mut String,
+        handle: Option<Handle<Function>>,
+        function: &'a Function,
+        namer: &mut Scope<'a>,
+        lists: &mut FunctionLists<'a>,
+    ) -> Res<FunctionWritten> {
         let is_entry = handle.is_none();
         let span = match handle {
             Some(h) => self.module.functions.span(h),
@@ -1461,7 +1465,6 @@ impl<'a> Writer<'a> {
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.
         namer.reserve(function.arguments.len() + function.local_variables.len() + 4);
-        let mut arg_names = spare.arg_names;
         for (index, argument) in function.arguments.iter().enumerate() {
             if index > 0 {
                 out.push_str(", ");
@@ -1487,7 +1490,7 @@ impl<'a> Writer<'a> {
             out.push_str(&name);
             out.push_str(": ");
             out.push_str(&ty);
-            arg_names.push(name);
+            lists.arguments.push(name);
         }
         let mut separator = if function.arguments.is_empty() {
             ""
@@ -1533,20 +1536,16 @@ impl<'a> Writer<'a> {
         }
         out.push_str(" {\n");
 
-        let mut local_names = spare.local_names;
-        local_names.extend(
+        lists.locals.extend(
             function
                 .local_variables
                 .iter()
                 .map(|(_, local)| namer.name_in_ir(&local.name, "local")),
         );
-        let mut bound = spare.bound;
-        bound.resize(function.expressions.len(), false);
+        lists.bound.resize(function.expressions.len(), false);
         let mut context = FunctionContext {
             function,
-            arg_names,
-            local_names,
-            bound,
+            lists,
             named: Vec::new(),
             lane_index,
             lane_count,
@@ -1558,7 +1557,7 @@ impl<'a> Writer<'a> {
         for (handle, local) in function.local_variables.iter() {
             let local_span = function.local_variables.span(handle).or(span);
             out.push_str("    var ");
-            if let Some(name) = context.local_names.get(handle.index()) {
+            if let Some(name) = context.lists.locals.get(handle.index()) {
                 out.push_str(name);
             }
             out.push_str(": ");
@@ -1583,19 +1582,8 @@ impl<'a> Writer<'a> {
         }
         self.write_block(&mut context, out, &function.body, 1);
         out.push_str("}\n");
-        let clashed_outside = context.namer.clashed_outside();
-        // The lists go back to the writer, emptied, for the next function.
-        context.arg_names.clear();
-        context.local_names.clear();
-        context.bound.clear();
-        self.spare.set(Spare {
-            used: context.namer.into_taken(),
-            arg_names: context.arg_names,
-            local_names: context.local_names,
-            bound: context.bound,
-        });
         Ok(FunctionWritten {
-            clashed_outside,
+            clashed_outside: context.namer.clashed_outside(),
             diagnostics: context.diagnostics,
         })
     }

@@ -28,11 +28,6 @@ fn hash_of(text: &str) -> u64 {
 }
 
 impl<'a> Names<'a> {
-    /// How many names the set holds.
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
     /// Whether the set holds no name.
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
@@ -71,6 +66,21 @@ impl<'a> Names<'a> {
             self.insert(hash_of(name), name);
         }
     }
+}
+
+/// The lists writing one function fills, kept from function to function so that each
+/// function reuses the room of the ones before ([`Scope::with_lists`] lends them and
+/// takes them back emptied).
+#[derive(Debug, Default)]
+pub struct FunctionLists<'a> {
+    /// The room the function's scope takes its names in.
+    names: Names<'a>,
+    /// What the function's arguments read as (their names), by position.
+    pub arguments: Vec<Name<'a>>,
+    /// The names of the function's locals, by handle index.
+    pub locals: Vec<Name<'a>>,
+    /// Whether each of the function's expressions is bound to a name, by handle index.
+    pub bound: Vec<bool>,
 }
 
 /// The names taken in one scope of the output (the program's or module's, a function's,
@@ -150,22 +160,25 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// [`Scope::inner`], taking its names in `taken`: an empty set that a scope before
-    /// gave back ([`Scope::into_taken`]), so that opening the scope allocates nothing.
-    #[inline]
-    pub fn inner_in(&self, taken: Names<'a>) -> Scope<'a> {
-        let mut inner = self.inner();
-        inner.taken = taken;
-        inner
-    }
-
-    /// The set this scope took its names in, emptied, for a later scope
-    /// ([`Scope::inner_in`]).
-    #[inline]
-    pub fn into_taken(self) -> Names<'a> {
-        let mut taken = self.taken;
-        taken.clear();
-        taken
+    /// Runs `write` with this scope, one just opened ([`Scope::inner`]), and `lists`: the
+    /// scope takes its names in the room of the set the lists keep, and when `write`
+    /// returns the set and every list go back to `lists` emptied, for the next function
+    /// (so that writing a function allocates nothing once the ones before made room).
+    pub fn with_lists<R>(
+        mut self,
+        lists: &mut FunctionLists<'a>,
+        write: impl FnOnce(&mut Scope<'a>, &mut FunctionLists<'a>) -> R,
+    ) -> R {
+        if self.taken.is_empty() {
+            std::mem::swap(&mut self.taken, &mut lists.names);
+        }
+        let result = write(&mut self, lists);
+        lists.names = self.taken;
+        lists.names.clear();
+        lists.arguments.clear();
+        lists.locals.clear();
+        lists.bound.clear();
+        result
     }
 
     /// Whether a name tried here was taken in an enclosing scope. When none was, the
@@ -276,7 +289,7 @@ impl<'a> Scope<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::Scope;
+    use super::{FunctionLists, Scope};
 
     #[test]
     fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
@@ -320,7 +333,18 @@ mod tests {
         assert_eq!(&*scope.take("i", Some("i")), "i");
         assert_eq!(&*scope.take("i", None), "i_2");
         assert!(scope.numbered());
-        let taken = scope.into_taken();
-        assert!(taken.is_empty());
+    }
+
+    #[test]
+    fn lent_lists_come_back_empty() {
+        let program = Scope::new();
+        let mut lists = FunctionLists::default();
+        let name = program.inner().with_lists(&mut lists, |function, lists| {
+            lists.locals.push(function.take("i", Some("i")));
+            lists.bound.push(true);
+            function.take("i", None)
+        });
+        assert_eq!(&*name, "i_1");
+        assert!(lists.names.is_empty() && lists.locals.is_empty() && lists.bound.is_empty());
     }
 }
