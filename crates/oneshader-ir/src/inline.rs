@@ -35,7 +35,7 @@
 
 use std::sync::OnceLock;
 
-use crate::arena::{Arena, Handle};
+use crate::arena::{emptied, Arena, Handle};
 use crate::expression::Expression;
 use crate::info::ModuleInfo;
 use crate::module::{Function, LocalVariable, Module};
@@ -663,8 +663,9 @@ impl Copy<'_> {
 
     /// Appends the source's locals to `out`, with their names.
     fn locals_into(&mut self, out: &mut Function) {
-        out.local_variables
-            .reserve(self.source.local_variables.len());
+        let count = self.source.local_variables.len();
+        out.local_variables.reserve(count);
+        self.locals.reserve(count);
         for (handle, local) in self.source.local_variables.iter() {
             let span = self.source.local_variables.span(handle);
             self.locals
@@ -776,8 +777,7 @@ impl Copy<'_> {
         let start = out.expressions.len();
         let mut next = start;
         // The runs of expressions between the arguments, which are not appended.
-        let mut runs = std::mem::take(&mut self.runs);
-        runs.clear();
+        let runs = &mut self.runs;
         let mut run = 0;
         self.expressions.reserve(expressions.len());
         // Found first, then the runs between them numbered in one go each.
@@ -798,15 +798,15 @@ impl Copy<'_> {
         next = end;
         runs.push(run..expressions.len());
         out.reserve_expressions(next - start);
-        for run in &runs {
+        for run in runs.iter() {
             if let Some(types) = types.get(run.clone()) {
                 out.expression_types.extend_from_slice(types);
             }
         }
         match taken {
-            Some((expressions, _)) => out.expressions.append_runs(expressions, &runs),
+            Some((expressions, _)) => out.expressions.append_runs(expressions, runs),
             None => {
-                for run in &runs {
+                for run in runs.iter() {
                     out.expressions.append_copies(
                         &source.expressions,
                         run.clone(),
@@ -815,7 +815,6 @@ impl Copy<'_> {
                 }
             }
         }
-        self.runs = runs;
         out.expressions.rewrite_from(start, |before, expression| {
             self.rename(expression);
             // Operands that came before are final; a later one is not renamed yet, so
@@ -1170,8 +1169,7 @@ impl<'a> Inliner<'a> {
                     });
                     return;
                 };
-                let mut copied = std::mem::take(&mut state.spare.arguments);
-                copied.clear();
+                let mut copied = emptied(&mut state.spare.arguments);
                 copied.extend(arguments.iter().map(|&a| copy.expression(a)));
                 let returned = self.inline_call(
                     out,
@@ -1254,15 +1252,11 @@ impl<'a> Inliner<'a> {
                 into.push(Statement::Bind(argument));
             }
         }
-        let (expressions, locals) = match &taken {
-            Some(taken) => (taken.expressions.len(), taken.locals.len()),
-            None => (callee.expressions.len(), callee.local_variables.len()),
-        };
         let mut copy = Copy {
             source: callee,
-            expressions: spare.take_expressions(expressions),
-            locals: spare.take_locals(locals),
-            runs: std::mem::take(&mut spare.runs),
+            expressions: emptied(&mut spare.expressions),
+            locals: emptied(&mut spare.locals),
+            runs: emptied(&mut spare.runs),
             target: ReturnTarget::End {
                 result_used: result.is_some(),
             },
@@ -1433,24 +1427,6 @@ struct Spare {
     runs: Vec<std::ops::Range<usize>>,
     /// The call's arguments, copied.
     arguments: Vec<Handle<Expression>>,
-}
-
-impl Spare {
-    /// The expression list, emptied, with room for `count`.
-    fn take_expressions(&mut self, count: usize) -> Vec<Handle<Expression>> {
-        let mut list = std::mem::take(&mut self.expressions);
-        list.clear();
-        list.reserve(count);
-        list
-    }
-
-    /// The local list, emptied, with room for `count`.
-    fn take_locals(&mut self, count: usize) -> Vec<Handle<LocalVariable>> {
-        let mut list = std::mem::take(&mut self.locals);
-        list.clear();
-        list.reserve(count);
-        list
-    }
 }
 
 #[cfg(test)]

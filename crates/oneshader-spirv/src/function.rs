@@ -2,6 +2,7 @@
 //! expressions, and pointers (access chains) into memory.
 
 use oneshader_ir::analysis::walk_statements;
+use oneshader_ir::arena::emptied;
 use oneshader_ir::{
     AddressSpace, Block, Expression, Function, Handle, LocalVariable, Module, Span, Statement,
     Type, TypeInner,
@@ -418,8 +419,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         }
         // The accesses from `handle` down to the variable, taken from the spare list
         // (a pointer written for an index inside takes its own).
-        let mut accesses = std::mem::take(&mut self.s.spare_accesses);
-        accesses.clear();
+        let mut accesses = emptied(&mut self.s.spare_accesses);
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
             let current_span = self.span(current);
@@ -476,8 +476,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         // The root, then the indices.
-        let mut chain = std::mem::take(&mut self.s.spare_words);
-        chain.clear();
+        let mut chain = emptied(&mut self.s.spare_words);
         chain.push(root);
         if wrapped {
             chain.push(self.w.u32_constant(0)?);
