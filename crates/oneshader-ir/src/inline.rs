@@ -922,7 +922,7 @@ impl<'a> Inliner<'a> {
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
-            spare: std::mem::take(spare),
+            spare,
         };
         let mut body = Vec::with_capacity(plan.statements);
         self.block_into(
@@ -934,7 +934,6 @@ impl<'a> Inliner<'a> {
             &mut body,
         );
         out.body = body;
-        *spare = std::mem::take(&mut state.spare);
         // Expressions copied before an inlined call that use its result use the value
         // its body returned. Only the function's own expressions (the first ones) may:
         // an inlined body's refer to its own and to the call's arguments, which were
@@ -1065,7 +1064,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         block: &Block,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
     ) -> Block {
         let mut result = Vec::with_capacity(block.len());
@@ -1079,7 +1078,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         block: &Block,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
         into: &mut Block,
     ) {
@@ -1095,7 +1094,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         statement: &Statement,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
         into: &mut Block,
     ) {
@@ -1179,7 +1178,7 @@ impl<'a> Inliner<'a> {
                     result.map(|h| copy.expression(h)),
                     in_loop,
                     into,
-                    &mut state.spare,
+                    state,
                 );
                 state.spare.arguments = copied;
                 // Later statements, and expressions already copied, use the value
@@ -1215,7 +1214,7 @@ impl<'a> Inliner<'a> {
     /// else the body `flat` holds. `result` is the call's copied result expression, if
     /// used: with early returns it becomes a load of the local the returns store to;
     /// otherwise the value returned at the end stands for it, and is what this gives.
-    /// The copy's lists come from `spare` and go back to it.
+    /// The copy's lists come from `state`'s spare lists and go back to them.
     #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
@@ -1226,7 +1225,7 @@ impl<'a> Inliner<'a> {
         result: Option<Handle<Expression>>,
         in_loop: bool,
         into: &mut Block,
-        spare: &mut Spare,
+        state: &mut State<'_>,
     ) -> Option<Handle<Expression>> {
         let mut body = body;
         // A moved body's locals, expressions and statements are taken rather than
@@ -1254,9 +1253,9 @@ impl<'a> Inliner<'a> {
         }
         let mut copy = Copy {
             source: callee,
-            expressions: emptied(&mut spare.expressions),
-            locals: emptied(&mut spare.locals),
-            runs: emptied(&mut spare.runs),
+            expressions: emptied(&mut state.spare.expressions),
+            locals: emptied(&mut state.spare.locals),
+            runs: emptied(&mut state.spare.runs),
             target: ReturnTarget::End {
                 result_used: result.is_some(),
             },
@@ -1318,10 +1317,11 @@ impl<'a> Inliner<'a> {
                 });
             }
         }
+        // The body's own calls all stay (it is flattened already).
         let mut state = State {
             calls: Vec::new().into_iter(),
             replaced: Vec::new(),
-            spare: Spare::default(),
+            spare: state.spare,
         };
         let returned = if flat.early_return {
             let mut body = match statements {
@@ -1355,9 +1355,9 @@ impl<'a> Inliner<'a> {
             }
             copy.returned
         };
-        spare.expressions = copy.expressions;
-        spare.locals = copy.locals;
-        spare.runs = copy.runs;
+        state.spare.expressions = copy.expressions;
+        state.spare.locals = copy.locals;
+        state.spare.runs = copy.runs;
         returned
     }
 }
@@ -1405,13 +1405,14 @@ enum Call {
 }
 
 /// The decisions and replacements of one flattening.
-struct State {
+struct State<'s> {
     /// What to do with each call, in the order the walk meets them.
     calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
-    /// The lists of the inlined calls' copies.
-    spare: Spare,
+    /// The lists of the inlined calls' copies, lent by [`Flattened::new`] to every
+    /// flattening.
+    spare: &'s mut Spare,
 }
 
 /// The lists an inlined call's copy fills, kept (emptied) between the calls of a
