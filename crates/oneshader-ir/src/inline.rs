@@ -194,7 +194,12 @@ fn flatten_function(
     let shape = Shape::of(function);
     let once = info.call_sites().get(handle.index()) == Some(&1);
     let deferrable = defer && once && !shape.early_return;
-    let Some(prepared) = prepare(module, info, flat, function, deferrable) else {
+    // A function that calls nothing has nothing to decide.
+    let calls = !info.callees(handle).is_empty();
+    let prepared = calls
+        .then(|| prepare(module, info, flat, function, deferrable))
+        .flatten();
+    let Some(prepared) = prepared else {
         let size = Size::of(function);
         return Flat::new(
             module,
@@ -401,9 +406,8 @@ struct Flat {
     inlinable: bool,
     /// Whether a `return` comes before the end of its body (the body is then wrapped).
     early_return: bool,
-    /// Whether each argument is a pointer (`out`/`inout`).
-    pointer_arguments: Vec<bool>,
-    /// The type of a Function-space pointer to its result, if the module has one.
+    /// For a body with early returns, the type of a Function-space pointer to its
+    /// result, if the module has one.
     result_pointer: Option<Handle<Type>>,
     /// How deep its statements nest (a statement of the body's top level is at 0),
     /// counting the loop around a body with early returns.
@@ -448,12 +452,8 @@ impl Flat {
             .local_variables
             .iter()
             .any(|(_, local)| local.init.is_some());
-        let pointer_arguments = original
-            .arguments
-            .iter()
-            .map(|argument| is_pointer(module, argument.ty))
-            .collect();
-        let result_pointer = original.result.as_ref().and_then(|result| {
+        let result_pointer = original.result.as_ref().filter(|_| shape.early_return);
+        let result_pointer = result_pointer.and_then(|result| {
             module.types.get(&Type {
                 name: None,
                 inner: TypeInner::Pointer {
@@ -474,7 +474,6 @@ impl Flat {
             zeroed_in_loop: OnceLock::new(),
             inlinable,
             early_return: shape.early_return,
-            pointer_arguments,
             result_pointer,
             body,
         }
@@ -1129,7 +1128,7 @@ impl<'a> Inliner<'a> {
         state: &mut State<'_>,
     ) -> Option<Handle<Expression>> {
         let function = self.module.functions.try_get(flat.handle)?;
-        bind_values(flat, arguments, into);
+        self.bind_values(flat, arguments, into);
         let mut copy = Copy {
             source: function,
             expressions: emptied(&mut state.spare.expressions),
@@ -1278,6 +1277,20 @@ impl<'a> Inliner<'a> {
             }
         }
         inline
+    }
+
+    /// Binds, in `into`, the value arguments of a call of `flat` (already copied): they
+    /// are evaluated at the call, as before; pointers (`out`/`inout` arguments, locals
+    /// of the caller) are used as they are.
+    fn bind_values(&self, flat: &Flat, arguments: &[Handle<Expression>], into: &mut Block) {
+        let Some(callee) = self.module.functions.try_get(flat.handle) else {
+            return;
+        };
+        for (&argument, parameter) in arguments.iter().zip(&callee.arguments) {
+            if !is_pointer(self.module, parameter.ty) {
+                into.push(Statement::Bind(argument));
+            }
+        }
     }
 
     /// How many expressions inlining a call of `flat` with `arguments` arguments (whose
@@ -1524,7 +1537,7 @@ impl<'a> Inliner<'a> {
             Some(body) => body,
             None => self.function_of(flat)?,
         };
-        bind_values(flat, arguments, into);
+        self.bind_values(flat, arguments, into);
         let mut copy = Copy {
             source: callee,
             expressions: emptied(&mut state.spare.expressions),
@@ -1647,17 +1660,6 @@ fn bound_arguments(function: &Function, arguments: usize) -> usize {
             matches!(expression, Expression::FunctionArgument(index) if (*index as usize) < arguments)
         })
         .count()
-}
-
-/// Binds, in `into`, the value arguments of a call of `flat` (already copied): they are
-/// evaluated at the call, as before; pointers (locals of the caller) are used as they
-/// are.
-fn bind_values(flat: &Flat, arguments: &[Handle<Expression>], into: &mut Block) {
-    for (&argument, &pointer) in arguments.iter().zip(&flat.pointer_arguments) {
-        if !pointer {
-            into.push(Statement::Bind(argument));
-        }
-    }
 }
 
 /// Makes the expressions of `out` in `range` that use a call result `replaced` lists
