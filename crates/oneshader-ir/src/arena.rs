@@ -258,6 +258,15 @@ pub fn take_exact<T>(buffer: &mut Vec<T>) -> Vec<T> {
     exact
 }
 
+/// The items of `spare`, a list kept between uses for its capacity, dropped, and the
+/// list taken out to be filled again (put it back when done): reusing a list costs no
+/// allocation once it has grown to the size its uses need.
+pub fn emptied<T>(spare: &mut Vec<T>) -> Vec<T> {
+    let mut list = std::mem::take(spare);
+    list.clear();
+    list
+}
+
 // A handle is made by its arena (`append`, `insert`, `iter`), and the module's arenas only
 // grow: indexing an arena with one of its own handles is in range, whatever the input
 // was. `try_get` is for handles that may come from elsewhere.

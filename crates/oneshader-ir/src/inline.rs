@@ -5,9 +5,12 @@
 //! ([`Flattened`]), callees before callers, so inlining a call copies an already
 //! flattened body one level deep: a long call chain costs no Rust stack beyond the
 //! nesting of one body. A flattened body that only one call inlines (a helper called
-//! from one place) is moved into its caller, renamed in place, rather than copied. A call is inlined when its callee is called from one place of
-//! the module only and the flattened caller stays within [`SINGLE_USE_BUDGET`]
-//! expressions, or when it stays within [`EXPRESSION_BUDGET`]; otherwise the call
+//! from one place) is moved into its caller, renamed in place, rather than copied; one
+//! that returns only at its end is built straight into its caller instead, unless the
+//! call sits in a loop or the body has such a body of its own to build. A call is
+//! inlined when its callee is called from one place of the module only and the
+//! flattened caller stays within [`SINGLE_USE_BUDGET`] expressions, or when it stays
+//! within [`EXPRESSION_BUDGET`]; otherwise the call
 //! stays, and so does the callee (written unchanged, with whatever it calls). Repeated
 //! calls of large helpers thus never grow a function exponentially, and a generated
 //! shader of thousands of helpers does not become one function of millions of
@@ -35,7 +38,7 @@
 
 use std::sync::OnceLock;
 
-use crate::arena::{Arena, Handle};
+use crate::arena::{emptied, Arena, Handle};
 use crate::expression::Expression;
 use crate::info::ModuleInfo;
 use crate::module::{Function, LocalVariable, Module};
@@ -117,7 +120,8 @@ pub fn inline_entry_point<'a>(
 ///
 /// Each function is flattened once, callees before callers. A flattened body that only
 /// one call in the module inlines is moved into its caller rather than copied
-/// ([`Call::Move`]), which is why the entry points are flattened here, once, too.
+/// ([`Call::Move`]), or built there ([`Call::Build`]), which is why the entry points
+/// are flattened here, once, too.
 #[derive(Clone, Debug, Default)]
 pub struct Flattened {
     /// Each entry point flattened, by entry point index; `None` where nothing was
@@ -125,8 +129,8 @@ pub struct Flattened {
     entries: Vec<Option<Flattening>>,
 }
 
-/// A function with calls inlined, as [`flatten`] gives it.
-#[derive(Clone, Debug)]
+/// A function with calls inlined, as [`Prepared::build`] gives it.
+#[derive(Clone, Debug, PartialEq)]
 struct Flattening {
     /// The function flattened.
     function: Function,
@@ -139,16 +143,23 @@ impl Flattened {
     /// Flattens every function of `module` (whose facts `info` holds), callees first,
     /// then its entry points.
     pub(crate) fn new(module: &Module, info: &ModuleInfo) -> Flattened {
+        Flattened::with(module, info, true)
+    }
+
+    /// [`Flattened::new`]; `defer`: whether bodies may be built in place of their call
+    /// ([`Body::Deferred`]), rather than built alone and moved there (which gives the
+    /// same functions).
+    fn with(module: &Module, info: &ModuleInfo, defer: bool) -> Flattened {
         let count = module.functions.len();
         let all: Vec<Handle<Function>> = (0..count).map(Handle::from_index).collect();
-        let mut flat: Vec<Option<Flat>> = vec![None; count];
+        let mut flat: Vec<Option<Flat>> = (0..count).map(|_| None).collect();
         let mut spare = Spare::default();
         for handle in post_order(info, &all, count) {
             let Some(function) = module.functions.try_get(handle) else {
                 continue;
             };
-            let flattened = flatten(module, info, &mut flat, &mut spare, function);
-            let done = Flat::of(module, handle, function, flattened);
+            let done =
+                flatten_function(module, info, &mut flat, &mut spare, handle, function, defer);
             if let Some(slot) = flat.get_mut(handle.index()) {
                 *slot = Some(done);
             }
@@ -156,30 +167,112 @@ impl Flattened {
         let entries = module
             .entry_points
             .iter()
-            .map(|entry| flatten(module, info, &mut flat, &mut spare, &entry.function))
+            .map(|entry| {
+                let prepared = prepare(module, info, &mut flat, &entry.function, false)?;
+                Some(prepared.build(module, info, &flat, &mut spare, &entry.function))
+            })
             .collect();
         Flattened { entries }
     }
 }
 
-/// `function` with the calls worth inlining inlined (its callees already in `flat`);
-/// `None` when none is. The flattened bodies of the callees that only this call
-/// inlines (called from one place, [`ModuleInfo::call_sites`]) are moved out of `flat`.
-/// The lists of the copies come from `spare` and go back to it.
-fn flatten(
+/// The module's function `handle` (`function`, its callees already in `flat`) as calls
+/// of it inline it. A function called from one place that returns only at its end is
+/// left to be built in place of that call ([`Body::Deferred`]) rather than built here
+/// and moved there, unless one of its own calls is such a body (so that building one
+/// in place never builds another inside it); what its callers' decisions read of the
+/// flattened body is counted without building it. `defer`: whether to leave any.
+fn flatten_function(
     module: &Module,
     info: &ModuleInfo,
     flat: &mut [Option<Flat>],
     spare: &mut Spare,
+    handle: Handle<Function>,
     function: &Function,
-) -> Option<Flattening> {
+    defer: bool,
+) -> Flat {
+    let shape = Shape::of(function);
+    let once = info.call_sites().get(handle.index()) == Some(&1);
+    let deferrable = defer && once && !shape.early_return;
+    // A function that calls nothing has nothing to decide.
+    let calls = !info.callees(handle).is_empty();
+    let prepared = calls
+        .then(|| prepare(module, info, flat, function, deferrable))
+        .flatten();
+    let Some(prepared) = prepared else {
+        let size = Size::of(function);
+        return Flat::new(
+            module,
+            handle,
+            function,
+            Body::Original,
+            Vec::new(),
+            shape,
+            size,
+        );
+    };
+    let builds = prepared
+        .calls
+        .iter()
+        .any(|call| matches!(call, Call::Build(_)));
+    match prepared.plan.exact {
+        Some(expressions) if deferrable && !builds => {
+            let nesting = shape.nesting.max(prepared.plan.nesting);
+            let size = Size {
+                expressions,
+                locals: prepared.plan.locals,
+                statements: prepared.plan.statements,
+            };
+            let deferred = Deferred {
+                calls: prepared.calls,
+                plan: prepared.plan,
+            };
+            Flat::new(
+                module,
+                handle,
+                function,
+                Body::Deferred(Box::new(deferred)),
+                prepared.still_calls,
+                Shape { nesting, ..shape },
+                size,
+            )
+        }
+        _ => {
+            let flattening = prepared.build(module, info, flat, spare, function);
+            Flat::of(module, handle, function, flattening)
+        }
+    }
+}
+
+/// What flattening a function decided, before the function is built.
+struct Prepared {
+    /// Which calls to inline, and how big the function will be.
+    plan: Plan,
+    /// What to do with each call, in the order the copy meets them.
+    calls: Vec<Call>,
+    /// The functions it still calls ([`Flattening::calls`]).
+    still_calls: Vec<Handle<Function>>,
+}
+
+/// Which calls of `function` (its callees already in `flat`) to inline, and how:
+/// `None` when none is. The flattened bodies of the callees that only this call inlines
+/// (called from one place, [`ModuleInfo::call_sites`]) are moved out of `flat`.
+/// `exact`: whether to count the expressions the function will hold exactly
+/// ([`Plan::exact`]).
+fn prepare(
+    module: &Module,
+    info: &ModuleInfo,
+    flat: &mut [Option<Flat>],
+    function: &Function,
+    exact: bool,
+) -> Option<Prepared> {
     let sites = info.call_sites();
     let inliner = Inliner {
         module,
         sites,
         flat,
     };
-    let mut plan = inliner.plan(function)?;
+    let mut plan = inliner.plan(function, exact)?;
     let still_calls = still_called(info, flat, &plan.calls);
     let calls = std::mem::take(&mut plan.calls)
         .into_iter()
@@ -191,6 +284,7 @@ fn flatten(
             match flat.get_mut(callee.index()) {
                 Some(Some(flat)) if once => match std::mem::replace(&mut flat.body, Body::Moved) {
                     Body::Flattened(body) => Call::Move(body),
+                    Body::Deferred(deferred) => Call::Build(deferred),
                     other => {
                         flat.body = other;
                         Call::Copy
@@ -200,15 +294,34 @@ fn flatten(
             }
         })
         .collect();
-    let inliner = Inliner {
-        module,
-        sites,
-        flat,
-    };
-    Some(Flattening {
-        function: inliner.build(function, calls, &plan, spare),
-        calls: still_calls,
+    Some(Prepared {
+        plan,
+        calls,
+        still_calls,
     })
+}
+
+impl Prepared {
+    /// `function` flattened as decided. The lists of the copies come from `spare` and
+    /// go back to it.
+    fn build(
+        self,
+        module: &Module,
+        info: &ModuleInfo,
+        flat: &[Option<Flat>],
+        spare: &mut Spare,
+        function: &Function,
+    ) -> Flattening {
+        let inliner = Inliner {
+            module,
+            sites: info.call_sites(),
+            flat,
+        };
+        Flattening {
+            function: inliner.build(function, self.calls, &self.plan, spare),
+            calls: self.still_calls,
+        }
+    }
 }
 
 /// The functions a function flattened as `calls` decides still calls, each once, in
@@ -278,7 +391,6 @@ fn post_order(
 }
 
 /// A flattened function and how it may be inlined.
-#[derive(Clone, Debug)]
 struct Flat {
     /// The body calls of it inline.
     body: Body,
@@ -287,14 +399,15 @@ struct Flat {
     /// The functions its flattened body still calls ([`Flattening::calls`]); empty
     /// for [`Body::Original`], whose calls are the module's function's.
     calls: Vec<Handle<Function>>,
+    /// How big its flattened body is.
+    size: Size,
     /// Whether calls of it may be inlined: no `return` inside its own loops or switches,
     /// no local with an initialiser.
     inlinable: bool,
     /// Whether a `return` comes before the end of its body (the body is then wrapped).
     early_return: bool,
-    /// Whether each argument is a pointer (`out`/`inout`).
-    pointer_arguments: Vec<bool>,
-    /// The type of a Function-space pointer to its result, if the module has one.
+    /// For a body with early returns, the type of a Function-space pointer to its
+    /// result, if the module has one.
     result_pointer: Option<Handle<Type>>,
     /// How deep its statements nest (a statement of the body's top level is at 0),
     /// counting the loop around a body with early returns.
@@ -302,37 +415,45 @@ struct Flat {
     /// The locals an inlined copy inside a loop must zero first, as a call's locals
     /// start zeroed: those the body may read before storing them whole, each with its
     /// first `LocalVariable` expression, in expression order; worked out when a copy
-    /// inside a loop first needs it ([`zeroed_in_loop`]).
+    /// inside a loop, or the count of a caller's expressions, first needs it
+    /// ([`zeroed_in_loop`]).
     zeroed_in_loop: OnceLock<Vec<(Handle<Expression>, Handle<LocalVariable>)>>,
 }
 
 impl Flat {
-    /// `original` (the module's function `handle`) as `flattened` (`None`: unchanged).
+    /// `original` (the module's function `handle`) as `flattened`.
     fn of(
         module: &Module,
         handle: Handle<Function>,
         original: &Function,
-        flattened: Option<Flattening>,
+        flattened: Flattening,
     ) -> Self {
-        let (flattened, calls) = match flattened {
-            Some(Flattening { function, calls }) => (Some(function), calls),
-            None => (None, Vec::new()),
-        };
-        let function = flattened.as_ref().unwrap_or(original);
-        let mut shape = Shape::default();
-        let nesting = shape.walk(&function.body, false);
-        let last_returns = matches!(function.body.last(), Some(Statement::Return { .. }));
-        let early_return = shape.returns > usize::from(last_returns);
-        let has_init = function
+        let Flattening { function, calls } = flattened;
+        let shape = Shape::of(&function);
+        let size = Size::of(&function);
+        let body = Body::Flattened(Box::new(function));
+        Flat::new(module, handle, original, body, calls, shape, size)
+    }
+
+    /// The module's function `handle`, `original`, flattened as `body`, which calls
+    /// `calls`, has the shape `shape` and the size `size`. (Its arguments, result and
+    /// whether a local has an initialiser are the original's: the locals of inlined
+    /// bodies have none.)
+    fn new(
+        module: &Module,
+        handle: Handle<Function>,
+        original: &Function,
+        body: Body,
+        calls: Vec<Handle<Function>>,
+        shape: Shape,
+        size: Size,
+    ) -> Self {
+        let has_init = original
             .local_variables
             .iter()
             .any(|(_, local)| local.init.is_some());
-        let pointer_arguments = function
-            .arguments
-            .iter()
-            .map(|argument| is_pointer(module, argument.ty))
-            .collect();
-        let result_pointer = function.result.as_ref().and_then(|result| {
+        let result_pointer = original.result.as_ref().filter(|_| shape.early_return);
+        let result_pointer = result_pointer.and_then(|result| {
             module.types.get(&Type {
                 name: None,
                 inner: TypeInner::Pointer {
@@ -341,34 +462,66 @@ impl Flat {
                 },
             })
         });
-        let depth = nesting.saturating_add(usize::from(early_return));
+        let depth = shape
+            .nesting
+            .saturating_add(usize::from(shape.early_return));
         let inlinable = !has_init && !shape.nested_return;
         Flat {
             handle,
             calls,
+            size,
             depth,
             zeroed_in_loop: OnceLock::new(),
             inlinable,
-            early_return,
-            pointer_arguments,
+            early_return: shape.early_return,
             result_pointer,
-            body: match flattened {
-                Some(function) => Body::Flattened(Box::new(function)),
-                None => Body::Original,
-            },
+            body,
+        }
+    }
+}
+
+/// How big a flattened body is: what the decisions to inline it read.
+#[derive(Clone, Copy)]
+struct Size {
+    /// Its expressions.
+    expressions: usize,
+    /// Its locals.
+    locals: usize,
+    /// The statements of its top level (at most, for [`Body::Deferred`]).
+    statements: usize,
+}
+
+impl Size {
+    /// The size of `function`.
+    fn of(function: &Function) -> Size {
+        Size {
+            expressions: function.expressions.len(),
+            locals: function.local_variables.len(),
+            statements: function.body.len(),
         }
     }
 }
 
 /// The body a [`Flat`] inlines.
-#[derive(Clone, Debug)]
 enum Body {
     /// The module's own function: flattening changed nothing.
     Original,
     /// The function flattened.
     Flattened(Box<Function>),
-    /// Moved into the one call of it ([`Call::Move`]): nothing else inlines it.
+    /// Not built yet: the one call of it (the function is called from one place) builds
+    /// it in its place ([`Call::Build`]).
+    Deferred(Box<Deferred>),
+    /// Moved into the one call of it ([`Call::Move`], [`Call::Build`]): nothing else
+    /// inlines it.
     Moved,
+}
+
+/// A flattened body left to build in place of the one call of it.
+struct Deferred {
+    /// What to do with each of its calls, in the order the copy meets them.
+    calls: Vec<Call>,
+    /// How big it is (what [`Inliner::build`] reserves, when it is built alone).
+    plan: Plan,
 }
 
 /// The locals of `function` that it may read before storing them whole, each with its
@@ -552,17 +705,30 @@ fn statement_operands(statement: &Statement, into: &mut Vec<Handle<Expression>>)
     }
 }
 
-/// What [`Flat::of`] needs to know of a body's statements, found in one walk.
-#[derive(Default)]
+/// What [`Flat::new`] needs to know of a body's statements, found in one walk.
+#[derive(Clone, Copy, Default)]
 struct Shape {
     /// How many `return`s the body holds, at any depth.
     returns: usize,
     /// Whether a `return` sits inside a loop or switch at any depth (inside nested
     /// blocks and `if`s too).
     nested_return: bool,
+    /// Whether a `return` comes before the end of the body.
+    early_return: bool,
+    /// How deep its statements nest (a statement of the body's top level is at 0).
+    nesting: usize,
 }
 
 impl Shape {
+    /// The shape of `function`'s body.
+    fn of(function: &Function) -> Shape {
+        let mut shape = Shape::default();
+        shape.nesting = shape.walk(&function.body, false);
+        let last_returns = matches!(function.body.last(), Some(Statement::Return { .. }));
+        shape.early_return = shape.returns > usize::from(last_returns);
+        shape
+    }
+
     /// Walks `block` (inside a loop or switch if `breakable`) and gives how deep its
     /// statements nest below it (0 for a block without nested blocks). Flattened bodies
     /// nest at most [`MAX_NESTING`] deep, which bounds the recursion.
@@ -663,8 +829,9 @@ impl Copy<'_> {
 
     /// Appends the source's locals to `out`, with their names.
     fn locals_into(&mut self, out: &mut Function) {
-        out.local_variables
-            .reserve(self.source.local_variables.len());
+        let count = self.source.local_variables.len();
+        out.local_variables.reserve(count);
+        self.locals.reserve(count);
         for (handle, local) in self.source.local_variables.iter() {
             let span = self.source.local_variables.span(handle);
             self.locals
@@ -776,8 +943,7 @@ impl Copy<'_> {
         let start = out.expressions.len();
         let mut next = start;
         // The runs of expressions between the arguments, which are not appended.
-        let mut runs = std::mem::take(&mut self.runs);
-        runs.clear();
+        let runs = &mut self.runs;
         let mut run = 0;
         self.expressions.reserve(expressions.len());
         // Found first, then the runs between them numbered in one go each.
@@ -798,15 +964,15 @@ impl Copy<'_> {
         next = end;
         runs.push(run..expressions.len());
         out.reserve_expressions(next - start);
-        for run in &runs {
+        for run in runs.iter() {
             if let Some(types) = types.get(run.clone()) {
                 out.expression_types.extend_from_slice(types);
             }
         }
         match taken {
-            Some((expressions, _)) => out.expressions.append_runs(expressions, &runs),
+            Some((expressions, _)) => out.expressions.append_runs(expressions, runs),
             None => {
-                for run in &runs {
+                for run in runs.iter() {
                     out.expressions.append_copies(
                         &source.expressions,
                         run.clone(),
@@ -815,7 +981,6 @@ impl Copy<'_> {
                 }
             }
         }
-        self.runs = runs;
         out.expressions.rewrite_from(start, |before, expression| {
             self.rename(expression);
             // Operands that came before are final; a later one is not renamed yet, so
@@ -858,28 +1023,30 @@ struct Inliner<'a> {
 }
 
 impl<'a> Inliner<'a> {
-    /// The function `flat` holds: its flattened body, or the module's own; `None` once
-    /// moved into its one call.
+    /// The function `flat` holds: its flattened body, or the module's own; `None` while
+    /// not built, and once moved into its one call.
     fn function_of(&self, flat: &'a Flat) -> Option<&'a Function> {
         match &flat.body {
             Body::Original => self.module.functions.try_get(flat.handle),
             Body::Flattened(function) => Some(function),
-            Body::Moved => None,
+            Body::Deferred(_) | Body::Moved => None,
         }
     }
 
     /// Which calls of `function` to inline (callees already flattened); `None` when
-    /// none is.
-    fn plan(&self, function: &Function) -> Option<Plan> {
+    /// none is. `exact`: whether to count its expressions exactly ([`Plan::exact`]).
+    fn plan(&self, function: &Function, exact: bool) -> Option<Plan> {
         let mut decide = Decide {
             function,
             size: function.expressions.len(),
             added: 0,
             locals: function.local_variables.len(),
             statements: function.body.len(),
+            exact: exact.then_some(function.expressions.len()),
+            nesting: 0,
             decisions: Vec::new(),
         };
-        self.decide(&mut decide, &function.body, 0);
+        self.decide(&mut decide, &function.body, 0, false);
         if !decide.decisions.iter().any(|&(_, inline)| inline) {
             return None;
         }
@@ -888,6 +1055,8 @@ impl<'a> Inliner<'a> {
             size: decide.size.saturating_add(decide.added),
             locals: decide.locals,
             statements: decide.statements,
+            exact: decide.exact,
+            nesting: decide.nesting,
         })
     }
 
@@ -923,7 +1092,7 @@ impl<'a> Inliner<'a> {
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
-            spare: std::mem::take(spare),
+            spare,
         };
         let mut body = Vec::with_capacity(plan.statements);
         self.block_into(
@@ -935,30 +1104,67 @@ impl<'a> Inliner<'a> {
             &mut body,
         );
         out.body = body;
-        *spare = std::mem::take(&mut state.spare);
         // Expressions copied before an inlined call that use its result use the value
-        // its body returned. Only the function's own expressions (the first ones) may:
-        // an inlined body's refer to its own and to the call's arguments, which were
-        // copied with the replacements made so far.
-        if !state.replaced.is_empty() {
-            let own = function.expressions.len();
-            let mut replacement: Vec<Handle<Expression>> =
-                (0..own).map(Handle::from_index).collect();
-            for (from, to) in state.replaced {
-                if let Some(slot) = replacement.get_mut(from.index()) {
-                    *slot = to;
-                }
-            }
-            for expression in out.expressions.iter_mut().take(own) {
-                expression.map_operands(|h| replacement.get(h.index()).copied().unwrap_or(h));
-            }
-        }
+        // its body returned.
+        replace_results(&mut out, 0..function.expressions.len(), &state.replaced);
         out
     }
 
-    /// Decides, for each call of `block` (nested `depth` deep in `decide.function`) in
-    /// the order the copy meets them, whether to inline it.
-    fn decide(&self, decide: &mut Decide<'_>, block: &Block, depth: usize) {
+    /// Inlines a call of `flat`, whose flattened body is not built yet
+    /// ([`Body::Deferred`]), outside a loop, as [`Inliner::inline_call`] would inline the
+    /// flattened body: the module's function is copied into `out`, its body into
+    /// `into`, inlining its own calls as `calls` says. Bodies that are deferred return
+    /// only at their end: the value returned stands for the call's `result`, and is what
+    /// this gives.
+    #[allow(clippy::too_many_arguments)]
+    fn build_in_place(
+        &self,
+        out: &mut Function,
+        flat: &'a Flat,
+        calls: Vec<Call>,
+        arguments: &[Handle<Expression>],
+        result: Option<Handle<Expression>>,
+        into: &mut Block,
+        state: &mut State<'_>,
+    ) -> Option<Handle<Expression>> {
+        let function = self.module.functions.try_get(flat.handle)?;
+        self.bind_values(flat, arguments, into);
+        let mut copy = Copy {
+            source: function,
+            expressions: emptied(&mut state.spare.expressions),
+            locals: emptied(&mut state.spare.locals),
+            runs: emptied(&mut state.spare.runs),
+            target: ReturnTarget::End {
+                result_used: result.is_some(),
+            },
+            returned: None,
+        };
+        copy.locals_into(out);
+        let start = out.expressions.len();
+        copy.expressions_into(out, arguments, None);
+        let own = start..out.expressions.len();
+        let mut inner = State {
+            calls: calls.into_iter(),
+            replaced: Vec::new(),
+            spare: state.spare,
+        };
+        self.block_into(out, &mut copy, &function.body, &mut inner, false, into);
+        debug_assert_eq!(
+            out.expressions.len() - start,
+            flat.size.expressions - bound_arguments(function, arguments.len()),
+            "the size counted for a deferred body"
+        );
+        replace_results(out, own, &inner.replaced);
+        state.spare.expressions = copy.expressions;
+        state.spare.locals = copy.locals;
+        state.spare.runs = copy.runs;
+        copy.returned
+    }
+
+    /// Decides, for each call of `block` (nested `depth` deep in `decide.function`,
+    /// inside a loop if `in_loop`) in the order the copy meets them, whether to inline
+    /// it.
+    fn decide(&self, decide: &mut Decide<'_>, block: &Block, depth: usize, in_loop: bool) {
         for statement in block {
             match statement {
                 Statement::Call {
@@ -972,7 +1178,14 @@ impl<'a> Inliner<'a> {
                         .iter()
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
                     let inline = local_pointers
-                        && self.worth_inlining(*callee, result.is_some(), depth, decide);
+                        && self.worth_inlining(
+                            *callee,
+                            result.is_some(),
+                            arguments.len(),
+                            depth,
+                            in_loop,
+                            decide,
+                        );
                     if inline && depth == 0 {
                         decide.statements = decide
                             .statements
@@ -980,21 +1193,21 @@ impl<'a> Inliner<'a> {
                     }
                     decide.decisions.push((*callee, inline));
                 }
-                Statement::Block(inner) => self.decide(decide, inner, depth + 1),
+                Statement::Block(inner) => self.decide(decide, inner, depth + 1, in_loop),
                 Statement::If { accept, reject, .. } => {
-                    self.decide(decide, accept, depth + 1);
-                    self.decide(decide, reject, depth + 1);
+                    self.decide(decide, accept, depth + 1, in_loop);
+                    self.decide(decide, reject, depth + 1, in_loop);
                 }
                 Statement::Switch { cases, .. } => {
                     for case in cases {
-                        self.decide(decide, &case.body, depth + 1);
+                        self.decide(decide, &case.body, depth + 1, in_loop);
                     }
                 }
                 Statement::Loop {
                     body, continuing, ..
                 } => {
-                    self.decide(decide, body, depth + 1);
-                    self.decide(decide, continuing, depth + 1);
+                    self.decide(decide, body, depth + 1, true);
+                    self.decide(decide, continuing, depth + 1, true);
                 }
                 _ => {}
             }
@@ -1009,25 +1222,29 @@ impl<'a> Inliner<'a> {
             .flat
             .get(callee.index())
             .and_then(Option::as_ref)
-            .and_then(|flat| self.function_of(flat))
-            .map_or(0, |function| function.body.len());
+            .map_or(0, |flat| flat.size.statements);
         arguments.saturating_add(body).saturating_add(1)
     }
 
-    /// Whether a call of `callee` (whose result is used if `result_used`), nested `depth`
-    /// deep, is inlined into the function `decide` walks, now of `decide.size`
-    /// expressions; when it is, that size grows by the callee's expressions and
-    /// `decide.locals` by its locals.
+    /// Whether a call of `callee` with `arguments` arguments (whose result is used if
+    /// `result_used`), nested `depth` deep (inside a loop if `in_loop`), is inlined into
+    /// the function `decide` walks, now of `decide.size` expressions; when it is, that
+    /// size grows by the callee's expressions and `decide.locals` by its locals.
     fn worth_inlining(
         &self,
         callee: Handle<Function>,
         result_used: bool,
+        arguments: usize,
         depth: usize,
+        in_loop: bool,
         decide: &mut Decide<'_>,
     ) -> bool {
         let Some(Some(flat)) = self.flat.get(callee.index()) else {
             return false;
         };
+        if matches!(flat.body, Body::Moved) {
+            return false;
+        }
         // A wrapped body returns its value through a local, whose pointer type must exist.
         if flat.early_return && result_used && flat.result_pointer.is_none() {
             return false;
@@ -1036,10 +1253,7 @@ impl<'a> Inliner<'a> {
         if depth.saturating_add(flat.depth) > MAX_NESTING {
             return false;
         }
-        let Some(function) = self.function_of(flat) else {
-            return false;
-        };
-        let added = function.expressions.len();
+        let added = flat.size.expressions;
         let once = self.sites.get(callee.index()) == Some(&1);
         let budget = if once {
             SINGLE_USE_BUDGET
@@ -1049,7 +1263,13 @@ impl<'a> Inliner<'a> {
         let inline = flat.inlinable && decide.size.saturating_add(added) <= budget;
         if inline {
             decide.size = decide.size.saturating_add(added);
-            decide.locals = decide.locals.saturating_add(function.local_variables.len());
+            decide.locals = decide.locals.saturating_add(flat.size.locals);
+            decide.nesting = decide.nesting.max(depth.saturating_add(flat.depth));
+            if let Some(exact) = decide.exact {
+                decide.exact = self
+                    .exact_size(flat, result_used, arguments, in_loop)
+                    .map(|added| exact.saturating_add(added));
+            }
             // The local a wrapped body returns its value through, and its pointer.
             if flat.early_return && result_used {
                 decide.locals = decide.locals.saturating_add(1);
@@ -1059,6 +1279,52 @@ impl<'a> Inliner<'a> {
         inline
     }
 
+    /// Binds, in `into`, the value arguments of a call of `flat` (already copied): they
+    /// are evaluated at the call, as before; pointers (`out`/`inout` arguments, locals
+    /// of the caller) are used as they are.
+    fn bind_values(&self, flat: &Flat, arguments: &[Handle<Expression>], into: &mut Block) {
+        let Some(callee) = self.module.functions.try_get(flat.handle) else {
+            return;
+        };
+        for (&argument, parameter) in arguments.iter().zip(&callee.arguments) {
+            if !is_pointer(self.module, parameter.ty) {
+                into.push(Statement::Bind(argument));
+            }
+        }
+    }
+
+    /// How many expressions inlining a call of `flat` with `arguments` arguments (whose
+    /// result is used if `result_used`, inside a loop if `in_loop`) adds exactly: its
+    /// body's, less the arguments it refers to (the caller's values or pointers), with
+    /// the pointer to the local a wrapped body returns through and, inside a loop, the
+    /// zeros of its locals. `None` for a body not built yet, or a call whose arguments
+    /// or result do not match the callee's.
+    fn exact_size(
+        &self,
+        flat: &'a Flat,
+        result_used: bool,
+        arguments: usize,
+        in_loop: bool,
+    ) -> Option<usize> {
+        let function = match flat.body {
+            Body::Original | Body::Flattened(_) => self.function_of(flat)?,
+            Body::Deferred(_) | Body::Moved => return None,
+        };
+        if function.arguments.len() != arguments || (result_used && function.result.is_none()) {
+            return None;
+        }
+        let bound = bound_arguments(function, arguments);
+        let zeros = if in_loop {
+            flat.zeroed_in_loop
+                .get_or_init(|| zeroed_in_loop(function))
+                .len()
+        } else {
+            0
+        };
+        let returned = usize::from(flat.early_return && result_used);
+        Some(function.expressions.len() - bound + returned + zeros)
+    }
+
     /// Copies `block` of `copy.source` into `out`; `in_loop`: whether the copy sits
     /// inside a loop of the function being built.
     fn block(
@@ -1066,7 +1332,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         block: &Block,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
     ) -> Block {
         let mut result = Vec::with_capacity(block.len());
@@ -1080,7 +1346,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         block: &Block,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
         into: &mut Block,
     ) {
@@ -1096,7 +1362,7 @@ impl<'a> Inliner<'a> {
         out: &mut Function,
         copy: &mut Copy<'_>,
         statement: &Statement,
-        state: &mut State,
+        state: &mut State<'_>,
         in_loop: bool,
         into: &mut Block,
     ) {
@@ -1157,12 +1423,15 @@ impl<'a> Inliner<'a> {
                 arguments,
                 result,
             } => {
-                let (flat, body) = match state.calls.next() {
-                    Some(Call::Copy) => (self.flat.get(function.index()), None),
-                    Some(Call::Move(body)) => (self.flat.get(function.index()), Some(body)),
-                    _ => (None, None),
+                let inlined = match state.calls.next() {
+                    Some(Call::Keep) | None => None,
+                    Some(call) => self
+                        .flat
+                        .get(function.index())
+                        .and_then(Option::as_ref)
+                        .map(|flat| (flat, call)),
                 };
-                let Some(flat) = flat.and_then(Option::as_ref) else {
+                let Some((flat, call)) = inlined else {
                     into.push(Statement::Call {
                         function: *function,
                         arguments: arguments.iter().map(|&a| copy.expression(a)).collect(),
@@ -1170,18 +1439,17 @@ impl<'a> Inliner<'a> {
                     });
                     return;
                 };
-                let mut copied = std::mem::take(&mut state.spare.arguments);
-                copied.clear();
+                let mut copied = emptied(&mut state.spare.arguments);
                 copied.extend(arguments.iter().map(|&a| copy.expression(a)));
                 let returned = self.inline_call(
                     out,
                     flat,
-                    body,
+                    call,
                     &copied,
                     result.map(|h| copy.expression(h)),
                     in_loop,
                     into,
-                    &mut state.spare,
+                    state,
                 );
                 state.spare.arguments = copied;
                 // Later statements, and expressions already copied, use the value
@@ -1212,25 +1480,47 @@ impl<'a> Inliner<'a> {
         into.push(copied);
     }
 
-    /// Appends to `into` the body of `flat` called with `arguments` (already copied):
-    /// `body`, its flattened body moved out of `flat` for this call ([`Call::Move`]), or
-    /// else the body `flat` holds. `result` is the call's copied result expression, if
-    /// used: with early returns it becomes a load of the local the returns store to;
-    /// otherwise the value returned at the end stands for it, and is what this gives.
-    /// The copy's lists come from `spare` and go back to it.
+    /// Appends to `into` the body of `flat` called with `arguments` (already copied), as
+    /// `call` (not [`Call::Keep`]) says: the body `flat` holds, its flattened body moved out of `flat` for
+    /// this call ([`Call::Move`]), or built here ([`Call::Build`]). `result` is the
+    /// call's copied result expression, if used: with early returns it becomes a load of
+    /// the local the returns store to; otherwise the value returned at the end stands
+    /// for it, and is what this gives. The copy's lists come from `state`'s spare lists
+    /// and go back to them.
     #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
         out: &mut Function,
         flat: &'a Flat,
-        body: Option<Box<Function>>,
+        call: Call,
         arguments: &[Handle<Expression>],
         result: Option<Handle<Expression>>,
         in_loop: bool,
         into: &mut Block,
-        spare: &mut Spare,
+        state: &mut State<'_>,
     ) -> Option<Handle<Expression>> {
-        let mut body = body;
+        let mut body = match call {
+            Call::Keep | Call::Copy => None,
+            Call::Move(body) => Some(body),
+            // Inside a loop, where the locals to zero are found in the flattened body,
+            // it is built alone first.
+            Call::Build(deferred) if in_loop => {
+                let original = self.module.functions.try_get(flat.handle)?;
+                let built = self.build(original, deferred.calls, &deferred.plan, state.spare);
+                Some(Box::new(built))
+            }
+            Call::Build(deferred) => {
+                return self.build_in_place(
+                    out,
+                    flat,
+                    deferred.calls,
+                    arguments,
+                    result,
+                    into,
+                    state,
+                )
+            }
+        };
         // A moved body's locals, expressions and statements are taken rather than
         // cloned; inside a loop, where its expressions are looked at again for the
         // locals to zero, it is copied like any other.
@@ -1247,22 +1537,12 @@ impl<'a> Inliner<'a> {
             Some(body) => body,
             None => self.function_of(flat)?,
         };
-        // Value arguments are evaluated at the call, as before; pointers (locals of the
-        // caller) are used as they are.
-        for (&argument, &pointer) in arguments.iter().zip(&flat.pointer_arguments) {
-            if !pointer {
-                into.push(Statement::Bind(argument));
-            }
-        }
-        let (expressions, locals) = match &taken {
-            Some(taken) => (taken.expressions.len(), taken.locals.len()),
-            None => (callee.expressions.len(), callee.local_variables.len()),
-        };
+        self.bind_values(flat, arguments, into);
         let mut copy = Copy {
             source: callee,
-            expressions: spare.take_expressions(expressions),
-            locals: spare.take_locals(locals),
-            runs: std::mem::take(&mut spare.runs),
+            expressions: emptied(&mut state.spare.expressions),
+            locals: emptied(&mut state.spare.locals),
+            runs: emptied(&mut state.spare.runs),
             target: ReturnTarget::End {
                 result_used: result.is_some(),
             },
@@ -1324,10 +1604,11 @@ impl<'a> Inliner<'a> {
                 });
             }
         }
+        // The body's own calls all stay (it is flattened already).
         let mut state = State {
             calls: Vec::new().into_iter(),
             replaced: Vec::new(),
-            spare: Spare::default(),
+            spare: state.spare,
         };
         let returned = if flat.early_return {
             let mut body = match statements {
@@ -1361,10 +1642,58 @@ impl<'a> Inliner<'a> {
             }
             copy.returned
         };
-        spare.expressions = copy.expressions;
-        spare.locals = copy.locals;
-        spare.runs = copy.runs;
+        state.spare.expressions = copy.expressions;
+        state.spare.locals = copy.locals;
+        state.spare.runs = copy.runs;
         returned
+    }
+}
+
+/// How many of `function`'s expressions are its arguments, for a call with `arguments`
+/// arguments: those an inlined copy does not append, using the call's values or
+/// pointers instead (see [`argument_of`]).
+fn bound_arguments(function: &Function, arguments: usize) -> usize {
+    function
+        .expressions
+        .iter()
+        .filter(|(_, expression)| {
+            matches!(expression, Expression::FunctionArgument(index) if (*index as usize) < arguments)
+        })
+        .count()
+}
+
+/// Makes the expressions of `out` in `range` that use a call result `replaced` lists
+/// use the value that replaced it (the value its inlined body returned): in a
+/// flattened function, only the expressions copied from its own source (the ones
+/// before its first inlined call's, `range`) may. An inlined body's refer to its own
+/// and to the call's arguments, which were copied with the replacements made so far.
+fn replace_results(
+    out: &mut Function,
+    range: std::ops::Range<usize>,
+    replaced: &[(Handle<Expression>, Handle<Expression>)],
+) {
+    if replaced.is_empty() {
+        return;
+    }
+    let start = range.start;
+    let mut replacement: Vec<Handle<Expression>> = range.clone().map(Handle::from_index).collect();
+    for &(from, to) in replaced {
+        if let Some(slot) = from
+            .index()
+            .checked_sub(start)
+            .and_then(|index| replacement.get_mut(index))
+        {
+            *slot = to;
+        }
+    }
+    for expression in out.expressions.iter_mut().skip(start).take(range.len()) {
+        expression.map_operands(|h| {
+            h.index()
+                .checked_sub(start)
+                .and_then(|index| replacement.get(index))
+                .copied()
+                .unwrap_or(h)
+        });
     }
 }
 
@@ -1382,6 +1711,11 @@ struct Decide<'a> {
     /// The statements of its body's top level, with those the calls inlined there so
     /// far leave in their place ([`Inliner::statements_in_place`]).
     statements: usize,
+    /// Its expressions exactly, with those of the calls inlined so far, while counted
+    /// (see [`Plan::exact`]).
+    exact: Option<usize>,
+    /// How deep the inlined bodies nest statements, so far.
+    nesting: usize,
     /// Each call's callee and whether to inline it, in the order the copy meets them.
     decisions: Vec<(Handle<Function>, bool)>,
 }
@@ -1396,6 +1730,12 @@ struct Plan {
     locals: usize,
     /// How many statements, at most, the top level of its body will hold.
     statements: usize,
+    /// How many expressions the function will hold exactly, if asked for and known: not
+    /// when a body it inlines is not built yet ([`Body::Deferred`]), or a call has more
+    /// or fewer arguments than its callee.
+    exact: Option<usize>,
+    /// How deep the bodies it inlines nest statements in it (its own statements aside).
+    nesting: usize,
 }
 
 /// What flattening a function does with one of its calls.
@@ -1408,16 +1748,20 @@ enum Call {
     /// one place), is moved in its place: its expressions and locals are taken rather
     /// than cloned.
     Move(Box<Function>),
+    /// The callee's flattened body, which no other call inlines, is built in its place
+    /// from the module's function, as decided for it.
+    Build(Box<Deferred>),
 }
 
 /// The decisions and replacements of one flattening.
-struct State {
+struct State<'s> {
     /// What to do with each call, in the order the walk meets them.
     calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
-    /// The lists of the inlined calls' copies.
-    spare: Spare,
+    /// The lists of the inlined calls' copies, lent by [`Flattened::new`] to every
+    /// flattening.
+    spare: &'s mut Spare,
 }
 
 /// The lists an inlined call's copy fills, kept (emptied) between the calls of a
@@ -1433,24 +1777,6 @@ struct Spare {
     runs: Vec<std::ops::Range<usize>>,
     /// The call's arguments, copied.
     arguments: Vec<Handle<Expression>>,
-}
-
-impl Spare {
-    /// The expression list, emptied, with room for `count`.
-    fn take_expressions(&mut self, count: usize) -> Vec<Handle<Expression>> {
-        let mut list = std::mem::take(&mut self.expressions);
-        list.clear();
-        list.reserve(count);
-        list
-    }
-
-    /// The local list, emptied, with room for `count`.
-    fn take_locals(&mut self, count: usize) -> Vec<Handle<LocalVariable>> {
-        let mut list = std::mem::take(&mut self.locals);
-        list.clear();
-        list.reserve(count);
-        list
-    }
 }
 
 #[cfg(test)]
@@ -1664,5 +1990,146 @@ mod tests {
         });
         assert_eq!((loops, breaks), (1, 3));
         assert_eq!(inlined.function.local_variables.len(), 1);
+    }
+
+    /// Flattening `module` with bodies built in place of their one call gives the
+    /// functions that building them alone and moving them there gives.
+    fn assert_same_built_in_place(module: &Module) {
+        let info = ModuleInfo::new(module);
+        let in_place = Flattened::with(module, &info, true);
+        let moved = Flattened::with(module, &info, false);
+        assert!(in_place.entries.iter().any(Option::is_some));
+        assert_eq!(in_place.entries, moved.entries);
+    }
+
+    /// Appends to `function` a local of type `ty` (`pointer`, a pointer to it), loads
+    /// it and binds the load, and gives the local's pointer and the value loaded.
+    fn read_local(
+        function: &mut Function,
+        ty: Handle<Type>,
+        pointer: Handle<Type>,
+    ) -> (Handle<Expression>, Handle<Expression>) {
+        let local = function.local_variables.append(
+            LocalVariable {
+                name: "l".into(),
+                ty,
+                init: None,
+            },
+            None,
+        );
+        let local = function.add_expression(Expression::LocalVariable(local), pointer, None);
+        let loaded = function.add_expression(Expression::Load { pointer: local }, ty, None);
+        function.body.push(Statement::Bind(loaded));
+        (local, loaded)
+    }
+
+    /// `uint f(uint x)`, called from one place: it reads its local before storing it,
+    /// and an expression made before its call of `h` (`x * 2`, which reads its local
+    /// before storing it too) uses the call's result, which the value `h` returns
+    /// replaces. `h` is called three times, once inside a loop.
+    fn single_use_helper(module: &mut Module) -> Handle<Function> {
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let pointer = module.type_handle(TypeInner::Pointer {
+            base: uint,
+            space: AddressSpace::Function,
+        });
+        let h = helper(module, "h", |f, x| {
+            let (local, loaded) = read_local(f, uint, pointer);
+            let two = f.add_expression(Expression::Literal(Literal::U32(2)), uint, None);
+            let product = binary(f, BinaryOperator::Multiply, x, two);
+            f.body.push(Statement::Store {
+                pointer: local,
+                value: product,
+            });
+            let sum = binary(f, BinaryOperator::Add, product, loaded);
+            f.body.push(Statement::Return { value: Some(sum) });
+        });
+        helper(module, "f", |f, x| {
+            let (local, loaded) = read_local(f, uint, pointer);
+            let mut body = std::mem::take(&mut f.body);
+            let looped = call(f, h, x);
+            std::mem::swap(&mut body, &mut f.body);
+            body.push(Statement::Bind(looped));
+            body.push(Statement::Break);
+            f.body.push(Statement::Loop {
+                body,
+                continuing: Vec::new(),
+                break_if: None,
+            });
+            let first = f.add_expression(Expression::CallResult(h), uint, None);
+            let sum = binary(f, BinaryOperator::Add, first, x);
+            f.body.push(Statement::Call {
+                function: h,
+                arguments: vec![x],
+                result: Some(first),
+            });
+            f.body.push(Statement::Bind(sum));
+            let second = call(f, h, sum);
+            f.body.push(Statement::Store {
+                pointer: local,
+                value: second,
+            });
+            let total = binary(f, BinaryOperator::Add, second, loaded);
+            f.body.push(Statement::Return { value: Some(total) });
+        })
+    }
+
+    /// A body built in place of its call (its arguments literals, folded through it)
+    /// is the body built alone and moved there.
+    #[test]
+    fn a_body_built_in_place_is_the_one_moved() {
+        let mut module = Module::default();
+        let f = single_use_helper(&mut module);
+        entry_calling(&mut module, f);
+        assert_same_built_in_place(&module);
+    }
+
+    /// Inside a loop, a body left to build in place is built alone and copied, its
+    /// locals zeroed at each call.
+    #[test]
+    fn a_body_left_to_build_inside_a_loop_is_built_alone() {
+        let mut module = Module::default();
+        let f = single_use_helper(&mut module);
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let mut function = Function::default();
+        let seven = function.add_expression(Expression::Literal(Literal::U32(7)), uint, None);
+        let mut body = std::mem::take(&mut function.body);
+        let result = call(&mut function, f, seven);
+        std::mem::swap(&mut body, &mut function.body);
+        body.push(Statement::Bind(result));
+        body.push(Statement::Break);
+        function.body.push(Statement::Loop {
+            body,
+            continuing: Vec::new(),
+            break_if: None,
+        });
+        module.entry_points.push(EntryPoint {
+            name: "main".into(),
+            stage: ShaderStage::Compute,
+            workgroup_size: [1, 1, 1],
+            function,
+            span: None,
+        });
+        assert_same_built_in_place(&module);
+        let inlined = inline_main(&module);
+        assert_eq!(calls(&inlined.function), 0);
+    }
+
+    /// A chain of single-use helpers, each level built in place or moved, is the chain
+    /// built level by level.
+    #[test]
+    fn a_chain_built_in_place_is_the_one_moved() {
+        let mut module = Module::default();
+        let mut previous = single_use_helper(&mut module);
+        for level in 1..6 {
+            let callee = previous;
+            previous = helper(&mut module, &format!("f{level}"), |f, x| {
+                let result = call(f, callee, x);
+                let sum = binary(f, BinaryOperator::Add, result, x);
+                f.body.push(Statement::Return { value: Some(sum) });
+            });
+        }
+        entry_calling(&mut module, previous);
+        assert_same_built_in_place(&module);
     }
 }

@@ -1,5 +1,6 @@
 //! Expressions: values as SPIR-V instructions, with HLSL's semantics.
 
+use oneshader_ir::arena::emptied;
 use oneshader_ir::{
     BinaryOperator, Expression, Handle, Literal, Scalar, ScalarKind, Span, TypeInner,
     UnaryOperator, VectorSize,
@@ -503,8 +504,7 @@ impl FunctionWriter<'_, '_> {
         result_type: Word,
     ) -> Result<Option<Word>> {
         // The known value (filled in once found), then the indices, from the spare list.
-        let mut operands = std::mem::take(&mut self.s.spare_operands);
-        operands.clear();
+        let mut operands = emptied(&mut self.s.spare_operands);
         operands.push(Operand::IdRef(0));
         let mut current = pointer;
         let local = loop {

@@ -2,6 +2,7 @@
 //! expressions, and pointers (access chains) into memory.
 
 use oneshader_ir::analysis::walk_statements;
+use oneshader_ir::arena::emptied;
 use oneshader_ir::{
     AddressSpace, Block, Expression, Function, Handle, LocalVariable, Module, Span, Statement,
     Type, TypeInner,
@@ -93,13 +94,23 @@ pub(crate) struct FunctionLists {
     pub known: KnownValues,
     /// Emptied lists of locals, for [`FunctionWriter::changed_locals`] to reuse.
     spare_locals: Vec<Vec<Handle<LocalVariable>>>,
-    /// The accesses of the pointer being written, outermost first, for
+    /// The indices of the pointer being written, outermost first, for
     /// [`FunctionWriter::pointer`] to reuse.
-    spare_accesses: Vec<Handle<Expression>>,
+    spare_indices: Vec<Index>,
     /// The operands of an instruction being put together, for reuse.
     spare_words: Vec<Word>,
     /// The same, for an instruction with literal operands.
     pub spare_operands: Vec<Operand>,
+}
+
+/// One index of an access chain, as [`FunctionWriter::pointer`] finds it on its way
+/// down to the variable.
+#[derive(Clone, Copy)]
+enum Index {
+    /// A constant index (`AccessIndex`).
+    Constant(u32),
+    /// The value of an expression (`Access`).
+    Value(Handle<Expression>),
 }
 
 impl FunctionLists {
@@ -416,16 +427,19 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             let span = self.span(handle);
             return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
         }
-        // The accesses from `handle` down to the variable, taken from the spare list
+        // The indices from `handle` down to the variable, taken from the spare list
         // (a pointer written for an index inside takes its own).
-        let mut accesses = std::mem::take(&mut self.s.spare_accesses);
-        accesses.clear();
+        let mut indices = emptied(&mut self.s.spare_indices);
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
             let current_span = self.span(current);
             match *self.expression(current)? {
-                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
-                    accesses.push(current);
+                Expression::Access { base, index } => {
+                    indices.push(Index::Value(index));
+                    current = base;
+                }
+                Expression::AccessIndex { base, index } => {
+                    indices.push(Index::Constant(index));
                     current = base;
                 }
                 Expression::GlobalVariable(global) => {
@@ -462,8 +476,8 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
             }
         };
-        if accesses.is_empty() && !wrapped {
-            self.s.spare_accesses = accesses;
+        if indices.is_empty() && !wrapped {
+            self.s.spare_indices = indices;
             let pointee_id = match root_pointee {
                 Some(id) => id,
                 None => self.w.type_id(pointee, Layout::of(class))?,
@@ -476,20 +490,18 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             });
         }
         // The root, then the indices.
-        let mut chain = std::mem::take(&mut self.s.spare_words);
-        chain.clear();
+        let mut chain = emptied(&mut self.s.spare_words);
         chain.push(root);
         if wrapped {
             chain.push(self.w.u32_constant(0)?);
         }
-        for &access in accesses.iter().rev() {
-            chain.push(match *self.expression(access)? {
-                Expression::AccessIndex { index, .. } => self.w.u32_constant(index)?,
-                Expression::Access { index, .. } => self.value(index)?,
-                _ => continue,
+        for &index in indices.iter().rev() {
+            chain.push(match index {
+                Index::Constant(index) => self.w.u32_constant(index)?,
+                Index::Value(index) => self.value(index)?,
             });
         }
-        self.s.spare_accesses = accesses;
+        self.s.spare_indices = indices;
         let pointee_id = self.w.type_id(pointee, Layout::of(class))?;
         let pointer_type = self.w.pointer_type(class, pointee_id);
         let id = self.emit_ids(Op::AccessChain, pointer_type, &chain)?;

@@ -113,8 +113,7 @@ impl<'a> ModuleWriter<'a> {
     /// Writes entry point number `entry` as [`ModuleWriter::write_entry_point`] does, as
     /// the little-endian bytes of its words (what a `.spv` file holds).
     pub fn write_entry_point_bytes(&mut self, entry: usize) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        let mut words = std::mem::take(&mut self.words);
-        words.clear();
+        let mut words = oneshader_ir::arena::emptied(&mut self.words);
         let written = self.write(entry, &mut words);
         let bytes = written.map(|()| words.iter().flat_map(|w| w.to_le_bytes()).collect());
         if entry + 1 < self.module.entry_points.len() {

@@ -21,6 +21,7 @@
 //! stack. Per function the cost is linear in its words plus, per promoted variable, the
 //! blocks its reads reach (memoized per block).
 
+use oneshader_ir::arena::emptied;
 use oneshader_ir::FastHashMap;
 use rspirv::spirv::{Op, Word};
 
@@ -676,8 +677,7 @@ impl Promoter {
         }
 
         // The targets as blocks, each once per block.
-        let mut predecessor_count = std::mem::take(&mut self.filled_predecessors);
-        predecessor_count.clear();
+        let mut predecessor_count = emptied(&mut self.filled_predecessors);
         predecessor_count.resize(self.blocks.len(), 0);
         let mut kept = 0;
         for block in 0..self.blocks.len() {
@@ -956,8 +956,7 @@ impl Promoter {
                             self.replace(id, value);
                         } else if let Some((variable, chain)) = self.promoted_chain(pointer) {
                             let value = self.read(builder, variable, block);
-                            let mut loaded = std::mem::take(&mut self.scratch);
-                            loaded.clear();
+                            let mut loaded = emptied(&mut self.scratch);
                             loaded.extend_from_slice(self.indices(chain));
                             let part = self.inserted_part(value, &loaded);
                             self.scratch = loaded;
@@ -1312,8 +1311,7 @@ impl Promoter {
         // Unchanged instructions are copied in runs: `run` is where the words not yet
         // copied start.
         let body = &function.body;
-        let mut out = std::mem::take(&mut self.out);
-        out.clear();
+        let mut out = emptied(&mut self.out);
         out.reserve(body.len());
         let mut run = 0;
         let mut new_first_block = None;
