@@ -11,9 +11,10 @@ use crate::analysis::{self, GlobalUse};
 use std::sync::OnceLock;
 
 use crate::arena::Handle;
+use crate::expression::{Expression, SampleLevel};
 use crate::inline::Flattened;
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
-use crate::wave::SubgroupOperations;
+use crate::wave::{SubgroupOperations, WaveOp};
 
 /// The facts of every entry point of a module, by entry point index.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +25,52 @@ pub struct ModuleInfo {
     entry_points: Vec<EntryPointInfo>,
     /// The module's entry points flattened for inlining, once a backend asks.
     flattened: OnceLock<Flattened>,
+    /// The [`ExpressionFacts`] of each function (by handle index) and of each entry
+    /// function (by entry point index), once a text writer asks.
+    expression_facts: OnceLock<(Vec<ExpressionFacts>, Vec<ExpressionFacts>)>,
+}
+
+/// What one function's own expressions hold that the text writers (MSL, WGSL) ask
+/// about, found in one walk of them ([`ModuleInfo::expression_facts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExpressionFacts {
+    /// Some expression is `WaveGetLaneIndex`.
+    pub lane_index: bool,
+    /// Some expression is `WaveGetLaneCount`.
+    pub lane_count: bool,
+    /// Some expression is `QuadReadLaneAt`.
+    pub quad_read_lane_at: bool,
+    /// Some expression asks for the length of a runtime-sized array.
+    pub array_length: bool,
+    /// Some expression takes implicit derivatives: an [`Expression::Derivative`], or an
+    /// [`Expression::ImageSample`] whose level is [`SampleLevel::Auto`] or
+    /// [`SampleLevel::Bias`].
+    pub derivatives: bool,
+}
+
+impl ExpressionFacts {
+    /// The facts of `function`'s expressions.
+    fn of(function: &Function) -> ExpressionFacts {
+        let mut facts = ExpressionFacts::default();
+        for (_, expression) in function.expressions.iter() {
+            match expression {
+                Expression::Wave { op, .. } => match op {
+                    WaveOp::GetLaneIndex => facts.lane_index = true,
+                    WaveOp::GetLaneCount => facts.lane_count = true,
+                    WaveOp::QuadReadLaneAt => facts.quad_read_lane_at = true,
+                    _ => {}
+                },
+                Expression::ArrayLength(_) => facts.array_length = true,
+                Expression::Derivative { .. } => facts.derivatives = true,
+                Expression::ImageSample(sample) => {
+                    facts.derivatives |=
+                        matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
+                }
+                _ => {}
+            }
+        }
+        facts
+    }
 }
 
 /// What one entry point reaches and uses.
@@ -104,6 +151,7 @@ impl ModuleInfo {
             call_sites,
             entry_points,
             flattened: OnceLock::new(),
+            expression_facts: OnceLock::new(),
         }
     }
 
@@ -113,6 +161,17 @@ impl ModuleInfo {
         self.functions
             .get(function.index())
             .map_or(&[], |facts| facts.callees.as_slice())
+    }
+
+    /// Each global `function` uses itself, with how, sorted by global, each once (as
+    /// [`analysis::visit_function`] finds them); none for a handle outside the module.
+    pub fn global_uses(
+        &self,
+        function: Handle<Function>,
+    ) -> &[(Handle<GlobalVariable>, GlobalUse)] {
+        self.functions
+            .get(function.index())
+            .map_or(&[], |facts| facts.global_uses.as_slice())
     }
 
     /// How many calls of each function (by handle index) the module holds, in its
@@ -126,6 +185,38 @@ impl ModuleInfo {
     /// functions flattened on the way: built on the first call, for all the entry points.
     pub fn flattened(&self, module: &Module) -> &Flattened {
         self.flattened.get_or_init(|| Flattened::new(module, self))
+    }
+
+    /// The [`ExpressionFacts`] of `function` of `module` (the module these facts are
+    /// of), none for a handle outside it: built on the first call of this or
+    /// [`Self::entry_expression_facts`], for every function and entry function.
+    pub fn expression_facts(&self, module: &Module, function: Handle<Function>) -> ExpressionFacts {
+        let (functions, _) = self.all_expression_facts(module);
+        functions.get(function.index()).copied().unwrap_or_default()
+    }
+
+    /// The [`ExpressionFacts`] of the entry function of entry point number `entry` of
+    /// `module` (as [`Self::expression_facts`] builds them), none for an entry point it
+    /// doesn't have.
+    pub fn entry_expression_facts(&self, module: &Module, entry: usize) -> ExpressionFacts {
+        let (_, entry_functions) = self.all_expression_facts(module);
+        entry_functions.get(entry).copied().unwrap_or_default()
+    }
+
+    fn all_expression_facts(
+        &self,
+        module: &Module,
+    ) -> &(Vec<ExpressionFacts>, Vec<ExpressionFacts>) {
+        self.expression_facts.get_or_init(|| {
+            let functions = module.functions.iter();
+            let entry_functions = module.entry_points.iter();
+            (
+                functions.map(|(_, f)| ExpressionFacts::of(f)).collect(),
+                entry_functions
+                    .map(|e| ExpressionFacts::of(&e.function))
+                    .collect(),
+            )
+        })
     }
 
     /// The facts of each entry point, in the module's order.

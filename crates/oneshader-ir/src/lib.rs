@@ -30,7 +30,7 @@ pub use expression::{
     AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
     ImageSample, Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
-pub use info::{EntryPointInfo, ModuleInfo};
+pub use info::{EntryPointInfo, ExpressionFacts, ModuleInfo};
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
     Binding, BindingShift, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult,

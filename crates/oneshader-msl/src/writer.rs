@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    Expression, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
-    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    ExpressionFacts, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
+    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner,
 };
 
 use std::rc::Rc;
@@ -46,26 +46,15 @@ pub struct Needs {
 }
 
 impl Needs {
-    fn direct(function: &Function) -> Needs {
-        let mut needs = Needs::default();
-        for (_, expression) in function.expressions.iter() {
-            match expression {
-                Expression::GlobalVariable(global) => {
-                    needs.globals.insert(*global);
-                }
-                Expression::Wave {
-                    op: WaveOp::GetLaneIndex,
-                    ..
-                } => needs.lane_index = true,
-                Expression::Wave {
-                    op: WaveOp::GetLaneCount,
-                    ..
-                } => needs.lane_count = true,
-                Expression::ArrayLength(_) => needs.buffer_sizes = true,
-                _ => {}
-            }
+    /// What a function needs itself, when it uses `uses` (as
+    /// [`ModuleInfo::global_uses`] gives them) and its expressions hold `facts`.
+    fn direct(uses: &[(Handle<GlobalVariable>, GlobalUse)], facts: ExpressionFacts) -> Needs {
+        Needs {
+            globals: uses.iter().map(|&(global, _)| global).collect(),
+            lane_index: facts.lane_index,
+            lane_count: facts.lane_count,
+            buffer_sizes: facts.array_length,
         }
-        needs
     }
 
     /// Whether everything `other` needs is needed here too.
@@ -108,6 +97,8 @@ pub struct Writer<'a> {
     reachable: &'a [Handle<Function>],
     /// The functions the entry function calls itself.
     entry_callees: &'a [Handle<Function>],
+    /// What the entry function's expressions hold.
+    entry_facts: ExpressionFacts,
     /// How the entry point uses each global, by handle.
     pub global_uses: &'a [GlobalUse],
     /// Whether the entry point uses some global atomically (when none, no pointer is
@@ -308,7 +299,8 @@ impl<'a> ModuleWriter<'a> {
                 format!("the module has no entry point number {entry}"),
             )]);
         };
-        let mut writer = Writer::new(self, entry_point, entry_info);
+        let entry_facts = self.info.entry_expression_facts(self.module, entry);
+        let mut writer = Writer::new(self, entry_point, entry_info, entry_facts);
         let text = writer.write_program();
         if writer.diagnostics.is_empty() {
             Ok(text)
@@ -323,7 +315,12 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
     let mut needs: HandleVec<Function, Needs> = module
         .functions
         .iter()
-        .map(|(_, f)| Needs::direct(f))
+        .map(|(handle, _)| {
+            Needs::direct(
+                info.global_uses(handle),
+                info.expression_facts(module, handle),
+            )
+        })
         .collect();
     // Propagate callees' needs to callers; each round settles at least one more level of
     // the call graph. A callee's needs are copied only when they add something, so the
@@ -354,12 +351,13 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
 }
 
 impl<'a> Writer<'a> {
-    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
-    /// out for its module.
+    /// The writer of `entry`, whose facts `entry_info` and `entry_facts` (its entry
+    /// function's expressions') hold, with what `shared` worked out for its module.
     fn new(
         shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
+        entry_facts: ExpressionFacts,
     ) -> Self {
         let module = shared.module;
         let reachable = entry_info.reachable_functions.as_slice();
@@ -444,6 +442,7 @@ impl<'a> Writer<'a> {
             global_uses: &entry_info.global_uses,
             uses_atomics: entry_info.global_uses.iter().any(|u| u.atomic),
             entry_callees: &entry_info.callees,
+            entry_facts,
             hidden: HandleVec::from_len(shared.needs.len(), None),
             helper_scope,
             helper_texts: &shared.helper_texts,
@@ -457,7 +456,17 @@ impl<'a> Writer<'a> {
 
     /// The needs of the entry function: its own and its callees'.
     fn entry_needs(&self) -> Needs {
-        let mut needs = Needs::direct(&self.entry.function);
+        // The globals it reaches, its own and its callees'.
+        let uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = self
+            .module
+            .global_variables
+            .iter()
+            .filter_map(|(handle, _)| {
+                let used = self.global_uses.get(handle.index()).copied()?;
+                used.is_used().then_some((handle, used))
+            })
+            .collect();
+        let mut needs = Needs::direct(&uses, self.entry_facts);
         for &callee in self.entry_callees {
             if let Some(theirs) = self.needs.try_get(callee) {
                 needs.absorb(theirs);

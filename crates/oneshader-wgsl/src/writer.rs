@@ -9,10 +9,10 @@ use std::rc::Rc;
 use oneshader_ir::analysis::{self, GlobalUse};
 use oneshader_ir::{
     codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, Expression, Function,
-    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, Module,
-    SampleLevel, Sampling, Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
+    GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, Module, Sampling,
+    Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
-use oneshader_ir::{EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
+use oneshader_ir::{EntryPointInfo, ExpressionFacts, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
 use crate::names::WgslNames;
@@ -190,6 +190,8 @@ pub(crate) struct Writer<'a> {
     pub entry: &'a EntryPoint,
     /// What the entry point reaches and uses.
     entry_info: &'a EntryPointInfo,
+    /// What the entry function's expressions hold.
+    entry_facts: ExpressionFacts,
     /// WGSL names of the used globals, by handle index.
     pub global_names: HandleVec<GlobalVariable, Option<Name<'a>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
@@ -282,8 +284,6 @@ struct HelperText {
 struct BodyFacts {
     /// The subgroup built-ins it needs itself.
     lane_needs: LaneNeeds,
-    /// Whether it uses a wave operation.
-    subgroups: bool,
     /// Whether it takes implicit derivatives (`Sample`, `SampleBias`, `SampleCmp`,
     /// `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow (as in the
     /// D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis rejects
@@ -296,30 +296,20 @@ struct BodyFacts {
 }
 
 impl BodyFacts {
-    /// The facts of `function`, in one walk of its expressions and one of its
+    /// The facts of `function`, whose expressions hold `facts`, in one walk of its
     /// statements.
-    fn of(function: &Function) -> Self {
-        let mut facts = BodyFacts::default();
-        for (_, expression) in function.expressions.iter() {
-            match expression {
-                Expression::Wave { op, args } => {
-                    facts.subgroups = true;
-                    add_lane_needs(function, *op, args, &mut facts.lane_needs);
-                }
-                Expression::Derivative { .. } => facts.derivatives = true,
-                Expression::ImageSample(sample) => {
-                    facts.derivatives |=
-                        matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
-                }
-                _ => {}
-            }
-        }
+    fn of(function: &Function, facts: ExpressionFacts) -> Self {
+        let mut body = BodyFacts {
+            lane_needs: direct_lane_needs(function, facts),
+            derivatives: facts.derivatives,
+            ..BodyFacts::default()
+        };
         analysis::walk_statements(&function.body, &mut |s| match s {
-            oneshader_ir::Statement::Kill => facts.kill = true,
-            oneshader_ir::Statement::Barrier(_) => facts.barrier = true,
+            oneshader_ir::Statement::Kill => body.kill = true,
+            oneshader_ir::Statement::Barrier(_) => body.barrier = true,
             _ => {}
         });
-        facts
+        body
     }
 }
 
@@ -431,7 +421,9 @@ impl<'a> ModuleWriter<'a> {
         let bodies: HandleVec<Function, BodyFacts> = module
             .functions
             .iter()
-            .map(|(_, function)| BodyFacts::of(function))
+            .map(|(handle, function)| {
+                BodyFacts::of(function, info.expression_facts(module, handle))
+            })
             .collect();
         let lane_needs = module_lane_needs(module, info, &bodies);
         ModuleWriter {
@@ -461,23 +453,26 @@ impl<'a> ModuleWriter<'a> {
                 ),
             )]);
         };
-        Writer::new(self, entry_point, entry_info).write()
+        let entry_facts = self.info.entry_expression_facts(self.module, entry);
+        Writer::new(self, entry_point, entry_info, entry_facts).write()
     }
 }
 
 impl<'a> Writer<'a> {
-    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
-    /// out for its module.
+    /// The writer of `entry`, whose facts `entry_info` and `entry_facts` (its entry
+    /// function's expressions') hold, with what `shared` worked out for its module.
     fn new(
         shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
+        entry_facts: ExpressionFacts,
     ) -> Self {
         let module = shared.module;
         Writer {
             module,
             entry,
             entry_info,
+            entry_facts,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
             uses_atomics: false,
@@ -512,7 +507,7 @@ impl<'a> Writer<'a> {
                     .filter_map(|&h| module.functions.try_get(h)),
             )
             .collect();
-        let entry_body = BodyFacts::of(&self.entry.function);
+        let entry_body = BodyFacts::of(&self.entry.function, self.entry_facts);
         let bodies = self.bodies;
         let helper_bodies = self.helpers.iter().filter_map(|&h| bodies.try_get(h));
         let all_bodies: Vec<&BodyFacts> =
@@ -569,7 +564,9 @@ impl<'a> Writer<'a> {
         if self.uses_f16.get() {
             directives.push_str("enable f16;\n");
         }
-        if all_bodies.iter().any(|body| body.subgroups) {
+        // Every wave operation needs some subgroup operations: the entry point needs
+        // none when it reaches none.
+        if !self.entry_info.subgroup_operations.is_empty() {
             directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
         if all_bodies.iter().any(|body| body.derivatives) {
@@ -786,7 +783,7 @@ impl<'a> Writer<'a> {
 
     /// What the entry function needs, callees included.
     pub fn entry_lane_needs(&self) -> LaneNeeds {
-        let mut needs = direct_lane_needs(&self.entry.function);
+        let mut needs = direct_lane_needs(&self.entry.function, self.entry_facts);
         for &callee in &self.entry_info.callees {
             let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
             needs.index |= callee_needs.index;
@@ -1634,39 +1631,29 @@ fn module_lane_needs(
     lane_needs
 }
 
-/// What a function needs itself: the lane index for `WaveGetLaneIndex` and for
-/// `QuadReadLaneAt` with a non-constant lane, the lane count for `WaveGetLaneCount`.
-fn direct_lane_needs(function: &Function) -> LaneNeeds {
-    let mut needs = LaneNeeds::default();
-    for (_, expression) in function.expressions.iter() {
-        if let Expression::Wave { op, args } = expression {
-            add_lane_needs(function, *op, args, &mut needs);
+/// What a function whose expressions hold `facts` needs itself: the lane index for
+/// `WaveGetLaneIndex` and for `QuadReadLaneAt` with a non-constant lane, the lane count
+/// for `WaveGetLaneCount`.
+fn direct_lane_needs(function: &Function, facts: ExpressionFacts) -> LaneNeeds {
+    let mut needs = LaneNeeds {
+        index: facts.lane_index,
+        count: facts.lane_count,
+    };
+    if facts.quad_read_lane_at && !needs.index {
+        for (_, expression) in function.expressions.iter() {
+            if let Expression::Wave {
+                op: WaveOp::QuadReadLaneAt,
+                args,
+            } = expression
+            {
+                let constant = args
+                    .get(1)
+                    .and_then(|&a| crate::expressions::constant_index(function, a));
+                needs.index |= !constant.is_some_and(|c| (0..4).contains(&c));
+            }
         }
     }
     needs
-}
-
-/// Adds what wave operation `op` of `function`, on `args`, needs to `needs`
-/// ([`direct_lane_needs`]).
-fn add_lane_needs(
-    function: &Function,
-    op: WaveOp,
-    args: &[Handle<Expression>],
-    needs: &mut LaneNeeds,
-) {
-    match op {
-        WaveOp::GetLaneIndex => needs.index = true,
-        WaveOp::GetLaneCount => needs.count = true,
-        WaveOp::QuadReadLaneAt => {
-            let constant = args
-                .get(1)
-                .and_then(|&a| crate::expressions::constant_index(function, a));
-            if !constant.is_some_and(|c| (0..4).contains(&c)) {
-                needs.index = true;
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The WGSL name of a built-in value.
