@@ -436,7 +436,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut indices = emptied(&mut self.s.spare_indices);
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
-            let current_span = self.span(current);
             match *self.expression(current)? {
                 Expression::Access { base, index } => {
                     indices.push(Index::Value(index));
@@ -447,12 +446,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     current = base;
                 }
                 Expression::GlobalVariable(global) => {
-                    let info = self.w.global(global, current_span)?;
+                    let info = self.w.global(global, self.span(current))?;
                     break (info.variable, info.class, Some(info.pointee), info.wrapped);
                 }
                 Expression::LocalVariable(local) => {
                     break (
-                        self.local(local, current_span)?,
+                        self.local(local, self.span(current))?,
                         StorageClass::Function,
                         None,
                         false,
@@ -461,12 +460,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 Expression::FunctionArgument(index) => {
                     if self.outputs.is_some() {
                         return Err(Error::malformed(
-                            current_span,
+                            self.span(current),
                             "an entry point argument used as a pointer",
                         ));
                     }
                     break (
-                        self.argument(index, current_span)?,
+                        self.argument(index, self.span(current))?,
                         StorageClass::Function,
                         None,
                         false,
@@ -474,7 +473,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
                 _ => {
                     return Err(Error::unsupported(
-                        current_span,
+                        self.span(current),
                         "a pointer that is not a chain of accesses into a variable",
                     ))
                 }
