@@ -29,7 +29,18 @@ impl FunctionWriter<'_, '_> {
     /// values, and compositions and splats of constants).
     #[inline]
     pub fn constant(&mut self, handle: Handle<Expression>) -> Result<Option<Word>> {
-        match self.expression(handle)? {
+        let expression = self.expression(handle)?;
+        self.constant_of(handle, expression)
+    }
+
+    /// [`Self::constant`] of `handle`, which is `expression`.
+    #[inline]
+    fn constant_of(
+        &mut self,
+        handle: Handle<Expression>,
+        expression: &Expression,
+    ) -> Result<Option<Word>> {
+        match expression {
             Expression::Literal(literal) => Ok(Some(
                 self.w
                     .scalar_constant(literal.scalar(), literal_bits(*literal))?,
@@ -89,7 +100,8 @@ impl FunctionWriter<'_, '_> {
         if let Some(value) = self.bound(handle)? {
             return Ok(value);
         }
-        if let Some(constant) = self.constant(handle)? {
+        let expression = self.expression(handle)?;
+        if let Some(constant) = self.constant_of(handle, expression)? {
             return Ok(constant);
         }
         // Errors without a span get the expression's from `value`, so none is looked
@@ -101,7 +113,7 @@ impl FunctionWriter<'_, '_> {
         let result_type = self.w.value_type(ty)?;
         // The operators that nest deepest go straight to their writers, so that the
         // large frame of `other_value` is not on every level of a deep tree.
-        match *self.expression(handle)? {
+        match *expression {
             Expression::Unary { op, expr } => self.unary(op, expr, result_type),
             Expression::Binary { op, left, right } => self.binary(op, left, right, result_type),
             _ => self.other_value(handle, result_type),

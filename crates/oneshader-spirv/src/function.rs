@@ -57,6 +57,10 @@ pub(crate) enum Construct {
     Switch { merge: Word },
 }
 
+/// What [`FunctionWriter`] keeps as the value of a bound expression whose scope has
+/// ended: ids are below the module's bound, a [`Word`], so never this.
+const EXPIRED: Word = Word::MAX;
+
 /// The state of writing one function.
 pub(crate) struct FunctionWriter<'w, 'a> {
     /// The module writer.
@@ -66,10 +70,9 @@ pub(crate) struct FunctionWriter<'w, 'a> {
     /// What it knows and the lists it fills, taken from the module writer's
     /// [`Tables::function`](crate::writer::Tables) and given back at its end.
     pub s: FunctionLists,
-    /// The value of each bound expression (and call/atomic result) in scope.
-    values: Vec<Option<Word>>,
-    /// Bound expressions whose scope has ended.
-    expired: Vec<bool>,
+    /// The value of each bound expression (and call/atomic result) in scope: 0 (never
+    /// an id) where none is bound yet, [`EXPIRED`] once its scope has ended.
+    values: Vec<Word>,
     /// Each argument: its value, or for `out`/`inout` parameters its pointer.
     arguments: Vec<Word>,
     /// For the entry function: its outputs.
@@ -173,12 +176,13 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut s = std::mem::take(&mut w.tables.function);
         s.clear(f.local_variables.len());
         let count = f.expressions.len();
+        // Functions take some 2.2 to 3 words per expression.
+        w.b.reserve_function(3 * count + 16);
         FunctionWriter {
             w,
             f,
             s,
-            values: vec![None; count],
-            expired: vec![false; count],
+            values: vec![0; count],
             arguments: Vec::new(),
             outputs: None,
         }
@@ -335,7 +339,9 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
     /// Records the value of a bound expression (or a call or atomic result).
     pub fn bind(&mut self, handle: Handle<Expression>, value: Word) {
         if let Some(slot) = self.values.get_mut(handle.index()) {
-            *slot = Some(value);
+            if *slot != EXPIRED {
+                *slot = value;
+            }
         }
         if !self.s.scope_starts.is_empty() {
             self.s.scoped.push(handle);
@@ -344,13 +350,14 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
 
     /// The value of a bound expression, if bound and in scope.
     pub fn bound(&self, handle: Handle<Expression>) -> Result<Option<Word>> {
-        if self.expired.get(handle.index()).copied().unwrap_or(false) {
-            return Err(Error::malformed(
+        match self.values.get(handle.index()) {
+            None | Some(0) => Ok(None),
+            Some(&EXPIRED) => Err(Error::malformed(
                 self.span(handle),
                 "an expression used outside the block that binds it",
-            ));
+            )),
+            Some(&value) => Ok(Some(value)),
         }
-        Ok(self.values.get(handle.index()).copied().flatten())
     }
 
     /// Opens a nested block's scope of bound expressions.
@@ -363,10 +370,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let start = self.s.scope_starts.pop().unwrap_or(0);
         for &handle in self.s.scoped.get(start..).unwrap_or_default() {
             if let Some(slot) = self.values.get_mut(handle.index()) {
-                *slot = None;
-            }
-            if let Some(expired) = self.expired.get_mut(handle.index()) {
-                *expired = true;
+                *slot = EXPIRED;
             }
         }
         self.s.scoped.truncate(start);
@@ -432,7 +436,6 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut indices = emptied(&mut self.s.spare_indices);
         let mut current = handle;
         let (root, class, root_pointee, wrapped) = loop {
-            let current_span = self.span(current);
             match *self.expression(current)? {
                 Expression::Access { base, index } => {
                     indices.push(Index::Value(index));
@@ -443,12 +446,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                     current = base;
                 }
                 Expression::GlobalVariable(global) => {
-                    let info = self.w.global(global, current_span)?;
+                    let info = self.w.global(global, self.span(current))?;
                     break (info.variable, info.class, Some(info.pointee), info.wrapped);
                 }
                 Expression::LocalVariable(local) => {
                     break (
-                        self.local(local, current_span)?,
+                        self.local(local, self.span(current))?,
                         StorageClass::Function,
                         None,
                         false,
@@ -457,12 +460,12 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 Expression::FunctionArgument(index) => {
                     if self.outputs.is_some() {
                         return Err(Error::malformed(
-                            current_span,
+                            self.span(current),
                             "an entry point argument used as a pointer",
                         ));
                     }
                     break (
-                        self.argument(index, current_span)?,
+                        self.argument(index, self.span(current))?,
                         StorageClass::Function,
                         None,
                         false,
@@ -470,7 +473,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 }
                 _ => {
                     return Err(Error::unsupported(
-                        current_span,
+                        self.span(current),
                         "a pointer that is not a chain of accesses into a variable",
                     ))
                 }

@@ -659,6 +659,14 @@ impl Builder {
         Ok(id)
     }
 
+    /// Makes room for `words` more words in the body of the function under
+    /// construction, so that writing it does not reallocate.
+    pub fn reserve_function(&mut self, words: usize) {
+        if let Some(function) = self.function_mut() {
+            function.body.reserve(words);
+        }
+    }
+
     /// Declares a parameter of type `ty` of the function under construction.
     pub fn function_parameter(&mut self, ty: Word) -> BuildResult<Word> {
         if self.function.is_none() {
