@@ -132,8 +132,8 @@ pub(crate) struct FnScratch {
 }
 
 impl Default for FnScratch {
-    /// Storage for a first function, with room for the expressions, locals and
-    /// statements of most: growing its buffers from empty, step by step, would copy
+    /// Storage for a first function, with room for the expressions, locals, statements
+    /// and names of most: growing its buffers from empty, step by step, would copy
     /// them a dozen times (later functions reuse what it leaves).
     fn default() -> Self {
         let mut expressions = Arena::new();
@@ -145,8 +145,11 @@ impl Default for FnScratch {
             expression_types: Vec::with_capacity(FnScratch::FIRST_EXPRESSIONS),
             local_variables,
             blocks: vec![Vec::with_capacity(FnScratch::FIRST_STATEMENTS)],
-            symbols: FastHashMap::default(),
-            shadowed: Vec::new(),
+            symbols: FastHashMap::with_capacity_and_hasher(
+                FnScratch::FIRST_NAMES,
+                Default::default(),
+            ),
+            shadowed: Vec::with_capacity(FnScratch::FIRST_NAMES),
             scope_starts: Vec::new(),
             breakables: Vec::new(),
         }
@@ -160,6 +163,8 @@ impl FnScratch {
     const FIRST_LOCALS: usize = 16;
     /// How many statements a first function's body has room for.
     const FIRST_STATEMENTS: usize = 16;
+    /// How many local names a first function's scope tables have room for.
+    const FIRST_NAMES: usize = 16;
 }
 
 /// How the current function was entered, for `return` in entry points.
