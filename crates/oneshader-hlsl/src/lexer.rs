@@ -374,6 +374,8 @@ fn fixed_symbol(text: &str) -> Option<Symbol> {
     match text {
         "\n" => Some(Symbol::NEWLINE),
         "\r\n" => Some(Symbol::CRLF),
+        "defined" => Some(Symbol::DEFINED),
+        "__VA_ARGS__" => Some(Symbol::VA_ARGS),
         _ if text.len() > 3
             || text.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') =>
         {
@@ -399,6 +401,8 @@ fn fixed_text(symbol: Symbol) -> &'static str {
     match symbol {
         Symbol::NEWLINE => "\n",
         Symbol::CRLF => "\r\n",
+        Symbol::DEFINED => "defined",
+        Symbol::VA_ARGS => "__VA_ARGS__",
         _ => match symbol.index().checked_sub(Symbol::FIRST_KEYWORD.index()) {
             Some(place) => KEYWORDS.get(place).map_or("", |&(text, _)| text),
             None => symbol
@@ -427,8 +431,12 @@ impl Symbol {
     const CRLF: Symbol = Symbol(Symbol::NEWLINE.0 + 1);
     /// The first keyword's symbol ([`KEYWORDS`]).
     const FIRST_KEYWORD: Symbol = Symbol(Symbol::CRLF.0 + 1);
+    /// `defined`, the operator of `#if`, after the keywords.
+    pub(crate) const DEFINED: Symbol = Symbol(Symbol::FIRST_KEYWORD.0 + KEYWORDS.len() as u32);
+    /// `__VA_ARGS__`, a variadic macro's last parameter.
+    pub(crate) const VA_ARGS: Symbol = Symbol(Symbol::DEFINED.0 + 1);
     /// The number of fixed symbols: the first symbol of a spelling a compile adds.
-    const FIXED: usize = Symbol::FIRST_KEYWORD.0 as usize + KEYWORDS.len();
+    const FIXED: usize = Symbol::VA_ARGS.0 as usize + 1;
 
     /// The symbol's position in its table, for tables indexed by symbol.
     pub fn index(self) -> usize {
@@ -443,7 +451,8 @@ impl Symbol {
 /// A name the syntax tree keeps is shared from here ([`Spellings::shared`]).
 ///
 /// Every table starts with fixed symbols: the empty spelling, then the punctuation
-/// ([`PUNCTUATION`]), the newlines and the keywords ([`KEYWORDS`]), so that the lexer
+/// ([`PUNCTUATION`]), the newlines, the keywords ([`KEYWORDS`]) and the two words the
+/// preprocessor looks for ([`Symbol::DEFINED`], [`Symbol::VA_ARGS`]), so that the lexer
 /// gives punctuation its symbol without looking its text up, and a keyword costs no
 /// stored copy of its text.
 #[derive(Clone, Debug)]
@@ -1553,6 +1562,10 @@ mod tests {
         }
         assert_eq!(spellings.intern("\n"), Symbol::NEWLINE);
         assert_eq!(spellings.intern("\r\n"), Symbol::CRLF);
+        assert_eq!(spellings.intern("defined"), Symbol::DEFINED);
+        assert_eq!(spellings.intern("__VA_ARGS__"), Symbol::VA_ARGS);
+        assert_eq!(spellings.text(Symbol::VA_ARGS), "__VA_ARGS__");
+        assert_eq!(spellings.keyword(Symbol::DEFINED), None);
         assert!(spellings.is_empty());
         let toks = lex(
             FileId(0),

@@ -337,18 +337,13 @@ pub fn preprocess(
     loader: &dyn FileLoader,
     diagnostics: &mut Diagnostics,
 ) -> Preprocessed {
-    let mut spellings = Spellings::new();
-    let words = Words {
-        defined: spellings.intern("defined"),
-        va_args: spellings.intern("__VA_ARGS__"),
-    };
+    let spellings = Spellings::new();
     // The `<built-in>` file is the source map's next file, after the main one, before any
     // inclusion.
     let mut predefined = Predefined::new(options);
     let builtin = source_map.add("<built-in>", std::mem::take(&mut predefined.text));
     let mut pp = Preprocessor {
         spellings,
-        words,
         hide_sets: HideSets::default(),
         map: source_map,
         loader,
@@ -502,18 +497,9 @@ enum PredefinedName {
     Number(NumberLine),
 }
 
-/// Spellings the preprocessor looks for, interned once.
-struct Words {
-    /// `defined`, the operator of `#if`.
-    defined: Symbol,
-    /// `__VA_ARGS__`, a variadic macro's last parameter.
-    va_args: Symbol,
-}
-
 struct Preprocessor<'a> {
     /// The spellings of every token read or made.
     spellings: Spellings,
-    words: Words,
     /// The hide sets of the tokens made by expansions.
     hide_sets: HideSets,
     map: &'a mut SourceMap,
@@ -1260,10 +1246,9 @@ impl Preprocessor<'_> {
     /// appended to `out` (empty).
     fn substitute(&mut self, m: &Macro, args: &[Vec<Token>], hide: HideSet, out: &mut Vec<Token>) {
         let params: &[Symbol] = m.params.as_deref().unwrap_or(&[]);
-        let va_args = self.words.va_args;
         let param_index = |t: &Token| -> Option<usize> {
             let text = t.ident_text()?;
-            if m.variadic && text == va_args {
+            if m.variadic && text == Symbol::VA_ARGS {
                 return Some(params.len() - 1);
             }
             params.iter().position(|&p| p == text)
@@ -1297,7 +1282,7 @@ impl Preprocessor<'_> {
                 i += 2;
                 // GNU `, ## __VA_ARGS__`: drops the comma when there are no variadic arguments.
                 if m.variadic
-                    && rhs_token.is_word(va_args)
+                    && rhs_token.is_word(Symbol::VA_ARGS)
                     && out.last().map(|t| t.kind) == Some(TokenKind::Comma)
                 {
                     if rhs.is_empty() {
@@ -1513,7 +1498,7 @@ impl Preprocessor<'_> {
             self.error(codes::BAD_DIRECTIVE, span, "#define needs a macro name");
             return;
         };
-        if name == self.words.defined {
+        if name == Symbol::DEFINED {
             self.error(
                 codes::BAD_DIRECTIVE,
                 span,
@@ -1541,7 +1526,7 @@ impl Preprocessor<'_> {
                             && rest.get(i + 2).map(|t| t.kind) == Some(TokenKind::Dot) =>
                     {
                         variadic = true;
-                        list.push(self.words.va_args);
+                        list.push(Symbol::VA_ARGS);
                         i += 3;
                     }
                     Some(TokenKind::Ident | TokenKind::Keyword(_)) if !variadic => {
@@ -1750,7 +1735,7 @@ impl Preprocessor<'_> {
         let mut replaced = Vec::with_capacity(rest.len());
         let mut i = 0;
         while let Some(token) = rest.get(i) {
-            if token.is_word(self.words.defined) {
+            if token.is_word(Symbol::DEFINED) {
                 let (name, len) = if rest.get(i + 1).map(|t| t.kind) == Some(TokenKind::LParen) {
                     let ok = rest.get(i + 3).map(|t| t.kind) == Some(TokenKind::RParen);
                     (

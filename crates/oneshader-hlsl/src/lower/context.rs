@@ -116,7 +116,7 @@ type ScopedSymbol = (LocalSymbol, u32);
 /// The working storage of a [`FnCtx`], emptied once its function is finished, for the
 /// next function to reuse: lowering keeps one per level of nested function lowering, so
 /// that every function does not grow its arenas, block buffers and scope tables again.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct FnScratch {
     /// The buffers of a function's arenas, empty, with their capacity: a function is
     /// built in them and copied out at its exact size when finished.
@@ -129,6 +129,42 @@ pub(crate) struct FnScratch {
     shadowed: Vec<(Arc<str>, Option<ScopedSymbol>)>,
     scope_starts: Vec<usize>,
     breakables: Vec<bool>,
+}
+
+impl Default for FnScratch {
+    /// Storage for a first function, with room for the expressions, locals, statements
+    /// and names of most: growing its buffers from empty, step by step, would copy
+    /// them a dozen times (later functions reuse what it leaves).
+    fn default() -> Self {
+        let mut expressions = Arena::new();
+        expressions.reserve(FnScratch::FIRST_EXPRESSIONS);
+        let mut local_variables = Arena::new();
+        local_variables.reserve(FnScratch::FIRST_LOCALS);
+        FnScratch {
+            expressions,
+            expression_types: Vec::with_capacity(FnScratch::FIRST_EXPRESSIONS),
+            local_variables,
+            blocks: vec![Vec::with_capacity(FnScratch::FIRST_STATEMENTS)],
+            symbols: FastHashMap::with_capacity_and_hasher(
+                FnScratch::FIRST_NAMES,
+                Default::default(),
+            ),
+            shadowed: Vec::with_capacity(FnScratch::FIRST_NAMES),
+            scope_starts: Vec::new(),
+            breakables: Vec::new(),
+        }
+    }
+}
+
+impl FnScratch {
+    /// How many expressions a first function's arena has room for.
+    const FIRST_EXPRESSIONS: usize = 128;
+    /// How many local variables a first function's arena has room for.
+    const FIRST_LOCALS: usize = 16;
+    /// How many statements a first function's body has room for.
+    const FIRST_STATEMENTS: usize = 16;
+    /// How many local names a first function's scope tables have room for.
+    const FIRST_NAMES: usize = 16;
 }
 
 /// How the current function was entered, for `return` in entry points.

@@ -1,11 +1,13 @@
 //! File-scope declarations: types, structs, globals, resources, cbuffers and
 //! function signatures.
 
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Diagnostic, GlobalVariable, Handle, RegisterClass, Resource,
-    ResourceBinding, ResourceKind, Scalar, ScalarKind, StructMember, Type, TypeInner, VectorSize,
+    codes, AddressSpace, ArraySize, Diagnostic, FastHashMap, GlobalVariable, Handle, RegisterClass,
+    Resource, ResourceBinding, ResourceKind, Scalar, ScalarKind, StructMember, Type, TypeInner,
+    VectorSize,
 };
 
 use super::cbuffer::CbufferPlace;
@@ -1302,10 +1304,10 @@ impl Lowerer<'_> {
     /// Reports resources bound at the same (set, binding): WebGPU rejects them and
     /// Vulkan needs one descriptor per binding.
     pub(crate) fn check_binding_conflicts(&mut self) {
-        let mut seen: std::collections::HashMap<(u32, u32), (String, Option<oneshader_ir::Span>)> =
-            std::collections::HashMap::new();
+        // The first resource at each (set, binding); a later one conflicts with it.
+        let mut first_at: FastHashMap<(u32, u32), Handle<GlobalVariable>> = FastHashMap::default();
         let mut conflicts = Vec::new();
-        for (_, global) in self.module.global_variables.iter() {
+        for (handle, global) in self.module.global_variables.iter() {
             let Some(resource) = global
                 .resource
                 .as_ref()
@@ -1314,33 +1316,30 @@ impl Lowerer<'_> {
                 continue;
             };
             let key = (resource.binding.set, resource.binding.binding);
-            match seen.get(&key) {
-                Some((first, first_span)) => conflicts.push((
-                    global.name.clone(),
-                    global.span,
-                    first.clone(),
-                    *first_span,
-                    key,
-                )),
-                None => {
-                    seen.insert(key, (global.name.clone(), global.span));
+            match first_at.entry(key) {
+                Entry::Occupied(first) => conflicts.push((handle, *first.get(), key)),
+                Entry::Vacant(slot) => {
+                    slot.insert(handle);
                 }
             }
         }
-        for (name, span, first, first_span, (set, binding)) in conflicts {
+        for (later, first, (set, binding)) in conflicts {
+            let later = &self.module.global_variables[later];
+            let first = &self.module.global_variables[first];
+            let (name, first_name) = (&later.name, &first.name);
             let mut diagnostic = Diagnostic::error(
                 codes::BAD_BINDING,
-                span,
+                later.span,
                 format!(
-                    "'{name}' and '{first}' are both bound at set {set}, binding {binding}: registers of different classes (t, u, b, s) with the same number share a Vulkan and WebGPU binding"
+                    "'{name}' and '{first_name}' are both bound at set {set}, binding {binding}: registers of different classes (t, u, b, s) with the same number share a Vulkan and WebGPU binding"
                 ),
             )
             .with_help(format!(
                 "give '{name}' another register number or space, an explicit [[vk::binding(binding, set)]], or shift its register class with -fvk-t-shift/-fvk-s-shift/-fvk-b-shift/-fvk-u-shift N SPACE"
             ));
-            if let Some(first_span) = first_span {
+            if let Some(first_span) = first.span {
                 diagnostic =
-                    diagnostic.with_label(first_span, format!("'{first}' is declared here"));
+                    diagnostic.with_label(first_span, format!("'{first_name}' is declared here"));
             }
             self.report(diagnostic);
         }
