@@ -851,12 +851,19 @@ impl Parser<'_> {
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
     fn parse_declarators(&mut self, first: Ident) -> PResult<ShortList<Declarator>> {
-        let mut declarators = ShortList::One(self.parse_declarator(first)?);
-        while self.eat(TokenKind::Comma) {
+        let first = self.parse_declarator(first)?;
+        if !self.eat(TokenKind::Comma) {
+            return Ok(ShortList::One(first));
+        }
+        let mut declarators = vec![first];
+        loop {
             let name = self.expect_ident("a name")?;
             declarators.push(self.parse_declarator(name)?);
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
         }
-        Ok(declarators)
+        Ok(declarators.into_iter().collect())
     }
 
     /// The rest of the declarator that declares `name`: array dimensions, annotations and

@@ -23,23 +23,6 @@ impl<T> Default for ShortList<T> {
     }
 }
 
-impl<T> ShortList<T> {
-    /// Adds `node` at the end: in place if the list was empty, else on the heap (each
-    /// push past the first reallocates, for the rare longer list).
-    pub fn push(&mut self, node: T) {
-        let mut nodes = match std::mem::take(self) {
-            ShortList::Many(nodes) if nodes.is_empty() => {
-                *self = ShortList::One(node);
-                return;
-            }
-            ShortList::One(first) => vec![first],
-            ShortList::Many(nodes) => nodes.into_vec(),
-        };
-        nodes.push(node);
-        *self = ShortList::Many(nodes.into_boxed_slice());
-    }
-}
-
 impl<T> FromIterator<T> for ShortList<T> {
     /// One node in place; any other number on the heap.
     #[inline]
@@ -107,10 +90,5 @@ mod tests {
             assert_eq!(format!("{list:?}"), format!("{nodes:?}"));
         }
         assert!(matches!(std::iter::once(7).collect(), ShortList::One(7)));
-        let mut pushed = ShortList::default();
-        for node in 1..=3 {
-            pushed.push(node);
-            assert_eq!(&pushed[..], &(1..=node).collect::<Vec<_>>()[..]);
-        }
     }
 }
