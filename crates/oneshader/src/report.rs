@@ -351,6 +351,10 @@ pub fn file_uri(name: &str) -> String {
 
 /// The rich form of one report, as codespan-reporting renders it.
 fn rich(report: &Report<'_>, color: bool) -> String {
+    if report.diagnostics.is_empty() {
+        // Nothing to show: spare copying every file's text for the renderer.
+        return String::new();
+    }
     let mut files = SimpleFiles::new();
     for (_, file) in report.sources.files() {
         files.add(file.name.clone(), file.text.clone());
