@@ -314,6 +314,14 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         UniqueArena::default()
     }
 
+    /// An empty arena with room for `capacity` values.
+    pub fn with_capacity(capacity: usize) -> Self {
+        UniqueArena {
+            items: Vec::with_capacity(capacity),
+            lookup: FastHashMap::with_capacity_and_hasher(capacity, Default::default()),
+        }
+    }
+
     /// The handle of `value`, storing it first if it is new.
     pub fn insert(&mut self, value: T) -> Handle<T> {
         if let Some(&handle) = self.lookup.get(&value) {

@@ -30,6 +30,7 @@ use std::sync::Arc;
 
 use oneshader_ir::{
     codes, Diagnostic, Diagnostics, FastHashMap, Function, Handle, Module, ShaderStage, Span, Type,
+    UniqueArena,
 };
 
 use crate::ast;
@@ -167,7 +168,12 @@ pub fn lower(
     diagnostics: &mut Diagnostics,
 ) -> Option<Module> {
     let mut lowerer = Lowerer {
-        module: Module::default(),
+        module: Module {
+            // Even a small shader names a few dozen types; growing from empty costs
+            // several rehashes.
+            types: UniqueArena::with_capacity(32),
+            ..Module::default()
+        },
         binding_shifts: options.binding_shifts.clone(),
         diagnostics: Diagnostics::new(),
         globals: FastHashMap::default(),
