@@ -1370,6 +1370,33 @@ mod tests {
     }
 
     #[test]
+    fn every_line_start_is_recorded_in_any_text() {
+        // Continuations (`\\\r\n` too), comments and strings left open, lone `\r`s and
+        // non-ASCII text, mixed at random.
+        let pieces = ["\\", "\r", "\n", "/", "*", "\"", "'", "a", "é", " ", "#"];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for length in 0..300 {
+            let text: String = (0..length % 60)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pieces[(state % pieces.len() as u64) as usize]
+                })
+                .collect();
+            let lines = lex_lines(
+                FileId(0),
+                &text,
+                0,
+                &mut Spellings::new(),
+                &mut Diagnostics::new(),
+            );
+            let scanned = oneshader_ir::SourceFile::new("", text.clone());
+            assert_eq!(lines.starts, scanned.line_starts(), "{text:?}");
+        }
+    }
+
+    #[test]
     fn literal_kinds() {
         use TokenKind::*;
         assert_eq!(

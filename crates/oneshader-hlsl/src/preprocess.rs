@@ -295,7 +295,7 @@ impl Frame {
     fn line_length(&mut self) -> usize {
         let rest = self.tokens.as_slice();
         let count = self.line_ends.last().map_or(0, |&eof| eof as usize + 1);
-        let next = count - rest.len();
+        let next = count.saturating_sub(rest.len());
         while self
             .line_ends
             .get(self.line)

@@ -331,6 +331,13 @@ mod tests {
                 for (handle, function) in module.functions.iter() {
                     let callees: Vec<_> = analysis::callees(function).into_iter().collect();
                     assert_eq!(info.callees(handle), callees.as_slice());
+                    let mut uses = std::collections::BTreeMap::new();
+                    analysis::visit_global_uses(function, &mut |global, used| {
+                        let merged: &mut GlobalUse = uses.entry(global).or_default();
+                        *merged = merged.union(used);
+                    });
+                    let uses: Vec<_> = uses.into_iter().collect();
+                    assert_eq!(info.global_uses(handle), uses.as_slice());
                 }
             }
             let mut call_sites = vec![0; module.functions.len()];

@@ -21,8 +21,8 @@ fn is_identifier_byte(byte: u8) -> bool {
 }
 
 /// The hash a [`WordTable`](crate::WordTable) looks `name` up with, when every byte of
-/// `name` can stand in an identifier as it is ([`is_identifier_byte`]); `None` when some
-/// byte can't. One pass over the bytes does both, for the namers' check of every name
+/// `name` can stand in an identifier of every text target as it is (an ASCII letter,
+/// digit or `_`); `None` when some byte can't. One pass over the bytes does both, for the namers' check of every name
 /// against their target's reserved words.
 #[inline]
 pub fn identifier_hash(name: &str) -> Option<WordHash> {

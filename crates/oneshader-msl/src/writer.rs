@@ -35,7 +35,8 @@ pub const BUFFER_SIZES: &str = "_buffer_sizes";
 /// each of these is a parameter it must be given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
-    /// Globals it refers to.
+    /// Globals it uses (read, writes, queries or passes on, as
+    /// [`ModuleInfo::global_uses`] counts them).
     pub globals: BTreeSet<Handle<GlobalVariable>>,
     /// `WaveGetLaneIndex`.
     pub lane_index: bool,
@@ -46,8 +47,9 @@ pub struct Needs {
 }
 
 impl Needs {
-    /// What a function needs itself, when it uses `uses` (as
-    /// [`ModuleInfo::global_uses`] gives them) and its expressions hold `facts`.
+    /// The needs of code that uses the globals `uses` (as [`ModuleInfo::global_uses`]
+    /// gives them) and whose expressions hold `facts`: a function's own needs, or for an
+    /// entry point every global it reaches with its entry function's facts.
     fn direct(uses: &[(Handle<GlobalVariable>, GlobalUse)], facts: ExpressionFacts) -> Needs {
         Needs {
             globals: uses.iter().map(|&(global, _)| global).collect(),
@@ -500,10 +502,8 @@ impl<'a> Writer<'a> {
                 self.write_entry(functions, namer, lists)
             });
 
-        // The declarations the functions need, put before them: moving the functions'
-        // text up in place (growing it when the estimate above falls short), not copying
-        // it into another string (a string sized for both, the functions copied in, cost
-        // 0.33% more on a 10,000-line shader: a new allocation the size of the output).
+        // The declarations the functions need, put before them: the functions' text is
+        // moved up in place, which measured cheaper than copying both into a new string.
         let mut out = String::with_capacity(1024);
         out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
         // Walked out of the types, which declaring takes; what declaring marks (nothing

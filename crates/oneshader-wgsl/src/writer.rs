@@ -231,7 +231,8 @@ pub(crate) struct Writer<'a> {
     host_shared: FastHashSet<Handle<Type>>,
     diagnostics: Vec<Diagnostic>,
     /// Lists a function's writing fills, kept from function to function (only
-    /// [`Writer::function_text`] borrows them).
+    /// [`Writer::function_text`] borrows them; it writes one function at a time and never
+    /// calls itself, so the borrow cannot be taken twice).
     lists: RefCell<FunctionLists<'a>>,
 }
 

@@ -164,11 +164,16 @@ impl<'a> Scope<'a> {
     /// scope takes its names in the room of the set the lists keep, and when `write`
     /// returns the set and every list go back to `lists` emptied, for the next function
     /// (so that writing a function allocates nothing once the ones before made room).
+    /// `write` must not lend the same lists again: that would empty them under it.
     pub fn with_lists<R>(
         mut self,
         lists: &mut FunctionLists<'a>,
         write: impl FnOnce(&mut Scope<'a>, &mut FunctionLists<'a>) -> R,
     ) -> R {
+        debug_assert!(
+            lists.arguments.is_empty() && lists.locals.is_empty() && lists.bound.is_empty(),
+            "the lists come back emptied from the last function"
+        );
         if self.taken.is_empty() {
             std::mem::swap(&mut self.taken, &mut lists.names);
         }
