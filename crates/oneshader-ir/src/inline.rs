@@ -985,11 +985,17 @@ impl Copy<'_> {
             self.rename(expression);
             // Operands that came before are final; a later one is not renamed yet, so
             // it is no literal.
-            if let Some(literal) = crate::fold::literal_among(before, expression) {
-                *expression = Expression::Literal(literal);
-            }
+            fold_among(before, expression);
         });
         debug_assert_eq!(out.expressions.len(), next);
+    }
+}
+
+/// Makes `expression` the literal it folds to, if its operands are literals among
+/// `before` (the expressions before it).
+fn fold_among(before: &[Expression], expression: &mut Expression) {
+    if let Some(literal) = crate::fold::literal_among(before, expression) {
+        *expression = Expression::Literal(literal);
     }
 }
 
@@ -1154,7 +1160,13 @@ impl<'a> Inliner<'a> {
             flat.size.expressions - bound_arguments(function, arguments.len()),
             "the size counted for a deferred body"
         );
-        replace_results(out, own, &inner.replaced);
+        if !inner.replaced.is_empty() {
+            replace_results(out, own, &inner.replaced);
+            // Expressions that use a replaced result may fold now, and so may those
+            // after them that use these: folded again in order, as the body built alone
+            // would be when moved here (see [`Copy::expressions_into`]).
+            out.expressions.rewrite_from(start, fold_among);
+        }
         state.spare.expressions = copy.expressions;
         state.spare.locals = copy.locals;
         state.spare.runs = copy.runs;
@@ -2130,6 +2142,40 @@ mod tests {
             });
         }
         entry_calling(&mut module, previous);
+        assert_same_built_in_place(&module);
+    }
+
+    /// An expression made before a call of a helper that returns its argument (`s = r +
+    /// one`, `r = h(one)`) adds two literals once the result is replaced: built in place,
+    /// it is folded as the moved body's renamed copy is, and so is what a later inlined
+    /// call (`k(s)`) makes of it.
+    #[test]
+    fn a_result_replaced_in_place_is_folded_as_moved() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let h = helper(&mut module, "h", |f, y| {
+            f.body.push(Statement::Return { value: Some(y) })
+        });
+        let k = helper(&mut module, "k", |f, y| {
+            let three = f.add_expression(Expression::Literal(Literal::U32(3)), uint, None);
+            let product = binary(f, BinaryOperator::Multiply, y, three);
+            f.body.push(Statement::Return {
+                value: Some(product),
+            });
+        });
+        let f = helper(&mut module, "f", |f, _| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            let r = f.add_expression(Expression::CallResult(h), uint, None);
+            let s = binary(f, BinaryOperator::Add, r, one);
+            f.body.push(Statement::Call {
+                function: h,
+                arguments: vec![one],
+                result: Some(r),
+            });
+            let u = call(f, k, s);
+            f.body.push(Statement::Return { value: Some(u) });
+        });
+        entry_calling(&mut module, f);
         assert_same_built_in_place(&module);
     }
 }
