@@ -1189,7 +1189,16 @@ impl<'a> Inliner<'a> {
                     let local_pointers = arguments
                         .iter()
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
+                    // A result that is not one of the function's call results (malformed
+                    // IR) would have the inlined body rewrite whatever expression it names.
+                    let own_result = result.is_none_or(|result| {
+                        matches!(
+                            decide.function.expressions.try_get(result),
+                            Some(Expression::CallResult(_))
+                        )
+                    });
                     let inline = local_pointers
+                        && own_result
                         && self.worth_inlining(
                             *callee,
                             result.is_some(),
@@ -2177,5 +2186,44 @@ mod tests {
         });
         entry_calling(&mut module, f);
         assert_same_built_in_place(&module);
+    }
+
+    /// A call whose result names an expression other than a call result (malformed IR:
+    /// here the caller's argument) stays a call, in place or moved, and the expression
+    /// is left as it was.
+    #[test]
+    fn a_call_whose_result_is_no_call_result_stays() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        module.type_handle(TypeInner::Pointer {
+            base: uint,
+            space: AddressSpace::Function,
+        });
+        let h = helper(&mut module, "h", |f, x| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            let big = binary(f, BinaryOperator::Greater, x, one);
+            f.body.push(Statement::If {
+                condition: big,
+                accept: vec![Statement::Return { value: Some(one) }],
+                reject: Vec::new(),
+            });
+            f.body.push(Statement::Return { value: Some(x) });
+        });
+        let f = helper(&mut module, "f", |f, x| {
+            f.body.push(Statement::Call {
+                function: h,
+                arguments: vec![x],
+                result: Some(x),
+            });
+            f.body.push(Statement::Return { value: Some(x) });
+        });
+        entry_calling(&mut module, f);
+        assert_same_built_in_place(&module);
+        let inlined = inline_main(&module);
+        assert_eq!(calls(&inlined.function), 1);
+        assert!(matches!(
+            inlined.function.expressions.iter().next(),
+            Some((_, Expression::Literal(Literal::U32(7))))
+        ));
     }
 }
