@@ -10,11 +10,10 @@
 //! call sits in a loop or the body has such a body of its own to build. A call is
 //! inlined when its callee is called from one place of the module only and the
 //! flattened caller stays within [`SINGLE_USE_BUDGET`] expressions, or when it stays
-//! within [`EXPRESSION_BUDGET`]; otherwise the call
-//! stays, and so does the callee (written unchanged, with whatever it calls). Repeated
-//! calls of large helpers thus never grow a function exponentially, and a generated
-//! shader of thousands of helpers does not become one function of millions of
-//! expressions.
+//! within [`EXPRESSION_BUDGET`]; otherwise the call stays, and so does the callee
+//! (written unchanged, with whatever it calls). Repeated calls of large helpers thus
+//! never grow a function exponentially, and a generated shader of thousands of helpers
+//! does not become one function of millions of expressions.
 //!
 //! What an inlined call becomes, in the caller:
 //! - value arguments are bound where the call was, and the callee's argument
@@ -211,12 +210,18 @@ fn flatten_function(
             size,
         );
     };
-    let builds = prepared
-        .calls
-        .iter()
-        .any(|call| matches!(call, Call::Build(_)));
+    // Inlining a body left to build in place leaves `Plan::exact` unknown, so a function
+    // deferred here has no such body of its own to build.
+    debug_assert!(
+        prepared.plan.exact.is_none()
+            || !prepared
+                .calls
+                .iter()
+                .any(|call| matches!(call, Call::Build(_))),
+        "a function counted exactly builds no body in place"
+    );
     match prepared.plan.exact {
-        Some(expressions) if deferrable && !builds => {
+        Some(expressions) if deferrable => {
             let nesting = shape.nesting.max(prepared.plan.nesting);
             let size = Size {
                 expressions,
@@ -1250,7 +1255,9 @@ impl<'a> Inliner<'a> {
     /// Whether a call of `callee` with `arguments` arguments (whose result is used if
     /// `result_used`), nested `depth` deep (inside a loop if `in_loop`), is inlined into
     /// the function `decide` walks, now of `decide.size` expressions; when it is, that
-    /// size grows by the callee's expressions and `decide.locals` by its locals.
+    /// size grows by the callee's expressions, `decide.locals` by its locals,
+    /// `decide.nesting` to the depth its body reaches, and `decide.exact` (while
+    /// counted) by what [`Inliner::exact_size`] says.
     fn worth_inlining(
         &self,
         callee: Handle<Function>,
@@ -1502,12 +1509,12 @@ impl<'a> Inliner<'a> {
     }
 
     /// Appends to `into` the body of `flat` called with `arguments` (already copied), as
-    /// `call` (not [`Call::Keep`]) says: the body `flat` holds, its flattened body moved out of `flat` for
-    /// this call ([`Call::Move`]), or built here ([`Call::Build`]). `result` is the
-    /// call's copied result expression, if used: with early returns it becomes a load of
-    /// the local the returns store to; otherwise the value returned at the end stands
-    /// for it, and is what this gives. The copy's lists come from `state`'s spare lists
-    /// and go back to them.
+    /// `call` (not [`Call::Keep`]) says: the body `flat` holds, its flattened body moved
+    /// out of `flat` for this call ([`Call::Move`]), or built here ([`Call::Build`]).
+    /// `result` is the call's copied result expression, if used: with early returns it
+    /// becomes a load of the local the returns store to; otherwise the value returned at
+    /// the end stands for it, and is what this gives. The copy's lists come from
+    /// `state`'s spare lists and go back to them.
     #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
@@ -1752,8 +1759,9 @@ struct Plan {
     /// How many statements, at most, the top level of its body will hold.
     statements: usize,
     /// How many expressions the function will hold exactly, if asked for and known: not
-    /// when a body it inlines is not built yet ([`Body::Deferred`]), or a call has more
-    /// or fewer arguments than its callee.
+    /// when it was not asked for, when a body it inlines is not built yet
+    /// ([`Body::Deferred`]), or when a call has more or fewer arguments than its callee,
+    /// or uses a result its callee does not return.
     exact: Option<usize>,
     /// How deep the bodies it inlines nest statements in it (its own statements aside).
     nesting: usize,
@@ -1780,8 +1788,8 @@ struct State<'s> {
     calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
-    /// The lists of the inlined calls' copies, lent by [`Flattened::new`] to every
-    /// flattening.
+    /// The lists of the inlined calls' copies, lent by [`Flattened::with`] to every
+    /// flattening, and passed on by [`Inliner::build`] to the bodies it builds in place.
     spare: &'s mut Spare,
 }
 
