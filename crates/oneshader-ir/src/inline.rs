@@ -986,22 +986,27 @@ impl Copy<'_> {
                 }
             }
         }
-        out.expressions.rewrite_from(start, |before, expression| {
-            self.rename(expression);
-            // Operands that came before are final; a later one is not renamed yet, so
-            // it is no literal.
-            fold_among(before, expression);
-        });
+        fold_from(out, start, Some(self));
         debug_assert_eq!(out.expressions.len(), next);
     }
 }
 
-/// Makes `expression` the literal it folds to, if its operands are literals among
-/// `before` (the expressions before it).
-fn fold_among(before: &[Expression], expression: &mut Expression) {
-    if let Some(literal) = crate::fold::literal_among(before, expression) {
-        *expression = Expression::Literal(literal);
-    }
+/// Folds the expressions of `out` from `start` on, in order, each renamed by `copy`
+/// first if given: an operand that came before is final; a later one is not renamed
+/// yet, so it is no literal.
+///
+/// One function for both uses, kept out of line, so that the fold it calls is inlined
+/// into this one loop rather than called for every expression.
+#[inline(never)]
+fn fold_from(out: &mut Function, start: usize, copy: Option<&Copy<'_>>) {
+    out.expressions.rewrite_from(start, |before, expression| {
+        if let Some(copy) = copy {
+            copy.rename(expression);
+        }
+        if let Some(literal) = crate::fold::literal_among(before, expression) {
+            *expression = Expression::Literal(literal);
+        }
+    });
 }
 
 /// The parts of a moved body taken out of it (see [`Call::Move`]).
@@ -1165,12 +1170,15 @@ impl<'a> Inliner<'a> {
             flat.size.expressions - bound_arguments(function, arguments.len()),
             "the size counted for a deferred body"
         );
-        if !inner.replaced.is_empty() {
-            replace_results(out, own, &inner.replaced);
-            // Expressions that use a replaced result may fold now, and so may those
-            // after them that use these: folded again in order, as the body built alone
-            // would be when moved here (see [`Copy::expressions_into`]).
-            out.expressions.rewrite_from(start, fold_among);
+        // Expressions that use a result replaced by a literal may fold now, and so may
+        // those after them that use these: folded again in order, as the body built
+        // alone would be when moved here (see [`Copy::expressions_into`]).
+        let literal = inner.replaced.iter().any(|&(_, value)| {
+            matches!(out.expressions.try_get(value), Some(Expression::Literal(_)))
+        });
+        replace_results(out, own, &inner.replaced);
+        if literal {
+            fold_from(out, start, None);
         }
         state.spare.expressions = copy.expressions;
         state.spare.locals = copy.locals;
