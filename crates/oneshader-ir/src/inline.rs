@@ -10,11 +10,10 @@
 //! call sits in a loop or the body has such a body of its own to build. A call is
 //! inlined when its callee is called from one place of the module only and the
 //! flattened caller stays within [`SINGLE_USE_BUDGET`] expressions, or when it stays
-//! within [`EXPRESSION_BUDGET`]; otherwise the call
-//! stays, and so does the callee (written unchanged, with whatever it calls). Repeated
-//! calls of large helpers thus never grow a function exponentially, and a generated
-//! shader of thousands of helpers does not become one function of millions of
-//! expressions.
+//! within [`EXPRESSION_BUDGET`]; otherwise the call stays, and so does the callee
+//! (written unchanged, with whatever it calls). Repeated calls of large helpers thus
+//! never grow a function exponentially, and a generated shader of thousands of helpers
+//! does not become one function of millions of expressions.
 //!
 //! What an inlined call becomes, in the caller:
 //! - value arguments are bound where the call was, and the callee's argument
@@ -211,12 +210,18 @@ fn flatten_function(
             size,
         );
     };
-    let builds = prepared
-        .calls
-        .iter()
-        .any(|call| matches!(call, Call::Build(_)));
+    // Inlining a body left to build in place leaves `Plan::exact` unknown, so a function
+    // deferred here has no such body of its own to build.
+    debug_assert!(
+        prepared.plan.exact.is_none()
+            || !prepared
+                .calls
+                .iter()
+                .any(|call| matches!(call, Call::Build(_))),
+        "a function counted exactly builds no body in place"
+    );
     match prepared.plan.exact {
-        Some(expressions) if deferrable && !builds => {
+        Some(expressions) if deferrable => {
             let nesting = shape.nesting.max(prepared.plan.nesting);
             let size = Size {
                 expressions,
@@ -981,16 +986,27 @@ impl Copy<'_> {
                 }
             }
         }
-        out.expressions.rewrite_from(start, |before, expression| {
-            self.rename(expression);
-            // Operands that came before are final; a later one is not renamed yet, so
-            // it is no literal.
-            if let Some(literal) = crate::fold::literal_among(before, expression) {
-                *expression = Expression::Literal(literal);
-            }
-        });
+        fold_from(out, start, Some(self));
         debug_assert_eq!(out.expressions.len(), next);
     }
+}
+
+/// Folds the expressions of `out` from `start` on, in order, each renamed by `copy`
+/// first if given: an operand that came before is final; a later one is not renamed
+/// yet, so it is no literal.
+///
+/// One function for both uses, kept out of line, so that the fold it calls is inlined
+/// into this one loop rather than called for every expression.
+#[inline(never)]
+fn fold_from(out: &mut Function, start: usize, copy: Option<&Copy<'_>>) {
+    out.expressions.rewrite_from(start, |before, expression| {
+        if let Some(copy) = copy {
+            copy.rename(expression);
+        }
+        if let Some(literal) = crate::fold::literal_among(before, expression) {
+            *expression = Expression::Literal(literal);
+        }
+    });
 }
 
 /// The parts of a moved body taken out of it (see [`Call::Move`]).
@@ -1154,7 +1170,16 @@ impl<'a> Inliner<'a> {
             flat.size.expressions - bound_arguments(function, arguments.len()),
             "the size counted for a deferred body"
         );
+        // Expressions that use a result replaced by a literal may fold now, and so may
+        // those after them that use these: folded again in order, as the body built
+        // alone would be when moved here (see [`Copy::expressions_into`]).
+        let literal = inner.replaced.iter().any(|&(_, value)| {
+            matches!(out.expressions.try_get(value), Some(Expression::Literal(_)))
+        });
         replace_results(out, own, &inner.replaced);
+        if literal {
+            fold_from(out, start, None);
+        }
         state.spare.expressions = copy.expressions;
         state.spare.locals = copy.locals;
         state.spare.runs = copy.runs;
@@ -1177,7 +1202,16 @@ impl<'a> Inliner<'a> {
                     let local_pointers = arguments
                         .iter()
                         .all(|&argument| points_into_local_or_is_value(decide.function, argument));
+                    // A result that is not one of the function's call results (malformed
+                    // IR) would have the inlined body rewrite whatever expression it names.
+                    let own_result = result.is_none_or(|result| {
+                        matches!(
+                            decide.function.expressions.try_get(result),
+                            Some(Expression::CallResult(_))
+                        )
+                    });
                     let inline = local_pointers
+                        && own_result
                         && self.worth_inlining(
                             *callee,
                             result.is_some(),
@@ -1229,7 +1263,9 @@ impl<'a> Inliner<'a> {
     /// Whether a call of `callee` with `arguments` arguments (whose result is used if
     /// `result_used`), nested `depth` deep (inside a loop if `in_loop`), is inlined into
     /// the function `decide` walks, now of `decide.size` expressions; when it is, that
-    /// size grows by the callee's expressions and `decide.locals` by its locals.
+    /// size grows by the callee's expressions, `decide.locals` by its locals,
+    /// `decide.nesting` to the depth its body reaches, and `decide.exact` (while
+    /// counted) by what [`Inliner::exact_size`] says.
     fn worth_inlining(
         &self,
         callee: Handle<Function>,
@@ -1481,12 +1517,12 @@ impl<'a> Inliner<'a> {
     }
 
     /// Appends to `into` the body of `flat` called with `arguments` (already copied), as
-    /// `call` (not [`Call::Keep`]) says: the body `flat` holds, its flattened body moved out of `flat` for
-    /// this call ([`Call::Move`]), or built here ([`Call::Build`]). `result` is the
-    /// call's copied result expression, if used: with early returns it becomes a load of
-    /// the local the returns store to; otherwise the value returned at the end stands
-    /// for it, and is what this gives. The copy's lists come from `state`'s spare lists
-    /// and go back to them.
+    /// `call` (not [`Call::Keep`]) says: the body `flat` holds, its flattened body moved
+    /// out of `flat` for this call ([`Call::Move`]), or built here ([`Call::Build`]).
+    /// `result` is the call's copied result expression, if used: with early returns it
+    /// becomes a load of the local the returns store to; otherwise the value returned at
+    /// the end stands for it, and is what this gives. The copy's lists come from
+    /// `state`'s spare lists and go back to them.
     #[allow(clippy::too_many_arguments)]
     fn inline_call(
         &self,
@@ -1731,8 +1767,9 @@ struct Plan {
     /// How many statements, at most, the top level of its body will hold.
     statements: usize,
     /// How many expressions the function will hold exactly, if asked for and known: not
-    /// when a body it inlines is not built yet ([`Body::Deferred`]), or a call has more
-    /// or fewer arguments than its callee.
+    /// when it was not asked for, when a body it inlines is not built yet
+    /// ([`Body::Deferred`]), or when a call has more or fewer arguments than its callee,
+    /// or uses a result its callee does not return.
     exact: Option<usize>,
     /// How deep the bodies it inlines nest statements in it (its own statements aside).
     nesting: usize,
@@ -1759,8 +1796,8 @@ struct State<'s> {
     calls: std::vec::IntoIter<Call>,
     /// Call results (copied) and the values returned that replace them.
     replaced: Vec<(Handle<Expression>, Handle<Expression>)>,
-    /// The lists of the inlined calls' copies, lent by [`Flattened::new`] to every
-    /// flattening.
+    /// The lists of the inlined calls' copies, lent by [`Flattened::with`] to every
+    /// flattening, and passed on by [`Inliner::build`] to the bodies it builds in place.
     spare: &'s mut Spare,
 }
 
@@ -2131,5 +2168,78 @@ mod tests {
         }
         entry_calling(&mut module, previous);
         assert_same_built_in_place(&module);
+    }
+
+    /// An expression made before a call of a helper that returns its argument (`s = r +
+    /// one`, `r = h(one)`) adds two literals once the result is replaced: built in place,
+    /// it is folded as the moved body's renamed copy is, and so is what a later inlined
+    /// call (`k(s)`) makes of it.
+    #[test]
+    fn a_result_replaced_in_place_is_folded_as_moved() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let h = helper(&mut module, "h", |f, y| {
+            f.body.push(Statement::Return { value: Some(y) })
+        });
+        let k = helper(&mut module, "k", |f, y| {
+            let three = f.add_expression(Expression::Literal(Literal::U32(3)), uint, None);
+            let product = binary(f, BinaryOperator::Multiply, y, three);
+            f.body.push(Statement::Return {
+                value: Some(product),
+            });
+        });
+        let f = helper(&mut module, "f", |f, _| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            let r = f.add_expression(Expression::CallResult(h), uint, None);
+            let s = binary(f, BinaryOperator::Add, r, one);
+            f.body.push(Statement::Call {
+                function: h,
+                arguments: vec![one],
+                result: Some(r),
+            });
+            let u = call(f, k, s);
+            f.body.push(Statement::Return { value: Some(u) });
+        });
+        entry_calling(&mut module, f);
+        assert_same_built_in_place(&module);
+    }
+
+    /// A call whose result names an expression other than a call result (malformed IR:
+    /// here the caller's argument) stays a call, in place or moved, and the expression
+    /// is left as it was.
+    #[test]
+    fn a_call_whose_result_is_no_call_result_stays() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        module.type_handle(TypeInner::Pointer {
+            base: uint,
+            space: AddressSpace::Function,
+        });
+        let h = helper(&mut module, "h", |f, x| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            let big = binary(f, BinaryOperator::Greater, x, one);
+            f.body.push(Statement::If {
+                condition: big,
+                accept: vec![Statement::Return { value: Some(one) }],
+                reject: Vec::new(),
+            });
+            f.body.push(Statement::Return { value: Some(x) });
+        });
+        let f = helper(&mut module, "f", |f, x| {
+            f.body.push(Statement::Call {
+                function: h,
+                arguments: vec![x],
+                result: Some(x),
+            });
+            f.body.push(Statement::Return { value: Some(x) });
+        });
+        entry_calling(&mut module, f);
+        assert_same_built_in_place(&module);
+        let inlined = inline_main(&module);
+        assert_eq!(calls(&inlined.function), 1);
+        assert!(matches!(
+            inlined.function.expressions.iter().next(),
+            Some((_, Expression::Literal(Literal::U32(7))))
+        ));
     }
 }
