@@ -1145,16 +1145,7 @@ impl<'a> Inliner<'a> {
     ) -> Option<Handle<Expression>> {
         let function = self.module.functions.try_get(flat.handle)?;
         self.bind_values(flat, arguments, into);
-        let mut copy = Copy {
-            source: function,
-            expressions: emptied(&mut state.spare.expressions),
-            locals: emptied(&mut state.spare.locals),
-            runs: emptied(&mut state.spare.runs),
-            target: ReturnTarget::End {
-                result_used: result.is_some(),
-            },
-            returned: None,
-        };
+        let mut copy = state.spare.copy_to_end(function, result.is_some());
         copy.locals_into(out);
         let start = out.expressions.len();
         copy.expressions_into(out, arguments, None);
@@ -1180,10 +1171,7 @@ impl<'a> Inliner<'a> {
         if literal {
             fold_from(out, start, None);
         }
-        state.spare.expressions = copy.expressions;
-        state.spare.locals = copy.locals;
-        state.spare.runs = copy.runs;
-        copy.returned
+        state.spare.keep(copy)
     }
 
     /// Decides, for each call of `block` (nested `depth` deep in `decide.function`,
@@ -1574,16 +1562,7 @@ impl<'a> Inliner<'a> {
             None => self.function_of(flat)?,
         };
         self.bind_values(flat, arguments, into);
-        let mut copy = Copy {
-            source: callee,
-            expressions: emptied(&mut state.spare.expressions),
-            locals: emptied(&mut state.spare.locals),
-            runs: emptied(&mut state.spare.runs),
-            target: ReturnTarget::End {
-                result_used: result.is_some(),
-            },
-            returned: None,
-        };
+        let mut copy = state.spare.copy_to_end(callee, result.is_some());
         let (taken, mut statements) = match taken {
             Some(Taken {
                 locals,
@@ -1678,9 +1657,7 @@ impl<'a> Inliner<'a> {
             }
             copy.returned
         };
-        state.spare.expressions = copy.expressions;
-        state.spare.locals = copy.locals;
-        state.spare.runs = copy.runs;
+        state.spare.keep(copy);
         returned
     }
 }
@@ -1814,6 +1791,29 @@ struct Spare {
     runs: Vec<std::ops::Range<usize>>,
     /// The call's arguments, copied.
     arguments: Vec<Handle<Expression>>,
+}
+
+impl Spare {
+    /// A copy of `source` into a caller, whose value returned at its end stands for the
+    /// call's result (used when `result_used`), in the spare lists.
+    fn copy_to_end<'f>(&mut self, source: &'f Function, result_used: bool) -> Copy<'f> {
+        Copy {
+            source,
+            expressions: emptied(&mut self.expressions),
+            locals: emptied(&mut self.locals),
+            runs: emptied(&mut self.runs),
+            target: ReturnTarget::End { result_used },
+            returned: None,
+        }
+    }
+
+    /// Takes the lists of `copy` back for the next copy; gives the value it returned.
+    fn keep(&mut self, copy: Copy<'_>) -> Option<Handle<Expression>> {
+        self.expressions = copy.expressions;
+        self.locals = copy.locals;
+        self.runs = copy.runs;
+        copy.returned
+    }
 }
 
 #[cfg(test)]
