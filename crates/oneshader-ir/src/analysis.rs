@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::arena::Handle;
-use crate::expression::Expression;
+use crate::expression::{Expression, SampleLevel};
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
 use crate::source::Span;
 use crate::statement::{Block, Statement};
@@ -217,15 +217,37 @@ pub fn visit_global_uses(
     visit_function(function, visit, &mut |_| {});
 }
 
+/// What one function's own expressions hold, found in the walk that finds its global
+/// uses ([`visit_function`]): the subgroup operations of its wave operations, and what the
+/// text writers (MSL, WGSL) ask about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExpressionFacts {
+    /// The subgroup operations of its wave operations (what
+    /// [`function_subgroup_operations`] gives).
+    pub subgroup_operations: SubgroupOperations,
+    /// Some expression is `WaveGetLaneIndex`.
+    pub lane_index: bool,
+    /// Some expression is `WaveGetLaneCount`.
+    pub lane_count: bool,
+    /// Some expression is `QuadReadLaneAt`.
+    pub quad_read_lane_at: bool,
+    /// Some expression asks for the length of a runtime-sized array.
+    pub array_length: bool,
+    /// Some expression takes implicit derivatives: an [`Expression::Derivative`], or an
+    /// [`Expression::ImageSample`] whose level is [`SampleLevel::Auto`] or
+    /// [`SampleLevel::Bias`].
+    pub derivatives: bool,
+}
+
 /// What `function` does itself, in one walk of its expressions and one of its
 /// statements: calls `visit` as [`visit_global_uses`] does, and `call` with the callee
-/// of each call (once per call, in statement order); gives the subgroup operations of
-/// its own wave operations (what [`function_subgroup_operations`] gives).
+/// of each call (once per call, in statement order); gives the facts of its own
+/// expressions.
 pub fn visit_function(
     function: &Function,
     visit: &mut dyn FnMut(Handle<GlobalVariable>, GlobalUse),
     call: &mut dyn FnMut(Handle<Function>),
-) -> SubgroupOperations {
+) -> ExpressionFacts {
     const READ: GlobalUse = GlobalUse {
         read: true,
         ..GlobalUse::NONE
@@ -244,13 +266,27 @@ pub fn visit_function(
             visit(global, used);
         }
     };
-    let mut subgroup_operations = SubgroupOperations::empty();
+    let mut facts = ExpressionFacts::default();
     for (_, expression) in function.expressions.iter() {
         match expression {
-            Expression::Wave { op, .. } => subgroup_operations |= op.subgroup_operations(),
+            Expression::Wave { op, .. } => {
+                facts.subgroup_operations |= op.subgroup_operations();
+                match op {
+                    WaveOp::GetLaneIndex => facts.lane_index = true,
+                    WaveOp::GetLaneCount => facts.lane_count = true,
+                    WaveOp::QuadReadLaneAt => facts.quad_read_lane_at = true,
+                    _ => {}
+                }
+            }
             Expression::Load { pointer } => mark(*pointer, READ),
-            Expression::ArrayLength(pointer) => mark(*pointer, LENGTH),
+            Expression::ArrayLength(pointer) => {
+                facts.array_length = true;
+                mark(*pointer, LENGTH);
+            }
+            Expression::Derivative { .. } => facts.derivatives = true,
             Expression::ImageSample(sample) => {
+                facts.derivatives |=
+                    matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_));
                 let compared = GlobalUse {
                     compared: sample.depth_ref.is_some(),
                     ..READ
@@ -289,7 +325,7 @@ pub fn visit_function(
         }
         _ => {}
     });
-    subgroup_operations
+    facts
 }
 
 /// The most groupshared memory an entry point may use, in bytes: D3D12's and

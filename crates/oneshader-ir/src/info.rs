@@ -7,14 +7,13 @@
 //! entry points, written for three targets and reflected, asks each question many times
 //! per entry point; [`ModuleInfo`] walks each function body once.
 
-use crate::analysis::{self, GlobalUse};
+use crate::analysis::{self, ExpressionFacts, GlobalUse};
 use std::sync::OnceLock;
 
 use crate::arena::Handle;
-use crate::expression::{Expression, SampleLevel};
 use crate::inline::Flattened;
 use crate::module::{EntryPoint, Function, GlobalVariable, Module};
-use crate::wave::{SubgroupOperations, WaveOp};
+use crate::wave::SubgroupOperations;
 
 /// The facts of every entry point of a module, by entry point index.
 #[derive(Clone, Debug, Default)]
@@ -25,52 +24,6 @@ pub struct ModuleInfo {
     entry_points: Vec<EntryPointInfo>,
     /// The module's entry points flattened for inlining, once a backend asks.
     flattened: OnceLock<Flattened>,
-    /// The [`ExpressionFacts`] of each function (by handle index) and of each entry
-    /// function (by entry point index), once a text writer asks.
-    expression_facts: OnceLock<(Vec<ExpressionFacts>, Vec<ExpressionFacts>)>,
-}
-
-/// What one function's own expressions hold that the text writers (MSL, WGSL) ask
-/// about, found in one walk of them ([`ModuleInfo::expression_facts`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ExpressionFacts {
-    /// Some expression is `WaveGetLaneIndex`.
-    pub lane_index: bool,
-    /// Some expression is `WaveGetLaneCount`.
-    pub lane_count: bool,
-    /// Some expression is `QuadReadLaneAt`.
-    pub quad_read_lane_at: bool,
-    /// Some expression asks for the length of a runtime-sized array.
-    pub array_length: bool,
-    /// Some expression takes implicit derivatives: an [`Expression::Derivative`], or an
-    /// [`Expression::ImageSample`] whose level is [`SampleLevel::Auto`] or
-    /// [`SampleLevel::Bias`].
-    pub derivatives: bool,
-}
-
-impl ExpressionFacts {
-    /// The facts of `function`'s expressions.
-    fn of(function: &Function) -> ExpressionFacts {
-        let mut facts = ExpressionFacts::default();
-        for (_, expression) in function.expressions.iter() {
-            match expression {
-                Expression::Wave { op, .. } => match op {
-                    WaveOp::GetLaneIndex => facts.lane_index = true,
-                    WaveOp::GetLaneCount => facts.lane_count = true,
-                    WaveOp::QuadReadLaneAt => facts.quad_read_lane_at = true,
-                    _ => {}
-                },
-                Expression::ArrayLength(_) => facts.array_length = true,
-                Expression::Derivative { .. } => facts.derivatives = true,
-                Expression::ImageSample(sample) => {
-                    facts.derivatives |=
-                        matches!(sample.level, SampleLevel::Auto | SampleLevel::Bias(_))
-                }
-                _ => {}
-            }
-        }
-        facts
-    }
 }
 
 /// What one entry point reaches and uses.
@@ -86,6 +39,8 @@ pub struct EntryPointInfo {
     pub global_uses: Vec<GlobalUse>,
     /// The Vulkan subgroup operations the entry point needs.
     pub subgroup_operations: SubgroupOperations,
+    /// The facts of the entry function's own expressions (not its callees').
+    pub expression_facts: ExpressionFacts,
 }
 
 /// What one function does itself, not counting its callees.
@@ -95,8 +50,8 @@ struct FunctionFacts {
     callees: Vec<Handle<Function>>,
     /// Each global it uses, with how, sorted by global, each once.
     global_uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
-    /// The subgroup operations of its own wave operations.
-    subgroup_operations: SubgroupOperations,
+    /// The facts of its own expressions.
+    expressions: ExpressionFacts,
 }
 
 impl FunctionFacts {
@@ -104,7 +59,7 @@ impl FunctionFacts {
     fn of(function: &Function, call_sites: &mut [u32]) -> FunctionFacts {
         let mut callees = Vec::new();
         let mut global_uses = Vec::new();
-        let subgroup_operations = analysis::visit_function(
+        let expressions = analysis::visit_function(
             function,
             &mut |global, used| global_uses.push((global, used)),
             &mut |callee| callees.push(callee),
@@ -127,7 +82,7 @@ impl FunctionFacts {
         FunctionFacts {
             callees,
             global_uses,
-            subgroup_operations,
+            expressions,
         }
     }
 }
@@ -151,7 +106,6 @@ impl ModuleInfo {
             call_sites,
             entry_points,
             flattened: OnceLock::new(),
-            expression_facts: OnceLock::new(),
         }
     }
 
@@ -187,36 +141,11 @@ impl ModuleInfo {
         self.flattened.get_or_init(|| Flattened::new(module, self))
     }
 
-    /// The [`ExpressionFacts`] of `function` of `module` (the module these facts are
-    /// of), none for a handle outside it: built on the first call of this or
-    /// [`Self::entry_expression_facts`], for every function and entry function.
-    pub fn expression_facts(&self, module: &Module, function: Handle<Function>) -> ExpressionFacts {
-        let (functions, _) = self.all_expression_facts(module);
-        functions.get(function.index()).copied().unwrap_or_default()
-    }
-
-    /// The [`ExpressionFacts`] of the entry function of entry point number `entry` of
-    /// `module` (as [`Self::expression_facts`] builds them), none for an entry point it
-    /// doesn't have.
-    pub fn entry_expression_facts(&self, module: &Module, entry: usize) -> ExpressionFacts {
-        let (_, entry_functions) = self.all_expression_facts(module);
-        entry_functions.get(entry).copied().unwrap_or_default()
-    }
-
-    fn all_expression_facts(
-        &self,
-        module: &Module,
-    ) -> &(Vec<ExpressionFacts>, Vec<ExpressionFacts>) {
-        self.expression_facts.get_or_init(|| {
-            let functions = module.functions.iter();
-            let entry_functions = module.entry_points.iter();
-            (
-                functions.map(|(_, f)| ExpressionFacts::of(f)).collect(),
-                entry_functions
-                    .map(|e| ExpressionFacts::of(&e.function))
-                    .collect(),
-            )
-        })
+    /// The facts of `function`'s own expressions; none for a handle outside the module.
+    pub fn expression_facts(&self, function: Handle<Function>) -> ExpressionFacts {
+        self.functions
+            .get(function.index())
+            .map_or_else(ExpressionFacts::default, |facts| facts.expressions)
     }
 
     /// The facts of each entry point, in the module's order.
@@ -270,13 +199,14 @@ impl EntryPointInfo {
                     *entry = entry.union(used);
                 }
             }
-            subgroup_operations |= facts.subgroup_operations;
+            subgroup_operations |= facts.expressions.subgroup_operations;
         }
         EntryPointInfo {
             callees: own.callees,
             reachable_functions,
             global_uses,
             subgroup_operations,
+            expression_facts: own.expressions,
         }
     }
 

@@ -24,13 +24,14 @@ pub mod types;
 pub mod wave;
 pub mod word_table;
 
+pub use analysis::ExpressionFacts;
 pub use arena::{Arena, Handle, HandleVec, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{
     AtomicFunction, BinaryOperator, DerivativeAxis, DerivativeControl, Expression, ImageQuery,
     ImageSample, Literal, MathFunction, SampleLevel, SwizzleComponent, UnaryOperator,
 };
-pub use info::{EntryPointInfo, ExpressionFacts, ModuleInfo};
+pub use info::{EntryPointInfo, ModuleInfo};
 pub use mapping::{bit_function_info, intrinsics_markdown, BitFunctionInfo};
 pub use module::{
     Binding, BindingShift, BuiltIn, EntryPoint, Function, FunctionArgument, FunctionResult,

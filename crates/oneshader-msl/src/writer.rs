@@ -301,7 +301,11 @@ impl<'a> ModuleWriter<'a> {
                 format!("the module has no entry point number {entry}"),
             )]);
         };
-        let entry_facts = self.info.entry_expression_facts(self.module, entry);
+        let entry_facts = self
+            .info
+            .entry_point(entry)
+            .map(|info| info.expression_facts)
+            .unwrap_or_default();
         let mut writer = Writer::new(self, entry_point, entry_info, entry_facts);
         let text = writer.write_program();
         if writer.diagnostics.is_empty() {
@@ -317,12 +321,7 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
     let mut needs: HandleVec<Function, Needs> = module
         .functions
         .iter()
-        .map(|(handle, _)| {
-            Needs::direct(
-                info.global_uses(handle),
-                info.expression_facts(module, handle),
-            )
-        })
+        .map(|(handle, _)| Needs::direct(info.global_uses(handle), info.expression_facts(handle)))
         .collect();
     // Propagate callees' needs to callers; each round settles at least one more level of
     // the call graph. A callee's needs are copied only when they add something, so the

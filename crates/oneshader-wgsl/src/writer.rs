@@ -422,9 +422,7 @@ impl<'a> ModuleWriter<'a> {
         let bodies: HandleVec<Function, BodyFacts> = module
             .functions
             .iter()
-            .map(|(handle, function)| {
-                BodyFacts::of(function, info.expression_facts(module, handle))
-            })
+            .map(|(handle, function)| BodyFacts::of(function, info.expression_facts(handle)))
             .collect();
         let lane_needs = module_lane_needs(module, info, &bodies);
         ModuleWriter {
@@ -454,7 +452,11 @@ impl<'a> ModuleWriter<'a> {
                 ),
             )]);
         };
-        let entry_facts = self.info.entry_expression_facts(self.module, entry);
+        let entry_facts = self
+            .info
+            .entry_point(entry)
+            .map(|info| info.expression_facts)
+            .unwrap_or_default();
         Writer::new(self, entry_point, entry_info, entry_facts).write()
     }
 }
