@@ -301,12 +301,7 @@ impl<'a> ModuleWriter<'a> {
                 format!("the module has no entry point number {entry}"),
             )]);
         };
-        let entry_facts = self
-            .info
-            .entry_point(entry)
-            .map(|info| info.expression_facts)
-            .unwrap_or_default();
-        let mut writer = Writer::new(self, entry_point, entry_info, entry_facts);
+        let mut writer = Writer::new(self, entry_point, entry_info);
         let text = writer.write_program();
         if writer.diagnostics.is_empty() {
             Ok(text)
@@ -352,13 +347,12 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
 }
 
 impl<'a> Writer<'a> {
-    /// The writer of `entry`, whose facts `entry_info` and `entry_facts` (its entry
-    /// function's expressions') hold, with what `shared` worked out for its module.
+    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
+    /// out for its module.
     fn new(
         shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
-        entry_facts: ExpressionFacts,
     ) -> Self {
         let module = shared.module;
         let reachable = entry_info.reachable_functions.as_slice();
@@ -443,7 +437,7 @@ impl<'a> Writer<'a> {
             global_uses: &entry_info.global_uses,
             uses_atomics: entry_info.global_uses.iter().any(|u| u.atomic),
             entry_callees: &entry_info.callees,
-            entry_facts,
+            entry_facts: entry_info.expression_facts,
             hidden: HandleVec::from_len(shared.needs.len(), None),
             helper_scope,
             helper_texts: &shared.helper_texts,

@@ -188,10 +188,9 @@ pub(crate) const BODY_DEPTH: usize = 2;
 pub(crate) struct Writer<'a> {
     pub module: &'a Module,
     pub entry: &'a EntryPoint,
-    /// What the entry point reaches and uses.
+    /// What the entry point reaches and uses, and what its entry function's expressions
+    /// hold.
     entry_info: &'a EntryPointInfo,
-    /// What the entry function's expressions hold.
-    entry_facts: ExpressionFacts,
     /// WGSL names of the used globals, by handle index.
     pub global_names: HandleVec<GlobalVariable, Option<Name<'a>>>,
     /// Globals used atomically: their integers are declared `atomic<T>`.
@@ -452,30 +451,23 @@ impl<'a> ModuleWriter<'a> {
                 ),
             )]);
         };
-        let entry_facts = self
-            .info
-            .entry_point(entry)
-            .map(|info| info.expression_facts)
-            .unwrap_or_default();
-        Writer::new(self, entry_point, entry_info, entry_facts).write()
+        Writer::new(self, entry_point, entry_info).write()
     }
 }
 
 impl<'a> Writer<'a> {
-    /// The writer of `entry`, whose facts `entry_info` and `entry_facts` (its entry
-    /// function's expressions') hold, with what `shared` worked out for its module.
+    /// The writer of `entry`, whose facts `entry_info` holds, with what `shared` worked
+    /// out for its module.
     fn new(
         shared: &'a ModuleWriter<'a>,
         entry: &'a EntryPoint,
         entry_info: &'a EntryPointInfo,
-        entry_facts: ExpressionFacts,
     ) -> Self {
         let module = shared.module;
         Writer {
             module,
             entry,
             entry_info,
-            entry_facts,
             global_names: HandleVec::from_len(module.global_variables.len(), None),
             atomic_globals: HandleVec::from_len(module.global_variables.len(), false),
             uses_atomics: false,
@@ -510,7 +502,7 @@ impl<'a> Writer<'a> {
                     .filter_map(|&h| module.functions.try_get(h)),
             )
             .collect();
-        let entry_body = BodyFacts::of(&self.entry.function, self.entry_facts);
+        let entry_body = BodyFacts::of(&self.entry.function, self.entry_info.expression_facts);
         let bodies = self.bodies;
         let helper_bodies = self.helpers.iter().filter_map(|&h| bodies.try_get(h));
         let all_bodies: Vec<&BodyFacts> =
@@ -786,7 +778,7 @@ impl<'a> Writer<'a> {
 
     /// What the entry function needs, callees included.
     pub fn entry_lane_needs(&self) -> LaneNeeds {
-        let mut needs = direct_lane_needs(&self.entry.function, self.entry_facts);
+        let mut needs = direct_lane_needs(&self.entry.function, self.entry_info.expression_facts);
         for &callee in &self.entry_info.callees {
             let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
             needs.index |= callee_needs.index;
