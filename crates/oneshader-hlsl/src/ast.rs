@@ -12,8 +12,11 @@
 //! building a tree costs bump allocations and dropping it costs nothing (the
 //! arena frees its chunks whole; nothing in a tree owns other memory).
 
+use std::sync::Arc;
+
 use oneshader_ir::Span;
 
+use crate::lexer::Spellings;
 pub use crate::lexer::{FloatSuffix, IntSuffix};
 
 /// The memory a syntax tree lives in: a bump arena, freed whole when it is dropped.
@@ -23,10 +26,26 @@ pub use crate::lexer::{FloatSuffix, IntSuffix};
 pub type Arena = bumpalo::Bump;
 
 /// A whole preprocessed source file: its top-level declarations in order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
     pub items: &'a [Item<'a>],
+    /// The spellings of the tokens the tree was parsed from, which its names are copies
+    /// of: where a name must be kept shared (an IR name), it is shared from here.
+    spellings: Spellings,
+}
+
+impl<'a> TranslationUnit<'a> {
+    /// The unit of `items`, parsed from tokens spelled in `spellings`.
+    pub fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
+        TranslationUnit { items, spellings }
+    }
+
+    /// `name` (a name of the tree) as a shared string: the spelling table's, so that
+    /// sharing it allocates nothing.
+    pub fn shared_name(&self, name: &str) -> Arc<str> {
+        self.spellings.share(name)
+    }
 }
 
 /// A name as written, with its location.

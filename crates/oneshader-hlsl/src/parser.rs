@@ -95,7 +95,7 @@ pub(crate) fn parse_preprocessed<'a>(
         stmt_stack: Vec::new(),
     };
     let items = parser.parse_items(false);
-    TranslationUnit { items }
+    TranslationUnit::new(items, parser.spellings)
 }
 
 struct Parser<'a, 'd> {

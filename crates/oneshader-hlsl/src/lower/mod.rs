@@ -159,11 +159,14 @@ pub(crate) struct Lowerer<'a> {
     /// The working storage that finished functions left, for the next ones lowered
     /// (one is in use per function being lowered; see [`context::FnScratch`]).
     pub fn_scratch: Vec<context::FnScratch>,
+    /// The unit being lowered, which shares the names the IR keeps
+    /// ([`Lowerer::shared_name`]).
+    pub unit: &'a ast::TranslationUnit<'a>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
 pub fn lower(
-    unit: &ast::TranslationUnit<'_>,
+    unit: &ast::TranslationUnit,
     options: &LowerOptions,
     diagnostics: &mut Diagnostics,
 ) -> Option<Module> {
@@ -191,6 +194,7 @@ pub fn lower(
         pointer_types: types::PointerTypes::default(),
         numeric_types: types::NumericTypes::default(),
         fn_scratch: Vec::new(),
+        unit,
     };
     let items = flatten_items(unit.items);
     for item in &items {
@@ -228,6 +232,12 @@ fn flatten_items<'a>(items: &'a [ast::Item<'a>]) -> Vec<&'a ast::Item<'a>> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// `name`, a name of the syntax tree, shared as the IR and the scopes keep names
+    /// (from the unit's spellings: no allocation).
+    pub(crate) fn shared_name(&self, name: &str) -> Arc<str> {
+        self.unit.shared_name(name)
+    }
+
     /// Records an error.
     pub(crate) fn error(
         &mut self,

@@ -1,7 +1,5 @@
 //! Statements: declarations, control flow and expression statements.
 
-use std::sync::Arc;
-
 use oneshader_ir::{
     codes, AddressSpace, Expression, Handle, Literal, Scalar, ScalarKind, Statement, SwitchCase,
     SwitchValue, TypeInner, UnaryOperator,
@@ -338,7 +336,10 @@ impl<'a> Lowerer<'a> {
         let Some(ty) = self.resolve_type(&decl.ty) else {
             // Declared all the same, so its uses do not report it again.
             for declarator in decl.declarators {
-                cx.declare(declarator.name.name, LocalSymbol::Poisoned);
+                cx.declare_shared(
+                    &self.shared_name(declarator.name.name),
+                    LocalSymbol::Poisoned,
+                );
             }
             return;
         };
@@ -358,7 +359,7 @@ impl<'a> Lowerer<'a> {
                 Some(init) => self.lower_initializer(cx, init, ty),
                 None => None,
             };
-            let name: Arc<str> = Arc::from(declarator.name.name);
+            let name = self.shared_name(declarator.name.name);
             let var = cx.local(name.clone(), ty, declarator.span);
             if let Some(value) = value {
                 let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
