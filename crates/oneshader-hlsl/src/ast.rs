@@ -37,7 +37,7 @@ pub struct TranslationUnit<'a> {
 
 impl<'a> TranslationUnit<'a> {
     /// The unit of `items`, parsed from tokens spelled in `spellings`.
-    pub fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
+    pub(crate) fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
         TranslationUnit { items, spellings }
     }
 
