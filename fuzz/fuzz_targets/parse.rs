@@ -11,5 +11,6 @@ fuzz_target!(|text: &str| {
     loader.add("main.hlsl", text);
     let mut map = SourceMap::new();
     let main = map.add("main.hlsl", text);
-    let _ = oneshader_hlsl::parse(&mut map, main, &PreprocessOptions::default(), &loader);
+    let arena = oneshader_hlsl::ast::Arena::new();
+    let _ = oneshader_hlsl::parse(&arena, &mut map, main, &PreprocessOptions::default(), &loader);
 });

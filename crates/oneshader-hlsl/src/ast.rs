@@ -6,71 +6,87 @@
 //! so far (built-in type spellings, `struct` and `typedef` names), to tell a
 //! cast `(T)x` from a parenthesised expression and a declaration from an
 //! expression statement.
+//!
+//! A tree lives in one [`Arena`] per compile: nodes refer to their parts by plain
+//! references, lists are slices and names are strings, all in the arena, so that
+//! building a tree costs bump allocations and dropping it costs nothing (the
+//! arena frees its chunks whole; nothing in a tree owns other memory).
 
 use std::sync::Arc;
 
 use oneshader_ir::Span;
 
+use crate::lexer::Spellings;
 pub use crate::lexer::{FloatSuffix, IntSuffix};
-pub use short_list::ShortList;
 
-mod short_list;
+/// The memory a syntax tree lives in: a bump arena, freed whole when it is dropped.
+///
+/// Create one per compile, pass it to [`crate::parse`] (or the parser's entry points),
+/// and keep it alive while the tree is read.
+pub type Arena = bumpalo::Bump;
 
 /// A whole preprocessed source file: its top-level declarations in order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TranslationUnit {
+#[derive(Clone, Debug)]
+pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
-    pub items: Vec<Item>,
+    pub items: &'a [Item<'a>],
+    /// The spellings of the tokens the tree was parsed from, which its names are copies
+    /// of: where a name must be kept shared (an IR name), it is shared from here.
+    spellings: Spellings,
+}
+
+impl<'a> TranslationUnit<'a> {
+    /// The unit of `items`, parsed from tokens spelled in `spellings`.
+    pub(crate) fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
+        TranslationUnit { items, spellings }
+    }
+
+    /// `name` (a name of the tree) as a shared string: the spelling table's, so that
+    /// sharing it allocates nothing.
+    pub fn shared_name(&self, name: &str) -> Arc<str> {
+        self.spellings.share(name)
+    }
 }
 
 /// A name as written, with its location.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ident {
-    /// The spelling (shared with the token's).
-    pub name: Arc<str>,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ident<'a> {
+    /// The spelling (in the arena, one copy for each distinct spelling).
+    pub name: &'a str,
     /// Where it is.
     pub span: Span,
 }
 
 /// A possibly qualified name: `x`, `ns::x`, `vk::binding`.
 ///
-/// The name itself is held inline and the qualifiers behind one pointer, so that a
-/// plain name (nearly every path) costs no allocation and the path stays five words.
 /// Where the whole path is follows from its parts ([`Path::span`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Path {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Path<'a> {
     /// The last part: the name itself.
-    pub last: Ident,
+    pub last: Ident<'a>,
     /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
-    /// `None` for a plain name.
-    qualifiers: Option<Box<Box<[Ident]>>>,
+    /// empty for a plain name.
+    qualifiers: &'a [Ident<'a>],
 }
 
-impl Path {
+impl<'a> Path<'a> {
     /// The path `qualifiers::last` (`last` alone when `qualifiers` is empty).
-    pub fn new(qualifiers: Vec<Ident>, last: Ident) -> Path {
-        let qualifiers = (!qualifiers.is_empty()).then(|| Box::new(qualifiers.into_boxed_slice()));
+    pub fn new(qualifiers: &'a [Ident<'a>], last: Ident<'a>) -> Path<'a> {
         Path { last, qualifiers }
     }
 
     /// The plain name `last`, without qualifiers.
-    pub fn plain(last: Ident) -> Path {
+    pub fn plain(last: Ident<'a>) -> Path<'a> {
         Path {
             last,
-            qualifiers: None,
+            qualifiers: &[],
         }
-    }
-
-    /// A path of `segments` (at least one); `None` without segments.
-    pub fn from_segments(mut segments: Vec<Ident>) -> Option<Path> {
-        let last = segments.pop()?;
-        Some(Path::new(segments, last))
     }
 
     /// The `::`-separated parts before the name (`ns` in `ns::x`), outermost first;
     /// empty for a plain name.
-    pub fn qualifiers(&self) -> &[Ident] {
-        self.qualifiers.as_deref().map_or(&[], |q| q)
+    pub fn qualifiers(&self) -> &'a [Ident<'a>] {
+        self.qualifiers
     }
 
     /// Where the whole path is: from its first part through its name.
@@ -82,24 +98,23 @@ impl Path {
     }
 
     /// The last segment's spelling (the name itself, without qualifiers).
-    pub fn name(&self) -> &str {
-        &self.last.name
+    pub fn name(&self) -> &'a str {
+        self.last.name
     }
 
     /// Whether this is a plain name, without qualifiers.
     pub fn is_plain(&self) -> bool {
-        self.qualifiers.is_none()
+        self.qualifiers.is_empty()
     }
 
     /// Whether this is the unqualified name `name`.
     pub fn is(&self, name: &str) -> bool {
-        self.is_plain() && &*self.last.name == name
+        self.is_plain() && self.last.name == name
     }
 
     /// Whether this is `namespace::name` (`vk::binding`).
     pub fn is_qualified(&self, namespace: &str, name: &str) -> bool {
-        matches!(self.qualifiers(), [first] if &*first.name == namespace)
-            && &*self.last.name == name
+        matches!(self.qualifiers(), [first] if first.name == namespace) && self.last.name == name
     }
 
     /// The path joined with `::`.
@@ -108,7 +123,7 @@ impl Path {
             .qualifiers()
             .iter()
             .chain(std::iter::once(&self.last))
-            .map(|s| &*s.name)
+            .map(|s| s.name)
             .collect();
         parts.join("::")
     }
@@ -116,33 +131,29 @@ impl Path {
 
 /// A top-level declaration (also used for struct members and cbuffer fields).
 ///
-/// The declarations other than variables are boxed: a local declaration statement holds
-/// an [`Item`] (boxed, with its one declarator in place), and functions, structs and
-/// buffers are much larger than variables.
-// Variables, nearly every item (globals, fields, locals), stay in place: boxing them
-// would cost each an allocation, the larger size costs only the rare other items.
-#[allow(clippy::large_enum_variant)]
+/// The declarations other than variables are referred to: functions, structs and buffers
+/// are much larger than variables, nearly every item (globals, fields, locals).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Item {
+pub enum Item<'a> {
     /// Variables: `static const float a = 1, b[2];`, resources, struct fields.
-    Variable(VariableDecl),
+    Variable(VariableDecl<'a>),
     /// A function declaration or definition.
-    Function(Box<FunctionDecl>),
+    Function(&'a FunctionDecl<'a>),
     /// `struct S { … };`
-    Struct(Box<StructDecl>),
+    Struct(&'a StructDecl<'a>),
     /// `cbuffer Name : register(b0) { … }` or `tbuffer`.
-    Buffer(Box<BufferDecl>),
+    Buffer(&'a BufferDecl<'a>),
     /// `typedef T Name;`
-    Typedef(Box<TypedefDecl>),
+    Typedef(&'a TypedefDecl<'a>),
     /// `namespace N { … }`
-    Namespace(Box<NamespaceDecl>),
+    Namespace(&'a NamespaceDecl<'a>),
     /// `#pragma pack_matrix(…)`: the default matrix order for what follows.
     PackMatrix(PackMatrix),
     /// A stray `;`.
     Empty(Span),
 }
 
-impl Item {
+impl<'a> Item<'a> {
     /// Where the item is.
     pub fn span(&self) -> Span {
         match self {
@@ -169,11 +180,11 @@ pub struct PackMatrix {
 
 /// An attribute: `[numthreads(64,1,1)]`, `[unroll]`, `[[vk::binding(0, 1)]]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Attribute {
+pub struct Attribute<'a> {
     /// The attribute's name, qualified for `[[vk::…]]`.
-    pub name: Path,
+    pub name: Path<'a>,
     /// The arguments in parentheses (empty when there are none).
-    pub args: ShortList<Expr>,
+    pub args: &'a [Expr<'a>],
     /// Written with double brackets `[[…]]`.
     pub double_bracket: bool,
     /// Where it is, brackets included.
@@ -230,31 +241,31 @@ pub struct SpannedModifier {
 
 /// A type as written.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TypeExpr {
+pub struct TypeExpr<'a> {
     /// What the type is.
-    pub kind: TypeKind,
+    pub kind: TypeKind<'a>,
     /// Where it is written.
     pub span: Span,
 }
 
 /// The forms a written type takes.
 #[derive(Clone, Debug, PartialEq)]
-pub enum TypeKind {
+pub enum TypeKind<'a> {
     /// A named type, possibly with template arguments:
     /// `float4`, `S`, `StructuredBuffer<float>`, `vector<float, 4>`, `RWTexture2D<unorm float4>`.
     Named {
         /// The name.
-        name: Path,
+        name: Path<'a>,
         /// `<…>` arguments, when written.
-        args: Option<Vec<TemplateArg>>,
+        args: Option<&'a [TemplateArg<'a>]>,
     },
     /// A struct defined in place: `struct { float a; } x;`.
-    Struct(Box<StructDecl>),
+    Struct(&'a StructDecl<'a>),
 }
 
-impl TypeExpr {
+impl<'a> TypeExpr<'a> {
     /// The type's name when it is a named type.
-    pub fn name(&self) -> Option<&Path> {
+    pub fn name(&self) -> Option<&Path<'a>> {
         match &self.kind {
             TypeKind::Named { name, .. } => Some(name),
             TypeKind::Struct(_) => None,
@@ -262,8 +273,8 @@ impl TypeExpr {
     }
 
     /// The template arguments when there are any.
-    pub fn template_args(&self) -> &[TemplateArg] {
-        match &self.kind {
+    pub fn template_args(&self) -> &'a [TemplateArg<'a>] {
+        match self.kind {
             TypeKind::Named {
                 args: Some(args), ..
             } => args,
@@ -274,16 +285,16 @@ impl TypeExpr {
 
 /// A template argument: a type (with an optional `unorm`/`snorm`) or a constant expression.
 #[derive(Clone, Debug, PartialEq)]
-pub enum TemplateArg {
+pub enum TemplateArg<'a> {
     /// A type argument, such as the `float4` of `Texture2D<float4>`.
     Type {
         /// `unorm`/`snorm` before the type.
         norm: Option<Norm>,
         /// The type.
-        ty: TypeExpr,
+        ty: TypeExpr<'a>,
     },
     /// A value argument, such as the `4` of `vector<float, 4>`.
-    Expr(Expr),
+    Expr(Expr<'a>),
 }
 
 /// The `unorm`/`snorm` modifiers of texture element types.
@@ -297,120 +308,120 @@ pub enum Norm {
 
 /// Something after `:` on a declarator, parameter or function.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Annotation {
+pub enum Annotation<'a> {
     /// A semantic: `: SV_Position`, `: TEXCOORD0`.
-    Semantic(Ident),
+    Semantic(Ident<'a>),
     /// `: register(u1, space2)`.
-    Register(Register),
+    Register(Register<'a>),
     /// `: packoffset(c0.x)`.
-    PackOffset(PackOffset),
+    PackOffset(PackOffset<'a>),
 }
 
 /// A `register(…)` binding.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Register {
+pub struct Register<'a> {
     /// The shader profile of the old `register(ps_5_0, t0)` form.
-    pub profile: Option<Ident>,
+    pub profile: Option<Ident<'a>>,
     /// The register: `t0`, `u1`, `b2`, `s3`, `c4`.
-    pub slot: Option<Ident>,
+    pub slot: Option<Ident<'a>>,
     /// The space: `space2`.
-    pub space: Option<Ident>,
+    pub space: Option<Ident<'a>>,
     /// Where `register(…)` is written.
     pub span: Span,
 }
 
 /// A `packoffset(c1.y)` placement.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PackOffset {
+pub struct PackOffset<'a> {
     /// The constant register: `c1`.
-    pub register: Ident,
+    pub register: Ident<'a>,
     /// The component selector after `.`: `y`.
-    pub component: Option<Ident>,
+    pub component: Option<Ident<'a>>,
     /// Where `packoffset(…)` is written.
     pub span: Span,
 }
 
 /// Variable declarations sharing one type: `static const float a = 1, b[2] : register(c0);`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct VariableDecl {
+pub struct VariableDecl<'a> {
     /// `[[vk::binding(…)]]` and other attributes.
-    pub attributes: Box<[Attribute]>,
+    pub attributes: &'a [Attribute<'a>],
     /// Storage classes, qualifiers and interpolation modifiers, in order.
-    pub modifiers: Box<[SpannedModifier]>,
+    pub modifiers: &'a [SpannedModifier],
     /// The declared type.
-    pub ty: TypeExpr,
-    /// The declared names, at least one (nearly always one, held in place).
-    pub declarators: ShortList<Declarator>,
+    pub ty: TypeExpr<'a>,
+    /// The declared names, at least one.
+    pub declarators: &'a [Declarator<'a>],
     /// Where the whole declaration is.
     pub span: Span,
 }
 
 /// One declared name with its array dimensions, annotations and initializer.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Declarator {
+pub struct Declarator<'a> {
     /// The name.
-    pub name: Ident,
+    pub name: Ident<'a>,
     /// Array dimensions, outermost first; `None` for an unsized `[]`.
-    pub array_dims: Box<[Option<Expr>]>,
+    pub array_dims: &'a [Option<Expr<'a>>],
     /// Semantics, registers and packoffsets after `:`.
-    pub annotations: Box<[Annotation]>,
+    pub annotations: &'a [Annotation<'a>],
     /// `= value`, an expression or an initializer list.
-    pub init: Option<Expr>,
+    pub init: Option<Expr<'a>>,
     /// Where the declarator is.
     pub span: Span,
 }
 
 /// A function declaration or definition.
 #[derive(Clone, Debug, PartialEq)]
-pub struct FunctionDecl {
+pub struct FunctionDecl<'a> {
     /// `[numthreads(…)]`, `[shader("compute")]`, ….
-    pub attributes: Vec<Attribute>,
+    pub attributes: &'a [Attribute<'a>],
     /// `static`, `inline`, `export`, `precise`, ….
-    pub modifiers: Vec<SpannedModifier>,
+    pub modifiers: &'a [SpannedModifier],
     /// The return type.
-    pub return_type: TypeExpr,
+    pub return_type: TypeExpr<'a>,
     /// The name (qualified for an out-of-line member `S::f`).
-    pub name: Path,
+    pub name: Path<'a>,
     /// The parameters.
-    pub params: Vec<Param>,
+    pub params: &'a [Param<'a>],
     /// The return semantic: `: SV_Target`.
-    pub return_annotations: Vec<Annotation>,
+    pub return_annotations: &'a [Annotation<'a>],
     /// The body; `None` for a declaration ending in `;`.
-    pub body: Option<Block>,
+    pub body: Option<Block<'a>>,
     /// Where the whole function is.
     pub span: Span,
 }
 
 /// A function parameter.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Param {
+pub struct Param<'a> {
     /// Attributes before the parameter.
-    pub attributes: Vec<Attribute>,
+    pub attributes: &'a [Attribute<'a>],
     /// `in`, `out`, `inout`, `uniform`, `const`, interpolation, `triangle`, `vertices`, ….
-    pub modifiers: Vec<SpannedModifier>,
+    pub modifiers: &'a [SpannedModifier],
     /// The type.
-    pub ty: TypeExpr,
+    pub ty: TypeExpr<'a>,
     /// The name (optional in prototypes).
-    pub name: Option<Ident>,
+    pub name: Option<Ident<'a>>,
     /// Array dimensions.
-    pub array_dims: Vec<Option<Expr>>,
+    pub array_dims: &'a [Option<Expr<'a>>],
     /// Semantics after `:`.
-    pub annotations: Vec<Annotation>,
+    pub annotations: &'a [Annotation<'a>],
     /// `= default value`.
-    pub default: Option<Expr>,
+    pub default: Option<Expr<'a>>,
     /// Where the parameter is.
     pub span: Span,
 }
 
 /// A struct definition.
 #[derive(Clone, Debug, PartialEq)]
-pub struct StructDecl {
+pub struct StructDecl<'a> {
     /// The name; `None` for an anonymous struct.
-    pub name: Option<Ident>,
+    pub name: Option<Ident<'a>>,
     /// The base struct of `struct D : B`.
-    pub base: Option<TypeExpr>,
+    pub base: Option<TypeExpr<'a>>,
     /// Fields ([`Item::Variable`]), methods ([`Item::Function`]), nested structs and typedefs.
-    pub members: Vec<Item>,
+    pub members: &'a [Item<'a>],
     /// Where the definition is.
     pub span: Span,
 }
@@ -426,93 +437,93 @@ pub enum BufferKind {
 
 /// A `cbuffer`/`tbuffer` block.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BufferDecl {
+pub struct BufferDecl<'a> {
     /// Attributes before it (`[[vk::binding(…)]]`).
-    pub attributes: Vec<Attribute>,
+    pub attributes: &'a [Attribute<'a>],
     /// `cbuffer` or `tbuffer`.
     pub kind: BufferKind,
     /// The block's name.
-    pub name: Ident,
+    pub name: Ident<'a>,
     /// `: register(b0)`.
-    pub annotations: Vec<Annotation>,
+    pub annotations: &'a [Annotation<'a>],
     /// The fields (and anything else declared inside).
-    pub members: Vec<Item>,
+    pub members: &'a [Item<'a>],
     /// Where the block is.
     pub span: Span,
 }
 
 /// `typedef T A, B[4];`
 #[derive(Clone, Debug, PartialEq)]
-pub struct TypedefDecl {
+pub struct TypedefDecl<'a> {
     /// `const` and other modifiers on the aliased type.
-    pub modifiers: Vec<SpannedModifier>,
+    pub modifiers: &'a [SpannedModifier],
     /// The aliased type.
-    pub ty: TypeExpr,
+    pub ty: TypeExpr<'a>,
     /// The new names (with array dimensions; no annotations or initializers).
-    pub declarators: Vec<Declarator>,
+    pub declarators: &'a [Declarator<'a>],
     /// Where the typedef is.
     pub span: Span,
 }
 
 /// `namespace N { … }`
 #[derive(Clone, Debug, PartialEq)]
-pub struct NamespaceDecl {
+pub struct NamespaceDecl<'a> {
     /// The namespace's name.
-    pub name: Ident,
+    pub name: Ident<'a>,
     /// What it contains.
-    pub items: Vec<Item>,
+    pub items: &'a [Item<'a>],
     /// Where it is.
     pub span: Span,
 }
 
 /// `{ statements }`
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub struct Block<'a> {
     /// The statements in order.
-    pub statements: Vec<Stmt>,
+    pub statements: &'a [Stmt<'a>],
     /// Where the braces are.
     pub span: Span,
 }
 
 /// A statement with its attributes (`[unroll]`, `[branch]`, …).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stmt {
+pub struct Stmt<'a> {
     /// What the statement is.
-    pub kind: StmtKind,
-    /// Attributes written before it (no allocation when there are none).
-    pub attributes: Box<[Attribute]>,
+    pub kind: StmtKind<'a>,
+    /// Attributes written before it.
+    pub attributes: &'a [Attribute<'a>],
     /// Where it is (attributes included).
     pub span: Span,
 }
 
 /// The statement forms.
 ///
-/// The payloads of the control-flow forms are boxed into named structs, so that a
+/// The payloads of the control-flow forms are named structs referred to, so that a
 /// [`Stmt`] stays small: a block's statements are stored inline in its list.
 #[derive(Clone, Debug, PartialEq)]
-pub enum StmtKind {
+pub enum StmtKind<'a> {
     /// `{ … }`
-    Block(Block),
+    Block(Block<'a>),
     /// A local declaration (variables, or a local struct/typedef).
-    Declaration(Box<Item>),
+    Declaration(&'a Item<'a>),
     /// `expr;`
-    Expr(Expr),
+    Expr(Expr<'a>),
     /// `if (cond) then else otherwise`
-    If(Box<IfStmt>),
+    If(&'a IfStmt<'a>),
     /// `for (init; condition; step) body`
-    For(Box<ForStmt>),
+    For(&'a ForStmt<'a>),
     /// `while (condition) body`
-    While(Box<WhileStmt>),
+    While(&'a WhileStmt<'a>),
     /// `do body while (condition);`
-    DoWhile(Box<WhileStmt>),
+    DoWhile(&'a WhileStmt<'a>),
     /// `switch (selector) { case …: … }`
-    Switch(Box<SwitchStmt>),
+    Switch(&'a SwitchStmt<'a>),
     /// `break;`
     Break,
     /// `continue;`
     Continue,
     /// `return;` or `return value;`
-    Return(Option<Expr>),
+    Return(Option<Expr<'a>>),
     /// `discard;`
     Discard,
     /// `;`
@@ -523,79 +534,79 @@ pub enum StmtKind {
 
 /// The parts of `if (condition) accept else reject` ([`StmtKind::If`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct IfStmt {
+pub struct IfStmt<'a> {
     /// The condition.
-    pub condition: Expr,
+    pub condition: Expr<'a>,
     /// Taken when true.
-    pub accept: Stmt,
+    pub accept: Stmt<'a>,
     /// Taken when false.
-    pub reject: Option<Stmt>,
+    pub reject: Option<Stmt<'a>>,
 }
 
 /// The parts of `for (init; condition; step) body` ([`StmtKind::For`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ForStmt {
+pub struct ForStmt<'a> {
     /// A declaration or expression statement, if any.
-    pub init: Option<Stmt>,
+    pub init: Option<Stmt<'a>>,
     /// The loop condition, if any.
-    pub condition: Option<Expr>,
+    pub condition: Option<Expr<'a>>,
     /// The step expression, if any.
-    pub step: Option<Expr>,
+    pub step: Option<Expr<'a>>,
     /// The body.
-    pub body: Stmt,
+    pub body: Stmt<'a>,
 }
 
 /// The parts of `while (condition) body` and `do body while (condition);`
 /// ([`StmtKind::While`], [`StmtKind::DoWhile`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct WhileStmt {
+pub struct WhileStmt<'a> {
     /// The condition.
-    pub condition: Expr,
+    pub condition: Expr<'a>,
     /// The body.
-    pub body: Stmt,
+    pub body: Stmt<'a>,
 }
 
 /// The parts of `switch (selector) { … }` ([`StmtKind::Switch`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct SwitchStmt {
+pub struct SwitchStmt<'a> {
     /// The value switched on.
-    pub selector: Expr,
+    pub selector: Expr<'a>,
     /// The case groups in order.
-    pub cases: Vec<SwitchCase>,
+    pub cases: &'a [SwitchCase<'a>],
 }
 
 /// One group of `case`/`default` labels and the statements after them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SwitchCase {
+pub struct SwitchCase<'a> {
     /// The labels, in order.
-    pub labels: Vec<CaseLabel>,
+    pub labels: &'a [CaseLabel<'a>],
     /// The statements up to the next label.
-    pub body: Vec<Stmt>,
+    pub body: &'a [Stmt<'a>],
     /// Where the group is.
     pub span: Span,
 }
 
 /// `case value:` or `default:`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CaseLabel {
+pub enum CaseLabel<'a> {
     /// `case value:`
-    Case(Expr),
+    Case(Expr<'a>),
     /// `default:`
     Default(Span),
 }
 
 /// An expression.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Expr {
+pub struct Expr<'a> {
     /// What the expression is.
-    pub kind: ExprKind,
+    pub kind: ExprKind<'a>,
     /// Where it is.
     pub span: Span,
 }
 
 /// A literal value.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Literal {
+pub enum Literal<'a> {
     /// An integer literal.
     Int {
         /// The value (literals are never negative; `-1` is a negation).
@@ -612,9 +623,9 @@ pub enum Literal {
     },
     /// `true` or `false`.
     Bool(bool),
-    /// A string literal (adjacent literals joined), escapes resolved (boxed: strings are
-    /// rare, and a [`Literal`] stays two words).
-    String(Box<String>),
+    /// A string literal (adjacent literals joined), escapes resolved (behind a second
+    /// reference: strings are rare, and a [`Literal`] stays two words).
+    String(&'a &'a str),
 }
 
 /// Prefix and postfix unary operators.
@@ -674,42 +685,42 @@ pub enum BinaryOp {
 /// Every variant is at most two words, so that an [`Expr`] takes 40 bytes: a large
 /// shader's syntax tree holds millions of them. The payloads of the forms with more
 /// parts (binary operators, assignments, indexing, calls, casts, member accesses,
-/// conditionals) are boxed into named structs, one allocation per node (both operands
-/// of a binary operator in one block), and names are boxed too (a [`Path`] is larger
+/// conditionals) are named structs referred to, one arena block per node (both operands
+/// of a binary operator in one block), and qualified names too (a [`Path`] is larger
 /// than every other form).
 #[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind {
+pub enum ExprKind<'a> {
     /// A literal.
-    Literal(Literal),
+    Literal(Literal<'a>),
     /// A variable, constant or enumerator name.
-    Name(NameExpr),
+    Name(NameExpr<'a>),
     /// A prefix or postfix operator.
     Unary {
         /// The operator.
         op: UnaryOp,
         /// Its operand.
-        operand: Box<Expr>,
+        operand: &'a Expr<'a>,
     },
     /// A binary operator.
-    Binary(Box<BinaryExpr>),
+    Binary(&'a BinaryExpr<'a>),
     /// `target = value`, or a compound assignment `target op= value`.
-    Assign(Box<AssignExpr>),
+    Assign(&'a AssignExpr<'a>),
     /// `condition ? accept : reject`
-    Conditional(Box<ConditionalExpr>),
+    Conditional(&'a ConditionalExpr<'a>),
     /// `(T)operand` or `(T[2])operand`.
-    Cast(Box<CastExpr>),
+    Cast(&'a CastExpr<'a>),
     /// A call of a function by name: `f(a, b)`, `ns::f(a)`, `S(x)` for user names.
-    Call(Box<CallExpr>),
+    Call(&'a CallExpr<'a>),
     /// A built-in type used as a constructor: `float4(a, b)`, `vector<float, 2>(x, y)`.
-    Constructor(Box<ConstructorExpr>),
+    Constructor(&'a ConstructorExpr<'a>),
     /// A method call: `buf.Load(0)`, `tex.Sample(s, uv)`, `buf.Load<float4>(0)`.
-    MethodCall(Box<MethodCallExpr>),
+    MethodCall(&'a MethodCallExpr<'a>),
     /// `base.member`: a field or a swizzle (`v.xyz`, `m._m00`).
-    Member(Box<MemberExpr>),
+    Member(&'a MemberExpr<'a>),
     /// `base[index]`
-    Index(Box<IndexExpr>),
+    Index(&'a IndexExpr<'a>),
     /// `{ a, b, { c, d } }`
-    InitList(Box<[Expr]>),
+    InitList(&'a [Expr<'a>]),
     /// An expression that failed to parse (already diagnosed).
     Error,
 }
@@ -720,51 +731,44 @@ pub enum ExprKind {
 /// expression's span. Qualified names, and names whose expression's span is wider than
 /// the name (`(x)`), keep their whole [`Path`].
 #[derive(Clone, Debug, PartialEq)]
-pub enum NameExpr {
+pub enum NameExpr<'a> {
     /// A plain name whose span is its expression's.
-    Plain(Arc<str>),
+    Plain(&'a str),
     /// Any other name.
-    Path(Box<Path>),
+    Path(&'a Path<'a>),
 }
 
-impl NameExpr {
-    /// The name `path`, used as the expression at `span`.
-    pub fn new(path: Path, span: Span) -> NameExpr {
+impl<'a> NameExpr<'a> {
+    /// The name `path`, used as the expression at `span`; a name other than a plain
+    /// one is placed in `arena`.
+    pub fn new(arena: &'a Arena, path: Path<'a>, span: Span) -> NameExpr<'a> {
         if path.is_plain() && path.last.span == span {
             NameExpr::Plain(path.last.name)
         } else {
-            NameExpr::Path(Box::new(path))
+            NameExpr::Path(arena.alloc(path))
         }
     }
 
     /// The name as a [`Path`], given the span of its expression.
-    pub fn to_path(&self, span: Span) -> std::borrow::Cow<'_, Path> {
-        match self {
-            NameExpr::Plain(name) => std::borrow::Cow::Owned(Path::new(
-                Vec::new(),
-                Ident {
-                    name: name.clone(),
-                    span,
-                },
-            )),
-            NameExpr::Path(path) => std::borrow::Cow::Borrowed(path),
+    pub fn to_path(&self, span: Span) -> Path<'a> {
+        match *self {
+            NameExpr::Plain(name) => Path::plain(Ident { name, span }),
+            NameExpr::Path(path) => *path,
         }
     }
 
     /// The name, moved to an expression whose span is no longer the name's (the `(x)` of
     /// a parenthesised name); `span` is the name's own expression's span.
-    pub fn widened(self, span: Span) -> NameExpr {
+    pub fn widened(self, arena: &'a Arena, span: Span) -> NameExpr<'a> {
         match self {
-            NameExpr::Plain(name) => {
-                NameExpr::Path(Box::new(Path::new(Vec::new(), Ident { name, span })))
-            }
+            NameExpr::Plain(name) => NameExpr::Path(arena.alloc(Path::plain(Ident { name, span }))),
             path => path,
         }
     }
 
     /// The last segment's spelling (the name itself, without qualifiers).
-    pub fn name(&self) -> &str {
-        match self {
+    pub fn name(&self) -> &'a str {
+        match *self {
             NameExpr::Plain(name) => name,
             NameExpr::Path(path) => path.name(),
         }
@@ -773,97 +777,97 @@ impl NameExpr {
 
 /// The parts of `lhs op rhs` ([`ExprKind::Binary`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct BinaryExpr {
+pub struct BinaryExpr<'a> {
     /// The operator.
     pub op: BinaryOp,
     /// The left operand.
-    pub lhs: Expr,
+    pub lhs: Expr<'a>,
     /// The right operand.
-    pub rhs: Expr,
+    pub rhs: Expr<'a>,
 }
 
 /// The parts of `target = value` or `target op= value` ([`ExprKind::Assign`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct AssignExpr {
+pub struct AssignExpr<'a> {
     /// `None` for `=`, the operator for `+=`, `<<=`, ….
     pub op: Option<BinaryOp>,
     /// The assigned place.
-    pub target: Expr,
+    pub target: Expr<'a>,
     /// The value.
-    pub value: Expr,
+    pub value: Expr<'a>,
 }
 
 /// The parts of `base[index]` ([`ExprKind::Index`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct IndexExpr {
+pub struct IndexExpr<'a> {
     /// The indexed value.
-    pub base: Expr,
+    pub base: Expr<'a>,
     /// The index.
-    pub index: Expr,
+    pub index: Expr<'a>,
 }
 
 /// The parts of `condition ? accept : reject` ([`ExprKind::Conditional`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConditionalExpr {
+pub struct ConditionalExpr<'a> {
     /// The condition.
-    pub condition: Expr,
+    pub condition: Expr<'a>,
     /// The value when true.
-    pub accept: Expr,
+    pub accept: Expr<'a>,
     /// The value when false.
-    pub reject: Expr,
+    pub reject: Expr<'a>,
 }
 
 /// The parts of a cast `(T)operand` or `(T[2])operand` ([`ExprKind::Cast`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CastExpr {
+pub struct CastExpr<'a> {
     /// The target type.
-    pub ty: TypeExpr,
+    pub ty: TypeExpr<'a>,
     /// Array dimensions written in the cast.
-    pub array_dims: Box<[Option<Expr>]>,
+    pub array_dims: &'a [Option<Expr<'a>>],
     /// The converted value.
-    pub operand: Expr,
+    pub operand: Expr<'a>,
 }
 
 /// The parts of a call by name `f(a, b)` ([`ExprKind::Call`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallExpr {
+pub struct CallExpr<'a> {
     /// The function's name.
-    pub function: Path,
+    pub function: Path<'a>,
     /// Explicit template arguments `f<T>(…)`.
-    pub template_args: Option<Vec<TemplateArg>>,
-    /// The arguments (nearly always one, held in place).
-    pub args: ShortList<Expr>,
+    pub template_args: Option<&'a [TemplateArg<'a>]>,
+    /// The arguments.
+    pub args: &'a [Expr<'a>],
 }
 
 /// The parts of a constructor call `float4(a, b)` ([`ExprKind::Constructor`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConstructorExpr {
+pub struct ConstructorExpr<'a> {
     /// The constructed type.
-    pub ty: TypeExpr,
-    /// The arguments (nearly always one, held in place).
-    pub args: ShortList<Expr>,
+    pub ty: TypeExpr<'a>,
+    /// The arguments.
+    pub args: &'a [Expr<'a>],
 }
 
 /// The parts of a method call `buf.Load(0)` ([`ExprKind::MethodCall`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct MethodCallExpr {
+pub struct MethodCallExpr<'a> {
     /// The object.
-    pub receiver: Expr,
+    pub receiver: Expr<'a>,
     /// The method's name.
-    pub method: Ident,
+    pub method: Ident<'a>,
     /// Explicit template arguments.
-    pub template_args: Option<Vec<TemplateArg>>,
-    /// The arguments (nearly always one, held in place).
-    pub args: ShortList<Expr>,
+    pub template_args: Option<&'a [TemplateArg<'a>]>,
+    /// The arguments.
+    pub args: &'a [Expr<'a>],
 }
 
 /// The parts of a member access `base.member` ([`ExprKind::Member`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct MemberExpr {
+pub struct MemberExpr<'a> {
     /// The object.
-    pub base: Expr,
+    pub base: Expr<'a>,
     /// The field or swizzle.
-    pub member: Ident,
+    pub member: Ident<'a>,
 }
 
 #[cfg(test)]
@@ -880,9 +884,7 @@ mod tests {
         assert_eq!(size_of::<ExprKind>(), 24);
         assert_eq!(size_of::<NameExpr>(), 16);
         assert_eq!(size_of::<Stmt>(), 80);
-        assert_eq!(size_of::<Path>(), 40);
-        // A variable declaration holds its one declarator in place (most declare one
-        // name): a local declaration statement is then one block, its boxed item.
-        assert_eq!(size_of::<Item>(), 248);
+        assert_eq!(size_of::<Path>(), 48);
+        assert_eq!(size_of::<Item>(), 152);
     }
 }

@@ -672,22 +672,10 @@ impl Spellings {
             return Symbol::EMPTY;
         }
         let key = SpellingKey::of(text);
-        // A text this short is all in its key.
-        let short = text.len() <= 8;
-        let mask = self.index.len() - 1;
-        let mut slot = home_slot(key.tag, self.shift);
-        while let Some(&found) = self.index.get(slot) {
-            if found.symbol == Symbol::EMPTY {
-                break;
-            }
-            if found.tag == key.tag
-                && found.word == key.word
-                && (short || same_text(self.text(found.symbol), text))
-            {
-                return found.symbol;
-            }
-            slot = (slot + 1) & mask;
-        }
+        let slot = match self.probe(&key, text) {
+            Ok(symbol) => return symbol,
+            Err(free) => free,
+        };
         let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
             *free = Slot {
@@ -702,6 +690,47 @@ impl Spellings {
             self.grow_index();
         }
         symbol
+    }
+
+    /// Where `text`, whose key is `key`, is in [`Spellings::index`]: its symbol, or the
+    /// free slot that ends its probe sequence.
+    #[inline]
+    fn probe(&self, key: &SpellingKey, text: &str) -> Result<Symbol, usize> {
+        // A text this short is all in its key.
+        let short = text.len() <= 8;
+        let mask = self.index.len() - 1;
+        let mut slot = home_slot(key.tag, self.shift);
+        while let Some(&found) = self.index.get(slot) {
+            if found.symbol == Symbol::EMPTY {
+                break;
+            }
+            if found.tag == key.tag
+                && found.word == key.word
+                && (short || same_text(self.text(found.symbol), text))
+            {
+                return Ok(found.symbol);
+            }
+            slot = (slot + 1) & mask;
+        }
+        Err(slot)
+    }
+
+    /// `text` shared: the table's copy when `text` has been interned (no allocation),
+    /// else a new one.
+    pub fn share(&self, text: &str) -> Arc<str> {
+        let found = match text.as_bytes() {
+            [] => None,
+            &[byte] => self
+                .one_byte
+                .get(usize::from(byte))
+                .copied()
+                .filter(|&symbol| symbol != Symbol::EMPTY),
+            _ => self.probe(&SpellingKey::of(text), text).ok(),
+        };
+        match found {
+            Some(symbol) => self.shared(symbol),
+            None => Arc::from(text),
+        }
     }
 
     /// Adds `text` as a new spelling.
@@ -1521,6 +1550,30 @@ mod tests {
         );
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec![codes::UNTERMINATED, codes::UNTERMINATED]);
+    }
+
+    #[test]
+    fn shared_texts_are_the_tables_copies() {
+        let mut spellings = Spellings::new();
+        let texts: Vec<String> = (0..300)
+            .map(|i| "abcdefghij_".repeat(i % 3) + &i.to_string())
+            .chain(["q".to_string(), "acc".to_string()])
+            .collect();
+        for text in texts.iter().step_by(2) {
+            spellings.intern(text);
+        }
+        for (i, text) in texts.iter().enumerate() {
+            let shared = spellings.share(text);
+            assert_eq!(&*shared, text.as_str());
+            let interned = i % 2 == 0;
+            let symbol = interned.then(|| spellings.intern(text));
+            assert_eq!(
+                symbol.is_some_and(|symbol| Arc::ptr_eq(&shared, &spellings.shared(symbol))),
+                interned,
+                "{text}"
+            );
+        }
+        assert_eq!(&*spellings.share(""), "");
     }
 
     #[test]

@@ -6,13 +6,19 @@
 //! types and overloads and builds the IR [`Module`]. [`compile`] runs them all.
 //!
 //! ```
-//! use oneshader_hlsl::{parse, MemoryLoader, PreprocessOptions};
+//! use oneshader_hlsl::{ast, parse, MemoryLoader, PreprocessOptions};
 //! use oneshader_ir::SourceMap;
 //!
 //! let mut sources = SourceMap::new();
 //! let main = sources.add("a.hlsl", "#define N 4\nfloat v[N];");
-//! let (unit, diagnostics) =
-//!     parse(&mut sources, main, &PreprocessOptions::default(), &MemoryLoader::new());
+//! let arena = ast::Arena::new();
+//! let (unit, diagnostics) = parse(
+//!     &arena,
+//!     &mut sources,
+//!     main,
+//!     &PreprocessOptions::default(),
+//!     &MemoryLoader::new(),
+//! );
 //! assert!(!diagnostics.has_errors());
 //! assert_eq!(unit.items.len(), 1);
 //! ```
@@ -35,14 +41,15 @@ use oneshader_ir::{Diagnostics, FileId, Module, SourceMap};
 
 /// Preprocesses and parses the file `main` of `source_map` (included files are added to it).
 ///
-/// Returns the syntax tree, which is complete as far as the input allowed,
-/// and every diagnostic of lexing, preprocessing and parsing.
-pub fn parse(
+/// Returns the syntax tree, which lives in `arena` and is complete as far as the input
+/// allowed, and every diagnostic of lexing, preprocessing and parsing.
+pub fn parse<'a>(
+    arena: &'a ast::Arena,
     source_map: &mut SourceMap,
     main: FileId,
     options: &PreprocessOptions,
     loader: &dyn FileLoader,
-) -> (ast::TranslationUnit, Diagnostics) {
+) -> (ast::TranslationUnit<'a>, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let preprocessed = preprocess::preprocess(source_map, main, options, loader, &mut diagnostics);
     let records = provenance::Provenance {
@@ -50,6 +57,7 @@ pub fn parse(
         inclusions: preprocessed.inclusions,
     };
     let unit = parser::parse_preprocessed(
+        arena,
         preprocessed.tokens,
         preprocessed.spellings,
         &mut diagnostics,
@@ -90,7 +98,10 @@ pub fn compile(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
+    // The syntax tree lives here until lowering is done, and is freed whole.
+    let arena = ast::Arena::new();
     let unit = parser::parse_preprocessed(
+        &arena,
         preprocessed.tokens,
         preprocessed.spellings,
         &mut diagnostics,

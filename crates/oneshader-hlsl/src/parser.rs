@@ -47,22 +47,25 @@ type PResult<T> = Result<T, Failed>;
 ///
 /// Newline tokens are ignored; the stream should end with [`TokenKind::Eof`]
 /// (one is added if it does not). `spellings` holds the tokens' spellings.
-pub fn parse_tokens(
+/// The tree lives in `arena`.
+pub fn parse_tokens<'a>(
+    arena: &'a Arena,
     mut tokens: Vec<Token>,
     spellings: Spellings,
     diagnostics: &mut Diagnostics,
-) -> TranslationUnit {
+) -> TranslationUnit<'a> {
     tokens.retain(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker));
-    parse_preprocessed(tokens, spellings, diagnostics)
+    parse_preprocessed(arena, tokens, spellings, diagnostics)
 }
 
 /// [`parse_tokens`] for the preprocessor's output, which holds neither newlines nor
 /// placemarkers (nothing to filter out).
-pub(crate) fn parse_preprocessed(
+pub(crate) fn parse_preprocessed<'a>(
+    arena: &'a Arena,
     mut tokens: Vec<Token>,
     spellings: Spellings,
     diagnostics: &mut Diagnostics,
-) -> TranslationUnit {
+) -> TranslationUnit<'a> {
     let end = match tokens.last() {
         Some(last) if last.kind == TokenKind::Eof => *last,
         last => {
@@ -75,6 +78,8 @@ pub(crate) fn parse_preprocessed(
         }
     };
     let mut parser = Parser {
+        arena,
+        names: vec![None; spellings.len()],
         prev_span: tokens.first().map_or(end.span, |t| t.span),
         current: tokens.first().copied().unwrap_or(end),
         tokens,
@@ -90,10 +95,15 @@ pub(crate) fn parse_preprocessed(
         stmt_stack: Vec::new(),
     };
     let items = parser.parse_items(false);
-    TranslationUnit { items }
+    TranslationUnit::new(items, parser.spellings)
 }
 
-struct Parser<'d> {
+struct Parser<'a, 'd> {
+    /// Where the tree's nodes, lists and names are placed.
+    arena: &'a Arena,
+    /// The arena's copy of each spelling used as a name so far, by symbol index: a
+    /// spelling is copied once however often it is used.
+    names: Vec<Option<&'a str>>,
     tokens: Vec<Token>,
     /// The spellings of `tokens`.
     spellings: Spellings,
@@ -113,12 +123,11 @@ struct Parser<'d> {
     /// Set by OSH0201: the parser skipped to the end and reports nothing more.
     abandoned: bool,
     /// The arguments of the calls being parsed, innermost call's last: each list is
-    /// gathered here and moved into a boxed slice of its exact length, so that a list
-    /// costs one allocation rather than a growing `Vec` and its shrinking.
-    expr_stack: Vec<Expr>,
+    /// gathered here and moved into an arena slice of its exact length.
+    expr_stack: Vec<Expr<'a>>,
     /// The statements of the blocks being parsed, innermost block's last (as
     /// `expr_stack`).
-    stmt_stack: Vec<Stmt>,
+    stmt_stack: Vec<Stmt<'a>>,
 }
 
 /// Whether `name` is a scalar, vector or matrix type spelling (`float`, `uint3`, `half4x4`,
@@ -327,7 +336,7 @@ fn describe(token: &Token, spellings: &Spellings) -> String {
     }
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a, '_> {
     // ----- token access -------------------------------------------------------------------
 
     fn peek(&self) -> &Token {
@@ -366,14 +375,33 @@ impl Parser<'_> {
     }
 
     /// Moves past the next token and returns it as a name (the caller checked its kind).
-    fn bump_ident(&mut self) -> Ident {
-        let t = self.peek();
+    fn bump_ident(&mut self) -> Ident<'a> {
+        let t = *self.peek();
         let ident = Ident {
-            name: self.spellings.shared(t.text),
+            name: self.name(t.text),
             span: t.span,
         };
         self.advance();
         ident
+    }
+
+    /// The arena's copy of the spelling of `symbol`, made on its first use.
+    fn name(&mut self, symbol: Symbol) -> &'a str {
+        match self.names.get_mut(symbol.index()) {
+            Some(&mut Some(name)) => name,
+            Some(slot) => {
+                let name: &'a str = self.arena.alloc_str(self.spellings.text(symbol));
+                *slot = Some(name);
+                name
+            }
+            // A symbol added after parsing began (none is): copied on each use.
+            None => self.arena.alloc_str(self.spellings.text(symbol)),
+        }
+    }
+
+    /// `nodes` moved into an arena slice.
+    fn list<T>(&self, nodes: Vec<T>) -> &'a [T] {
+        self.arena.alloc_slice_fill_iter(nodes)
     }
 
     /// Moves past the next token and returns its span.
@@ -466,7 +494,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn expect_ident(&mut self, what: &str) -> PResult<Ident> {
+    fn expect_ident(&mut self, what: &str) -> PResult<Ident<'a>> {
         if self.at(TokenKind::Ident) {
             Ok(self.bump_ident())
         } else {
@@ -586,7 +614,7 @@ impl Parser<'_> {
     // ----- declarations -------------------------------------------------------------------
 
     /// Items up to the end of file, or up to (not including) `}` when `nested`.
-    fn parse_items(&mut self, nested: bool) -> Vec<Item> {
+    fn parse_items(&mut self, nested: bool) -> &'a [Item<'a>] {
         let mut items = Vec::new();
         loop {
             match self.kind() {
@@ -605,11 +633,11 @@ impl Parser<'_> {
                 }
             }
         }
-        items
+        self.list(items)
     }
 
     /// One declaration. Functions are accepted only when `allow_functions`.
-    fn parse_item(&mut self, allow_functions: bool) -> PResult<Item> {
+    fn parse_item(&mut self, allow_functions: bool) -> PResult<Item<'a>> {
         let start = self.span();
         match self.kind() {
             TokenKind::PragmaPackMatrix => {
@@ -631,7 +659,7 @@ impl Parser<'_> {
         result
     }
 
-    fn parse_item_inner(&mut self, start: Span, allow_functions: bool) -> PResult<Item> {
+    fn parse_item_inner(&mut self, start: Span, allow_functions: bool) -> PResult<Item<'a>> {
         let attributes = self.parse_attributes()?;
         match self.kind() {
             TokenKind::Keyword(Keyword::Cbuffer | Keyword::Tbuffer) => {
@@ -655,11 +683,11 @@ impl Parser<'_> {
             let decl = self.parse_struct()?;
             if self.at(TokenKind::Semicolon) && modifiers.is_empty() {
                 self.advance();
-                return Ok(Item::Struct(Box::new(decl)));
+                return Ok(Item::Struct(self.arena.alloc(decl)));
             }
             TypeExpr {
                 span: decl.span,
-                kind: TypeKind::Struct(Box::new(decl)),
+                kind: TypeKind::Struct(self.arena.alloc(decl)),
             }
         } else {
             self.parse_type()?
@@ -671,7 +699,7 @@ impl Parser<'_> {
             }
             return self
                 .parse_function(start, attributes, modifiers, ty, name)
-                .map(|function| Item::Function(Box::new(function)));
+                .map(|function| Item::Function(self.arena.alloc(function)));
         }
         let first = match name {
             name if name.is_plain() => name.last,
@@ -687,15 +715,15 @@ impl Parser<'_> {
         let declarators = self.parse_declarators(first)?;
         self.expect(TokenKind::Semicolon, "';'")?;
         Ok(Item::Variable(VariableDecl {
-            attributes: attributes.into_boxed_slice(),
-            modifiers: modifiers.into_boxed_slice(),
+            attributes,
+            modifiers,
             ty,
             declarators,
             span: self.span_from(start),
         }))
     }
 
-    fn parse_modifiers(&mut self) -> Vec<SpannedModifier> {
+    fn parse_modifiers(&mut self) -> &'a [SpannedModifier] {
         let mut modifiers = Vec::new();
         loop {
             let token = self.peek();
@@ -710,7 +738,7 @@ impl Parser<'_> {
                 _ => None,
             };
             let Some(modifier) = modifier else {
-                return modifiers;
+                return self.list(modifiers);
             };
             let span = self.bump_span();
             modifiers.push(SpannedModifier { modifier, span });
@@ -718,14 +746,14 @@ impl Parser<'_> {
     }
 
     /// `[attr(args)]` and `[[ns::attr(args), …]]` groups.
-    fn parse_attributes(&mut self) -> PResult<Vec<Attribute>> {
+    fn parse_attributes(&mut self) -> PResult<&'a [Attribute<'a>]> {
         let mut attributes = Vec::new();
         while self.at(TokenKind::LBracket) {
             let start = self.bump_span();
             let double_bracket = self.eat(TokenKind::LBracket);
             loop {
                 let name = self.parse_attribute_name()?;
-                let mut args = ShortList::default();
+                let mut args: &'a [Expr<'a>] = &[];
                 if self.eat(TokenKind::LParen) {
                     args = self.parse_arguments_after_paren()?;
                 }
@@ -747,11 +775,11 @@ impl Parser<'_> {
                 last.span = self.span_from(start);
             }
         }
-        Ok(attributes)
+        Ok(self.list(attributes))
     }
 
     /// Attribute names may be keywords (`[unroll]` is not one, but `[[vk::…]]` names can be anything).
-    fn parse_attribute_name(&mut self) -> PResult<Path> {
+    fn parse_attribute_name(&mut self) -> PResult<Path<'a>> {
         let mut segments = Vec::new();
         loop {
             match self.peek().kind {
@@ -764,10 +792,13 @@ impl Parser<'_> {
                 break;
             }
         }
-        Path::from_segments(segments).ok_or_else(|| self.expected("an attribute name"))
+        let Some(last) = segments.pop() else {
+            return Err(self.expected("an attribute name"));
+        };
+        Ok(Path::new(self.list(segments), last))
     }
 
-    fn parse_path(&mut self, what: &str) -> PResult<Path> {
+    fn parse_path(&mut self, what: &str) -> PResult<Path<'a>> {
         let last = self.expect_ident(what)?;
         if self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
             self.parse_qualified_path(last, what)
@@ -778,7 +809,7 @@ impl Parser<'_> {
 
     /// The rest of a path whose first part, `first`, is followed by `::` and a name.
     #[inline(never)]
-    fn parse_qualified_path(&mut self, first: Ident, what: &str) -> PResult<Path> {
+    fn parse_qualified_path(&mut self, first: Ident<'a>, what: &str) -> PResult<Path<'a>> {
         let mut last = first;
         let mut qualifiers = Vec::new();
         while self.at(TokenKind::ColonColon) && self.peek_at(1).kind == TokenKind::Ident {
@@ -786,18 +817,18 @@ impl Parser<'_> {
             let next = self.expect_ident(what)?;
             qualifiers.push(std::mem::replace(&mut last, next));
         }
-        Ok(Path::new(qualifiers, last))
+        Ok(Path::new(self.list(qualifiers), last))
     }
 
     /// A named type with optional template arguments (`struct S` is accepted as `S`).
-    fn parse_type(&mut self) -> PResult<TypeExpr> {
+    fn parse_type(&mut self) -> PResult<TypeExpr<'a>> {
         self.enter()?;
         let result = self.parse_type_inner();
         self.leave();
         result
     }
 
-    fn parse_type_inner(&mut self) -> PResult<TypeExpr> {
+    fn parse_type_inner(&mut self) -> PResult<TypeExpr<'a>> {
         let start = self.span();
         if self.at_keyword(Keyword::Struct) {
             self.advance();
@@ -818,12 +849,12 @@ impl Parser<'_> {
     }
 
     /// `<arg, …>`, the `<` being current.
-    fn parse_template_args(&mut self) -> PResult<Vec<TemplateArg>> {
+    fn parse_template_args(&mut self) -> PResult<&'a [TemplateArg<'a>]> {
         self.expect(TokenKind::Lt, "'<'")?;
         let mut args = Vec::new();
         if matches!(self.kind(), TokenKind::Gt | TokenKind::Shr) {
             self.expect_closing_angle()?;
-            return Ok(args);
+            return Ok(&[]);
         }
         loop {
             let norm = if self.at_keyword(Keyword::Unorm) {
@@ -846,14 +877,14 @@ impl Parser<'_> {
             }
         }
         self.expect_closing_angle()?;
-        Ok(args)
+        Ok(self.list(args))
     }
 
     /// Declarators after the first name: `a[2] : SEM = 1, b`.
-    fn parse_declarators(&mut self, first: Ident) -> PResult<ShortList<Declarator>> {
+    fn parse_declarators(&mut self, first: Ident<'a>) -> PResult<&'a [Declarator<'a>]> {
         let first = self.parse_declarator(first)?;
         if !self.eat(TokenKind::Comma) {
-            return Ok(ShortList::One(first));
+            return Ok(std::slice::from_ref(self.arena.alloc(first)));
         }
         let mut declarators = vec![first];
         loop {
@@ -863,27 +894,27 @@ impl Parser<'_> {
                 break;
             }
         }
-        Ok(declarators.into_iter().collect())
+        Ok(self.list(declarators))
     }
 
     /// The rest of the declarator that declares `name`: array dimensions, annotations and
     /// an initializer.
-    fn parse_declarator(&mut self, name: Ident) -> PResult<Declarator> {
+    fn parse_declarator(&mut self, name: Ident<'a>) -> PResult<Declarator<'a>> {
         let start = name.span;
         let array_dims = self.parse_array_dims()?;
         let annotations = self.parse_annotations()?;
         let init = self.parse_initializer()?;
         Ok(Declarator {
             name,
-            array_dims: array_dims.into_boxed_slice(),
-            annotations: annotations.into_boxed_slice(),
+            array_dims,
+            annotations,
             init,
             span: self.span_from(start),
         })
     }
 
     /// The `= expression` after a declarator or a parameter, if there is one.
-    fn parse_initializer(&mut self) -> PResult<Option<Expr>> {
+    fn parse_initializer(&mut self) -> PResult<Option<Expr<'a>>> {
         if self.eat(TokenKind::Eq) {
             Ok(Some(self.parse_assignment()?))
         } else {
@@ -891,7 +922,7 @@ impl Parser<'_> {
         }
     }
 
-    fn parse_array_dims(&mut self) -> PResult<Vec<Option<Expr>>> {
+    fn parse_array_dims(&mut self) -> PResult<&'a [Option<Expr<'a>>]> {
         let mut dims = Vec::new();
         while self.eat(TokenKind::LBracket) {
             if self.eat(TokenKind::RBracket) {
@@ -901,11 +932,11 @@ impl Parser<'_> {
             dims.push(Some(self.parse_expression()?));
             self.expect(TokenKind::RBracket, "']'")?;
         }
-        Ok(dims)
+        Ok(self.list(dims))
     }
 
     /// `: SEMANTIC`, `: register(…)`, `: packoffset(…)`, any number of them.
-    fn parse_annotations(&mut self) -> PResult<Vec<Annotation>> {
+    fn parse_annotations(&mut self) -> PResult<&'a [Annotation<'a>]> {
         let mut annotations = Vec::new();
         while self.eat(TokenKind::Colon) {
             let start = self.span();
@@ -957,17 +988,17 @@ impl Parser<'_> {
                 annotations.push(Annotation::Semantic(self.expect_ident("a semantic")?));
             }
         }
-        Ok(annotations)
+        Ok(self.list(annotations))
     }
 
     fn parse_function(
         &mut self,
         start: Span,
-        attributes: Vec<Attribute>,
-        modifiers: Vec<SpannedModifier>,
-        return_type: TypeExpr,
-        name: Path,
-    ) -> PResult<FunctionDecl> {
+        attributes: &'a [Attribute<'a>],
+        modifiers: &'a [SpannedModifier],
+        return_type: TypeExpr<'a>,
+        name: Path<'a>,
+    ) -> PResult<FunctionDecl<'a>> {
         self.expect(TokenKind::LParen, "'('")?;
         let mut params = Vec::new();
         let void_list = matches!(self.peek().kind, TokenKind::Ident)
@@ -985,7 +1016,6 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
-        params.shrink_to_fit();
         let return_annotations = self.parse_annotations()?;
         let body = if self.eat(TokenKind::Semicolon) {
             None
@@ -999,14 +1029,14 @@ impl Parser<'_> {
             modifiers,
             return_type,
             name,
-            params,
+            params: self.list(params),
             return_annotations,
             body,
             span: self.span_from(start),
         })
     }
 
-    fn parse_param(&mut self) -> PResult<Param> {
+    fn parse_param(&mut self) -> PResult<Param<'a>> {
         let start = self.span();
         let attributes = self.parse_attributes()?;
         let modifiers = self.parse_modifiers();
@@ -1032,7 +1062,7 @@ impl Parser<'_> {
     }
 
     /// `struct Name : Base { members }` (without the trailing `;`).
-    fn parse_struct(&mut self) -> PResult<StructDecl> {
+    fn parse_struct(&mut self) -> PResult<StructDecl<'a>> {
         let start = self.bump_span();
         let name = if self.at(TokenKind::Ident) {
             let name = self.expect_ident("a struct name")?;
@@ -1051,7 +1081,7 @@ impl Parser<'_> {
             return Ok(StructDecl {
                 name,
                 base,
-                members: Vec::new(),
+                members: &[],
                 span: self.span_from(start),
             });
         }
@@ -1066,7 +1096,7 @@ impl Parser<'_> {
         })
     }
 
-    fn parse_buffer(&mut self, start: Span, attributes: Vec<Attribute>) -> PResult<Item> {
+    fn parse_buffer(&mut self, start: Span, attributes: &'a [Attribute<'a>]) -> PResult<Item<'a>> {
         let kind = if self.at_keyword(Keyword::Cbuffer) {
             BufferKind::Constant
         } else {
@@ -1079,7 +1109,7 @@ impl Parser<'_> {
         let members = self.parse_items(true);
         self.expect(TokenKind::RBrace, "'}'")?;
         self.eat(TokenKind::Semicolon);
-        Ok(Item::Buffer(Box::new(BufferDecl {
+        Ok(Item::Buffer(self.arena.alloc(BufferDecl {
             attributes,
             kind,
             name,
@@ -1089,7 +1119,7 @@ impl Parser<'_> {
         })))
     }
 
-    fn parse_typedef(&mut self, start: Span) -> PResult<Item> {
+    fn parse_typedef(&mut self, start: Span) -> PResult<Item<'a>> {
         self.advance();
         let modifiers = self.parse_modifiers();
         let ty = if self.at_keyword(Keyword::Struct) && self.peek_at(1).kind == TokenKind::LBrace
@@ -1098,7 +1128,7 @@ impl Parser<'_> {
             let decl = self.parse_struct()?;
             TypeExpr {
                 span: decl.span,
-                kind: TypeKind::Struct(Box::new(decl)),
+                kind: TypeKind::Struct(self.arena.alloc(decl)),
             }
         } else {
             self.parse_type()?
@@ -1111,8 +1141,8 @@ impl Parser<'_> {
             declarators.push(Declarator {
                 span: self.span_from(name.span),
                 name,
-                array_dims: array_dims.into_boxed_slice(),
-                annotations: Box::default(),
+                array_dims,
+                annotations: &[],
                 init: None,
             });
             if !self.eat(TokenKind::Comma) {
@@ -1120,22 +1150,22 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::Semicolon, "';'")?;
-        Ok(Item::Typedef(Box::new(TypedefDecl {
+        Ok(Item::Typedef(self.arena.alloc(TypedefDecl {
             modifiers,
             ty,
-            declarators,
+            declarators: self.list(declarators),
             span: self.span_from(start),
         })))
     }
 
-    fn parse_namespace(&mut self, start: Span) -> PResult<Item> {
+    fn parse_namespace(&mut self, start: Span) -> PResult<Item<'a>> {
         self.advance();
         let name = self.expect_ident("a namespace name")?;
         self.expect(TokenKind::LBrace, "'{'")?;
         let items = self.parse_items(true);
         self.expect(TokenKind::RBrace, "'}'")?;
         self.eat(TokenKind::Semicolon);
-        Ok(Item::Namespace(Box::new(NamespaceDecl {
+        Ok(Item::Namespace(self.arena.alloc(NamespaceDecl {
             name,
             items,
             span: self.span_from(start),
@@ -1145,7 +1175,7 @@ impl Parser<'_> {
     // ----- statements ---------------------------------------------------------------------
 
     #[inline(never)]
-    fn parse_block(&mut self) -> PResult<Block> {
+    fn parse_block(&mut self) -> PResult<Block<'a>> {
         let start = self.expect(TokenKind::LBrace, "'{'")?;
         let base = self.stmt_stack.len();
         while !self.at(TokenKind::RBrace) && !self.at(TokenKind::Eof) {
@@ -1154,7 +1184,9 @@ impl Parser<'_> {
         }
         // Moved out whether or not the block closes, so that the stack holds only the
         // enclosing blocks' statements again.
-        let statements: Vec<Stmt> = self.stmt_stack.drain(base..).collect();
+        let statements = self
+            .arena
+            .alloc_slice_fill_iter(self.stmt_stack.drain(base..));
         self.expect(TokenKind::RBrace, "'}'")?;
         Ok(Block {
             statements,
@@ -1163,7 +1195,7 @@ impl Parser<'_> {
     }
 
     /// One statement; on a syntax error, an [`StmtKind::Error`] after recovery.
-    fn parse_statement(&mut self) -> Stmt {
+    fn parse_statement(&mut self) -> Stmt<'a> {
         let start = self.span();
         let before = self.pos;
         let result = match self.enter() {
@@ -1181,13 +1213,13 @@ impl Parser<'_> {
             }
             Stmt {
                 kind: StmtKind::Error,
-                attributes: Box::default(),
+                attributes: &[],
                 span: self.span_from(start),
             }
         })
     }
 
-    fn parse_statement_inner(&mut self, start: Span) -> PResult<Stmt> {
+    fn parse_statement_inner(&mut self, start: Span) -> PResult<Stmt<'a>> {
         let attributes = self.parse_attributes()?;
         let kind = match self.kind() {
             TokenKind::LBrace => StmtKind::Block(self.parse_block()?),
@@ -1233,7 +1265,7 @@ impl Parser<'_> {
         };
         Ok(Stmt {
             kind,
-            attributes: attributes.into_boxed_slice(),
+            attributes,
             span: self.span_from(start),
         })
     }
@@ -1243,7 +1275,7 @@ impl Parser<'_> {
     // unoptimised builds.
 
     #[inline(never)]
-    fn parse_if(&mut self) -> PResult<StmtKind> {
+    fn parse_if(&mut self) -> PResult<StmtKind<'a>> {
         self.advance();
         let condition = self.parse_condition()?;
         let accept = self.parse_statement();
@@ -1253,7 +1285,7 @@ impl Parser<'_> {
         } else {
             None
         };
-        Ok(StmtKind::If(Box::new(IfStmt {
+        Ok(StmtKind::If(self.arena.alloc(IfStmt {
             condition,
             accept,
             reject,
@@ -1261,15 +1293,17 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
-    fn parse_while(&mut self) -> PResult<StmtKind> {
+    fn parse_while(&mut self) -> PResult<StmtKind<'a>> {
         self.advance();
         let condition = self.parse_condition()?;
         let body = self.parse_statement();
-        Ok(StmtKind::While(Box::new(WhileStmt { condition, body })))
+        Ok(StmtKind::While(
+            self.arena.alloc(WhileStmt { condition, body }),
+        ))
     }
 
     #[inline(never)]
-    fn parse_do_while(&mut self) -> PResult<StmtKind> {
+    fn parse_do_while(&mut self) -> PResult<StmtKind<'a>> {
         self.advance();
         let body = self.parse_statement();
         if !self.at_keyword(Keyword::While) {
@@ -1278,17 +1312,19 @@ impl Parser<'_> {
         self.advance();
         let condition = self.parse_condition()?;
         self.expect(TokenKind::Semicolon, "';'")?;
-        Ok(StmtKind::DoWhile(Box::new(WhileStmt { condition, body })))
+        Ok(StmtKind::DoWhile(
+            self.arena.alloc(WhileStmt { condition, body }),
+        ))
     }
 
     #[inline(never)]
-    fn parse_declaration_statement(&mut self) -> PResult<StmtKind> {
+    fn parse_declaration_statement(&mut self) -> PResult<StmtKind<'a>> {
         let item = self.parse_item(false)?;
-        Ok(StmtKind::Declaration(Box::new(item)))
+        Ok(StmtKind::Declaration(self.arena.alloc(item)))
     }
 
     #[inline(never)]
-    fn parse_expression_statement(&mut self) -> PResult<StmtKind> {
+    fn parse_expression_statement(&mut self) -> PResult<StmtKind<'a>> {
         let expr = self.parse_expression()?;
         self.expect(TokenKind::Semicolon, "';'")?;
         Ok(StmtKind::Expr(expr))
@@ -1331,7 +1367,7 @@ impl Parser<'_> {
     }
 
     /// `( expression )` of `if`, `while`, `switch`.
-    fn parse_condition(&mut self) -> PResult<Expr> {
+    fn parse_condition(&mut self) -> PResult<Expr<'a>> {
         self.expect(TokenKind::LParen, "'('")?;
         let condition = self.parse_expression()?;
         self.expect(TokenKind::RParen, "')'")?;
@@ -1339,7 +1375,7 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
-    fn parse_for(&mut self) -> PResult<StmtKind> {
+    fn parse_for(&mut self) -> PResult<StmtKind<'a>> {
         self.advance();
         self.expect(TokenKind::LParen, "'('")?;
         let init_start = self.span();
@@ -1348,8 +1384,8 @@ impl Parser<'_> {
         } else if self.is_declaration_start() {
             let item = self.parse_item(false)?;
             Some(Stmt {
-                kind: StmtKind::Declaration(Box::new(item)),
-                attributes: Box::default(),
+                kind: StmtKind::Declaration(self.arena.alloc(item)),
+                attributes: &[],
                 span: self.span_from(init_start),
             })
         } else {
@@ -1357,7 +1393,7 @@ impl Parser<'_> {
             self.expect(TokenKind::Semicolon, "';'")?;
             Some(Stmt {
                 kind: StmtKind::Expr(expr),
-                attributes: Box::default(),
+                attributes: &[],
                 span: self.span_from(init_start),
             })
         };
@@ -1374,7 +1410,7 @@ impl Parser<'_> {
         };
         self.expect(TokenKind::RParen, "')'")?;
         let body = self.parse_statement();
-        Ok(StmtKind::For(Box::new(ForStmt {
+        Ok(StmtKind::For(self.arena.alloc(ForStmt {
             init,
             condition,
             step,
@@ -1383,11 +1419,11 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
-    fn parse_switch(&mut self) -> PResult<StmtKind> {
+    fn parse_switch(&mut self) -> PResult<StmtKind<'a>> {
         self.advance();
         let selector = self.parse_condition()?;
         self.expect(TokenKind::LBrace, "'{'")?;
-        let mut cases: Vec<SwitchCase> = Vec::new();
+        let mut cases: Vec<SwitchCase<'a>> = Vec::new();
         while !self.at(TokenKind::RBrace) && !self.at(TokenKind::Eof) {
             let start = self.span();
             let mut labels = Vec::new();
@@ -1418,30 +1454,33 @@ impl Parser<'_> {
                 body.push(self.parse_statement());
             }
             cases.push(SwitchCase {
-                labels,
-                body,
+                labels: self.list(labels),
+                body: self.list(body),
                 span: self.span_from(start),
             });
         }
         self.expect(TokenKind::RBrace, "'}'")?;
-        Ok(StmtKind::Switch(Box::new(SwitchStmt { selector, cases })))
+        Ok(StmtKind::Switch(self.arena.alloc(SwitchStmt {
+            selector,
+            cases: self.list(cases),
+        })))
     }
 
     // ----- expressions --------------------------------------------------------------------
 
     /// A full expression, comma operator included.
-    fn parse_expression(&mut self) -> PResult<Expr> {
+    fn parse_expression(&mut self) -> PResult<Expr<'a>> {
         self.chain(Self::parse_comma_chain)
     }
 
-    fn parse_comma_chain(&mut self) -> PResult<Expr> {
+    fn parse_comma_chain(&mut self) -> PResult<Expr<'a>> {
         let mut lhs = self.parse_assignment()?;
         while self.eat(TokenKind::Comma) {
             self.enter()?;
             let rhs = self.parse_assignment()?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary(Box::new(BinaryExpr {
+                kind: ExprKind::Binary(self.arena.alloc(BinaryExpr {
                     op: BinaryOp::Comma,
                     lhs,
                     rhs,
@@ -1452,7 +1491,7 @@ impl Parser<'_> {
     }
 
     /// An assignment expression (right-associative; no comma).
-    fn parse_assignment(&mut self) -> PResult<Expr> {
+    fn parse_assignment(&mut self) -> PResult<Expr<'a>> {
         self.enter()?;
         let result = match self.parse_whole_leaf(1, true) {
             Some(leaf) => Ok(leaf),
@@ -1462,7 +1501,7 @@ impl Parser<'_> {
         result
     }
 
-    fn parse_assignment_inner(&mut self) -> PResult<Expr> {
+    fn parse_assignment_inner(&mut self) -> PResult<Expr<'a>> {
         let target = self.parse_conditional()?;
         let Some(op) = assign_op(self.kind()) else {
             return Ok(target);
@@ -1471,12 +1510,12 @@ impl Parser<'_> {
         let value = self.parse_assignment()?;
         Ok(Expr {
             span: target.span.to(value.span),
-            kind: ExprKind::Assign(Box::new(AssignExpr { op, target, value })),
+            kind: ExprKind::Assign(self.arena.alloc(AssignExpr { op, target, value })),
         })
     }
 
     /// `a ? b : c`, where, as in C++, `c` is an assignment expression.
-    fn parse_conditional(&mut self) -> PResult<Expr> {
+    fn parse_conditional(&mut self) -> PResult<Expr<'a>> {
         let condition = self.parse_binary(1)?;
         if !self.eat(TokenKind::Question) {
             return Ok(condition);
@@ -1486,7 +1525,7 @@ impl Parser<'_> {
         let reject = self.parse_assignment()?;
         Ok(Expr {
             span: condition.span.to(reject.span),
-            kind: ExprKind::Conditional(Box::new(ConditionalExpr {
+            kind: ExprKind::Conditional(self.arena.alloc(ConditionalExpr {
                 condition,
                 accept,
                 reject,
@@ -1495,11 +1534,11 @@ impl Parser<'_> {
     }
 
     /// Binary operators binding at least as tightly as `min_precedence` (precedence climbing).
-    fn parse_binary(&mut self, min_precedence: u8) -> PResult<Expr> {
+    fn parse_binary(&mut self, min_precedence: u8) -> PResult<Expr<'a>> {
         self.chain(|parser| parser.parse_binary_chain(min_precedence))
     }
 
-    fn parse_binary_chain(&mut self, min_precedence: u8) -> PResult<Expr> {
+    fn parse_binary_chain(&mut self, min_precedence: u8) -> PResult<Expr<'a>> {
         let mut lhs = self.parse_unary()?;
         while let Some((op, precedence)) = binary_op(self.kind()) {
             if precedence < min_precedence {
@@ -1513,20 +1552,20 @@ impl Parser<'_> {
             };
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary(Box::new(BinaryExpr { op, lhs, rhs })),
+                kind: ExprKind::Binary(self.arena.alloc(BinaryExpr { op, lhs, rhs })),
             };
         }
         Ok(lhs)
     }
 
-    fn parse_unary(&mut self) -> PResult<Expr> {
+    fn parse_unary(&mut self) -> PResult<Expr<'a>> {
         self.enter()?;
         let result = self.parse_unary_inner();
         self.leave();
         result
     }
 
-    fn parse_unary_inner(&mut self) -> PResult<Expr> {
+    fn parse_unary_inner(&mut self) -> PResult<Expr<'a>> {
         if let Some(leaf) = self.parse_leaf() {
             return Ok(leaf);
         }
@@ -1541,7 +1580,8 @@ impl Parser<'_> {
         };
         if let Some(op) = op {
             let start = self.bump_span();
-            let operand = Box::new(self.parse_unary()?);
+            let operand = self.parse_unary()?;
+            let operand = self.arena.alloc(operand);
             return Ok(Expr {
                 span: start.to(operand.span),
                 kind: ExprKind::Unary { op, operand },
@@ -1559,7 +1599,7 @@ impl Parser<'_> {
     /// expression [`Parser::parse_primary`] and [`Parser::parse_postfix`] would give,
     /// without their steps. `None`, consuming nothing, for anything else.
     #[inline]
-    fn parse_leaf(&mut self) -> Option<Expr> {
+    fn parse_leaf(&mut self) -> Option<Expr<'a>> {
         let next = self.peek_at(1).kind;
         let followed_by_postfix = matches!(
             next,
@@ -1599,7 +1639,7 @@ impl Parser<'_> {
     /// something else. Where the descent would pass the nesting limit on its way to the
     /// operand, it is left to the descent, which reports it.
     #[inline]
-    fn parse_whole_leaf(&mut self, min_precedence: u8, assignment: bool) -> Option<Expr> {
+    fn parse_whole_leaf(&mut self, min_precedence: u8, assignment: bool) -> Option<Expr<'a>> {
         let after = self.peek_at(1).kind;
         let continues = binary_op(after).is_some_and(|(_, p)| p >= min_precedence)
             || (assignment && (after == TokenKind::Question || assign_op(after).is_some()));
@@ -1704,7 +1744,7 @@ impl Parser<'_> {
             .is_some_and(|after| self.peek_at(after).kind == TokenKind::LParen)
     }
 
-    fn parse_cast(&mut self) -> PResult<Expr> {
+    fn parse_cast(&mut self) -> PResult<Expr<'a>> {
         let start = self.bump_span();
         while self.at_keyword(Keyword::Const) {
             self.advance();
@@ -1715,19 +1755,19 @@ impl Parser<'_> {
         let operand = self.parse_unary()?;
         Ok(Expr {
             span: start.to(operand.span),
-            kind: ExprKind::Cast(Box::new(CastExpr {
+            kind: ExprKind::Cast(self.arena.alloc(CastExpr {
                 ty,
-                array_dims: array_dims.into_boxed_slice(),
+                array_dims,
                 operand,
             })),
         })
     }
 
-    fn parse_postfix(&mut self, expr: Expr) -> PResult<Expr> {
+    fn parse_postfix(&mut self, expr: Expr<'a>) -> PResult<Expr<'a>> {
         self.chain(|parser| parser.parse_postfix_chain(expr))
     }
 
-    fn parse_postfix_chain(&mut self, mut expr: Expr) -> PResult<Expr> {
+    fn parse_postfix_chain(&mut self, mut expr: Expr<'a>) -> PResult<Expr<'a>> {
         loop {
             if matches!(
                 self.kind(),
@@ -1742,7 +1782,7 @@ impl Parser<'_> {
                     self.expect(TokenKind::RBracket, "']'")?;
                     expr = Expr {
                         span: self.span_from(expr.span),
-                        kind: ExprKind::Index(Box::new(IndexExpr { base: expr, index })),
+                        kind: ExprKind::Index(self.arena.alloc(IndexExpr { base: expr, index })),
                     };
                 }
                 TokenKind::Dot => {
@@ -1760,7 +1800,7 @@ impl Parser<'_> {
                         let args = self.parse_arguments_after_paren()?;
                         expr = Expr {
                             span: self.span_from(expr.span),
-                            kind: ExprKind::MethodCall(Box::new(MethodCallExpr {
+                            kind: ExprKind::MethodCall(self.arena.alloc(MethodCallExpr {
                                 receiver: expr,
                                 method: member,
                                 template_args,
@@ -1770,7 +1810,9 @@ impl Parser<'_> {
                     } else {
                         expr = Expr {
                             span: self.span_from(expr.span),
-                            kind: ExprKind::Member(Box::new(MemberExpr { base: expr, member })),
+                            kind: ExprKind::Member(
+                                self.arena.alloc(MemberExpr { base: expr, member }),
+                            ),
                         };
                     }
                 }
@@ -1785,7 +1827,7 @@ impl Parser<'_> {
                         span: self.span_from(expr.span),
                         kind: ExprKind::Unary {
                             op,
-                            operand: Box::new(expr),
+                            operand: self.arena.alloc(expr),
                         },
                     };
                 }
@@ -1795,15 +1837,17 @@ impl Parser<'_> {
     }
 
     /// Call arguments after the `(`, through the `)`.
-    fn parse_arguments_after_paren(&mut self) -> PResult<ShortList<Expr>> {
+    fn parse_arguments_after_paren(&mut self) -> PResult<&'a [Expr<'a>]> {
         if self.eat(TokenKind::RParen) {
-            return Ok(ShortList::default());
+            return Ok(&[]);
         }
         let base = self.expr_stack.len();
         let result = self.parse_arguments_onto_stack();
         // Moved out also on failure, so that the stack holds only the enclosing calls'
         // arguments again.
-        let args = self.expr_stack.drain(base..).collect();
+        let args: &'a [Expr<'a>] = self
+            .arena
+            .alloc_slice_fill_iter(self.expr_stack.drain(base..));
         result.map(|()| args)
     }
 
@@ -1821,7 +1865,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn parse_primary(&mut self) -> PResult<Expr> {
+    fn parse_primary(&mut self) -> PResult<Expr<'a>> {
         let start = self.span();
         let kind = match self.kind() {
             TokenKind::IntLiteral
@@ -1833,7 +1877,7 @@ impl Parser<'_> {
                 let inner = self.parse_expression()?;
                 self.expect(TokenKind::RParen, "')'")?;
                 match inner.kind {
-                    ExprKind::Name(name) => ExprKind::Name(name.widened(inner.span)),
+                    ExprKind::Name(name) => ExprKind::Name(name.widened(self.arena, inner.span)),
                     kind => kind,
                 }
             }
@@ -1851,7 +1895,7 @@ impl Parser<'_> {
     // recursive path of nested expressions stay small in unoptimised builds.
 
     #[inline(never)]
-    fn parse_literal(&mut self) -> ExprKind {
+    fn parse_literal(&mut self) -> ExprKind<'a> {
         let t = self.bump();
         let literal = match t.kind {
             TokenKind::IntLiteral => {
@@ -1878,7 +1922,7 @@ impl Parser<'_> {
                     let next = self.bump();
                     text.push_str(&unescape_string(self.text(&next)));
                 }
-                Literal::String(Box::new(text))
+                Literal::String(self.arena.alloc(&*self.arena.alloc_str(&text)))
             }
             _ => Literal::Bool(t.kind == TokenKind::Keyword(Keyword::True)),
         };
@@ -1886,7 +1930,7 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
-    fn parse_init_list(&mut self) -> PResult<ExprKind> {
+    fn parse_init_list(&mut self) -> PResult<ExprKind<'a>> {
         self.advance();
         let mut elements = Vec::new();
         while !self.at(TokenKind::RBrace) {
@@ -1896,11 +1940,11 @@ impl Parser<'_> {
             }
         }
         self.expect(TokenKind::RBrace, "'}'")?;
-        Ok(ExprKind::InitList(elements.into_boxed_slice()))
+        Ok(ExprKind::InitList(self.list(elements)))
     }
 
     #[inline(never)]
-    fn parse_name_or_call(&mut self) -> PResult<ExprKind> {
+    fn parse_name_or_call(&mut self) -> PResult<ExprKind<'a>> {
         let text = self.text(self.peek());
         let next = self.peek_at(1).kind;
         let constructor = (next == TokenKind::LParen
@@ -1910,10 +1954,9 @@ impl Parser<'_> {
             let ty = self.parse_type()?;
             self.expect(TokenKind::LParen, "'('")?;
             let args = self.parse_arguments_after_paren()?;
-            return Ok(ExprKind::Constructor(Box::new(ConstructorExpr {
-                ty,
-                args,
-            })));
+            return Ok(ExprKind::Constructor(
+                self.arena.alloc(ConstructorExpr { ty, args }),
+            ));
         }
         let path = self.parse_path("a name")?;
         let template_args = if self.at(TokenKind::Lt) && self.is_template_call_ahead() {
@@ -1923,7 +1966,7 @@ impl Parser<'_> {
         };
         if self.eat(TokenKind::LParen) {
             let args = self.parse_arguments_after_paren()?;
-            Ok(ExprKind::Call(Box::new(CallExpr {
+            Ok(ExprKind::Call(self.arena.alloc(CallExpr {
                 function: path,
                 template_args,
                 args,
@@ -1931,7 +1974,7 @@ impl Parser<'_> {
         } else {
             // `parse_primary` gives the expression the path's span.
             let span = path.span();
-            Ok(ExprKind::Name(NameExpr::new(path, span)))
+            Ok(ExprKind::Name(NameExpr::new(self.arena, path, span)))
         }
     }
 }
@@ -1942,17 +1985,19 @@ mod tests {
     use crate::lexer::lex;
     use oneshader_ir::SourceMap;
 
-    fn parse_str(src: &str) -> (TranslationUnit, Vec<Diagnostic>, SourceMap) {
+    /// The tree of `src`, in an arena that lives as long as the test.
+    fn parse_str(src: &str) -> (TranslationUnit<'static>, Vec<Diagnostic>, SourceMap) {
+        let arena = Box::leak(Box::new(Arena::new()));
         let mut map = SourceMap::new();
         let file = map.add("test.hlsl", src);
         let mut diagnostics = Diagnostics::new();
         let mut spellings = Spellings::new();
         let tokens = lex(file, src, &mut spellings, &mut diagnostics);
-        let unit = parse_tokens(tokens, spellings, &mut diagnostics);
+        let unit = parse_tokens(arena, tokens, spellings, &mut diagnostics);
         (unit, diagnostics.into_vec(), map)
     }
 
-    fn parse_ok(src: &str) -> TranslationUnit {
+    fn parse_ok(src: &str) -> TranslationUnit<'static> {
         let (unit, diags, map) = parse_str(src);
         let messages: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
         assert!(messages.is_empty(), "{messages:#?}");
@@ -2007,9 +2052,9 @@ mod tests {
                 format!("(cast {} {})", type_text(&cast.ty), sexpr(&cast.operand))
             }
             ExprKind::Call(call) => {
-                format!("(call {}{})", call.function.to_text(), list(&call.args))
+                format!("(call {}{})", call.function.to_text(), list(call.args))
             }
-            ExprKind::Constructor(c) => format!("(new {}{})", type_text(&c.ty), list(&c.args)),
+            ExprKind::Constructor(c) => format!("(new {}{})", type_text(&c.ty), list(c.args)),
             ExprKind::MethodCall(call) => format!(
                 "(method {} {}{}{})",
                 sexpr(&call.receiver),
@@ -2019,7 +2064,7 @@ mod tests {
                 } else {
                     ""
                 },
-                list(&call.args)
+                list(call.args)
             ),
             ExprKind::Member(m) => format!("(. {} {})", sexpr(&m.base), m.member.name),
             ExprKind::Index(index) => {
@@ -2053,10 +2098,7 @@ mod tests {
                     .collect();
                 format!("{}<{}>", name.to_text(), args.join(","))
             }
-            TypeKind::Struct(s) => format!(
-                "struct {}",
-                s.name.as_ref().map(|n| n.name.as_ref()).unwrap_or("")
-            ),
+            TypeKind::Struct(s) => format!("struct {}", s.name.map(|n| n.name).unwrap_or("")),
         }
     }
 
@@ -2077,11 +2119,11 @@ mod tests {
         expr_in("", expr)
     }
 
-    fn function<'a>(unit: &'a TranslationUnit, name: &str) -> &'a FunctionDecl {
+    fn function<'a>(unit: &TranslationUnit<'a>, name: &str) -> &'a FunctionDecl<'a> {
         unit.items
             .iter()
             .find_map(|i| match i {
-                Item::Function(f) if f.name.is(name) => Some(f),
+                Item::Function(f) if f.name.is(name) => Some(*f),
                 _ => None,
             })
             .expect("function")
@@ -2096,11 +2138,11 @@ mod tests {
             panic!("Values is not a variable");
         };
         assert_eq!(type_text(&values.ty), "StructuredBuffer<float>");
-        assert_eq!(values.declarators[0].name.name.as_ref(), "Values");
+        assert_eq!(values.declarators[0].name.name, "Values");
         let Annotation::Register(reg) = &values.declarators[0].annotations[0] else {
             panic!("no register");
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("t0"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name), Some("t0"));
         assert!(reg.space.is_none());
         let Item::Variable(count) = &unit.items[2] else {
             panic!("Count is not a variable");
@@ -2111,21 +2153,21 @@ mod tests {
         let attrs: Vec<String> = main
             .attributes
             .iter()
-            .map(|a| format!("{}{}", a.name.to_text(), list(&a.args)))
+            .map(|a| format!("{}{}", a.name.to_text(), list(a.args)))
             .collect();
         assert_eq!(attrs, vec!["shader \"compute\"", "numthreads 64 1 1"]);
         assert_eq!(main.params.len(), 1);
         assert_eq!(type_text(&main.params[0].ty), "uint3");
-        let [Annotation::Semantic(semantic)] = main.params[0].annotations.as_slice() else {
+        let [Annotation::Semantic(semantic)] = main.params[0].annotations else {
             panic!("no single semantic");
         };
-        assert_eq!(semantic.name.as_ref(), "SV_DispatchThreadID");
+        assert_eq!(semantic.name, "SV_DispatchThreadID");
         let body = &main.body.as_ref().expect("body").statements;
         assert_eq!(body.len(), 8);
         let StmtKind::Declaration(decl) = &body[0].kind else {
             panic!("first statement is not a declaration");
         };
-        let Item::Variable(v) = &**decl else {
+        let Item::Variable(v) = decl else {
             panic!("not a variable");
         };
         assert_eq!(
@@ -2235,8 +2277,8 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
         let Annotation::Register(r) = &albedo.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(r.slot.as_ref().map(|s| s.name.as_ref()), Some("t0"));
-        assert_eq!(r.space.as_ref().map(|s| s.name.as_ref()), Some("space1"));
+        assert_eq!(r.slot.as_ref().map(|s| s.name), Some("t0"));
+        assert_eq!(r.space.as_ref().map(|s| s.name), Some("space1"));
         let Item::Variable(output) = &unit.items[1] else {
             panic!()
         };
@@ -2246,7 +2288,7 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
         };
         assert_eq!(p.attributes[0].name.to_text(), "vk::binding");
         assert!(p.attributes[0].double_bracket);
-        assert_eq!(list(&p.attributes[0].args), " 3 1");
+        assert_eq!(list(p.attributes[0].args), " 3 1");
         let Item::Struct(s) = &unit.items[4] else {
             panic!()
         };
@@ -2258,10 +2300,10 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
         assert_eq!(modifiers, vec![Modifier::Linear, Modifier::Centroid]);
         assert!(matches!(&s.members[3], Item::Function(f) if f.name.is("Lit")));
         let ps = function(&unit, "PSMain");
-        let [Annotation::Semantic(ret)] = ps.return_annotations.as_slice() else {
+        let [Annotation::Semantic(ret)] = ps.return_annotations else {
             panic!()
         };
-        assert_eq!(ret.name.as_ref(), "SV_Target0");
+        assert_eq!(ret.name, "SV_Target0");
         assert_eq!(ps.params[1].modifiers[0].modifier, Modifier::In);
         assert_eq!(ps.params[2].modifiers[0].modifier, Modifier::Out);
         let StmtKind::Return(Some(value)) = &ps.body.as_ref().expect("body").statements[2].kind
@@ -2304,8 +2346,8 @@ float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
         let Annotation::PackOffset(po) = &scale.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(po.register.name.as_ref(), "c4");
-        assert_eq!(po.component.as_ref().map(|c| c.name.as_ref()), Some("y"));
+        assert_eq!(po.register.name, "c4");
+        assert_eq!(po.component.as_ref().map(|c| c.name), Some("y"));
         assert!(matches!(&unit.items[1], Item::Buffer(b) if b.kind == BufferKind::Texture));
         let Item::Typedef(td) = &unit.items[2] else {
             panic!()
@@ -2325,7 +2367,7 @@ float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
         let Item::Variable(table) = &unit.items[5] else {
             panic!()
         };
-        assert_eq!(&table.declarators[0].array_dims[..], &[None]);
+        assert_eq!(table.declarators[0].array_dims, &[None]);
         assert_eq!(
             table.declarators[0].init.as_ref().map(sexpr).as_deref(),
             Some("{ 1 2 3}")
@@ -2401,7 +2443,7 @@ void f(uint n) {
         };
         let (init, step) = (&for_stmt.init, &for_stmt.step);
         assert_eq!(stmts[5].attributes[0].name.to_text(), "unroll");
-        assert_eq!(list(&stmts[5].attributes[0].args), " 4");
+        assert_eq!(list(stmts[5].attributes[0].args), " 4");
         let Some(StmtKind::Declaration(decl)) = init.as_ref().map(|s| &s.kind) else {
             panic!()
         };
@@ -2435,7 +2477,7 @@ void f(uint n) {
         );
         // Recovery keeps what follows.
         assert!(
-            matches!(unit.items.last(), Some(Item::Variable(v)) if v.declarators[0].name.name.as_ref() == "ok")
+            matches!(unit.items.last(), Some(Item::Variable(v)) if v.declarators[0].name.name == "ok")
         );
     }
 

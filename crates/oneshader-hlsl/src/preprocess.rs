@@ -2534,7 +2534,8 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
                 minor: 2,
             }),
         };
-        let (unit, diagnostics) = crate::parse(&mut map, main, &options, &loader);
+        let arena = crate::ast::Arena::new();
+        let (unit, diagnostics) = crate::parse(&arena, &mut map, main, &options, &loader);
         let messages: Vec<String> = diagnostics
             .iter()
             .map(|d| d.to_short_string(&map))
@@ -2577,17 +2578,17 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
         let Item::Buffer(cb) = &unit.items[2] else {
             panic!()
         };
-        let [Annotation::Register(reg)] = cb.annotations.as_slice() else {
+        let [Annotation::Register(reg)] = cb.annotations else {
             panic!()
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("b0"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name), Some("b0"));
         let Item::Variable(dst) = &unit.items[4] else {
             panic!()
         };
         let Annotation::Register(reg) = &dst.declarators[0].annotations[0] else {
             panic!()
         };
-        assert_eq!(reg.slot.as_ref().map(|s| s.name.as_ref()), Some("u1"));
+        assert_eq!(reg.slot.as_ref().map(|s| s.name), Some("u1"));
 
         let Item::Function(count) = &unit.items[6] else {
             panic!()
@@ -2645,7 +2646,9 @@ void FFX_CONCAT(Radix, Count)(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_Grou
             "m.hlsl",
             "#pragma pack_matrix(column_major)\nfloat4x4 M;\n#pragma warning(disable: 1234)\n",
         );
+        let arena = crate::ast::Arena::new();
         let (unit, diagnostics) = crate::parse(
+            &arena,
             &mut map,
             main,
             &PreprocessOptions::default(),

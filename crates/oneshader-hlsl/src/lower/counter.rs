@@ -52,7 +52,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         global: Handle<GlobalVariable>,
         kind: ResourceKind,
-        attributes: &[ast::Attribute],
+        attributes: &[ast::Attribute<'a>],
     ) {
         for attribute in attributes {
             if !attribute.name.is_qualified("vk", "counter_binding") {
@@ -66,7 +66,7 @@ impl<'a> Lowerer<'a> {
                 );
                 continue;
             }
-            match &attribute.args[..] {
+            match attribute.args {
                 [binding] => match self.const_eval(binding) {
                     Some(b) if (0..=i64::from(u32::MAX)).contains(&b) => {
                         self.counter_bindings.insert(global, b as u32);
@@ -168,7 +168,7 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         buffer: Handle<GlobalVariable>,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         self.expect_args::<0>(args, name, span)?;
@@ -203,7 +203,7 @@ impl<'a> Lowerer<'a> {
         buffer: Handle<GlobalVariable>,
         element: Handle<oneshader_ir::Type>,
         flavor: BufferFlavor,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let uint = self.scalar_type(Scalar::U32);

@@ -54,7 +54,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         name: &str,
-        x: &'a ast::Expr,
+        x: &'a ast::Expr<'a>,
         span: Span,
         mut apply: impl FnMut(&mut Self, &mut FnCtx, Operand) -> Option<Vec<Operand>>,
     ) -> Option<Vec<Operand>> {
@@ -84,7 +84,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Operand> {
         let arity = if matches!(name, "fmod" | "ldexp") {
@@ -167,7 +167,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         match name {

@@ -82,7 +82,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers an expression.
-    pub(crate) fn lower_expr(&mut self, cx: &mut FnCtx, e: &'a ast::Expr) -> Option<Value> {
+    pub(crate) fn lower_expr(&mut self, cx: &mut FnCtx, e: &'a ast::Expr<'a>) -> Option<Value> {
         let span = e.span;
         match &e.kind {
             ast::ExprKind::Literal(literal) => self.lower_literal(cx, literal, span),
@@ -130,13 +130,13 @@ impl<'a> Lowerer<'a> {
                 };
                 self.lower_constructor(cx, target, args, span)
             }
-            ast::ExprKind::Call(call) => self.lower_call(cx, &call.function, &call.args, span),
+            ast::ExprKind::Call(call) => self.lower_call(cx, &call.function, call.args, span),
             ast::ExprKind::MethodCall(call) => self.lower_method_call(
                 cx,
                 &call.receiver,
                 &call.method,
-                call.template_args.as_deref(),
-                &call.args,
+                call.template_args,
+                call.args,
                 span,
             ),
             ast::ExprKind::Member(m) => self.lower_member(cx, &m.base, &m.member),
@@ -154,7 +154,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers an expression to a value (loading places).
-    pub(crate) fn lower_rvalue(&mut self, cx: &mut FnCtx, e: &'a ast::Expr) -> Option<Operand> {
+    pub(crate) fn lower_rvalue(&mut self, cx: &mut FnCtx, e: &'a ast::Expr<'a>) -> Option<Operand> {
         let value = self.lower_expr(cx, e)?;
         self.rvalue(cx, value, e.span)
     }
@@ -284,7 +284,7 @@ impl<'a> Lowerer<'a> {
     fn lower_literal(
         &mut self,
         cx: &mut FnCtx,
-        literal: &ast::Literal,
+        literal: &ast::Literal<'a>,
         span: Span,
     ) -> Option<Value> {
         let (value, literal_flag) = match literal {
@@ -332,7 +332,7 @@ impl<'a> Lowerer<'a> {
     fn lower_name(
         &mut self,
         cx: &mut FnCtx,
-        name_expr: &ast::NameExpr,
+        name_expr: &ast::NameExpr<'a>,
         expr_span: Span,
     ) -> Option<Value> {
         // A plain name (nearly every one) is looked up without making a `Path` of it.
@@ -513,7 +513,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: ast::UnaryOp,
-        operand: &'a ast::Expr,
+        operand: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         match op {
@@ -602,7 +602,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_arguments(
         &mut self,
         cx: &mut FnCtx,
-        args: impl IntoIterator<Item = &'a ast::Expr>,
+        args: impl IntoIterator<Item = &'a ast::Expr<'a>>,
     ) -> Option<Vec<Operand>> {
         let mut operands = Vec::new();
         let mut failed = false;
@@ -619,8 +619,8 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: ast::BinaryOp,
-        lhs: &'a ast::Expr,
-        rhs: &'a ast::Expr,
+        lhs: &'a ast::Expr<'a>,
+        rhs: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         if op == ast::BinaryOp::Comma {
@@ -896,8 +896,8 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: ast::BinaryOp,
-        lhs: &'a ast::Expr,
-        rhs: &'a ast::Expr,
+        lhs: &'a ast::Expr<'a>,
+        rhs: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         let bool_ty = self.scalar_type(Scalar::BOOL);
@@ -1028,9 +1028,9 @@ impl<'a> Lowerer<'a> {
     fn lower_conditional(
         &mut self,
         cx: &mut FnCtx,
-        condition: &'a ast::Expr,
-        accept: &'a ast::Expr,
-        reject: &'a ast::Expr,
+        condition: &'a ast::Expr<'a>,
+        accept: &'a ast::Expr<'a>,
+        reject: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         if has_effects(accept) || has_effects(reject) {
@@ -1174,8 +1174,8 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: Option<ast::BinaryOp>,
-        target: &'a ast::Expr,
-        value: &'a ast::Expr,
+        target: &'a ast::Expr<'a>,
+        value: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         let place = self.lower_expr(cx, target)?;
@@ -1905,7 +1905,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         ty: Handle<Type>,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         // One argument (`float(i)`, `float4(0)`, nearly every constructor with one) is
@@ -1963,11 +1963,11 @@ impl<'a> Lowerer<'a> {
     fn lower_member(
         &mut self,
         cx: &mut FnCtx,
-        base: &'a ast::Expr,
-        member: &ast::Ident,
+        base: &'a ast::Expr<'a>,
+        member: &ast::Ident<'a>,
     ) -> Option<Value> {
         let value = match self.lower_expr(cx, base)? {
-            Value::Cbuffer(place) => match self.cbuffer_member(&place, &member.name) {
+            Value::Cbuffer(place) => match self.cbuffer_member(&place, member.name) {
                 Some(member_place) => return Some(Value::Cbuffer(member_place)),
                 None => self.cbuffer_rvalue(cx, &place, member.span),
             },
@@ -1985,17 +1985,17 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         // `._m02` of a 1xN or Nx1 matrix is a component of its vector.
-        let translated = match self.degenerate_swizzle(base_ty, &member.name, member.span) {
+        let translated = match self.degenerate_swizzle(base_ty, member.name, member.span) {
             Some(Some(letters)) => Some(letters),
             Some(None) => return None,
             None => None,
         };
-        let swizzle: &str = translated.as_deref().unwrap_or(&member.name);
+        let swizzle: &str = translated.as_deref().unwrap_or(member.name);
         let inner = self.module.inner(base_ty).clone();
         match inner {
             TypeInner::Matrix { .. } => {
                 let (pointer, writable) = self.matrix_pointer(cx, value, member.span)?;
-                self.matrix_swizzle(cx, pointer, base_ty, &member.name, writable, member.span)
+                self.matrix_swizzle(cx, pointer, base_ty, member.name, writable, member.span)
             }
             TypeInner::Struct { members, .. } => {
                 let Some((index, found)) = members
@@ -2201,8 +2201,8 @@ impl<'a> Lowerer<'a> {
     fn lower_index(
         &mut self,
         cx: &mut FnCtx,
-        base: &'a ast::Expr,
-        index: &'a ast::Expr,
+        base: &'a ast::Expr<'a>,
+        index: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         let value = self.lower_expr(cx, base)?;

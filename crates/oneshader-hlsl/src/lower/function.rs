@@ -144,9 +144,9 @@ impl<'a> Lowerer<'a> {
                 .checked_sub(implicit)
                 .and_then(|written| symbol.decl.params.get(written));
             let span = written.map_or(symbol.decl.name.span(), |p| p.span);
-            // The scope shares the name the syntax tree holds (`this` has none).
+            // The scope shares the spelling of the name (`this` is not written).
             let name = match written.and_then(|p| p.name.as_ref()) {
-                Some(ident) => ident.name.clone(),
+                Some(ident) => self.shared_name(ident.name),
                 None => Arc::from(param.name),
             };
             if let Some(ty) = param.resource {
@@ -232,8 +232,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a function body and checks that non-void functions return.
-    fn lower_function_body(&mut self, cx: &mut FnCtx, body: &'a ast::Block) {
-        for statement in &body.statements {
+    fn lower_function_body(&mut self, cx: &mut FnCtx, body: &'a ast::Block<'a>) {
+        for statement in body.statements {
             self.lower_statement(cx, statement);
         }
     }
@@ -241,7 +241,7 @@ impl<'a> Lowerer<'a> {
     /// Lowers one entry point.
     pub(crate) fn lower_entry_point(
         &mut self,
-        decl: &'a ast::FunctionDecl,
+        decl: &'a ast::FunctionDecl<'a>,
         stage: ShaderStage,
         span: Span,
     ) {
@@ -268,7 +268,7 @@ impl<'a> Lowerer<'a> {
         };
         let mut next_input_location = 0;
         let mut inputs = Vec::new();
-        for param in &decl.params {
+        for param in decl.params {
             let Some(param_name) = &param.name else {
                 continue;
             };
@@ -292,7 +292,7 @@ impl<'a> Lowerer<'a> {
                 );
                 continue;
             }
-            let Some(semantic) = semantic_of(&param.annotations) else {
+            let Some(semantic) = semantic_of(param.annotations) else {
                 self.error(
                     codes::ENTRY_POINT_INVALID,
                     param_name.span,
@@ -313,12 +313,12 @@ impl<'a> Lowerer<'a> {
                 ty: arg_ty,
                 binding: Some(binding),
             });
-            inputs.push((param_name.name.clone(), ty, arg_ty, param.span));
+            inputs.push((self.shared_name(param_name.name), ty, arg_ty, param.span));
         }
         let result = match result_ty {
             Ty::Void => None,
             Ty::Value(ty) => {
-                let Some(semantic) = semantic_of(&decl.return_annotations) else {
+                let Some(semantic) = semantic_of(decl.return_annotations) else {
                     self.error(
                         codes::ENTRY_POINT_INVALID,
                         decl.return_type.span,
@@ -376,7 +376,7 @@ impl<'a> Lowerer<'a> {
         });
     }
 
-    fn numthreads(&mut self, decl: &ast::FunctionDecl) -> Option<[u32; 3]> {
+    fn numthreads(&mut self, decl: &ast::FunctionDecl<'a>) -> Option<[u32; 3]> {
         let Some(attribute) = decl.attributes.iter().find(|a| a.name.is("numthreads")) else {
             self.error(
                 codes::ENTRY_POINT_INVALID,
@@ -397,7 +397,7 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let mut size = [1; 3];
-        for (slot, arg) in size.iter_mut().zip(&attribute.args) {
+        for (slot, arg) in size.iter_mut().zip(attribute.args) {
             *slot = self.const_u32(arg)?;
             if *slot == 0 || *slot > 1024 {
                 self.error(
@@ -423,7 +423,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn input_binding(
         &mut self,
         stage: ShaderStage,
-        semantic: &ast::Ident,
+        semantic: &ast::Ident<'a>,
         next_location: &mut u32,
     ) -> Option<Binding> {
         let upper = semantic.name.to_ascii_uppercase();
@@ -474,7 +474,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn output_binding(
         &mut self,
         stage: ShaderStage,
-        semantic: &ast::Ident,
+        semantic: &ast::Ident<'a>,
     ) -> Option<Binding> {
         let upper = semantic.name.to_ascii_uppercase();
         match (stage, upper.as_str()) {
@@ -520,7 +520,7 @@ impl<'a> Lowerer<'a> {
 }
 
 /// The semantic among `annotations`.
-fn semantic_of(annotations: &[ast::Annotation]) -> Option<&ast::Ident> {
+fn semantic_of<'a>(annotations: &'a [ast::Annotation<'a>]) -> Option<&'a ast::Ident<'a>> {
     annotations.iter().find_map(|a| match a {
         ast::Annotation::Semantic(s) => Some(s),
         _ => None,
@@ -547,7 +547,7 @@ impl<'n> BodyScan<'n> {
         if scan.names.is_empty() {
             return scan;
         }
-        for statement in &body.statements {
+        for statement in body.statements {
             scan.statement(statement, 0);
         }
         scan
@@ -580,15 +580,14 @@ impl<'n> BodyScan<'n> {
         let d = depth + 1;
         match &statement.kind {
             ast::StmtKind::Block(b) => b.statements.iter().for_each(|s| self.statement(s, d)),
-            ast::StmtKind::Declaration(item) => {
-                if let ast::Item::Variable(v) = item.as_ref() {
-                    for declarator in &v.declarators {
-                        if let Some(init) = &declarator.init {
-                            self.expr(init, d);
-                        }
+            ast::StmtKind::Declaration(ast::Item::Variable(v)) => {
+                for declarator in v.declarators {
+                    if let Some(init) = &declarator.init {
+                        self.expr(init, d);
                     }
                 }
             }
+            ast::StmtKind::Declaration(_) => {}
             ast::StmtKind::Expr(e) => self.expr(e, d),
             ast::StmtKind::If(if_stmt) => {
                 self.expr(&if_stmt.condition, d);
@@ -612,7 +611,7 @@ impl<'n> BodyScan<'n> {
             }
             ast::StmtKind::Switch(switch) => {
                 self.expr(&switch.selector, d);
-                for case in &switch.cases {
+                for case in switch.cases {
                     case.body.iter().for_each(|s| self.statement(s, d));
                 }
             }
@@ -654,8 +653,8 @@ impl<'n> BodyScan<'n> {
             }
             ast::ExprKind::Call(_) | ast::ExprKind::Constructor(_) | ast::ExprKind::InitList(_) => {
                 let args: &[ast::Expr] = match &e.kind {
-                    ast::ExprKind::Call(call) => &call.args,
-                    ast::ExprKind::Constructor(constructor) => &constructor.args,
+                    ast::ExprKind::Call(call) => call.args,
+                    ast::ExprKind::Constructor(constructor) => constructor.args,
                     ast::ExprKind::InitList(args) => args,
                     _ => &[],
                 };
@@ -668,7 +667,7 @@ impl<'n> BodyScan<'n> {
                 // A member function may assign the fields of its receiver.
                 self.assign(&call.receiver);
                 self.expr(&call.receiver, d);
-                for a in &call.args {
+                for a in call.args {
                     self.assign(a);
                     self.expr(a, d);
                 }
@@ -696,7 +695,7 @@ impl<'n> BodyScan<'n> {
 /// How deep [`BodyScan`] looks into nested statements and expressions.
 const SCAN_DEPTH_LIMIT: u32 = 512;
 
-fn root_name(e: &ast::Expr) -> Option<&str> {
+fn root_name<'a>(e: &ast::Expr<'a>) -> Option<&'a str> {
     match &e.kind {
         ast::ExprKind::Name(p) => Some(p.name()),
         ast::ExprKind::Member(m) => root_name(&m.base),

@@ -19,7 +19,7 @@ use crate::ast;
 
 impl<'a> Lowerer<'a> {
     /// Records the declarations of one top-level item.
-    pub(crate) fn declare_item(&mut self, item: &'a ast::Item) {
+    pub(crate) fn declare_item(&mut self, item: &'a ast::Item<'a>) {
         match item {
             ast::Item::Struct(decl) => {
                 self.declare_struct(decl);
@@ -28,9 +28,9 @@ impl<'a> Lowerer<'a> {
                 let Some(base) = self.resolve_type(&decl.ty) else {
                     return;
                 };
-                for declarator in &decl.declarators {
+                for declarator in decl.declarators {
                     let ty = match base {
-                        Ty::Value(b) => match self.apply_array_dims(b, &declarator.array_dims) {
+                        Ty::Value(b) => match self.apply_array_dims(b, declarator.array_dims) {
                             Some(t) => Ty::Value(t),
                             None => continue,
                         },
@@ -48,7 +48,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Resolves a written type.
-    pub(crate) fn resolve_type(&mut self, ty: &'a ast::TypeExpr) -> Option<Ty> {
+    pub(crate) fn resolve_type(&mut self, ty: &'a ast::TypeExpr<'a>) -> Option<Ty> {
         let (name, args) = match &ty.kind {
             ast::TypeKind::Named { name, args } => (name, args.as_deref()),
             ast::TypeKind::Struct(decl) => return self.declare_struct(decl).map(Ty::Value),
@@ -196,7 +196,7 @@ impl<'a> Lowerer<'a> {
 
     fn template_type(
         &mut self,
-        arg: Option<&'a ast::TemplateArg>,
+        arg: Option<&'a ast::TemplateArg<'a>>,
         span: oneshader_ir::Span,
     ) -> Option<Handle<Type>> {
         match arg {
@@ -224,7 +224,7 @@ impl<'a> Lowerer<'a> {
 
     fn template_scalar(
         &mut self,
-        arg: Option<&'a ast::TemplateArg>,
+        arg: Option<&'a ast::TemplateArg<'a>>,
         span: oneshader_ir::Span,
     ) -> Option<Scalar> {
         let ty = self.template_type(arg, span)?;
@@ -243,7 +243,7 @@ impl<'a> Lowerer<'a> {
 
     fn template_int(
         &mut self,
-        arg: Option<&'a ast::TemplateArg>,
+        arg: Option<&'a ast::TemplateArg<'a>>,
         span: oneshader_ir::Span,
     ) -> Option<u32> {
         match arg {
@@ -260,7 +260,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of a constant integer expression (array sizes, template arguments).
-    pub(crate) fn const_u32(&mut self, e: &ast::Expr) -> Option<u32> {
+    pub(crate) fn const_u32(&mut self, e: &ast::Expr<'a>) -> Option<u32> {
         match self.const_eval(e) {
             Some(v) if (0..=i64::from(u32::MAX)).contains(&v) => Some(v as u32),
             _ => {
@@ -275,15 +275,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Folds an integer constant expression made of literals, `static const` names and operators.
-    pub(crate) fn const_eval(&self, e: &ast::Expr) -> Option<i64> {
+    pub(crate) fn const_eval(&self, e: &ast::Expr<'a>) -> Option<i64> {
         self.const_eval_depth(e, 0)
     }
 
-    fn const_eval_depth(&self, e: &ast::Expr, depth: u32) -> Option<i64> {
+    fn const_eval_depth(&self, e: &ast::Expr<'a>, depth: u32) -> Option<i64> {
         if depth > 64 {
             return None;
         }
-        let eval = |x: &ast::Expr| self.const_eval_depth(x, depth + 1);
+        let eval = |x: &ast::Expr<'a>| self.const_eval_depth(x, depth + 1);
         match &e.kind {
             ast::ExprKind::Literal(ast::Literal::Int { value, .. }) => i64::try_from(*value).ok(),
             ast::ExprKind::Literal(ast::Literal::Bool(b)) => Some(i64::from(*b)),
@@ -346,7 +346,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn apply_array_dims(
         &mut self,
         base: Handle<Type>,
-        dims: &[Option<ast::Expr>],
+        dims: &[Option<ast::Expr<'a>>],
     ) -> Option<Handle<Type>> {
         let mut ty = base;
         for dim in dims.iter().rev() {
@@ -392,7 +392,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Declares a struct and returns its type.
-    fn declare_struct(&mut self, decl: &'a ast::StructDecl) -> Option<Handle<Type>> {
+    fn declare_struct(&mut self, decl: &'a ast::StructDecl<'a>) -> Option<Handle<Type>> {
         if let Some(base) = &decl.base {
             self.error(
                 codes::UNSUPPORTED_CONSTRUCT,
@@ -404,7 +404,7 @@ impl<'a> Lowerer<'a> {
         let mut methods = Vec::new();
         let mut offset = 0;
         let mut max_align = 4;
-        for member in &decl.members {
+        for member in decl.members {
             match member {
                 ast::Item::Variable(field) => {
                     let base = match self.resolve_type(&field.ty) {
@@ -420,11 +420,11 @@ impl<'a> Lowerer<'a> {
                             continue;
                         }
                     };
-                    for declarator in &field.declarators {
-                        let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                    for declarator in field.declarators {
+                        let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                             continue;
                         };
-                        if self.is_row_major(&field.modifiers)
+                        if self.is_row_major(field.modifiers)
                             && matches!(self.module.inner(base), TypeInner::Matrix { .. })
                         {
                             self.error(
@@ -478,12 +478,12 @@ impl<'a> Lowerer<'a> {
         Some(handle)
     }
 
-    fn declare_global_variables(&mut self, decl: &'a ast::VariableDecl) {
+    fn declare_global_variables(&mut self, decl: &'a ast::VariableDecl<'a>) {
         let Some(ty) = self.resolve_type(&decl.ty) else {
             return;
         };
         let has = |m: ast::Modifier| decl.modifiers.iter().any(|x| x.modifier == m);
-        for declarator in &decl.declarators {
+        for declarator in decl.declarators {
             let name = declarator.name.name.to_string();
             if self.globals.contains_key(&name) {
                 self.error(
@@ -511,7 +511,7 @@ impl<'a> Lowerer<'a> {
                     self.declare_resource(decl, declarator, resource);
                 }
                 Ty::Value(base) => {
-                    let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                    let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                         continue;
                     };
                     if has(ast::Modifier::Static) && has(ast::Modifier::Const) {
@@ -555,7 +555,7 @@ impl<'a> Lowerer<'a> {
                         }
                         self.globals
                             .insert(name, GlobalSymbol::Variable { global, ty });
-                    } else if is_push_constant(&decl.attributes) {
+                    } else if is_push_constant(decl.attributes) {
                         if !declarator.array_dims.is_empty()
                             || !matches!(self.module.types[base].inner, TypeInner::Struct { .. })
                         {
@@ -586,8 +586,8 @@ impl<'a> Lowerer<'a> {
     /// The (set, binding) of a resource from `register(…)` or `[[vk::binding]]`.
     fn resource_binding(
         &mut self,
-        attributes: &[ast::Attribute],
-        annotations: &[ast::Annotation],
+        attributes: &[ast::Attribute<'a>],
+        annotations: &[ast::Annotation<'a>],
         expected: RegisterClass,
         span: oneshader_ir::Span,
     ) -> (ResourceBinding, Option<(RegisterClass, u32, u32)>) {
@@ -597,7 +597,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let Some(slot) = &r.slot else { continue };
-            let parsed = parse_register(&slot.name);
+            let parsed = parse_register(slot.name);
             let space = match &r.space {
                 Some(s) => s
                     .name
@@ -674,12 +674,12 @@ impl<'a> Lowerer<'a> {
 
     fn declare_resource(
         &mut self,
-        decl: &ast::VariableDecl,
-        declarator: &ast::Declarator,
+        decl: &ast::VariableDecl<'a>,
+        declarator: &ast::Declarator<'a>,
         resource: ResourceTy,
     ) {
         let mut resource = resource;
-        if resource.kind == ResourceKind::ConstantBuffer && is_push_constant(&decl.attributes) {
+        if resource.kind == ResourceKind::ConstantBuffer && is_push_constant(decl.attributes) {
             resource.kind = ResourceKind::PushConstant;
         }
         if resource.kind == ResourceKind::PushConstant {
@@ -705,8 +705,8 @@ impl<'a> Lowerer<'a> {
             _ => RegisterClass::T,
         };
         let (binding, register) = self.resource_binding(
-            &decl.attributes,
-            &declarator.annotations,
+            decl.attributes,
+            declarator.annotations,
             expected,
             declarator.span,
         );
@@ -800,7 +800,7 @@ impl<'a> Lowerer<'a> {
                 self.buffer_flavors.insert(global, flavor);
             }
         }
-        self.record_counter_binding(global, resource.kind, &decl.attributes);
+        self.record_counter_binding(global, resource.kind, decl.attributes);
         self.globals.insert(
             name,
             GlobalSymbol::Resource {
@@ -810,12 +810,12 @@ impl<'a> Lowerer<'a> {
         );
     }
 
-    fn declare_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
+    fn declare_cbuffer(&mut self, decl: &'a ast::BufferDecl<'a>) {
         // A tbuffer lives in a storage buffer, whose layout rules differ from a uniform
         // block's on every target: only the row form keeps its cbuffer offsets everywhere.
         let is_tbuffer = decl.kind == ast::BufferKind::Texture;
         if is_tbuffer || self.cbuffer_needs_rows(decl) {
-            if is_push_constant(&decl.attributes) {
+            if is_push_constant(decl.attributes) {
                 let name = &decl.name.name;
                 let message = if is_tbuffer {
                     format!("the tbuffer '{name}' can't be a [[vk::push_constant]] block: make it a cbuffer")
@@ -831,17 +831,17 @@ impl<'a> Lowerer<'a> {
         let mut members = Vec::new();
         let mut offset = 0;
         let mut fields = Vec::new();
-        for item in &decl.members {
+        for item in decl.members {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
             let Some(base) = self.cbuffer_member_type(field) else {
                 continue;
             };
-            for declarator in &field.declarators {
+            for declarator in field.declarators {
                 // Arrays, structs and packoffset went to the row-packed form.
                 let ty = base;
-                let row_major = self.is_row_major(&field.modifiers);
+                let row_major = self.is_row_major(field.modifiers);
                 let stored = match *self.module.inner(ty) {
                     TypeInner::Matrix {
                         columns,
@@ -877,12 +877,12 @@ impl<'a> Lowerer<'a> {
             name: Some(format!("type_{}", decl.name.name)),
             inner: TypeInner::Struct { members, size },
         });
-        let global = if is_push_constant(&decl.attributes) {
+        let global = if is_push_constant(decl.attributes) {
             self.declare_push_constant(decl.name.name.to_string(), ty, decl.span)
         } else {
             let (binding, register) = self.resource_binding(
-                &decl.attributes,
-                &decl.annotations,
+                decl.attributes,
+                decl.annotations,
                 RegisterClass::B,
                 decl.name.span,
             );
@@ -924,7 +924,7 @@ impl<'a> Lowerer<'a> {
 
     /// Whether a cbuffer has a struct or array member or a `packoffset`, which only the
     /// row-packed form expresses on every target (see `lower::cbuffer`).
-    fn cbuffer_needs_rows(&mut self, decl: &'a ast::BufferDecl) -> bool {
+    fn cbuffer_needs_rows(&mut self, decl: &'a ast::BufferDecl<'a>) -> bool {
         self.cbuffer_has_misaligned_vector(decl)
             || decl.members.iter().any(|item| {
                 let ast::Item::Variable(field) = item else {
@@ -956,16 +956,16 @@ impl<'a> Lowerer<'a> {
     /// Whether HLSL's packing puts a vector of a cbuffer made of scalars, vectors and
     /// matrices where std140-style rules (WGSL's uniform layout) cannot: a `float2` at
     /// an odd word, a `float3` or `float4` inside a row (`float a; float3 b;` puts `b` at 4).
-    fn cbuffer_has_misaligned_vector(&mut self, decl: &'a ast::BufferDecl) -> bool {
+    fn cbuffer_has_misaligned_vector(&mut self, decl: &'a ast::BufferDecl<'a>) -> bool {
         let mut offset = 0;
-        for item in &decl.members {
+        for item in decl.members {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
             let Some(Ty::Value(ty)) = self.resolve_type(&field.ty) else {
                 return false;
             };
-            for _ in &field.declarators {
+            for _ in field.declarators {
                 let (size, align) =
                     types::size_align(&self.module, ty, LayoutRules::ConstantBuffer);
                 offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
@@ -984,7 +984,7 @@ impl<'a> Lowerer<'a> {
     /// Declares a cbuffer (or tbuffer) as a block of 16-byte rows with its members at
     /// HLSL's offsets (or their `packoffset`).
     /// The value type of a cbuffer member; `None` (with an error said) for anything else.
-    fn cbuffer_member_type(&mut self, field: &'a ast::VariableDecl) -> Option<Handle<Type>> {
+    fn cbuffer_member_type(&mut self, field: &'a ast::VariableDecl<'a>) -> Option<Handle<Type>> {
         match self.resolve_type(&field.ty)? {
             Ty::Value(base) => Some(base),
             _ => {
@@ -998,18 +998,18 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn declare_row_packed_cbuffer(&mut self, decl: &'a ast::BufferDecl) {
+    fn declare_row_packed_cbuffer(&mut self, decl: &'a ast::BufferDecl<'a>) {
         let mut offset = 0;
         let mut fields = Vec::new();
-        for item in &decl.members {
+        for item in decl.members {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
             let Some(base) = self.cbuffer_member_type(field) else {
                 continue;
             };
-            let row_major = self.is_row_major(&field.modifiers);
-            for declarator in &field.declarators {
+            let row_major = self.is_row_major(field.modifiers);
+            for declarator in field.declarators {
                 if declarator.array_dims.iter().any(Option::is_none) {
                     self.error(
                         codes::TYPE_MISMATCH,
@@ -1018,7 +1018,7 @@ impl<'a> Lowerer<'a> {
                     );
                     continue;
                 }
-                let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+                let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                     continue;
                 };
                 if !self.check_cbuffer_components(ty, declarator.span) {
@@ -1034,8 +1034,8 @@ impl<'a> Lowerer<'a> {
                 offset = match packed {
                     Some(p) => {
                         let Some(at) = super::cbuffer::packoffset_bytes(
-                            &p.register.name,
-                            p.component.as_ref().map(|c| c.name.as_ref()),
+                            p.register.name,
+                            p.component.as_ref().map(|c| c.name),
                         ) else {
                             self.error(
                                 codes::BAD_BINDING,
@@ -1075,13 +1075,13 @@ impl<'a> Lowerer<'a> {
             })
             .max()
             .unwrap_or(0);
-        let ty = self.cbuffer_rows_type(&decl.name.name, end);
+        let ty = self.cbuffer_rows_type(decl.name.name, end);
         let (kind, class) = match decl.kind {
             ast::BufferKind::Constant => (ResourceKind::ConstantBuffer, RegisterClass::B),
             ast::BufferKind::Texture => (ResourceKind::TextureBuffer, RegisterClass::T),
         };
         let (binding, register) =
-            self.resource_binding(&decl.attributes, &decl.annotations, class, decl.name.span);
+            self.resource_binding(decl.attributes, decl.annotations, class, decl.name.span);
         let global = self.module.global_variables.append(
             GlobalVariable {
                 name: decl.name.name.to_string(),
@@ -1125,8 +1125,8 @@ impl<'a> Lowerer<'a> {
         has(ast::Modifier::RowMajor) || (self.row_major_default && !has(ast::Modifier::ColumnMajor))
     }
 
-    fn declare_function(&mut self, decl: &'a ast::FunctionDecl) {
-        self.declare_function_as(decl, decl.name.last.name.clone(), None);
+    fn declare_function(&mut self, decl: &'a ast::FunctionDecl<'a>) {
+        self.declare_function_as(decl, self.shared_name(decl.name.name()), None);
     }
 
     /// Declares a function under `key` (its name, or [`method_key`] for a member
@@ -1134,7 +1134,7 @@ impl<'a> Lowerer<'a> {
     /// parameter).
     fn declare_function_as(
         &mut self,
-        decl: &'a ast::FunctionDecl,
+        decl: &'a ast::FunctionDecl<'a>,
         key: Arc<str>,
         this_ty: Option<Handle<Type>>,
     ) {
@@ -1161,11 +1161,11 @@ impl<'a> Lowerer<'a> {
                 resource: None,
             });
         }
-        for param in &decl.params {
+        for param in decl.params {
             let has = |m: ast::Modifier| param.modifiers.iter().any(|x| x.modifier == m);
             let mut resource = None;
             let ty = match self.resolve_type(&param.ty) {
-                Some(Ty::Value(t)) => match self.apply_array_dims(t, &param.array_dims) {
+                Some(Ty::Value(t)) => match self.apply_array_dims(t, param.array_dims) {
                     Some(t) => t,
                     None => return,
                 },
@@ -1201,7 +1201,7 @@ impl<'a> Lowerer<'a> {
             };
             let out = has(ast::Modifier::Out) || has(ast::Modifier::InOut);
             params.push(ParamSig {
-                name: param.name.as_ref().map_or("", |n| &*n.name),
+                name: param.name.as_ref().map_or("", |n| n.name),
                 ty,
                 by_pointer: out,
                 copy_in: has(ast::Modifier::InOut)

@@ -211,7 +211,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn resolve_image_type(
         &mut self,
         text: &str,
-        args: Option<&'a [ast::TemplateArg]>,
+        args: Option<&'a [ast::TemplateArg<'a>]>,
         span: Span,
     ) -> Option<Option<Ty>> {
         if matches!(text, "SamplerState" | "SamplerComparisonState" | "sampler") {
@@ -231,7 +231,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         text: &str,
         shape: TextureName,
-        args: Option<&'a [ast::TemplateArg]>,
+        args: Option<&'a [ast::TemplateArg<'a>]>,
         span: Span,
     ) -> Option<Ty> {
         let (scalar, components, norm) = match args.and_then(|a| a.first()) {
@@ -336,7 +336,7 @@ impl<'a> Lowerer<'a> {
     /// and `globallycoherent` applied.
     pub(crate) fn declared_image_type(
         &mut self,
-        decl: &ast::VariableDecl,
+        decl: &ast::VariableDecl<'a>,
         image: Handle<Type>,
     ) -> Handle<Type> {
         let TypeInner::Image {
@@ -357,12 +357,12 @@ impl<'a> Lowerer<'a> {
             .modifiers
             .iter()
             .any(|m| m.modifier == ast::Modifier::GloballyCoherent);
-        for attribute in &decl.attributes {
+        for attribute in decl.attributes {
             if !attribute.name.is_qualified("vk", "image_format") {
                 continue;
             }
             let name = match attribute.args.first().map(|e| &e.kind) {
-                Some(ast::ExprKind::Literal(ast::Literal::String(s))) => Some(s.as_str()),
+                Some(ast::ExprKind::Literal(ast::Literal::String(s))) => Some(**s),
                 _ => None,
             };
             match name.and_then(StorageFormat::from_vk_name) {
@@ -484,7 +484,7 @@ impl<'a> Lowerer<'a> {
     fn vector_argument(
         &mut self,
         cx: &mut FnCtx,
-        arg: &'a ast::Expr,
+        arg: &'a ast::Expr<'a>,
         scalar: Scalar,
         n: u32,
     ) -> Option<Handle<Expression>> {
@@ -515,7 +515,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         info: ImageInfo,
-        arg: &'a ast::Expr,
+        arg: &'a ast::Expr<'a>,
     ) -> Option<(Handle<Expression>, Option<Handle<Expression>>)> {
         let n = coordinate_count(info.dim);
         let total = n + u32::from(info.arrayed);
@@ -555,7 +555,7 @@ impl<'a> Lowerer<'a> {
         global: Handle<oneshader_ir::GlobalVariable>,
         info: ImageInfo,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         if info.storage() || info.multisampled() {
@@ -602,7 +602,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A constant texel offset argument.
-    fn constant_offset(&mut self, info: ImageInfo, arg: &'a ast::Expr) -> Option<Vec<i32>> {
+    fn constant_offset(&mut self, info: ImageInfo, arg: &'a ast::Expr<'a>) -> Option<Vec<i32>> {
         let n = offset_count(info.dim);
         if n == 0 {
             self.error(
@@ -612,7 +612,7 @@ impl<'a> Lowerer<'a> {
             );
             return None;
         }
-        let parts: Vec<&ast::Expr> = match &arg.kind {
+        let parts: Vec<&ast::Expr<'a>> = match &arg.kind {
             ast::ExprKind::Constructor(constructor) => constructor.args.iter().collect(),
             _ => vec![arg],
         };
@@ -645,7 +645,11 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A float scalar argument.
-    fn float_argument(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Handle<Expression>> {
+    fn float_argument(
+        &mut self,
+        cx: &mut FnCtx,
+        arg: &'a ast::Expr<'a>,
+    ) -> Option<Handle<Expression>> {
         let operand = self.lower_rvalue(cx, arg)?;
         let float = self.scalar_type(Scalar::F32);
         self.convert_value(cx, operand.into_value(), float, arg.span, true)
@@ -677,7 +681,7 @@ impl<'a> Lowerer<'a> {
         info: ImageInfo,
         method: SampleMethod,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         if info.storage() || info.multisampled() {
@@ -824,7 +828,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         info: ImageInfo,
-        location: &'a ast::Expr,
+        location: &'a ast::Expr<'a>,
         with_level: bool,
     ) -> Option<LoadOperands> {
         let n = coordinate_count(info.dim);
@@ -856,7 +860,7 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         global: Handle<oneshader_ir::GlobalVariable>,
         info: ImageInfo,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         if info.dim == ImageDimension::Cube {
@@ -973,7 +977,7 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         global: Handle<oneshader_ir::GlobalVariable>,
         texture: ResourceTy,
-        index: &'a ast::Expr,
+        index: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Value> {
         let info = self.image_info(texture.element)?;
@@ -1098,7 +1102,7 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         global: Handle<oneshader_ir::GlobalVariable>,
         info: ImageInfo,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let sizes = size_count(info.dim) as usize;
@@ -1176,7 +1180,7 @@ impl<'a> Lowerer<'a> {
     fn store_texture_out(
         &mut self,
         cx: &mut FnCtx,
-        arg: &'a ast::Expr,
+        arg: &'a ast::Expr<'a>,
         value: Handle<Expression>,
     ) -> Option<()> {
         let place = self.lower_expr(cx, arg)?;
@@ -1193,11 +1197,11 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         global: Handle<oneshader_ir::GlobalVariable>,
         texture: ResourceTy,
-        method: &ast::Ident,
-        args: &'a [ast::Expr],
+        method: &ast::Ident<'a>,
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
-        let name = method.name.as_ref();
+        let name = method.name;
         let Some(info) = self.image_info(texture.element) else {
             self.error(
                 codes::UNKNOWN_MEMBER,

@@ -355,8 +355,8 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_call(
         &mut self,
         cx: &mut FnCtx,
-        function: &ast::Path,
-        args: &'a [ast::Expr],
+        function: &ast::Path<'a>,
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let name = function.name();
@@ -704,12 +704,12 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn expect_args<'e, const N: usize>(
         &mut self,
-        args: &'e [ast::Expr],
+        args: &'e [ast::Expr<'a>],
         name: &str,
         span: Span,
-    ) -> Option<[&'e ast::Expr; N]> {
+    ) -> Option<[&'e ast::Expr<'a>; N]> {
         self.check_arity(name, N, args.len(), span)?;
-        let v: Vec<&ast::Expr> = args.iter().collect();
+        let v: Vec<&ast::Expr<'a>> = args.iter().collect();
         v.try_into().ok()
     }
 
@@ -747,7 +747,11 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    pub(crate) fn float_operand(&mut self, cx: &mut FnCtx, arg: &'a ast::Expr) -> Option<Operand> {
+    pub(crate) fn float_operand(
+        &mut self,
+        cx: &mut FnCtx,
+        arg: &'a ast::Expr<'a>,
+    ) -> Option<Operand> {
         let (ops, ty) = self.common_operands(cx, &[arg], Operands::Float, arg.span)?;
         Some(Operand {
             expr: ops.first().copied()?,
@@ -797,7 +801,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn common_operands(
         &mut self,
         cx: &mut FnCtx,
-        args: &[&'a ast::Expr],
+        args: &[&'a ast::Expr<'a>],
         class: Operands,
         span: Span,
     ) -> Option<(Vec<Handle<Expression>>, Handle<Type>)> {
@@ -882,7 +886,7 @@ impl<'a> Lowerer<'a> {
         arity: usize,
         operands: Operands,
         returns: Returns,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         self.check_arity(name, arity, args.len(), span)?;
@@ -1111,7 +1115,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: WaveOp,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         if args.len() != op.arity() {
@@ -1257,7 +1261,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         op: WaveOp,
-        arg: &'a ast::Expr,
+        arg: &'a ast::Expr<'a>,
     ) -> Option<(Operand, Scalar, Shape)> {
         let value = self.lower_rvalue(cx, arg)?;
         let Some((scalar, shape)) = self.numeric(value.ty) else {
@@ -1301,7 +1305,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         name: &str,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let Some(fun) = atomic_function(name) else {
@@ -1397,7 +1401,7 @@ impl<'a> Lowerer<'a> {
         fun: AtomicFunction,
         pointer: Handle<Expression>,
         ty: Handle<Type>,
-        rest: &'a [ast::Expr],
+        rest: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let compare_store = name.ends_with("CompareStore");
@@ -1480,14 +1484,14 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_method_call(
         &mut self,
         cx: &mut FnCtx,
-        receiver: &'a ast::Expr,
-        method: &ast::Ident,
-        template_args: Option<&'a [ast::TemplateArg]>,
-        args: &'a [ast::Expr],
+        receiver: &'a ast::Expr<'a>,
+        method: &ast::Ident<'a>,
+        template_args: Option<&'a [ast::TemplateArg<'a>]>,
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         let target = self.lower_expr(cx, receiver)?;
-        if let Some(key) = self.method_of(&target, &method.name) {
+        if let Some(key) = self.method_of(&target, method.name) {
             return self.lower_user_call(cx, &key, Some((target, receiver.span)), args, span);
         }
         let Value::Resource { global, ty } = target else {
@@ -1511,7 +1515,7 @@ impl<'a> Lowerer<'a> {
         ) {
             return self.lower_image_method(cx, global, ty, method, args, span);
         }
-        let name = method.name.as_ref();
+        let name = method.name;
         if let Some(&flavor) = self.buffer_flavors.get(&global) {
             match (flavor, name) {
                 (BufferFlavor::Append, "Append") | (BufferFlavor::Consume, "Consume") => {
@@ -1721,7 +1725,7 @@ impl<'a> Lowerer<'a> {
     fn word_index(
         &mut self,
         cx: &mut FnCtx,
-        address: &'a ast::Expr,
+        address: &'a ast::Expr<'a>,
         span: Span,
     ) -> Option<Handle<Expression>> {
         let uint = self.scalar_type(Scalar::U32);
@@ -1746,7 +1750,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn store_out(
         &mut self,
         cx: &mut FnCtx,
-        arg: &'a ast::Expr,
+        arg: &'a ast::Expr<'a>,
         value: Handle<Expression>,
         ty: Handle<Type>,
     ) -> Option<()> {
@@ -1783,7 +1787,7 @@ impl<'a> Lowerer<'a> {
         cx: &mut FnCtx,
         name: &str,
         receiver: Option<(Value, Span)>,
-        args: &'a [ast::Expr],
+        args: &'a [ast::Expr<'a>],
         span: Span,
     ) -> Option<Value> {
         // Each argument's value (a place for an `out` argument) and span.

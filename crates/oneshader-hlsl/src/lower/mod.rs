@@ -74,7 +74,7 @@ pub(crate) enum GlobalSymbol<'a> {
     },
     /// A `static const` value, substituted where used.
     Constant {
-        init: &'a ast::Expr,
+        init: &'a ast::Expr<'a>,
         ty: Handle<Type>,
     },
 }
@@ -90,7 +90,7 @@ pub(crate) struct ParamSig<'a> {
     pub by_pointer: bool,
     /// `inout` (or `in`+`out`): copied in before the call.
     pub copy_in: bool,
-    pub default: Option<&'a ast::Expr>,
+    pub default: Option<&'a ast::Expr<'a>>,
     /// A buffer, texture or sampler parameter. It has no IR argument: the global
     /// resource a call passes is substituted into the body, one IR function per
     /// distinct set of resource arguments (as DXC's inlining resolves them).
@@ -100,7 +100,7 @@ pub(crate) struct ParamSig<'a> {
 /// A user function: its declaration and resolved signature.
 #[derive(Clone, Debug)]
 pub(crate) struct FunctionSymbol<'a> {
-    pub decl: &'a ast::FunctionDecl,
+    pub decl: &'a ast::FunctionDecl<'a>,
     /// The parameters, shared: a call and the function's lowering each take the
     /// signature while the symbol tables change.
     pub params: Rc<[ParamSig<'a>]>,
@@ -130,14 +130,14 @@ pub(crate) struct Lowerer<'a> {
     pub globals: FastHashMap<String, GlobalSymbol<'a>>,
     pub structs: FastHashMap<String, Handle<Type>>,
     /// The declaration of each named struct type, for the semantics of its fields.
-    pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl>,
+    pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl<'a>>,
     pub typedefs: FastHashMap<String, Ty>,
     pub functions: FastHashMap<Arc<str>, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, outermost first, to detect recursion: their
     /// declarations, told apart by address (each overload has its own).
-    pub in_progress: Vec<&'a ast::FunctionDecl>,
+    pub in_progress: Vec<&'a ast::FunctionDecl<'a>>,
     /// `static` globals with initializers, stored at the start of every entry point.
-    pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr)>,
+    pub static_inits: Vec<(Handle<oneshader_ir::GlobalVariable>, &'a ast::Expr<'a>)>,
     /// Whether matrices in memory are row-major unless declared otherwise: the last
     /// `#pragma pack_matrix` seen (HLSL's default is column-major).
     pub row_major_default: bool,
@@ -159,6 +159,9 @@ pub(crate) struct Lowerer<'a> {
     /// The working storage that finished functions left, for the next ones lowered
     /// (one is in use per function being lowered; see [`context::FnScratch`]).
     pub fn_scratch: Vec<context::FnScratch>,
+    /// The unit being lowered, which shares the names the IR keeps
+    /// ([`Lowerer::shared_name`]).
+    pub unit: &'a ast::TranslationUnit<'a>,
 }
 
 /// Lowers a parsed translation unit into an IR module.
@@ -191,8 +194,9 @@ pub fn lower(
         pointer_types: types::PointerTypes::default(),
         numeric_types: types::NumericTypes::default(),
         fn_scratch: Vec::new(),
+        unit,
     };
-    let items = flatten_items(&unit.items);
+    let items = flatten_items(unit.items);
     for item in &items {
         lowerer.declare_item(item);
     }
@@ -216,11 +220,11 @@ pub fn lower(
 }
 
 /// The top-level items with namespaces opened (names inside keep their last segment).
-fn flatten_items(items: &[ast::Item]) -> Vec<&ast::Item> {
+fn flatten_items<'a>(items: &'a [ast::Item<'a>]) -> Vec<&'a ast::Item<'a>> {
     let mut out = Vec::new();
     for item in items {
         match item {
-            ast::Item::Namespace(ns) => out.extend(flatten_items(&ns.items)),
+            ast::Item::Namespace(ns) => out.extend(flatten_items(ns.items)),
             other => out.push(other),
         }
     }
@@ -228,6 +232,12 @@ fn flatten_items(items: &[ast::Item]) -> Vec<&ast::Item> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// `name`, a name of the syntax tree, shared as the IR and the scopes keep names
+    /// (from the unit's spellings: no allocation).
+    pub(crate) fn shared_name(&self, name: &str) -> Arc<str> {
+        self.unit.shared_name(name)
+    }
+
     /// Records an error.
     pub(crate) fn error(
         &mut self,
@@ -247,15 +257,15 @@ impl<'a> Lowerer<'a> {
     /// The functions to compile as entry points, with their stages.
     fn find_entry_points(
         &mut self,
-        items: &[&'a ast::Item],
+        items: &[&'a ast::Item<'a>],
         options: &LowerOptions,
-    ) -> Vec<(&'a ast::FunctionDecl, ShaderStage, Span)> {
+    ) -> Vec<(&'a ast::FunctionDecl<'a>, ShaderStage, Span)> {
         let mut entries = Vec::new();
         for item in items {
             let ast::Item::Function(decl) = *item else {
                 continue;
             };
-            let decl: &'a ast::FunctionDecl = decl;
+            let decl: &'a ast::FunctionDecl<'a> = decl;
             if decl.body.is_none() {
                 continue;
             }
@@ -348,14 +358,14 @@ pub(crate) fn has_attribute(decl: &ast::FunctionDecl, name: &str) -> bool {
 
 /// `Some(stage)` for `[shader("…")]`, `Some(None)` for `[numthreads]` alone, `None` if neither.
 fn entry_stage_from_attributes(decl: &ast::FunctionDecl) -> Option<Option<ShaderStage>> {
-    for attribute in &decl.attributes {
+    for attribute in decl.attributes {
         if attribute.name.is("shader") {
             if let Some(ast::Expr {
                 kind: ast::ExprKind::Literal(ast::Literal::String(stage)),
                 ..
             }) = attribute.args.first()
             {
-                return Some(match stage.as_str() {
+                return Some(match **stage {
                     "compute" => Some(ShaderStage::Compute),
                     "vertex" => Some(ShaderStage::Vertex),
                     "pixel" => Some(ShaderStage::Fragment),

@@ -42,7 +42,11 @@ enum Part {
 impl<'a> Lowerer<'a> {
     /// Whether an entry point needs the generated wrapper: a struct parameter or
     /// result, or an `out`/`inout` parameter.
-    pub(crate) fn needs_entry_wrapper(&mut self, decl: &'a ast::FunctionDecl, result: Ty) -> bool {
+    pub(crate) fn needs_entry_wrapper(
+        &mut self,
+        decl: &'a ast::FunctionDecl<'a>,
+        result: Ty,
+    ) -> bool {
         let is_struct = |this: &Self, ty: Ty| match ty {
             Ty::Value(t) => matches!(this.module.inner(t), TypeInner::Struct { .. }),
             _ => false,
@@ -84,7 +88,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         stage: ShaderStage,
         output: bool,
-        semantic: Option<&ast::Ident>,
+        semantic: Option<&ast::Ident<'a>>,
         name_span: Span,
         modifiers: &[ast::SpannedModifier],
         ty: Handle<Type>,
@@ -176,7 +180,7 @@ impl<'a> Lowerer<'a> {
         stage: ShaderStage,
         output: bool,
         ty: Handle<Type>,
-        semantic: Option<&ast::Ident>,
+        semantic: Option<&ast::Ident<'a>>,
         modifiers: &[ast::SpannedModifier],
         span: Span,
         next_location: &mut u32,
@@ -199,18 +203,18 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let mut index = 0u32;
-        for item in &decl.members {
+        for item in decl.members {
             let ast::Item::Variable(field) = item else {
                 continue;
             };
-            for declarator in &field.declarators {
+            for declarator in field.declarators {
                 let member = members.get(index as usize)?;
                 let semantic = declarator.annotations.iter().find_map(|a| match a {
                     ast::Annotation::Semantic(s) => Some(s),
                     _ => None,
                 });
                 let mut all_modifiers = modifiers.to_vec();
-                all_modifiers.extend_from_slice(&field.modifiers);
+                all_modifiers.extend_from_slice(field.modifiers);
                 let slot = self.slot(
                     stage,
                     output,
@@ -232,7 +236,7 @@ impl<'a> Lowerer<'a> {
     /// semantic and calls the function as written.
     pub(crate) fn lower_wrapped_entry_point(
         &mut self,
-        decl: &'a ast::FunctionDecl,
+        decl: &'a ast::FunctionDecl<'a>,
         stage: ShaderStage,
         workgroup_size: [u32; 3],
         span: Span,
@@ -275,7 +279,7 @@ impl<'a> Lowerer<'a> {
                         false,
                         sig.ty,
                         semantic,
-                        &param.modifiers,
+                        param.modifiers,
                         span,
                         &mut input_location,
                         &mut slots,
@@ -320,7 +324,7 @@ impl<'a> Lowerer<'a> {
                         true,
                         sig.ty,
                         semantic,
-                        &param.modifiers,
+                        param.modifiers,
                         span,
                         &mut output_location,
                         &mut slots,

@@ -12,16 +12,16 @@ use crate::ast;
 
 impl<'a> Lowerer<'a> {
     /// Lowers one statement into the current block.
-    pub(crate) fn lower_statement(&mut self, cx: &mut FnCtx, statement: &'a ast::Stmt) {
+    pub(crate) fn lower_statement(&mut self, cx: &mut FnCtx, statement: &'a ast::Stmt<'a>) {
         match &statement.kind {
             ast::StmtKind::Block(block) => {
                 cx.push_scope();
-                for s in &block.statements {
+                for s in block.statements {
                     self.lower_statement(cx, s);
                 }
                 cx.pop_scope();
             }
-            ast::StmtKind::Declaration(item) => match item.as_ref() {
+            ast::StmtKind::Declaration(item) => match item {
                 ast::Item::Variable(decl) => self.lower_local_declaration(cx, decl),
                 ast::Item::Struct(_) | ast::Item::Typedef(_) => self.declare_item(item),
                 other => self.error(
@@ -101,7 +101,7 @@ impl<'a> Lowerer<'a> {
                     break_if: Some(negated),
                 });
             }
-            ast::StmtKind::Switch(switch) => self.lower_switch(cx, &switch.selector, &switch.cases),
+            ast::StmtKind::Switch(switch) => self.lower_switch(cx, &switch.selector, switch.cases),
             ast::StmtKind::Break => {
                 if cx.breakables.is_empty() {
                     self.error(
@@ -131,7 +131,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a statement into a block of its own (with its own scope).
-    fn lower_nested(&mut self, cx: &mut FnCtx, statement: &'a ast::Stmt) -> Vec<Statement> {
+    fn lower_nested(&mut self, cx: &mut FnCtx, statement: &'a ast::Stmt<'a>) -> Vec<Statement> {
         cx.push_block();
         cx.push_scope();
         self.lower_statement(cx, statement);
@@ -142,9 +142,9 @@ impl<'a> Lowerer<'a> {
     fn lower_loop(
         &mut self,
         cx: &mut FnCtx,
-        condition: Option<&'a ast::Expr>,
-        body: &'a ast::Stmt,
-        step: Option<&'a ast::Expr>,
+        condition: Option<&'a ast::Expr<'a>>,
+        body: &'a ast::Stmt<'a>,
+        step: Option<&'a ast::Expr<'a>>,
     ) {
         cx.push_block();
         if let Some(condition) = condition {
@@ -177,8 +177,8 @@ impl<'a> Lowerer<'a> {
     fn lower_switch(
         &mut self,
         cx: &mut FnCtx,
-        selector: &'a ast::Expr,
-        groups: &'a [ast::SwitchCase],
+        selector: &'a ast::Expr<'a>,
+        groups: &'a [ast::SwitchCase<'a>],
     ) {
         let Some(value) = self.lower_expr(cx, selector) else {
             return;
@@ -210,7 +210,7 @@ impl<'a> Lowerer<'a> {
         for (group_index, group) in groups.iter().enumerate() {
             let last_group = group_index + 1 == groups.len();
             let mut values = Vec::new();
-            for label in &group.labels {
+            for label in group.labels {
                 let value = match label {
                     ast::CaseLabel::Default(_) => SwitchValue::Default,
                     ast::CaseLabel::Case(e) => match self.const_eval(e) {
@@ -234,7 +234,7 @@ impl<'a> Lowerer<'a> {
             }
             cx.push_block();
             cx.push_scope();
-            for s in &group.body {
+            for s in group.body {
                 self.lower_statement(cx, s);
             }
             cx.pop_scope();
@@ -249,7 +249,7 @@ impl<'a> Lowerer<'a> {
                 for next in groups.iter().skip(group_index + 1) {
                     cx.push_block();
                     cx.push_scope();
-                    for s in &next.body {
+                    for s in next.body {
                         self.lower_statement(cx, s);
                     }
                     cx.pop_scope();
@@ -283,7 +283,7 @@ impl<'a> Lowerer<'a> {
     fn lower_return(
         &mut self,
         cx: &mut FnCtx,
-        value: Option<&'a ast::Expr>,
+        value: Option<&'a ast::Expr<'a>>,
         span: oneshader_ir::Span,
     ) {
         match (cx.return_ty, value) {
@@ -312,7 +312,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn lower_local_declaration(&mut self, cx: &mut FnCtx, decl: &'a ast::VariableDecl) {
+    fn lower_local_declaration(&mut self, cx: &mut FnCtx, decl: &'a ast::VariableDecl<'a>) {
         let has = |modifier: ast::Modifier| decl.modifiers.iter().any(|m| m.modifier == modifier);
         // A `static const` local never changes, so a constant local initialized on each
         // call is the same value; a mutable static local would keep its value between
@@ -335,8 +335,11 @@ impl<'a> Lowerer<'a> {
         }
         let Some(ty) = self.resolve_type(&decl.ty) else {
             // Declared all the same, so its uses do not report it again.
-            for declarator in &decl.declarators {
-                cx.declare_shared(&declarator.name.name, LocalSymbol::Poisoned);
+            for declarator in decl.declarators {
+                cx.declare_shared(
+                    &self.shared_name(declarator.name.name),
+                    LocalSymbol::Poisoned,
+                );
             }
             return;
         };
@@ -348,21 +351,22 @@ impl<'a> Lowerer<'a> {
             );
             return;
         };
-        for declarator in &decl.declarators {
-            let Some(ty) = self.apply_array_dims(base, &declarator.array_dims) else {
+        for declarator in decl.declarators {
+            let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                 continue;
             };
             let value = match &declarator.init {
                 Some(init) => self.lower_initializer(cx, init, ty),
                 None => None,
             };
-            let var = cx.local(declarator.name.name.clone(), ty, declarator.span);
+            let name = self.shared_name(declarator.name.name);
+            let var = cx.local(name.clone(), ty, declarator.span);
             if let Some(value) = value {
                 let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                 let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, declarator.span);
                 cx.emit(Statement::Store { pointer, value });
             }
-            if !cx.declare_shared(&declarator.name.name, LocalSymbol::Variable { var, ty }) {
+            if !cx.declare_shared(&name, LocalSymbol::Variable { var, ty }) {
                 self.error(
                     codes::REDEFINITION,
                     declarator.name.span,
@@ -379,12 +383,12 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_initializer(
         &mut self,
         cx: &mut FnCtx,
-        init: &'a ast::Expr,
+        init: &'a ast::Expr<'a>,
         ty: Handle<oneshader_ir::Type>,
     ) -> Option<Handle<Expression>> {
         if let ast::ExprKind::InitList(items) = &init.kind {
             let mut scalars = Vec::new();
-            for item in items {
+            for item in *items {
                 self.flatten_initializer(cx, item, &mut scalars)?;
             }
             let mut iter = scalars.into_iter();
@@ -406,11 +410,11 @@ impl<'a> Lowerer<'a> {
     fn flatten_initializer(
         &mut self,
         cx: &mut FnCtx,
-        item: &'a ast::Expr,
+        item: &'a ast::Expr<'a>,
         out: &mut Vec<super::expr::Operand>,
     ) -> Option<()> {
         if let ast::ExprKind::InitList(items) = &item.kind {
-            for i in items {
+            for i in *items {
                 self.flatten_initializer(cx, i, out)?;
             }
             return Some(());
@@ -424,7 +428,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_condition(
         &mut self,
         cx: &mut FnCtx,
-        e: &'a ast::Expr,
+        e: &'a ast::Expr<'a>,
     ) -> Option<Handle<Expression>> {
         let value = self.lower_expr(cx, e)?;
         let operand = self.rvalue(cx, value, e.span)?;

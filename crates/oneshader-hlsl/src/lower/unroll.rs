@@ -24,7 +24,7 @@ pub(crate) struct UnrollPlan {
 
 impl<'a> Lowerer<'a> {
     /// The plan for the `for` statement `statement`, when it has `[unroll]` and needs it.
-    pub(crate) fn unroll_plan(&self, statement: &'a ast::Stmt) -> Option<UnrollPlan> {
+    pub(crate) fn unroll_plan(&self, statement: &'a ast::Stmt<'a>) -> Option<UnrollPlan> {
         let ast::StmtKind::For(for_stmt) = &statement.kind else {
             return None;
         };
@@ -43,7 +43,7 @@ impl<'a> Lowerer<'a> {
         }
         let (name, start) = self.counter_declaration(init)?;
         let is_counter =
-            |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(p) if p.name() == name);
+            |e: &ast::Expr<'_>| matches!(&e.kind, ast::ExprKind::Name(p) if p.name() == name);
         let ast::ExprKind::Binary(binary) = &condition.kind else {
             return None;
         };
@@ -115,21 +115,21 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The variable and its constant initial value of a loop's `int i = 0` or `uint i = 0`.
-    fn counter_declaration(&self, init: &'a ast::Stmt) -> Option<(&'a str, i64)> {
+    fn counter_declaration(&self, init: &'a ast::Stmt<'a>) -> Option<(&'a str, i64)> {
         let ast::StmtKind::Declaration(item) = &init.kind else {
             return None;
         };
-        let ast::Item::Variable(decl) = item.as_ref() else {
+        let ast::Item::Variable(decl) = item else {
             return None;
         };
-        let [declarator] = &decl.declarators[..] else {
+        let [declarator] = decl.declarators else {
             return None;
         };
         if !declarator.array_dims.is_empty() {
             return None;
         }
         let start = self.const_eval(declarator.init.as_ref()?)?;
-        Some((declarator.name.name.as_ref(), start))
+        Some((declarator.name.name, start))
     }
 
     /// Lowers an unrolled `for (init; …; step) body`: `init` once, then per value of
@@ -138,9 +138,9 @@ impl<'a> Lowerer<'a> {
         &mut self,
         cx: &mut FnCtx,
         plan: &UnrollPlan,
-        init: &'a ast::Stmt,
-        body: &'a ast::Stmt,
-        step: &'a ast::Expr,
+        init: &'a ast::Stmt<'a>,
+        body: &'a ast::Stmt<'a>,
+        step: &'a ast::Expr<'a>,
     ) {
         cx.push_scope();
         self.lower_statement(cx, init);
@@ -192,7 +192,7 @@ fn stmt_any_depth(
     let e = |x: &ast::Expr| expr_any(x, on_expr, d);
     match &stmt.kind {
         ast::StmtKind::Block(block) => block.statements.iter().any(s),
-        ast::StmtKind::Declaration(item) => match item.as_ref() {
+        ast::StmtKind::Declaration(item) => match item {
             ast::Item::Variable(decl) => decl
                 .declarators
                 .iter()
