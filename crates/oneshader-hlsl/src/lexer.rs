@@ -14,18 +14,12 @@ use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
 /// The raw token classes that logos recognises.
 ///
 /// Whitespace and line comments are skipped inside logos: [`lex`] sees them only as a
-/// gap between one token's end and the next one's start.
+/// gap between one token's end and the next one's start. The classes that are tokens
+/// come first, in the order of their [`TokenKind`]s (so that [`map_raw`] is an addition).
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(skip r"[ \t\x0b\x0c]+")]
 #[logos(skip(r"//[^\n]*", allow_greedy = true))]
 enum Raw {
-    #[token("/*", block_comment)]
-    BlockComment(bool),
-    /// A backslash at the end of a line: whitespace, whose newline starts a line.
-    #[regex(r"\\\r?\n")]
-    Continuation,
-    #[regex(r"\r?\n")]
-    Newline,
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
     Ident,
     #[regex(r"[0-9]+[uUlL]*")]
@@ -37,8 +31,6 @@ enum Raw {
     Float,
     #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
     String,
-    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
-    UnterminatedString,
     #[regex(r"'([^'\\\n]|\\[^\n])*'")]
     Char,
     #[token("(")]
@@ -135,18 +127,31 @@ enum Raw {
     Hash,
     #[token("##")]
     HashHash,
+    #[regex(r"\r?\n")]
+    Newline,
+    /// A block comment (its end found by [`block_comment`]).
+    #[token("/*", block_comment)]
+    BlockComment,
+    /// A block comment that the file ends in.
+    UnterminatedComment,
+    /// A backslash at the end of a line: whitespace, whose newline starts a line.
+    #[regex(r"\\\r?\n")]
+    Continuation,
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedString,
 }
 
-/// Skips to the end of a block comment; `false` when the file ends first.
-fn block_comment(lex: &mut logos::Lexer<Raw>) -> bool {
+/// Skips to the end of a block comment: [`Raw::UnterminatedComment`] when the file ends
+/// first.
+fn block_comment(lex: &mut logos::Lexer<Raw>) -> Raw {
     match lex.remainder().find("*/") {
         Some(end) => {
             lex.bump(end + 2);
-            true
+            Raw::BlockComment
         }
         None => {
             lex.bump(lex.remainder().len());
-            false
+            Raw::UnterminatedComment
         }
     }
 }
@@ -925,66 +930,51 @@ fn lex_at(
         let span = Span::new(file, base + range.start as u32, base + range.end as u32);
         leading_space |= range.start != last_end;
         last_end = range.end;
-        let kind = match raw {
+        let raw = match raw {
+            Ok(raw) => raw,
             Err(()) => {
-                let ch = text[range.start..].chars().next().unwrap_or('?');
-                diagnostics.push(Diagnostic::error(
-                    codes::INVALID_CHARACTER,
-                    span,
-                    format!("invalid character {ch:?} in source"),
-                ));
+                invalid_character(text, range.start, span, diagnostics);
                 leading_space = true;
                 continue;
             }
-            Ok(Raw::BlockComment(terminated)) => {
-                let comment = lexer.slice().bytes().enumerate();
-                for (i, _) in comment.filter(|&(_, b)| b == b'\n') {
-                    newline(None, span.start + i as u32 + 1);
-                }
-                if !terminated {
+        };
+        let kind = match map_raw(raw) {
+            Some(kind) => kind,
+            None => {
+                // Whitespace with a newline or two, or a string the line ends in.
+                if raw == Raw::UnterminatedString {
                     diagnostics.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(file, span.start, span.start + 2),
-                        "unterminated block comment",
+                        span,
+                        "unterminated string literal",
                     ));
+                    TokenKind::StringLiteral
+                } else {
+                    gap(raw, lexer.slice(), span, diagnostics, &mut newline);
+                    leading_space = true;
+                    continue;
                 }
-                leading_space = true;
-                continue;
             }
-            Ok(Raw::Continuation) => {
-                newline(None, span.end);
-                leading_space = true;
-                continue;
-            }
-            Ok(Raw::UnterminatedString) => {
-                diagnostics.push(Diagnostic::error(
-                    codes::UNTERMINATED,
-                    span,
-                    "unterminated string literal",
-                ));
-                TokenKind::StringLiteral
-            }
-            Ok(raw) => map_raw(raw),
         };
-        let (kind, symbol) = match kind {
-            TokenKind::Ident => {
-                let symbol = spellings.intern(lexer.slice());
-                let kind = spellings
-                    .keyword(symbol)
-                    .map_or(TokenKind::Ident, TokenKind::Keyword);
-                (kind, symbol)
-            }
-            TokenKind::Newline => {
-                newline(Some(tokens.len()), span.end);
-                let symbol = match range.len() {
-                    1 => Symbol::NEWLINE,
-                    _ => Symbol::CRLF,
-                };
-                (kind, symbol)
-            }
-            _ => match punctuation_symbol(kind) {
-                Some(symbol) => (kind, symbol),
-                None => (kind, spellings.intern(lexer.slice())),
+        let (kind, symbol) = match punctuation_symbol(kind) {
+            Some(symbol) => (kind, symbol),
+            None => match kind {
+                TokenKind::Ident => {
+                    let symbol = spellings.intern(lexer.slice());
+                    let kind = spellings
+                        .keyword(symbol)
+                        .map_or(TokenKind::Ident, TokenKind::Keyword);
+                    (kind, symbol)
+                }
+                TokenKind::Newline => {
+                    newline(Some(tokens.len()), span.end);
+                    let symbol = match range.len() {
+                        1 => Symbol::NEWLINE,
+                        _ => Symbol::CRLF,
+                    };
+                    (kind, symbol)
+                }
+                _ => (kind, spellings.intern(lexer.slice())),
             },
         };
         tokens.push(Token {
@@ -1006,18 +996,41 @@ fn lex_at(
     tokens
 }
 
-/// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
-/// [`lex`] tells keywords from them.
+/// Handles a raw token that is whitespace to the parser: a block comment (`raw`
+/// [`Raw::BlockComment`] or [`Raw::UnterminatedComment`], reported) or a line continuation,
+/// spelled `slice` at `span`; `newline` is told where each line in it ends (as in
+/// [`lex_at`]).
+#[cold]
+fn gap(
+    raw: Raw,
+    slice: &str,
+    span: Span,
+    diagnostics: &mut Diagnostics,
+    newline: &mut impl FnMut(Option<usize>, u32),
+) {
+    for (i, _) in slice.bytes().enumerate().filter(|&(_, b)| b == b'\n') {
+        newline(None, span.start + i as u32 + 1);
+    }
+    if raw == Raw::UnterminatedComment {
+        diagnostics.push(Diagnostic::error(
+            codes::UNTERMINATED,
+            Span::new(span.file, span.start, span.start + 2),
+            "unterminated block comment",
+        ));
+    }
+}
+
+/// The token kind of a raw token class (`None` for the classes that are not tokens:
+/// comments, line continuations and unterminated strings); identifiers are
+/// [`TokenKind::Ident`] here, and [`lex`] tells keywords from them.
 #[inline]
-fn map_raw(raw: Raw) -> TokenKind {
+fn map_raw(raw: Raw) -> Option<TokenKind> {
     use TokenKind as T;
-    match raw {
+    Some(match raw {
         Raw::Ident => T::Ident,
-        Raw::BlockComment(_) | Raw::Continuation => T::Placemarker,
-        Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
         Raw::Float => T::FloatLiteral,
-        Raw::String | Raw::UnterminatedString => T::StringLiteral,
+        Raw::String => T::StringLiteral,
         Raw::Char => T::CharLiteral,
         Raw::LParen => T::LParen,
         Raw::RParen => T::RParen,
@@ -1066,7 +1079,24 @@ fn map_raw(raw: Raw) -> TokenKind {
         Raw::Tilde => T::Tilde,
         Raw::Hash => T::Hash,
         Raw::HashHash => T::HashHash,
-    }
+        Raw::Newline => T::Newline,
+        Raw::BlockComment
+        | Raw::UnterminatedComment
+        | Raw::Continuation
+        | Raw::UnterminatedString => return None,
+    })
+}
+
+/// Reports the invalid character at byte `start` of `text`, at `span` (OSH0010).
+#[cold]
+fn invalid_character(text: &str, start: usize, span: Span, diagnostics: &mut Diagnostics) {
+    let ch = text.get(start..).and_then(|rest| rest.chars().next());
+    let ch = ch.unwrap_or('?');
+    diagnostics.push(Diagnostic::error(
+        codes::INVALID_CHARACTER,
+        span,
+        format!("invalid character {ch:?} in source"),
+    ));
 }
 
 /// The suffix of an integer literal.
