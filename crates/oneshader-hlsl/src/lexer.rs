@@ -925,7 +925,15 @@ fn lex_at(
     // Where the last raw token (a comment or an invalid character included) ended: text
     // between it and the next one was skipped as whitespace.
     let mut last_end = 0;
-    while let Some(raw) = lexer.next() {
+    loop {
+        // One space after a token, the most common gap, is stepped over here: logos would
+        // enter its whitespace state for it and then start again.
+        if text.as_bytes().get(last_end) == Some(&b' ') {
+            lexer.bump(1);
+        }
+        let Some(raw) = lexer.next() else {
+            break;
+        };
         let range = lexer.span();
         let span = Span::new(file, base + range.start as u32, base + range.end as u32);
         leading_space |= range.start != last_end;
