@@ -858,23 +858,34 @@ pub fn lex(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
-    lex_at(file, text, 0, spellings, diagnostics, |_, _| {})
+    lex_at::<true>(file, text, 0, spellings, diagnostics, |_, _| {})
 }
 
 /// Tokens lexed for the preprocessor ([`lex_lines`]), with where their lines end.
 pub(crate) struct Lines {
-    /// The tokens, as [`lex`] gives them.
+    /// The tokens, as [`lex`] gives them but without the [`TokenKind::Newline`]s: the
+    /// lines are told apart by `ends`, so that consecutive text lines are one slice.
     pub(crate) tokens: Vec<Token>,
-    /// The index in `tokens` of each [`TokenKind::Newline`], then of the
-    /// [`TokenKind::Eof`]: the preprocessor finds a line's end without looking for it.
-    pub(crate) ends: Vec<u32>,
+    /// Where each line ends, the last one at the [`TokenKind::Eof`]: the preprocessor
+    /// finds a line's end without looking for it.
+    pub(crate) ends: Vec<LineEnd>,
     /// Where each line starts in the file (as [`oneshader_ir::SourceFile::line_starts`]):
     /// `base`, then one past each `\n`, those in comments and line continuations too.
     pub(crate) starts: Vec<u32>,
 }
 
+/// Where a line of [`Lines`] ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineEnd {
+    /// One past the line's last token in [`Lines::tokens`].
+    pub(crate) token: u32,
+    /// Where the newline that ends the line starts in the file (for the last line, the
+    /// file's end).
+    pub(crate) byte: u32,
+}
+
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line),
-/// with where each line ends.
+/// without newline tokens, with where each line ends.
 pub(crate) fn lex_lines(
     file: FileId,
     text: &str,
@@ -886,13 +897,19 @@ pub(crate) fn lex_lines(
     let mut ends = Vec::with_capacity(lines);
     let mut starts = Vec::with_capacity(lines);
     starts.push(base);
-    let tokens = lex_at(file, text, base, spellings, diagnostics, |index, start| {
-        if let Some(index) = index {
-            ends.push(index as u32);
+    let tokens = lex_at::<false>(file, text, base, spellings, diagnostics, |end, start| {
+        if let Some((token, byte)) = end {
+            ends.push(LineEnd {
+                token: token as u32,
+                byte,
+            });
         }
         starts.push(start);
     });
-    ends.push(tokens.len().saturating_sub(1) as u32);
+    ends.push(LineEnd {
+        token: tokens.len().saturating_sub(1) as u32,
+        byte: base + text.len() as u32,
+    });
     Lines {
         tokens,
         ends,
@@ -901,20 +918,21 @@ pub(crate) fn lex_lines(
 }
 
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
-/// spans are offsets in the whole file; `newline` is told of each `\n`: the index of its
-/// newline token (`None` for one in a comment or a line continuation) and where the next
-/// line starts.
+/// spans are offsets in the whole file; `newline` is told of each `\n`: how many tokens
+/// precede it and where it starts (`None` for one in a comment or a line continuation),
+/// and where the next line starts. The newlines that end lines are tokens when
+/// `NEWLINES` is true.
 ///
 /// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset or
-/// for keeping the newlines.
+/// for keeping the line ends.
 #[inline(always)]
-fn lex_at(
+fn lex_at<const NEWLINES: bool>(
     file: FileId,
     text: &str,
     base: u32,
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
-    mut newline: impl FnMut(Option<usize>, u32),
+    mut newline: impl FnMut(Option<(usize, u32)>, u32),
 ) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
@@ -975,7 +993,12 @@ fn lex_at(
                     (kind, symbol)
                 }
                 TokenKind::Newline => {
-                    newline(Some(tokens.len()), span.end);
+                    newline(Some((tokens.len(), span.start)), span.end);
+                    if !NEWLINES {
+                        leading_space = false;
+                        line_start = true;
+                        continue;
+                    }
                     let symbol = match range.len() {
                         1 => Symbol::NEWLINE,
                         _ => Symbol::CRLF,
@@ -1014,7 +1037,7 @@ fn gap(
     slice: &str,
     span: Span,
     diagnostics: &mut Diagnostics,
-    newline: &mut impl FnMut(Option<usize>, u32),
+    newline: &mut impl FnMut(Option<(usize, u32)>, u32),
 ) {
     for (i, _) in slice.bytes().enumerate().filter(|&(_, b)| b == b'\n') {
         newline(None, span.start + i as u32 + 1);
@@ -1431,6 +1454,73 @@ mod tests {
             );
             let scanned = oneshader_ir::SourceFile::new("", text.clone());
             assert_eq!(lines.starts, scanned.line_starts(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lex_lines_is_lex_without_its_newlines() {
+        // Lines of names, numbers and punctuation with blank lines, comments, continuations,
+        // `\r\n`s, open strings and invalid characters, mixed at random.
+        let pieces = [
+            "\\", "\r", "\n", "\n", "/", "*", "\"", "a", "1", " ", "#", ";", "@", "if",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for length in 0..400 {
+            let text: String = (0..length % 80)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pieces[(state % pieces.len() as u64) as usize]
+                })
+                .collect();
+            let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
+            let all = lex(FileId(0), &text, &mut spellings, &mut diagnostics);
+            let (mut line_spellings, mut line_diagnostics) = (Spellings::new(), Diagnostics::new());
+            let lines = lex_lines(
+                FileId(0),
+                &text,
+                0,
+                &mut line_spellings,
+                &mut line_diagnostics,
+            );
+            let summary = |t: &Token, spellings: &Spellings| {
+                let text = spellings.text(t.text).to_owned();
+                (t.kind, text, t.span, t.leading_space, t.line_start)
+            };
+            let without_newlines: Vec<_> = all
+                .iter()
+                .filter(|t| t.kind != TokenKind::Newline)
+                .map(|t| summary(t, &spellings))
+                .collect();
+            let line_tokens: Vec<_> = lines
+                .tokens
+                .iter()
+                .map(|t| summary(t, &line_spellings))
+                .collect();
+            assert_eq!(line_tokens, without_newlines, "{text:?}");
+            // Each newline ends a line where the tokens before it end.
+            let mut newlines = 0;
+            let mut ends = Vec::new();
+            for (index, token) in all.iter().enumerate() {
+                if token.kind == TokenKind::Newline {
+                    ends.push(LineEnd {
+                        token: (index - newlines) as u32,
+                        byte: token.span.start,
+                    });
+                    newlines += 1;
+                }
+            }
+            ends.push(LineEnd {
+                token: (all.len() - 1 - newlines) as u32,
+                byte: text.len() as u32,
+            });
+            assert_eq!(lines.ends, ends, "{text:?}");
+            assert_eq!(
+                line_diagnostics.error_count(),
+                diagnostics.error_count(),
+                "{text:?}"
+            );
         }
     }
 
