@@ -662,37 +662,67 @@ impl Spellings {
     }
 
     /// [`Spellings::intern`] for a spelling of more than one byte or one not seen yet.
+    ///
+    /// Most spellings are two to eight bytes long: they are found here, by their key
+    /// alone; the others in [`Spellings::intern_other`].
     #[inline(never)]
     fn intern_slow(&mut self, text: &str) -> Symbol {
-        if let &[byte] = text.as_bytes() {
-            if usize::from(byte) < self.one_byte.len() {
-                let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
-                if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
-                    *slot = symbol;
-                }
-                return symbol;
-            }
-        }
-        if text.is_empty() {
-            return Symbol::EMPTY;
+        if !(2..=8).contains(&text.len()) {
+            return self.intern_other(text);
         }
         let key = SpellingKey::of(text);
         // A text this short is all in its key.
-        let short = text.len() <= 8;
+        match self.find(key, |_| true) {
+            Ok(symbol) => symbol,
+            Err(free) => self.add(text, key, free),
+        }
+    }
+
+    /// [`Spellings::intern_slow`] for the empty spelling, a one-byte one not seen yet
+    /// or one longer than eight bytes.
+    #[inline(never)]
+    fn intern_other(&mut self, text: &str) -> Symbol {
+        match text.as_bytes() {
+            [] => Symbol::EMPTY,
+            &[byte] => {
+                let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
+                if let Some(known) = self.one_byte.get_mut(usize::from(byte)) {
+                    *known = symbol;
+                }
+                symbol
+            }
+            _ => {
+                let key = SpellingKey::of(text);
+                match self.find(key, |symbol| same_text(self.text(symbol), text)) {
+                    Ok(symbol) => symbol,
+                    Err(free) => self.add(text, key, free),
+                }
+            }
+        }
+    }
+
+    /// The symbol in [`Spellings::index`] of key `key` whose text `is_text` accepts, or
+    /// the free slot where that text would go.
+    #[inline(always)]
+    fn find(&self, key: SpellingKey, is_text: impl Fn(Symbol) -> bool) -> Result<Symbol, usize> {
         let mask = self.index.len() - 1;
         let mut slot = home_slot(key.tag, self.shift);
         while let Some(&found) = self.index.get(slot) {
             if found.symbol == Symbol::EMPTY {
                 break;
             }
-            if found.tag == key.tag
-                && found.word == key.word
-                && (short || same_text(self.text(found.symbol), text))
-            {
-                return found.symbol;
+            if found.tag == key.tag && found.word == key.word && is_text(found.symbol) {
+                return Ok(found.symbol);
             }
             slot = (slot + 1) & mask;
         }
+        Err(slot)
+    }
+
+    /// Enters `text`, of key `key`, in [`Spellings::index`] at the free `slot`, with its
+    /// fixed symbol or as a new spelling.
+    #[inline(never)]
+    fn add(&mut self, text: &str, key: SpellingKey, slot: usize) -> Symbol {
         let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
             *free = Slot {
