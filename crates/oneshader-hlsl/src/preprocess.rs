@@ -404,7 +404,8 @@ pub fn preprocess(
         isolated: false,
         out: Vec::new(),
         substitution: Vec::new(),
-        result: Preprocessed::default(),
+        expansions: Vec::new(),
+        inclusions: Vec::new(),
         once: FastHashSet::default(),
         depth: 0,
         produced: 0,
@@ -441,10 +442,12 @@ pub fn preprocess(
         Symbol::EMPTY,
         Span::new(main, end, end),
     ));
-    let mut result = pp.result;
-    result.tokens = pp.out;
-    result.spellings = pp.spellings;
-    result
+    Preprocessed {
+        tokens: pp.out,
+        expansions: pp.expansions,
+        inclusions: pp.inclusions,
+        spellings: pp.spellings,
+    }
 }
 
 /// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
@@ -569,7 +572,10 @@ struct Preprocessor<'a> {
     /// so that each expansion does not allocate its own (an expansion within one
     /// builds in a new buffer).
     substitution: Vec<Token>,
-    result: Preprocessed,
+    /// Every macro expansion so far ([`Preprocessed::expansions`]).
+    expansions: Vec<MacroExpansion>,
+    /// Every followed `#include` so far ([`Preprocessed::inclusions`]).
+    inclusions: Vec<Inclusion>,
     /// Canonical paths of `#pragma once` files.
     once: FastHashSet<String>,
     /// Nesting of isolated argument expansions.
@@ -1073,8 +1079,8 @@ impl Preprocessor<'_> {
         call_site: Span,
         parent: Option<ExpansionId>,
     ) -> ExpansionId {
-        let id = ExpansionId(self.result.expansions.len() as u32);
-        self.result.expansions.push(MacroExpansion {
+        let id = ExpansionId(self.expansions.len() as u32);
+        self.expansions.push(MacroExpansion {
             name: self.spellings.shared(name),
             definition: m.definition,
             call_site,
@@ -1686,7 +1692,7 @@ impl Preprocessor<'_> {
             Some(id) => id,
             None => self.map.add(found.path.clone(), found.text),
         };
-        self.result.inclusions.push(Inclusion {
+        self.inclusions.push(Inclusion {
             file,
             directive: span,
         });
