@@ -14,18 +14,12 @@ use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
 /// The raw token classes that logos recognises.
 ///
 /// Whitespace and line comments are skipped inside logos: [`lex`] sees them only as a
-/// gap between one token's end and the next one's start.
+/// gap between one token's end and the next one's start. The classes that are tokens
+/// come first, in the order of their [`TokenKind`]s (so that [`map_raw`] is an addition).
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(skip r"[ \t\x0b\x0c]+")]
 #[logos(skip(r"//[^\n]*", allow_greedy = true))]
 enum Raw {
-    #[token("/*", block_comment)]
-    BlockComment(bool),
-    /// A backslash at the end of a line: whitespace, whose newline starts a line.
-    #[regex(r"\\\r?\n")]
-    Continuation,
-    #[regex(r"\r?\n")]
-    Newline,
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
     Ident,
     #[regex(r"[0-9]+[uUlL]*")]
@@ -37,8 +31,6 @@ enum Raw {
     Float,
     #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
     String,
-    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
-    UnterminatedString,
     #[regex(r"'([^'\\\n]|\\[^\n])*'")]
     Char,
     #[token("(")]
@@ -135,18 +127,31 @@ enum Raw {
     Hash,
     #[token("##")]
     HashHash,
+    #[regex(r"\r?\n")]
+    Newline,
+    /// A block comment (its end found by [`block_comment`]).
+    #[token("/*", block_comment)]
+    BlockComment,
+    /// A block comment that the file ends in.
+    UnterminatedComment,
+    /// A backslash at the end of a line: whitespace, whose newline starts a line.
+    #[regex(r"\\\r?\n")]
+    Continuation,
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedString,
 }
 
-/// Skips to the end of a block comment; `false` when the file ends first.
-fn block_comment(lex: &mut logos::Lexer<Raw>) -> bool {
+/// Skips to the end of a block comment: [`Raw::UnterminatedComment`] when the file ends
+/// first.
+fn block_comment(lex: &mut logos::Lexer<Raw>) -> Raw {
     match lex.remainder().find("*/") {
         Some(end) => {
             lex.bump(end + 2);
-            true
+            Raw::BlockComment
         }
         None => {
             lex.bump(lex.remainder().len());
-            false
+            Raw::UnterminatedComment
         }
     }
 }
@@ -657,25 +662,67 @@ impl Spellings {
     }
 
     /// [`Spellings::intern`] for a spelling of more than one byte or one not seen yet.
+    ///
+    /// Most spellings are two to eight bytes long: they are found here, by their key
+    /// alone; the others in [`Spellings::intern_other`].
     #[inline(never)]
     fn intern_slow(&mut self, text: &str) -> Symbol {
-        if let &[byte] = text.as_bytes() {
-            if usize::from(byte) < self.one_byte.len() {
-                let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
-                if let Some(slot) = self.one_byte.get_mut(usize::from(byte)) {
-                    *slot = symbol;
-                }
-                return symbol;
-            }
-        }
-        if text.is_empty() {
-            return Symbol::EMPTY;
+        if !(2..=8).contains(&text.len()) {
+            return self.intern_other(text);
         }
         let key = SpellingKey::of(text);
-        let slot = match self.probe(&key, text) {
-            Ok(symbol) => return symbol,
-            Err(free) => free,
-        };
+        // A text this short is all in its key.
+        match self.find(key, |_| true) {
+            Ok(symbol) => symbol,
+            Err(free) => self.add(text, key, free),
+        }
+    }
+
+    /// [`Spellings::intern_slow`] for the empty spelling, a one-byte one not seen yet
+    /// or one longer than eight bytes.
+    #[inline(never)]
+    fn intern_other(&mut self, text: &str) -> Symbol {
+        match text.as_bytes() {
+            [] => Symbol::EMPTY,
+            &[byte] => {
+                let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
+                if let Some(known) = self.one_byte.get_mut(usize::from(byte)) {
+                    *known = symbol;
+                }
+                symbol
+            }
+            _ => {
+                let key = SpellingKey::of(text);
+                match self.find(key, |symbol| same_text(self.text(symbol), text)) {
+                    Ok(symbol) => symbol,
+                    Err(free) => self.add(text, key, free),
+                }
+            }
+        }
+    }
+
+    /// The symbol in [`Spellings::index`] of key `key` whose text `is_text` accepts, or
+    /// the free slot where that text would go.
+    #[inline(always)]
+    fn find(&self, key: SpellingKey, is_text: impl Fn(Symbol) -> bool) -> Result<Symbol, usize> {
+        let mask = self.index.len() - 1;
+        let mut slot = home_slot(key.tag, self.shift);
+        while let Some(&found) = self.index.get(slot) {
+            if found.symbol == Symbol::EMPTY {
+                break;
+            }
+            if found.tag == key.tag && found.word == key.word && is_text(found.symbol) {
+                return Ok(found.symbol);
+            }
+            slot = (slot + 1) & mask;
+        }
+        Err(slot)
+    }
+
+    /// Enters `text`, of key `key`, in [`Spellings::index`] at the free `slot`, with its
+    /// fixed symbol or as a new spelling.
+    #[inline(never)]
+    fn add(&mut self, text: &str, key: SpellingKey, slot: usize) -> Symbol {
         let symbol = fixed_symbol(text).unwrap_or_else(|| self.push(text));
         if let Some(free) = self.index.get_mut(slot) {
             *free = Slot {
@@ -692,29 +739,6 @@ impl Spellings {
         symbol
     }
 
-    /// Where `text`, whose key is `key`, is in [`Spellings::index`]: its symbol, or the
-    /// free slot that ends its probe sequence.
-    #[inline]
-    fn probe(&self, key: &SpellingKey, text: &str) -> Result<Symbol, usize> {
-        // A text this short is all in its key.
-        let short = text.len() <= 8;
-        let mask = self.index.len() - 1;
-        let mut slot = home_slot(key.tag, self.shift);
-        while let Some(&found) = self.index.get(slot) {
-            if found.symbol == Symbol::EMPTY {
-                break;
-            }
-            if found.tag == key.tag
-                && found.word == key.word
-                && (short || same_text(self.text(found.symbol), text))
-            {
-                return Ok(found.symbol);
-            }
-            slot = (slot + 1) & mask;
-        }
-        Err(slot)
-    }
-
     /// `text` shared: the table's copy when `text` has been interned (no allocation),
     /// else a new one.
     pub fn share(&self, text: &str) -> Arc<str> {
@@ -725,7 +749,13 @@ impl Spellings {
                 .get(usize::from(byte))
                 .copied()
                 .filter(|&symbol| symbol != Symbol::EMPTY),
-            _ => self.probe(&SpellingKey::of(text), text).ok(),
+            // A text of at most eight bytes is all in its key.
+            short if short.len() <= 8 => self.find(SpellingKey::of(text), |_| true).ok(),
+            _ => {
+                let key = SpellingKey::of(text);
+                self.find(key, |symbol| same_text(self.text(symbol), text))
+                    .ok()
+            }
         };
         match found {
             Some(symbol) => self.shared(symbol),
@@ -882,23 +912,34 @@ pub fn lex(
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
-    lex_at(file, text, 0, spellings, diagnostics, |_, _| {})
+    lex_at::<true>(file, text, 0, spellings, diagnostics, |_, _| {})
 }
 
 /// Tokens lexed for the preprocessor ([`lex_lines`]), with where their lines end.
 pub(crate) struct Lines {
-    /// The tokens, as [`lex`] gives them.
+    /// The tokens, as [`lex`] gives them but without the [`TokenKind::Newline`]s: the
+    /// lines are told apart by `ends`, so that consecutive text lines are one slice.
     pub(crate) tokens: Vec<Token>,
-    /// The index in `tokens` of each [`TokenKind::Newline`], then of the
-    /// [`TokenKind::Eof`]: the preprocessor finds a line's end without looking for it.
-    pub(crate) ends: Vec<u32>,
+    /// Where each line ends, the last one at the [`TokenKind::Eof`]: the preprocessor
+    /// finds a line's end without looking for it.
+    pub(crate) ends: Vec<LineEnd>,
     /// Where each line starts in the file (as [`oneshader_ir::SourceFile::line_starts`]):
     /// `base`, then one past each `\n`, those in comments and line continuations too.
     pub(crate) starts: Vec<u32>,
 }
 
+/// Where a line of [`Lines`] ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineEnd {
+    /// One past the line's last token in [`Lines::tokens`].
+    pub(crate) token: u32,
+    /// Where the newline that ends the line starts in the file (for the last line, the
+    /// file's end).
+    pub(crate) byte: u32,
+}
+
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line),
-/// with where each line ends.
+/// without newline tokens, with where each line ends.
 pub(crate) fn lex_lines(
     file: FileId,
     text: &str,
@@ -910,13 +951,19 @@ pub(crate) fn lex_lines(
     let mut ends = Vec::with_capacity(lines);
     let mut starts = Vec::with_capacity(lines);
     starts.push(base);
-    let tokens = lex_at(file, text, base, spellings, diagnostics, |index, start| {
-        if let Some(index) = index {
-            ends.push(index as u32);
+    let tokens = lex_at::<false>(file, text, base, spellings, diagnostics, |end, start| {
+        if let Some((token, byte)) = end {
+            ends.push(LineEnd {
+                token: token as u32,
+                byte,
+            });
         }
         starts.push(start);
     });
-    ends.push(tokens.len().saturating_sub(1) as u32);
+    ends.push(LineEnd {
+        token: tokens.len().saturating_sub(1) as u32,
+        byte: base + text.len() as u32,
+    });
     Lines {
         tokens,
         ends,
@@ -925,20 +972,21 @@ pub(crate) fn lex_lines(
 }
 
 /// [`lex`] for `text` that starts at byte `base` of `file` (at the start of a line):
-/// spans are offsets in the whole file; `newline` is told of each `\n`: the index of its
-/// newline token (`None` for one in a comment or a line continuation) and where the next
-/// line starts.
+/// spans are offsets in the whole file; `newline` is told of each `\n`: how many tokens
+/// precede it and where it starts (`None` for one in a comment or a line continuation),
+/// and where the next line starts. The newlines that end lines are tokens when
+/// `NEWLINES` is true.
 ///
 /// Inlined, so that [`lex`] (a whole file, `base` 0) does not pay for the offset or
-/// for keeping the newlines.
+/// for keeping the line ends.
 #[inline(always)]
-fn lex_at(
+fn lex_at<const NEWLINES: bool>(
     file: FileId,
     text: &str,
     base: u32,
     spellings: &mut Spellings,
     diagnostics: &mut Diagnostics,
-    mut newline: impl FnMut(Option<usize>, u32),
+    mut newline: impl FnMut(Option<(usize, u32)>, u32),
 ) -> Vec<Token> {
     // HLSL averages about five bytes a token (newlines included); one guess saves the
     // regrowth of a large vector.
@@ -949,71 +997,69 @@ fn lex_at(
     // Where the last raw token (a comment or an invalid character included) ended: text
     // between it and the next one was skipped as whitespace.
     let mut last_end = 0;
-    while let Some(raw) = lexer.next() {
+    loop {
+        // One space after a token, the most common gap, is stepped over here: logos would
+        // enter its whitespace state for it and then start again.
+        if text.as_bytes().get(last_end) == Some(&b' ') {
+            lexer.bump(1);
+        }
+        let Some(raw) = lexer.next() else {
+            break;
+        };
         let range = lexer.span();
         let span = Span::new(file, base + range.start as u32, base + range.end as u32);
         leading_space |= range.start != last_end;
         last_end = range.end;
-        let kind = match raw {
+        let raw = match raw {
+            Ok(raw) => raw,
             Err(()) => {
-                let ch = text[range.start..].chars().next().unwrap_or('?');
-                diagnostics.push(Diagnostic::error(
-                    codes::INVALID_CHARACTER,
-                    span,
-                    format!("invalid character {ch:?} in source"),
-                ));
+                invalid_character(text, range.start, span, diagnostics);
                 leading_space = true;
                 continue;
             }
-            Ok(Raw::BlockComment(terminated)) => {
-                let comment = lexer.slice().bytes().enumerate();
-                for (i, _) in comment.filter(|&(_, b)| b == b'\n') {
-                    newline(None, span.start + i as u32 + 1);
-                }
-                if !terminated {
+        };
+        let kind = match map_raw(raw) {
+            Some(kind) => kind,
+            None => {
+                // Whitespace with a newline or two, or a string the line ends in.
+                if raw == Raw::UnterminatedString {
                     diagnostics.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(file, span.start, span.start + 2),
-                        "unterminated block comment",
+                        span,
+                        "unterminated string literal",
                     ));
+                    TokenKind::StringLiteral
+                } else {
+                    gap(raw, lexer.slice(), span, diagnostics, &mut newline);
+                    leading_space = true;
+                    continue;
                 }
-                leading_space = true;
-                continue;
             }
-            Ok(Raw::Continuation) => {
-                newline(None, span.end);
-                leading_space = true;
-                continue;
-            }
-            Ok(Raw::UnterminatedString) => {
-                diagnostics.push(Diagnostic::error(
-                    codes::UNTERMINATED,
-                    span,
-                    "unterminated string literal",
-                ));
-                TokenKind::StringLiteral
-            }
-            Ok(raw) => map_raw(raw),
         };
-        let (kind, symbol) = match kind {
-            TokenKind::Ident => {
-                let symbol = spellings.intern(lexer.slice());
-                let kind = spellings
-                    .keyword(symbol)
-                    .map_or(TokenKind::Ident, TokenKind::Keyword);
-                (kind, symbol)
-            }
-            TokenKind::Newline => {
-                newline(Some(tokens.len()), span.end);
-                let symbol = match range.len() {
-                    1 => Symbol::NEWLINE,
-                    _ => Symbol::CRLF,
-                };
-                (kind, symbol)
-            }
-            _ => match punctuation_symbol(kind) {
-                Some(symbol) => (kind, symbol),
-                None => (kind, spellings.intern(lexer.slice())),
+        let (kind, symbol) = match punctuation_symbol(kind) {
+            Some(symbol) => (kind, symbol),
+            None => match kind {
+                TokenKind::Ident => {
+                    let symbol = spellings.intern(lexer.slice());
+                    let kind = spellings
+                        .keyword(symbol)
+                        .map_or(TokenKind::Ident, TokenKind::Keyword);
+                    (kind, symbol)
+                }
+                TokenKind::Newline => {
+                    newline(Some((tokens.len(), span.start)), span.end);
+                    if !NEWLINES {
+                        leading_space = false;
+                        line_start = true;
+                        continue;
+                    }
+                    let symbol = match range.len() {
+                        1 => Symbol::NEWLINE,
+                        _ => Symbol::CRLF,
+                    };
+                    (kind, symbol)
+                }
+                _ => (kind, spellings.intern(lexer.slice())),
             },
         };
         tokens.push(Token {
@@ -1035,18 +1081,41 @@ fn lex_at(
     tokens
 }
 
-/// The token kind of a raw token class; identifiers are [`TokenKind::Ident`] here, and
-/// [`lex`] tells keywords from them.
+/// Handles a raw token that is whitespace to the parser: a block comment (`raw`
+/// [`Raw::BlockComment`] or [`Raw::UnterminatedComment`], reported) or a line continuation,
+/// spelled `slice` at `span`; `newline` is told where each line in it ends (as in
+/// [`lex_at`]).
+#[cold]
+fn gap(
+    raw: Raw,
+    slice: &str,
+    span: Span,
+    diagnostics: &mut Diagnostics,
+    newline: &mut impl FnMut(Option<(usize, u32)>, u32),
+) {
+    for (i, _) in slice.bytes().enumerate().filter(|&(_, b)| b == b'\n') {
+        newline(None, span.start + i as u32 + 1);
+    }
+    if raw == Raw::UnterminatedComment {
+        diagnostics.push(Diagnostic::error(
+            codes::UNTERMINATED,
+            Span::new(span.file, span.start, span.start + 2),
+            "unterminated block comment",
+        ));
+    }
+}
+
+/// The token kind of a raw token class (`None` for the classes that are not tokens:
+/// comments, line continuations and unterminated strings); identifiers are
+/// [`TokenKind::Ident`] here, and [`lex`] tells keywords from them.
 #[inline]
-fn map_raw(raw: Raw) -> TokenKind {
+fn map_raw(raw: Raw) -> Option<TokenKind> {
     use TokenKind as T;
-    match raw {
+    Some(match raw {
         Raw::Ident => T::Ident,
-        Raw::BlockComment(_) | Raw::Continuation => T::Placemarker,
-        Raw::Newline => T::Newline,
         Raw::Int => T::IntLiteral,
         Raw::Float => T::FloatLiteral,
-        Raw::String | Raw::UnterminatedString => T::StringLiteral,
+        Raw::String => T::StringLiteral,
         Raw::Char => T::CharLiteral,
         Raw::LParen => T::LParen,
         Raw::RParen => T::RParen,
@@ -1095,7 +1164,24 @@ fn map_raw(raw: Raw) -> TokenKind {
         Raw::Tilde => T::Tilde,
         Raw::Hash => T::Hash,
         Raw::HashHash => T::HashHash,
-    }
+        Raw::Newline => T::Newline,
+        Raw::BlockComment
+        | Raw::UnterminatedComment
+        | Raw::Continuation
+        | Raw::UnterminatedString => return None,
+    })
+}
+
+/// Reports the invalid character at byte `start` of `text`, at `span` (OSH0010).
+#[cold]
+fn invalid_character(text: &str, start: usize, span: Span, diagnostics: &mut Diagnostics) {
+    let ch = text.get(start..).and_then(|rest| rest.chars().next());
+    let ch = ch.unwrap_or('?');
+    diagnostics.push(Diagnostic::error(
+        codes::INVALID_CHARACTER,
+        span,
+        format!("invalid character {ch:?} in source"),
+    ));
 }
 
 /// The suffix of an integer literal.
@@ -1422,6 +1508,73 @@ mod tests {
             );
             let scanned = oneshader_ir::SourceFile::new("", text.clone());
             assert_eq!(lines.starts, scanned.line_starts(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lex_lines_is_lex_without_its_newlines() {
+        // Lines of names, numbers and punctuation with blank lines, comments, continuations,
+        // `\r\n`s, open strings and invalid characters, mixed at random.
+        let pieces = [
+            "\\", "\r", "\n", "\n", "/", "*", "\"", "a", "1", " ", "#", ";", "@", "if",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for length in 0..400 {
+            let text: String = (0..length % 80)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pieces[(state % pieces.len() as u64) as usize]
+                })
+                .collect();
+            let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
+            let all = lex(FileId(0), &text, &mut spellings, &mut diagnostics);
+            let (mut line_spellings, mut line_diagnostics) = (Spellings::new(), Diagnostics::new());
+            let lines = lex_lines(
+                FileId(0),
+                &text,
+                0,
+                &mut line_spellings,
+                &mut line_diagnostics,
+            );
+            let summary = |t: &Token, spellings: &Spellings| {
+                let text = spellings.text(t.text).to_owned();
+                (t.kind, text, t.span, t.leading_space, t.line_start)
+            };
+            let without_newlines: Vec<_> = all
+                .iter()
+                .filter(|t| t.kind != TokenKind::Newline)
+                .map(|t| summary(t, &spellings))
+                .collect();
+            let line_tokens: Vec<_> = lines
+                .tokens
+                .iter()
+                .map(|t| summary(t, &line_spellings))
+                .collect();
+            assert_eq!(line_tokens, without_newlines, "{text:?}");
+            // Each newline ends a line where the tokens before it end.
+            let mut newlines = 0;
+            let mut ends = Vec::new();
+            for (index, token) in all.iter().enumerate() {
+                if token.kind == TokenKind::Newline {
+                    ends.push(LineEnd {
+                        token: (index - newlines) as u32,
+                        byte: token.span.start,
+                    });
+                    newlines += 1;
+                }
+            }
+            ends.push(LineEnd {
+                token: (all.len() - 1 - newlines) as u32,
+                byte: text.len() as u32,
+            });
+            assert_eq!(lines.ends, ends, "{text:?}");
+            assert_eq!(
+                line_diagnostics.error_count(),
+                diagnostics.error_count(),
+                "{text:?}"
+            );
         }
     }
 

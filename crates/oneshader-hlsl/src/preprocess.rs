@@ -20,8 +20,8 @@ use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span
 use oneshader_ir::{FastHashMap, FastHashSet};
 
 use crate::lexer::{
-    lex, lex_lines, parse_int_literal, ExpansionId, HideSet, IntSuffix, Lines, Spellings, Symbol,
-    Token, TokenKind,
+    lex, lex_lines, parse_int_literal, ExpansionId, HideSet, IntSuffix, LineEnd, Lines, Spellings,
+    Symbol, Token, TokenKind,
 };
 
 /// Includes may nest this deep (the main file is depth 1).
@@ -277,9 +277,9 @@ struct Frame {
     path: String,
     /// The tokens not read yet, ending with [`TokenKind::Eof`].
     tokens: std::vec::IntoIter<Token>,
-    /// The index of each newline token, then of the end of file ([`Lines::ends`]): the
-    /// last is one less than the number of tokens the file has (read or not).
-    line_ends: Vec<u32>,
+    /// Where each line ends ([`Lines::ends`]); the last line ends at the end of file, one
+    /// less than the number of tokens the file has (read or not).
+    line_ends: Vec<LineEnd>,
     /// The first of `line_ends` not behind the tokens read so far, or before it.
     line: usize,
     conditionals: Vec<Conditional>,
@@ -291,41 +291,85 @@ struct Frame {
 }
 
 impl Frame {
-    /// How many tokens the line being read has left before its newline or the end of file.
-    fn line_length(&mut self) -> usize {
-        let rest = self.tokens.as_slice();
-        let count = self.line_ends.last().map_or(0, |&eof| eof as usize + 1);
-        let next = count.saturating_sub(rest.len());
+    /// The index in the file's tokens of the next token to read.
+    fn next_index(&self) -> usize {
+        let count = self
+            .line_ends
+            .last()
+            .map_or(0, |end| end.token as usize + 1);
+        count.saturating_sub(self.tokens.len())
+    }
+
+    /// How many tokens the line being read has left before its end (another line or the
+    /// end of file), and where in the file that line ends; past the last token of a line,
+    /// the next line with tokens is the one being read.
+    fn line_length(&mut self) -> (usize, u32) {
+        let next = self.next_index();
         while self
             .line_ends
             .get(self.line)
-            .is_some_and(|&end| (end as usize) < next)
+            .is_some_and(|end| end.token as usize <= next)
         {
             self.line += 1;
         }
         match self.line_ends.get(self.line) {
-            Some(&end) => end as usize - next,
-            None => rest
-                .iter()
-                .position(|t| matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
-                .unwrap_or(rest.len()),
+            Some(end) => (end.token as usize - next, end.byte),
+            None => {
+                let rest = self.tokens.as_slice();
+                let eof = rest.iter().position(|t| t.kind == TokenKind::Eof);
+                (eof.unwrap_or(rest.len()), u32::MAX)
+            }
+        }
+    }
+
+    /// The text from the next token on that can go to the output as it is, with the line
+    /// being read (of `length` tokens left): the text lines after it up to the next
+    /// directive or the end of file (only while no invalid character waits to be
+    /// reported, as they are reported line by line), up to the first name of a macro in
+    /// `macros`. Returns how many tokens precede that name (all of them when there is
+    /// none) and how many up to the end of its line.
+    fn plain_text(&self, length: usize, macros: &[Option<Rc<Macro>>]) -> (usize, usize) {
+        let rest = self.tokens.as_slice();
+        let next = self.next_index();
+        let is_macro = |t: &Token| {
+            t.ident_text()
+                .is_some_and(|name| macros.get(name.index()).is_some_and(Option::is_some))
+        };
+        let mut start = 0;
+        let mut end = length;
+        let mut line = self.line;
+        loop {
+            // While no macro has been defined, no token names one.
+            if !macros.is_empty() {
+                let text = rest.get(start..end).unwrap_or_default();
+                if let Some(at) = text.iter().position(is_macro) {
+                    return (start + at, end);
+                }
+            }
+            if !self.invalid_characters.is_empty() {
+                return (end, end);
+            }
+            // The next line with tokens, unless it is the end of file or a directive.
+            let next_end = loop {
+                line += 1;
+                match self.line_ends.get(line) {
+                    Some(line_end) if (line_end.token as usize).saturating_sub(next) == end => {
+                        continue
+                    }
+                    Some(line_end) => break (line_end.token as usize).saturating_sub(next),
+                    None => return (end, end),
+                }
+            };
+            if rest.get(end).is_none_or(|t| t.kind == TokenKind::Hash) {
+                return (end, end);
+            }
+            start = end;
+            end = next_end;
         }
     }
 
     fn active(&self) -> bool {
         self.conditionals.last().is_none_or(|c| c.active)
-    }
-
-    /// Consumes the newline that ends the line just read, if it is one (not the end of file).
-    fn skip_newline(&mut self) {
-        if self
-            .tokens
-            .as_slice()
-            .first()
-            .is_some_and(|t| t.kind == TokenKind::Newline)
-        {
-            self.tokens.next();
-        }
     }
 }
 
@@ -360,7 +404,8 @@ pub fn preprocess(
         isolated: false,
         out: Vec::new(),
         substitution: Vec::new(),
-        result: Preprocessed::default(),
+        expansions: Vec::new(),
+        inclusions: Vec::new(),
         once: FastHashSet::default(),
         depth: 0,
         produced: 0,
@@ -380,9 +425,13 @@ pub fn preprocess(
         pp.map
             .set_line_starts(main, std::mem::take(&mut lines.starts));
         pp.push_tokens(main, main_path, lines, lexed);
-        // The output is about as long as the main file (less its newlines).
-        let main_tokens = pp.frames.last().map_or(0, |f| f.tokens.len());
-        pp.out.reserve(main_tokens);
+        // The output is about as long as the main file, with a token a line to spare for
+        // what macro expansions add.
+        let room = pp
+            .frames
+            .last()
+            .map_or(0, |f| f.tokens.len() + f.line_ends.len());
+        pp.out.reserve(room);
     }
     pp.read_command_line(builtin, predefined.commands);
 
@@ -393,10 +442,12 @@ pub fn preprocess(
         Symbol::EMPTY,
         Span::new(main, end, end),
     ));
-    let mut result = pp.result;
-    result.tokens = pp.out;
-    result.spellings = pp.spellings;
-    result
+    Preprocessed {
+        tokens: pp.out,
+        expansions: pp.expansions,
+        inclusions: pp.inclusions,
+        spellings: pp.spellings,
+    }
 }
 
 /// The `<built-in>` file: a `#define` line for each predefined macro, then one for each
@@ -521,7 +572,10 @@ struct Preprocessor<'a> {
     /// so that each expansion does not allocate its own (an expansion within one
     /// builds in a new buffer).
     substitution: Vec<Token>,
-    result: Preprocessed,
+    /// Every macro expansion so far ([`Preprocessed::expansions`]).
+    expansions: Vec<MacroExpansion>,
+    /// Every followed `#include` so far ([`Preprocessed::inclusions`]).
+    inclusions: Vec<Inclusion>,
     /// Canonical paths of `#pragma once` files.
     once: FastHashSet<String>,
     /// Nesting of isolated argument expansions.
@@ -877,14 +931,12 @@ impl Preprocessor<'_> {
         };
         if let Some(frame) = self.frames.last_mut() {
             self.pending.extend(frame.tokens.by_ref().take(length));
-            frame.skip_newline();
         }
         true
     }
 
     /// Finds the next active text line, running directives on the way: the line is the
-    /// next `length` tokens of the innermost frame, then a newline or the end of the
-    /// file ([`Frame::skip_newline`] after reading them). `None` at the end of the input.
+    /// next `length` tokens of the innermost frame. `None` at the end of the input.
     fn next_text_line(&mut self) -> Option<usize> {
         loop {
             let frame = self.frames.last_mut()?;
@@ -897,11 +949,10 @@ impl Preprocessor<'_> {
                 self.finish_file();
                 continue;
             }
-            let length = frame.line_length();
+            let (length, line_end) = frame.line_length();
             let rest = frame.tokens.as_slice();
             // Invalid characters before the end of this line belong to it (or to lines
             // without tokens before it, which are in the same region).
-            let line_end = rest.get(length).map_or(u32::MAX, |t| t.span.start);
             let active = frame.active();
             while frame
                 .invalid_characters
@@ -917,13 +968,11 @@ impl Preprocessor<'_> {
             match rest.first().map(|t| t.kind) {
                 Some(TokenKind::Hash) => {
                     let line: Vec<Token> = frame.tokens.by_ref().take(length).collect();
-                    frame.skip_newline();
                     self.directive(line);
                 }
                 Some(_) if active && length > 0 => return Some(length),
                 _ => {
                     frame.tokens.by_ref().take(length).for_each(drop);
-                    frame.skip_newline();
                 }
             }
         }
@@ -944,33 +993,22 @@ impl Preprocessor<'_> {
                     let Some(frame) = self.frames.last_mut() else {
                         return;
                     };
-                    let line = frame.tokens.as_slice().get(..length).unwrap_or_default();
-                    // The tokens before the first macro name go to the output as they are
-                    // (the whole line while no macro has ever been defined).
-                    let macros = &self.macros;
-                    let plain = if macros.is_empty() {
-                        line.len()
-                    } else {
-                        line.iter()
-                            .position(|t| {
-                                t.ident_text().is_some_and(|name| {
-                                    macros.get(name.index()).is_some_and(Option::is_some)
-                                })
-                            })
-                            .unwrap_or(line.len())
-                    };
+                    // The text up to the first macro name goes to the output as it is
+                    // (all of it while no macro has ever been defined).
+                    let (plain, length) = frame.plain_text(length, &self.macros);
+                    let text = frame.tokens.as_slice().get(..length).unwrap_or_default();
                     // The output limit holds at each token up to the macro name: past it,
                     // the token at the limit is reported.
                     let room = MAX_OUTPUT_TOKENS.saturating_sub(self.out.len());
-                    if let Some(over) = line.get(room).filter(|_| room <= plain) {
+                    if let Some(over) = text.get(room).filter(|_| room <= plain) {
                         let span = over.span;
                         self.out
-                            .extend_from_slice(line.get(..room).unwrap_or_default());
+                            .extend_from_slice(text.get(..room).unwrap_or_default());
                         self.output_limit(span);
                         return;
                     }
                     self.out
-                        .extend_from_slice(line.get(..plain).unwrap_or_default());
+                        .extend_from_slice(text.get(..plain).unwrap_or_default());
                     if let Some(last_plain) = plain.checked_sub(1) {
                         frame.tokens.nth(last_plain);
                     }
@@ -978,7 +1016,6 @@ impl Preprocessor<'_> {
                         self.pending
                             .extend(frame.tokens.by_ref().take(length - plain));
                     }
-                    frame.skip_newline();
                     continue;
                 }
             };
@@ -1042,8 +1079,8 @@ impl Preprocessor<'_> {
         call_site: Span,
         parent: Option<ExpansionId>,
     ) -> ExpansionId {
-        let id = ExpansionId(self.result.expansions.len() as u32);
-        self.result.expansions.push(MacroExpansion {
+        let id = ExpansionId(self.expansions.len() as u32);
+        self.expansions.push(MacroExpansion {
             name: self.spellings.shared(name),
             definition: m.definition,
             call_site,
@@ -1655,7 +1692,7 @@ impl Preprocessor<'_> {
             Some(id) => id,
             None => self.map.add(found.path.clone(), found.text),
         };
-        self.result.inclusions.push(Inclusion {
+        self.inclusions.push(Inclusion {
             file,
             directive: span,
         });
@@ -2112,6 +2149,19 @@ mod tests {
             "( ( 3 + 1 ) + 1 ) * 2"
         );
         assert_eq!(expand("#define E()\n[E()]"), "[ ]");
+    }
+
+    #[test]
+    fn text_lines_are_copied_up_to_a_macro_name_or_a_directive() {
+        // Runs of text lines, blank lines and comments between them, a macro name on a
+        // later line of a run and at the end of one, a call spanning lines and
+        // directives that end runs.
+        let src = "a b\n\n/* c\n */ d\n#define M 1\ne\nf M g\nh\n#define F(x) [x]\ni F\n(\nj\n) k\n#undef M\nM F l";
+        assert_eq!(expand(src), "a b d e f 1 g h i [ j ] k M F l");
+        // An invalid character waits for its line, in a run as on its own.
+        let (text, diags) = run("a\nb @ c\n#if 0\n@\n#endif\nd");
+        assert_eq!(text, "a b c d");
+        assert_eq!(diags.len(), 1, "{diags:?}");
     }
 
     #[test]
