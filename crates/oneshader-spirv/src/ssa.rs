@@ -511,6 +511,9 @@ impl Promoter {
     /// recorded), and which candidates only loads and stores use, whole or through
     /// constant-index chains (comparing their count with the uses the builder counted).
     /// False when the function has a shape the pass does not handle.
+    // `iter().any()`, not `contains`, for a block's few successors: `contains` stays a
+    // call here (gen10k +0.2%).
+    #[allow(clippy::manual_contains)]
     fn scan(&mut self, builder: &Builder, function: &FunctionState, first_block: usize) -> bool {
         let body = &function.body;
         let bound = builder.bound();
@@ -711,7 +714,6 @@ impl Promoter {
                     .successors
                     .get(first..kept)
                     .unwrap_or_default()
-                    // Not `contains`, which the compiler leaves a call here.
                     .iter()
                     .any(|&s| s == successor)
                 {
