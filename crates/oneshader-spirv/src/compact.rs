@@ -71,7 +71,15 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
         builder.functions.extend_from_slice(rest);
         return;
     }
-    for instruction in instructions(rest) {
+    // Copied in runs between the stores left out: `run` is where the words not yet
+    // copied start.
+    let mut run = 0;
+    let mut at = 0;
+    while let Some(&first) = rest.get(at) {
+        let Some(instruction) = rest.get(at..at + ((first >> 16) as usize).max(1)) else {
+            break;
+        };
+        let next = at + instruction.len();
         if let (true, &[_, pointer, value, ..]) =
             (opcode(instruction) == Op::Store as u32, instruction)
         {
@@ -82,11 +90,17 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
             {
                 builder.unuse_id(pointer);
                 builder.unuse_id(value);
-                continue;
+                builder
+                    .functions
+                    .extend_from_slice(rest.get(run..at).unwrap_or_default());
+                run = next;
             }
         }
-        builder.functions.extend_from_slice(instruction);
+        at = next;
     }
+    builder
+        .functions
+        .extend_from_slice(rest.get(run..at).unwrap_or_default());
 }
 
 /// The ids a module-level instruction refers to: its result type and id operands, as

@@ -422,14 +422,26 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
                 ))
             }
         };
-        if let Expression::ImageTexelPointer {
-            image,
-            coordinate,
-            array_index,
-        } = *self.expression(handle)?
-        {
-            let span = self.span(handle);
-            return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
+        match *self.expression(handle)? {
+            Expression::ImageTexelPointer {
+                image,
+                coordinate,
+                array_index,
+            } => {
+                let span = self.span(handle);
+                return self.image_texel_pointer(image, coordinate, array_index, pointee, span);
+            }
+            // The most common pointer, without the lists of a chain.
+            Expression::LocalVariable(local) => {
+                let class = StorageClass::Function;
+                return Ok(Pointer {
+                    id: self.local(local, self.span(handle))?,
+                    class,
+                    pointee,
+                    pointee_id: self.w.type_id(pointee, Layout::of(class))?,
+                });
+            }
+            _ => {}
         }
         // The indices from `handle` down to the variable, taken from the spare list
         // (a pointer written for an index inside takes its own).

@@ -761,12 +761,15 @@ impl Builder {
         if is_access(op as u32) {
             function.accesses.push(function.body.len());
         }
-        let count =
-            1 + usize::from(result_type.is_some()) + usize::from(result_id.is_some()) + operands;
         let body = &mut function.body;
-        body.push(opcode_word(op, count));
-        body.extend(result_type);
-        body.extend(result_id);
+        // One capacity check for the words of the usual shapes.
+        match (result_type, result_id) {
+            (Some(ty), Some(id)) => body.extend([opcode_word(op, 3 + operands), ty, id]),
+            (None, None) => body.push(opcode_word(op, 1 + operands)),
+            (Some(word), None) | (None, Some(word)) => {
+                body.extend([opcode_word(op, 2 + operands), word])
+            }
+        }
         Ok(body)
     }
 
