@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    ExpressionFacts, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
-    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner,
+    codes, AddressSpace, ArraySize, Binding, BodyFacts, BuiltIn, Diagnostic, EntryPoint,
+    EntryPointInfo, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
+    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner,
 };
 
 use std::rc::Rc;
@@ -48,9 +48,9 @@ pub struct Needs {
 
 impl Needs {
     /// The needs of code that uses the globals `uses` (as [`ModuleInfo::global_uses`]
-    /// gives them) and whose expressions hold `facts`: a function's own needs, or for an
+    /// gives them) and whose body holds `facts`: a function's own needs, or for an
     /// entry point every global it reaches with its entry function's facts.
-    fn direct(uses: &[(Handle<GlobalVariable>, GlobalUse)], facts: ExpressionFacts) -> Needs {
+    fn direct(uses: &[(Handle<GlobalVariable>, GlobalUse)], facts: BodyFacts) -> Needs {
         Needs {
             globals: uses.iter().map(|&(global, _)| global).collect(),
             lane_index: facts.lane_index,
@@ -99,8 +99,8 @@ pub struct Writer<'a> {
     reachable: &'a [Handle<Function>],
     /// The functions the entry function calls itself.
     entry_callees: &'a [Handle<Function>],
-    /// What the entry function's expressions hold.
-    entry_facts: ExpressionFacts,
+    /// What the entry function's own body holds.
+    entry_facts: BodyFacts,
     /// How the entry point uses each global, by handle.
     pub global_uses: &'a [GlobalUse],
     /// Whether the entry point uses some global atomically (when none, no pointer is
@@ -316,7 +316,7 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
     let mut needs: HandleVec<Function, Needs> = module
         .functions
         .iter()
-        .map(|(handle, _)| Needs::direct(info.global_uses(handle), info.expression_facts(handle)))
+        .map(|(handle, _)| Needs::direct(info.global_uses(handle), info.body_facts(handle)))
         .collect();
     // Propagate callees' needs to callers; each round settles at least one more level of
     // the call graph. A callee's needs are copied only when they add something, so the
@@ -437,7 +437,7 @@ impl<'a> Writer<'a> {
             global_uses: &entry_info.global_uses,
             uses_atomics: entry_info.global_uses.iter().any(|u| u.atomic),
             entry_callees: &entry_info.callees,
-            entry_facts: entry_info.expression_facts,
+            entry_facts: entry_info.body_facts,
             hidden: HandleVec::from_len(shared.needs.len(), None),
             helper_scope,
             helper_texts: &shared.helper_texts,
