@@ -269,7 +269,7 @@ pub struct ModuleWriter<'a> {
 struct HelperText {
     /// The stage of the entry point that wrote it.
     stage: ShaderStage,
-    /// How that entry point uses each global the function names itself, by global.
+    /// How that entry point uses each global the function uses itself, by global.
     uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
     /// Whether it spells `f16`.
     f16: bool,
@@ -1317,7 +1317,7 @@ impl<'a> Writer<'a> {
             Ok(written) if written.diagnostics.is_empty() && !written.clashed_outside => {
                 let kept = HelperText {
                     stage: self.entry.stage,
-                    uses: self.named_global_uses(function),
+                    uses: self.own_global_uses(handle),
                     f16,
                     text: out.get(start..).unwrap_or_default().to_owned(),
                 };
@@ -1334,22 +1334,21 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// How this entry point uses each global `function` names, by global, each once.
-    fn named_global_uses(&self, function: &Function) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
-        let mut uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = function
-            .expressions
+    /// How this entry point uses each global helper `handle` uses itself (as
+    /// [`ModuleInfo::global_uses`] finds them), by global, each once: a global that only
+    /// dead code names is not written, so the text does not depend on it.
+    fn own_global_uses(
+        &self,
+        handle: Handle<Function>,
+    ) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
+        self.info
+            .global_uses(handle)
             .iter()
-            .filter_map(|(_, expression)| match *expression {
-                Expression::GlobalVariable(global) => Some((
-                    global,
-                    self.uses.get(global.index()).copied().unwrap_or_default(),
-                )),
-                _ => None,
+            .map(|&(global, _)| {
+                let used = self.uses.get(global.index()).copied();
+                (global, used.unwrap_or_default())
             })
-            .collect();
-        uses.sort_unstable_by_key(|&(global, _)| global);
-        uses.dedup_by_key(|&mut (global, _)| global);
-        uses
+            .collect()
     }
 
     /// Appends the text of one function to `out`, naming its parameters and locals in a
