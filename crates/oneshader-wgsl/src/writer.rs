@@ -631,6 +631,11 @@ impl<'a> Writer<'a> {
 
     /// Finds every struct the output declares, members before the structs holding them.
     fn collect_structs(&mut self) {
+        // Only structs are collected: a module without struct types has none to look for.
+        let mut types = self.module.types.iter();
+        if !types.any(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. })) {
+            return;
+        }
         // Every expression's type is a root: a flag per type and (atomic, host) pair
         // rather than a hashed set, which cost more than the walk itself.
         let mut seen = vec![false; self.module.types.len() * 4];
