@@ -632,8 +632,13 @@ impl<'a> Writer<'a> {
     /// Finds every struct the output declares, members before the structs holding them.
     fn collect_structs(&mut self) {
         // Only structs are collected: a module without struct types has none to look for.
-        let mut types = self.module.types.iter();
-        if !types.any(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. })) {
+        let struct_types = self
+            .module
+            .types
+            .iter()
+            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+            .count();
+        if struct_types == 0 {
             return;
         }
         // Every expression's type is a root: a flag per type and (atomic, host) pair
@@ -655,7 +660,17 @@ impl<'a> Writer<'a> {
         let entry = self.entry;
         let functions = std::iter::once(&entry.function)
             .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
+        // The structs named as values (not atomic) so far, counted up to `counted`.
+        let (mut counted, mut value_structs) = (0, 0);
         for function in functions {
+            // Once every struct type is named as a value, a function's types can reach
+            // none that is not (the globals' walk often names them all).
+            let new = self.structs.get(counted..).unwrap_or_default();
+            value_structs += new.iter().filter(|&&(_, atomic)| !atomic).count();
+            counted = self.structs.len();
+            if value_structs == struct_types {
+                break;
+            }
             let declared = function
                 .arguments
                 .iter()
