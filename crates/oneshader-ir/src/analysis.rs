@@ -217,11 +217,11 @@ pub fn visit_global_uses(
     visit_function(function, visit, &mut |_| {});
 }
 
-/// What one function's own expressions hold, found in the walk that finds its global
-/// uses ([`visit_function`]): the subgroup operations of its wave operations, and what the
+/// What one function's own body holds, found in the walk that finds its global uses
+/// ([`visit_function`]): the subgroup operations of its wave operations, and what the
 /// text writers (MSL, WGSL) ask about.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ExpressionFacts {
+pub struct BodyFacts {
     /// The subgroup operations of its wave operations (what
     /// [`function_subgroup_operations`] gives).
     pub subgroup_operations: SubgroupOperations,
@@ -237,17 +237,20 @@ pub struct ExpressionFacts {
     /// [`Expression::ImageSample`] whose level is [`SampleLevel::Auto`] or
     /// [`SampleLevel::Bias`].
     pub derivatives: bool,
+    /// Some statement is a `discard` ([`Statement::Kill`]).
+    pub kill: bool,
+    /// Some statement is a barrier ([`Statement::Barrier`]).
+    pub barrier: bool,
 }
 
 /// What `function` does itself, in one walk of its expressions and one of its
 /// statements: calls `visit` as [`visit_global_uses`] does, and `call` with the callee
-/// of each call (once per call, in statement order); gives the facts of its own
-/// expressions.
+/// of each call (once per call, in statement order); gives the facts of its own body.
 pub fn visit_function(
     function: &Function,
     visit: &mut dyn FnMut(Handle<GlobalVariable>, GlobalUse),
     call: &mut dyn FnMut(Handle<Function>),
-) -> ExpressionFacts {
+) -> BodyFacts {
     const READ: GlobalUse = GlobalUse {
         read: true,
         ..GlobalUse::NONE
@@ -266,7 +269,7 @@ pub fn visit_function(
             visit(global, used);
         }
     };
-    let mut facts = ExpressionFacts::default();
+    let mut facts = BodyFacts::default();
     for (_, expression) in function.expressions.iter() {
         match expression {
             Expression::Wave { op, .. } => {
@@ -305,6 +308,8 @@ pub fn visit_function(
     }
     walk_statements(&function.body, &mut |statement| match statement {
         Statement::Store { pointer, .. } => mark(*pointer, WRITE),
+        Statement::Kill => facts.kill = true,
+        Statement::Barrier(_) => facts.barrier = true,
         Statement::ImageStore { image, .. } => mark(*image, WRITE),
         Statement::Atomic { pointer, .. } => mark(
             *pointer,
@@ -441,5 +446,31 @@ mod tests {
             ops,
             SubgroupOperations::BASIC | SubgroupOperations::ARITHMETIC
         );
+    }
+
+    #[test]
+    fn body_facts_find_discards_and_barriers_in_nested_blocks() {
+        let facts = |body: Vec<Statement>| {
+            let function = Function {
+                body,
+                ..Function::default()
+            };
+            visit_function(&function, &mut |_, _| {}, &mut |_| {})
+        };
+        let nested = |statement: Statement| Statement::Loop {
+            body: vec![Statement::Block(vec![statement])],
+            continuing: vec![],
+            break_if: None,
+        };
+        let none = facts(vec![Statement::Break]);
+        assert!(!none.kill && !none.barrier);
+        let kill = facts(vec![nested(Statement::Kill)]);
+        assert!(kill.kill && !kill.barrier);
+        let barrier = facts(vec![nested(Statement::Barrier(crate::Barrier {
+            device_memory: true,
+            workgroup_memory: false,
+            group_sync: true,
+        }))]);
+        assert!(!barrier.kill && barrier.barrier);
     }
 }

@@ -7,7 +7,7 @@
 //! entry points, written for three targets and reflected, asks each question many times
 //! per entry point; [`ModuleInfo`] walks each function body once.
 
-use crate::analysis::{self, ExpressionFacts, GlobalUse};
+use crate::analysis::{self, BodyFacts, GlobalUse};
 use std::sync::OnceLock;
 
 use crate::arena::Handle;
@@ -39,8 +39,8 @@ pub struct EntryPointInfo {
     pub global_uses: Vec<GlobalUse>,
     /// The Vulkan subgroup operations the entry point needs.
     pub subgroup_operations: SubgroupOperations,
-    /// The facts of the entry function's own expressions (not its callees').
-    pub expression_facts: ExpressionFacts,
+    /// The facts of the entry function's own body (not its callees').
+    pub body_facts: BodyFacts,
 }
 
 /// What one function does itself, not counting its callees.
@@ -50,8 +50,8 @@ struct FunctionFacts {
     callees: Vec<Handle<Function>>,
     /// Each global it uses, with how, sorted by global, each once.
     global_uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
-    /// The facts of its own expressions.
-    expressions: ExpressionFacts,
+    /// The facts of its own body.
+    body: BodyFacts,
 }
 
 impl FunctionFacts {
@@ -59,7 +59,7 @@ impl FunctionFacts {
     fn of(function: &Function, call_sites: &mut [u32]) -> FunctionFacts {
         let mut callees = Vec::new();
         let mut global_uses = Vec::new();
-        let expressions = analysis::visit_function(
+        let body = analysis::visit_function(
             function,
             &mut |global, used| global_uses.push((global, used)),
             &mut |callee| callees.push(callee),
@@ -82,7 +82,7 @@ impl FunctionFacts {
         FunctionFacts {
             callees,
             global_uses,
-            expressions,
+            body,
         }
     }
 }
@@ -141,11 +141,11 @@ impl ModuleInfo {
         self.flattened.get_or_init(|| Flattened::new(module, self))
     }
 
-    /// The facts of `function`'s own expressions; none for a handle outside the module.
-    pub fn expression_facts(&self, function: Handle<Function>) -> ExpressionFacts {
+    /// The facts of `function`'s own body; none for a handle outside the module.
+    pub fn body_facts(&self, function: Handle<Function>) -> BodyFacts {
         self.functions
             .get(function.index())
-            .map_or_else(ExpressionFacts::default, |facts| facts.expressions)
+            .map_or_else(BodyFacts::default, |facts| facts.body)
     }
 
     /// The facts of each entry point, in the module's order.
@@ -199,14 +199,14 @@ impl EntryPointInfo {
                     *entry = entry.union(used);
                 }
             }
-            subgroup_operations |= facts.expressions.subgroup_operations;
+            subgroup_operations |= facts.body.subgroup_operations;
         }
         EntryPointInfo {
             callees: own.callees,
             reachable_functions,
             global_uses,
             subgroup_operations,
-            expression_facts: own.expressions,
+            body_facts: own.body,
         }
     }
 

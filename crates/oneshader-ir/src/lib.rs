@@ -24,7 +24,7 @@ pub mod types;
 pub mod wave;
 pub mod word_table;
 
-pub use analysis::ExpressionFacts;
+pub use analysis::BodyFacts;
 pub use arena::{Arena, Handle, HandleVec, UniqueArena};
 pub use diagnostic::{codes, Code, Diagnostic, Diagnostics, Label, Severity};
 pub use expression::{

@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 
 use oneshader_ir::analysis::GlobalUse;
 use oneshader_ir::{
-    codes, AddressSpace, ArraySize, Binding, BuiltIn, Diagnostic, EntryPoint, EntryPointInfo,
-    ExpressionFacts, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module,
-    ModuleInfo, Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner,
+    codes, AddressSpace, ArraySize, Binding, BodyFacts, BuiltIn, Diagnostic, EntryPoint,
+    EntryPointInfo, Function, GlobalVariable, Handle, HandleVec, Interpolation, Module, ModuleInfo,
+    Sampling, ScalarKind, ShaderStage, Span, Type, TypeInner,
 };
 
 use std::rc::Rc;
@@ -47,12 +47,15 @@ pub struct Needs {
 }
 
 impl Needs {
-    /// The needs of code that uses the globals `uses` (as [`ModuleInfo::global_uses`]
-    /// gives them) and whose expressions hold `facts`: a function's own needs, or for an
-    /// entry point every global it reaches with its entry function's facts.
-    fn direct(uses: &[(Handle<GlobalVariable>, GlobalUse)], facts: ExpressionFacts) -> Needs {
+    /// The needs of code that uses `globals` (as [`ModuleInfo::global_uses`] counts
+    /// uses) and whose body holds `facts`: a function's own needs, or for an entry point
+    /// every global it reaches with its entry function's facts.
+    fn direct(
+        globals: impl IntoIterator<Item = Handle<GlobalVariable>>,
+        facts: BodyFacts,
+    ) -> Needs {
         Needs {
-            globals: uses.iter().map(|&(global, _)| global).collect(),
+            globals: globals.into_iter().collect(),
             lane_index: facts.lane_index,
             lane_count: facts.lane_count,
             buffer_sizes: facts.array_length,
@@ -99,8 +102,8 @@ pub struct Writer<'a> {
     reachable: &'a [Handle<Function>],
     /// The functions the entry function calls itself.
     entry_callees: &'a [Handle<Function>],
-    /// What the entry function's expressions hold.
-    entry_facts: ExpressionFacts,
+    /// What the entry function's own body holds.
+    entry_facts: BodyFacts,
     /// How the entry point uses each global, by handle.
     pub global_uses: &'a [GlobalUse],
     /// Whether the entry point uses some global atomically (when none, no pointer is
@@ -316,7 +319,10 @@ fn function_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, Nee
     let mut needs: HandleVec<Function, Needs> = module
         .functions
         .iter()
-        .map(|(handle, _)| Needs::direct(info.global_uses(handle), info.expression_facts(handle)))
+        .map(|(handle, _)| {
+            let globals = info.global_uses(handle).iter().map(|&(global, _)| global);
+            Needs::direct(globals, info.body_facts(handle))
+        })
         .collect();
     // Propagate callees' needs to callers; each round settles at least one more level of
     // the call graph. A callee's needs are copied only when they add something, so the
@@ -437,7 +443,7 @@ impl<'a> Writer<'a> {
             global_uses: &entry_info.global_uses,
             uses_atomics: entry_info.global_uses.iter().any(|u| u.atomic),
             entry_callees: &entry_info.callees,
-            entry_facts: entry_info.expression_facts,
+            entry_facts: entry_info.body_facts,
             hidden: HandleVec::from_len(shared.needs.len(), None),
             helper_scope,
             helper_texts: &shared.helper_texts,
@@ -452,16 +458,13 @@ impl<'a> Writer<'a> {
     /// The needs of the entry function: its own and its callees'.
     fn entry_needs(&self) -> Needs {
         // The globals it reaches, its own and its callees'.
-        let uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = self
-            .module
-            .global_variables
+        let globals = self
+            .global_uses
             .iter()
-            .filter_map(|(handle, _)| {
-                let used = self.global_uses.get(handle.index()).copied()?;
-                used.is_used().then_some((handle, used))
-            })
-            .collect();
-        let mut needs = Needs::direct(&uses, self.entry_facts);
+            .enumerate()
+            .filter(|(_, used)| used.is_used())
+            .map(|(index, _)| Handle::from_index(index));
+        let mut needs = Needs::direct(globals, self.entry_facts);
         for &callee in self.entry_callees {
             if let Some(theirs) = self.needs.try_get(callee) {
                 needs.absorb(theirs);

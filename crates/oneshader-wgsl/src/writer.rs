@@ -12,7 +12,7 @@ use oneshader_ir::{
     GlobalVariable, Handle, HandleVec, ImageClass, ImageDimension, Interpolation, Module, Sampling,
     Scalar, ScalarKind, ShaderStage, Span, Type, TypeInner, WaveOp,
 };
-use oneshader_ir::{EntryPointInfo, ExpressionFacts, FastHashMap, FastHashSet, ModuleInfo};
+use oneshader_ir::{BodyFacts, EntryPointInfo, FastHashMap, FastHashSet, ModuleInfo};
 
 use crate::layout;
 use crate::names::WgslNames;
@@ -212,8 +212,8 @@ pub(crate) struct Writer<'a> {
     helper_texts: &'a RefCell<HandleVec<Function, Option<HelperText>>>,
     /// The subgroup built-ins each helper needs, by handle index.
     pub lane_needs: &'a HandleVec<Function, LaneNeeds>,
-    /// What each helper's body holds, by handle index.
-    bodies: &'a HandleVec<Function, BodyFacts>,
+    /// The module's facts: what each helper's body holds.
+    info: &'a ModuleInfo,
     /// Module-scope names.
     pub namer: Scope<'a>,
     /// The WGSL name of the entry function (as [`entry_function_name`] gives it).
@@ -242,8 +242,6 @@ pub struct ModuleWriter<'a> {
     info: &'a ModuleInfo,
     /// WGSL names of each struct's members, by type handle (empty for other types).
     member_names: HandleVec<Type, Vec<Name<'a>>>,
-    /// What each function's body holds, by handle.
-    bodies: HandleVec<Function, BodyFacts>,
     /// The subgroup built-ins each function needs, itself or through its callees, by
     /// handle.
     lane_needs: HandleVec<Function, LaneNeeds>,
@@ -271,46 +269,12 @@ pub struct ModuleWriter<'a> {
 struct HelperText {
     /// The stage of the entry point that wrote it.
     stage: ShaderStage,
-    /// How that entry point uses each global the function names itself, by global.
+    /// How that entry point uses each global the function uses itself, by global.
     uses: Vec<(Handle<GlobalVariable>, GlobalUse)>,
     /// Whether it spells `f16`.
     f16: bool,
     /// The function's text.
     text: String,
-}
-
-/// What the writer needs to know of one function's body, found once per module.
-#[derive(Default)]
-struct BodyFacts {
-    /// The subgroup built-ins it needs itself.
-    lane_needs: LaneNeeds,
-    /// Whether it takes implicit derivatives (`Sample`, `SampleBias`, `SampleCmp`,
-    /// `ddx`/`ddy`/`fwidth`): HLSL allows them in non-uniform control flow (as in the
-    /// D3D12 wave intrinsics sample's magnify.hlsl), WGSL's uniformity analysis rejects
-    /// them there unless `derivative_uniformity` is off.
-    derivatives: bool,
-    /// Whether it has a `discard`.
-    kill: bool,
-    /// Whether it has a barrier.
-    barrier: bool,
-}
-
-impl BodyFacts {
-    /// The facts of `function`, whose expressions hold `facts`, in one walk of its
-    /// statements.
-    fn of(function: &Function, facts: ExpressionFacts) -> Self {
-        let mut body = BodyFacts {
-            lane_needs: direct_lane_needs(function, facts),
-            derivatives: facts.derivatives,
-            ..BodyFacts::default()
-        };
-        analysis::walk_statements(&function.body, &mut |s| match s {
-            oneshader_ir::Statement::Kill => body.kill = true,
-            oneshader_ir::Statement::Barrier(_) => body.barrier = true,
-            _ => {}
-        });
-        body
-    }
 }
 
 /// What [`Writer::function_text`] found besides the text.
@@ -418,17 +382,11 @@ impl<'a> ModuleWriter<'a> {
             scope.share();
             scope
         });
-        let bodies: HandleVec<Function, BodyFacts> = module
-            .functions
-            .iter()
-            .map(|(handle, function)| BodyFacts::of(function, info.expression_facts(handle)))
-            .collect();
-        let lane_needs = module_lane_needs(module, info, &bodies);
+        let lane_needs = module_lane_needs(module, info);
         ModuleWriter {
             module,
             info,
             member_names,
-            bodies,
             lane_needs,
             names,
             helper_scope,
@@ -478,7 +436,7 @@ impl<'a> Writer<'a> {
             helper_scope: shared.helper_scope.as_ref(),
             helper_texts: &shared.helper_texts,
             lane_needs: &shared.lane_needs,
-            bodies: &shared.bodies,
+            info: shared.info,
             namer: Scope::new(),
             entry_name: Name::default(),
             uses_f16: Cell::new(false),
@@ -494,20 +452,18 @@ impl<'a> Writer<'a> {
     /// Writes the whole WGSL module.
     pub fn write(mut self) -> Result<String, Vec<Diagnostic>> {
         // The entry function and the helpers it reaches (`analysis::entry_functions`).
+        // With what each one's own body holds.
         let module = self.module;
-        let functions: Vec<&Function> = std::iter::once(&self.entry.function)
-            .chain(
-                self.helpers
-                    .iter()
-                    .filter_map(|&h| module.functions.try_get(h)),
-            )
-            .collect();
-        let entry_body = BodyFacts::of(&self.entry.function, self.entry_info.expression_facts);
-        let bodies = self.bodies;
-        let helper_bodies = self.helpers.iter().filter_map(|&h| bodies.try_get(h));
-        let all_bodies: Vec<&BodyFacts> =
-            std::iter::once(&entry_body).chain(helper_bodies).collect();
-        self.check_stage_rules(&functions, &all_bodies);
+        let info = self.info;
+        let helpers = self.helpers.iter().filter_map(|&h| {
+            let function = module.functions.try_get(h)?;
+            Some((function, info.body_facts(h)))
+        });
+        let functions: Vec<(&Function, BodyFacts)> =
+            std::iter::once((&self.entry.function, self.entry_info.body_facts))
+                .chain(helpers)
+                .collect();
+        self.check_stage_rules(&functions);
         if !self.diagnostics.is_empty() {
             return Err(self.diagnostics);
         }
@@ -524,7 +480,7 @@ impl<'a> Writer<'a> {
         self.check_layouts();
 
         // Sized from the expression count, so that the text is seldom copied as it grows.
-        let expressions: usize = functions.iter().map(|f| f.expressions.len()).sum();
+        let expressions: usize = functions.iter().map(|(f, _)| f.expressions.len()).sum();
         let mut body = String::with_capacity(1024 + expressions * TEXT_PER_EXPRESSION);
         let structs = std::mem::take(&mut self.structs);
         for &(ty, atomic) in &structs {
@@ -564,7 +520,11 @@ impl<'a> Writer<'a> {
         if !self.entry_info.subgroup_operations.is_empty() {
             directives.push_str("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
         }
-        if all_bodies.iter().any(|body| body.derivatives) {
+        // Implicit derivatives (`Sample`, `SampleBias`, `SampleCmp`, `ddx`/`ddy`/`fwidth`):
+        // HLSL allows them in non-uniform control flow (as in the D3D12 wave intrinsics
+        // sample's magnify.hlsl), WGSL's uniformity analysis rejects them there unless
+        // `derivative_uniformity` is off.
+        if functions.iter().any(|(_, body)| body.derivatives) {
             directives.push_str("diagnostic(off, derivative_uniformity);\n");
         }
         if !directives.is_empty() {
@@ -576,9 +536,9 @@ impl<'a> Writer<'a> {
 
     /// OSH5202 for wave operations in a vertex shader; OSH5201 for `discard` outside
     /// fragment shaders and barriers outside compute shaders.
-    fn check_stage_rules(&mut self, functions: &[&Function], bodies: &[&BodyFacts]) {
+    fn check_stage_rules(&mut self, functions: &[(&Function, BodyFacts)]) {
         let stage = self.entry.stage;
-        for (&function, body) in functions.iter().zip(bodies) {
+        for &(function, body) in functions {
             if stage == ShaderStage::Vertex {
                 for wave in analysis::wave_uses(function) {
                     self.diagnostics.push(Diagnostic::error(
@@ -671,6 +631,16 @@ impl<'a> Writer<'a> {
 
     /// Finds every struct the output declares, members before the structs holding them.
     fn collect_structs(&mut self) {
+        // Only structs are collected: a module without struct types has none to look for.
+        let struct_types = self
+            .module
+            .types
+            .iter()
+            .filter(|(_, ty)| matches!(ty.inner, TypeInner::Struct { .. }))
+            .count();
+        if struct_types == 0 {
+            return;
+        }
         // Every expression's type is a root: a flag per type and (atomic, host) pair
         // rather than a hashed set, which cost more than the walk itself.
         let mut seen = vec![false; self.module.types.len() * 4];
@@ -690,7 +660,17 @@ impl<'a> Writer<'a> {
         let entry = self.entry;
         let functions = std::iter::once(&entry.function)
             .chain(helpers.iter().filter_map(|&h| module.functions.try_get(h)));
+        // The structs named as values (not atomic) so far, counted up to `counted`.
+        let (mut counted, mut value_structs) = (0, 0);
         for function in functions {
+            // Once every struct type is named as a value, a function's types can reach
+            // none that is not (the globals' walk often names them all).
+            let new = self.structs.get(counted..).unwrap_or_default();
+            value_structs += new.iter().filter(|&&(_, atomic)| !atomic).count();
+            counted = self.structs.len();
+            if value_structs == struct_types {
+                break;
+            }
             let declared = function
                 .arguments
                 .iter()
@@ -778,7 +758,7 @@ impl<'a> Writer<'a> {
 
     /// What the entry function needs, callees included.
     pub fn entry_lane_needs(&self) -> LaneNeeds {
-        let mut needs = direct_lane_needs(&self.entry.function, self.entry_info.expression_facts);
+        let mut needs = direct_lane_needs(&self.entry.function, self.entry_info.body_facts);
         for &callee in &self.entry_info.callees {
             let callee_needs = self.lane_needs.try_get(callee).copied().unwrap_or_default();
             needs.index |= callee_needs.index;
@@ -1357,7 +1337,7 @@ impl<'a> Writer<'a> {
             Ok(written) if written.diagnostics.is_empty() && !written.clashed_outside => {
                 let kept = HelperText {
                     stage: self.entry.stage,
-                    uses: self.named_global_uses(function),
+                    uses: self.own_global_uses(handle),
                     f16,
                     text: out.get(start..).unwrap_or_default().to_owned(),
                 };
@@ -1374,22 +1354,21 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// How this entry point uses each global `function` names, by global, each once.
-    fn named_global_uses(&self, function: &Function) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
-        let mut uses: Vec<(Handle<GlobalVariable>, GlobalUse)> = function
-            .expressions
+    /// How this entry point uses each global helper `handle` uses itself (as
+    /// [`ModuleInfo::global_uses`] finds them), by global, each once: a global that only
+    /// dead code names is not written, so the text does not depend on it.
+    fn own_global_uses(
+        &self,
+        handle: Handle<Function>,
+    ) -> Vec<(Handle<GlobalVariable>, GlobalUse)> {
+        self.info
+            .global_uses(handle)
             .iter()
-            .filter_map(|(_, expression)| match *expression {
-                Expression::GlobalVariable(global) => Some((
-                    global,
-                    self.uses.get(global.index()).copied().unwrap_or_default(),
-                )),
-                _ => None,
+            .map(|&(global, _)| {
+                let used = self.uses.get(global.index()).copied();
+                (global, used.unwrap_or_default())
             })
-            .collect();
-        uses.sort_unstable_by_key(|&(global, _)| global);
-        uses.dedup_by_key(|&mut (global, _)| global);
-        uses
+            .collect()
     }
 
     /// Appends the text of one function to `out`, naming its parameters and locals in a
@@ -1593,13 +1572,12 @@ impl<'a> Writer<'a> {
 
 /// Which functions need the lane index or count ([`direct_lane_needs`]), directly or
 /// through a callee, by handle.
-fn module_lane_needs(
-    module: &Module,
-    info: &ModuleInfo,
-    bodies: &HandleVec<Function, BodyFacts>,
-) -> HandleVec<Function, LaneNeeds> {
-    let mut lane_needs: HandleVec<Function, LaneNeeds> =
-        bodies.iter().map(|(_, body)| body.lane_needs).collect();
+fn module_lane_needs(module: &Module, info: &ModuleInfo) -> HandleVec<Function, LaneNeeds> {
+    let mut lane_needs: HandleVec<Function, LaneNeeds> = module
+        .functions
+        .iter()
+        .map(|(handle, function)| direct_lane_needs(function, info.body_facts(handle)))
+        .collect();
     loop {
         let mut changed = false;
         for (handle, _) in module.functions.iter() {
@@ -1626,10 +1604,10 @@ fn module_lane_needs(
     lane_needs
 }
 
-/// What a function whose expressions hold `facts` needs itself: the lane index for
+/// What a function whose body holds `facts` needs itself: the lane index for
 /// `WaveGetLaneIndex` and for `QuadReadLaneAt` with a non-constant lane, the lane count
 /// for `WaveGetLaneCount`.
-fn direct_lane_needs(function: &Function, facts: ExpressionFacts) -> LaneNeeds {
+fn direct_lane_needs(function: &Function, facts: BodyFacts) -> LaneNeeds {
     let mut needs = LaneNeeds {
         index: facts.lane_index,
         count: facts.lane_count,

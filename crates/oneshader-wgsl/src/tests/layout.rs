@@ -209,3 +209,65 @@ fn a_uniform_array_with_a_short_stride_is_osh5201() {
         diagnostics[0].message
     );
 }
+
+#[test]
+fn a_struct_only_a_later_expression_has_is_declared_after_the_buffers_structs() {
+    // The buffer's struct is named by the globals' walk, the value's only by its
+    // expression: the walk of the functions' types must not stop before it.
+    let mut m = Module::default();
+    let params = constant_buffer(&mut m, "Params", vec![("x", scalar(Scalar::F32), 0)], 16);
+    let out = buffer(&mut m, "Out", scalar(Scalar::F32), 4, 1, true);
+    let float = m.type_handle(scalar(Scalar::F32));
+    let pair = m.types.insert(Type {
+        name: Some("Pair".into()),
+        inner: TypeInner::Struct {
+            members: ["first", "second"]
+                .into_iter()
+                .enumerate()
+                .map(|(index, name)| StructMember {
+                    name: name.into(),
+                    ty: float,
+                    offset: 4 * index as u32,
+                    binding: None,
+                })
+                .collect(),
+            size: 8,
+        },
+    });
+    let mut fb = Fb::new("main");
+    let base = fb.global(&mut m, params);
+    let pointer = fb.e(
+        &mut m,
+        Expression::AccessIndex { base, index: 0 },
+        TypeInner::Pointer {
+            base: float,
+            space: AddressSpace::Uniform,
+        },
+    );
+    let x = fb.load(&mut m, pointer);
+    let value = fb.f.add_expression(
+        Expression::Compose {
+            ty: pair,
+            components: Box::new([x, x]),
+        },
+        pair,
+        None,
+    );
+    let value = fb.bind(value);
+    let first = fb.e(
+        &mut m,
+        Expression::AccessIndex {
+            base: value,
+            index: 0,
+        },
+        scalar(Scalar::F32),
+    );
+    let index = fb.u32(&mut m, 0);
+    let target = fb.element(&mut m, out, index);
+    fb.store(target, first);
+    let f = fb.finish();
+    entry(&mut m, f, ShaderStage::Compute, [1, 1, 1]);
+    let text = wgsl(&m);
+    assert!(text.contains("struct ParamsData {"), "{text}");
+    assert!(text.contains("struct Pair {"), "{text}");
+}
