@@ -146,7 +146,7 @@ impl<'a> Lowerer<'a> {
             let span = written.map_or(symbol.decl.name.span(), |p| p.span);
             // The scope shares the spelling of the name (`this` is not written).
             let name = match written.and_then(|p| p.name.as_ref()) {
-                Some(ident) => self.shared_name(ident.name),
+                Some(ident) => self.shared_name(ident),
                 None => Arc::from(param.name),
             };
             if let Some(ty) = param.resource {
@@ -313,7 +313,7 @@ impl<'a> Lowerer<'a> {
                 ty: arg_ty,
                 binding: Some(binding),
             });
-            inputs.push((self.shared_name(param_name.name), ty, arg_ty, param.span));
+            inputs.push((self.shared_name(param_name), ty, arg_ty, param.span));
         }
         let result = match result_ty {
             Ty::Void => None,
