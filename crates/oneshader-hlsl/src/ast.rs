@@ -10,7 +10,9 @@
 //! A tree lives in one [`Arena`] per compile: nodes refer to their parts by plain
 //! references, lists are slices and names are strings, all in the arena, so that
 //! building a tree costs bump allocations and dropping it costs nothing (the
-//! arena frees its chunks whole; nothing in a tree owns other memory).
+//! arena frees its chunks whole; nothing in a tree owns other memory, which
+//! [`Arena`] checks at compile time). A name also keeps its token's symbol, by which
+//! lowering shares its text from the unit's spelling table.
 
 use std::sync::Arc;
 
@@ -76,8 +78,9 @@ impl Arena {
 pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
     pub items: &'a [Item<'a>],
-    /// The spellings of the tokens the tree was parsed from, which its names are copies
-    /// of: where a name must be kept shared (an IR name), it is shared from here.
+    /// The spellings of the tokens the tree was parsed from: each name's text is an arena
+    /// copy of one, and its [`Ident::symbol`] names it here, so that a name lowering
+    /// keeps (an IR name) is shared from here ([`TranslationUnit::shared_name`]).
     spellings: Spellings,
 }
 
@@ -189,8 +192,9 @@ impl<'a> Path<'a> {
 
 /// A top-level declaration (also used for struct members and cbuffer fields).
 ///
-/// The declarations other than variables are referred to: functions, structs and buffers
-/// are much larger than variables, nearly every item (globals, fields, locals).
+/// Every declaration but a variable is held by reference: functions, structs and buffers
+/// are much larger than a variable, and variables are nearly every item (globals, fields,
+/// locals).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item<'a> {
     /// Variables: `static const float a = 1, b[2];`, resources, struct fields.

@@ -1982,9 +1982,11 @@ mod tests {
     use crate::lexer::lex;
     use oneshader_ir::SourceMap;
 
-    /// The tree of `src`, in an arena that lives as long as the test.
-    fn parse_str(src: &str) -> (TranslationUnit<'static>, Vec<Diagnostic>, SourceMap) {
-        let arena = Box::leak(Box::new(Arena::new()));
+    /// The tree of `src`, in `arena`.
+    fn parse_str<'a>(
+        arena: &'a Arena,
+        src: &str,
+    ) -> (TranslationUnit<'a>, Vec<Diagnostic>, SourceMap) {
         let mut map = SourceMap::new();
         let file = map.add("test.hlsl", src);
         let mut diagnostics = Diagnostics::new();
@@ -1994,8 +1996,8 @@ mod tests {
         (unit, diagnostics.into_vec(), map)
     }
 
-    fn parse_ok(src: &str) -> TranslationUnit<'static> {
-        let (unit, diags, map) = parse_str(src);
+    fn parse_ok<'a>(arena: &'a Arena, src: &str) -> TranslationUnit<'a> {
+        let (unit, diags, map) = parse_str(arena, src);
         let messages: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
         assert!(messages.is_empty(), "{messages:#?}");
         unit
@@ -2101,7 +2103,8 @@ mod tests {
 
     /// The expression of `void f() { EXPR; }` with `prelude` before the function.
     fn expr_in(prelude: &str, expr: &str) -> String {
-        let unit = parse_ok(&format!("{prelude}\nvoid f() {{ {expr}; }}"));
+        let arena = Arena::new();
+        let unit = parse_ok(&arena, &format!("{prelude}\nvoid f() {{ {expr}; }}"));
         let Some(Item::Function(f)) = unit.items.last() else {
             panic!("no function");
         };
@@ -2129,7 +2132,8 @@ mod tests {
     #[test]
     fn compact_parses_into_the_expected_shape() {
         let src = include_str!("../../../shaders/Compact.hlsl");
-        let unit = parse_ok(src);
+        let arena = Arena::new();
+        let unit = parse_ok(&arena, src);
         assert_eq!(unit.items.len(), 4);
         let Item::Variable(values) = &unit.items[0] else {
             panic!("Values is not a variable");
@@ -2224,7 +2228,7 @@ mod tests {
             "(cast Color c)"
         );
         // An undeclared name in parentheses is a value, so `(T)x` is two operands in a row.
-        let (_, diags, _) = parse_str("void f() { (T)x; }");
+        let (_, diags, _) = parse_str(&Arena::new(), "void f() { (T)x; }");
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].message, "expected ';', found 'x'");
     }
@@ -2248,7 +2252,9 @@ mod tests {
 
     #[test]
     fn pixel_shader_with_structs_semantics_and_textures() {
+        let arena = Arena::new();
         let unit = parse_ok(
+            &arena,
             r#"
 Texture2D<float4> Albedo : register(t0, space1);
 RWTexture2D<unorm float4> Output : register(u0);
@@ -2315,7 +2321,9 @@ float4 PSMain(VSOut input, in bool front : SV_IsFrontFace, out float depth : SV_
 
     #[test]
     fn cbuffers_typedefs_namespaces_and_globals() {
+        let arena = Arena::new();
         let unit = parse_ok(
+            &arena,
             r#"
 cbuffer Constants : register(b0, space2) {
     float4x4 ViewProj : packoffset(c0);
@@ -2382,7 +2390,9 @@ float Twice(float x = 1.0) { return Math::Sq(x) + Math::Pi; }
 
     #[test]
     fn every_statement_kind() {
+        let arena = Arena::new();
         let unit = parse_ok(
+            &arena,
             r#"
 void f(uint n) {
     {}
@@ -2462,7 +2472,8 @@ void f(uint n) {
     #[test]
     fn three_syntax_errors_give_three_diagnostics() {
         let src = "float a = ;\nvoid f() {\n    int x = 1 +;\n    int y = 2\n}\nfloat ok;\n";
-        let (unit, diags, map) = parse_str(src);
+        let arena = Arena::new();
+        let (unit, diags, map) = parse_str(&arena, src);
         let found: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
         assert_eq!(
             found,
@@ -2482,7 +2493,13 @@ void f(uint n) {
     fn codes_on_small_stack(src: String) -> Vec<Code> {
         std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
-            .spawn(move || parse_str(&src).1.iter().map(|d| d.code).collect())
+            .spawn(move || {
+                parse_str(&Arena::new(), &src)
+                    .1
+                    .iter()
+                    .map(|d| d.code)
+                    .collect()
+            })
             .expect("thread")
             .join()
             .expect("the parser overflowed a 2 MiB stack")

@@ -151,7 +151,7 @@ impl<'a> Lowerer<'a> {
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
-                    cx.declare_shared(&name, LocalSymbol::Resource { global, ty });
+                    cx.declare_shared(name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
@@ -159,7 +159,7 @@ impl<'a> Lowerer<'a> {
             argument_index += 1;
             if param.by_pointer {
                 cx.declare_shared(
-                    &name,
+                    name,
                     LocalSymbol::PointerParam {
                         index,
                         ty: param.ty,
@@ -168,7 +168,7 @@ impl<'a> Lowerer<'a> {
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
                 let assigned = scan.assigns(param.name);
-                self.declare_parameter(&mut cx, &name, param.ty, value, assigned, span);
+                self.declare_parameter(&mut cx, name, param.ty, value, assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);
@@ -213,7 +213,7 @@ impl<'a> Lowerer<'a> {
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
-        name: &Arc<str>,
+        name: Arc<str>,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
         assigned: bool,
@@ -354,7 +354,7 @@ impl<'a> Lowerer<'a> {
             let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
-            self.declare_parameter(&mut cx, &param_name, ty, converted, assigned, param_span);
+            self.declare_parameter(&mut cx, param_name, ty, converted, assigned, param_span);
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;

@@ -336,7 +336,7 @@ impl<'a> Lowerer<'a> {
         let Some(ty) = self.resolve_type(&decl.ty) else {
             // Declared all the same, so its uses do not report it again.
             for declarator in decl.declarators {
-                cx.declare_shared(&self.shared_name(&declarator.name), LocalSymbol::Poisoned);
+                cx.declare_shared(self.shared_name(&declarator.name), LocalSymbol::Poisoned);
             }
             return;
         };
@@ -363,7 +363,7 @@ impl<'a> Lowerer<'a> {
                 let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, declarator.span);
                 cx.emit(Statement::Store { pointer, value });
             }
-            if !cx.declare_shared(&name, LocalSymbol::Variable { var, ty }) {
+            if !cx.declare_shared(name, LocalSymbol::Variable { var, ty }) {
                 self.error(
                     codes::REDEFINITION,
                     declarator.name.span,
