@@ -26,9 +26,9 @@ use crate::lexer::{Spellings, Symbol};
 /// Create one per compile, pass it to [`crate::parse`] (or the parser's entry points),
 /// and keep it alive while the tree is read.
 ///
-/// The arena runs no destructors, so it accepts only values that need none
-/// ([`Arena::node`], [`Arena::list`] check it at compile time): a node that owned heap
-/// memory would leak it.
+/// The arena runs no destructors, so it accepts only values that need none (its
+/// allocating methods check that at compile time): a node that owned heap memory would
+/// leak it.
 #[derive(Debug, Default)]
 pub struct Arena(bumpalo::Bump);
 
@@ -111,8 +111,8 @@ impl std::fmt::Debug for TranslationUnit<'_> {
 pub struct Ident<'a> {
     /// The spelling (in the arena, one copy for each distinct spelling).
     pub name: &'a str,
-    /// The spelling's symbol in the spellings of the tree's [`TranslationUnit`], which
-    /// shares the spelling from it ([`TranslationUnit::shared_name`]).
+    /// The spelling's symbol in the spellings of the tree's [`TranslationUnit`], by
+    /// which lowering shares the spelling from there instead of copying it.
     pub symbol: Symbol,
     /// Where it is.
     pub span: Span,
