@@ -744,8 +744,9 @@ pub enum BinaryOp {
 
 /// The expression forms.
 ///
-/// Every variant is at most two words, so that an [`Expr`] takes 40 bytes: a large
-/// shader's syntax tree holds millions of them. The payloads of the forms with more
+/// Every variant is at most two words (a plain name two words and its 4-byte symbol,
+/// which sits beside the tag), so that an [`Expr`] takes 40 bytes: a large shader's
+/// syntax tree holds millions of them. The payloads of the forms with more
 /// parts (binary operators, assignments, indexing, calls, casts, member accesses,
 /// conditionals) are named structs referred to, one arena block per node (both operands
 /// of a binary operator in one block), and qualified names too (a [`Path`] is larger
@@ -789,8 +790,8 @@ pub enum ExprKind<'a> {
 
 /// A name used as an expression ([`ExprKind::Name`]).
 ///
-/// A plain name, nearly every one, is just its spelling and symbol: where it is written is its
-/// expression's span. Qualified names, and names whose expression's span is wider than
+/// A plain name, nearly every one, is just its spelling and symbol: where it is written
+/// is its expression's span. Qualified names, and names whose expression's span is wider than
 /// the name (`(x)`), keep their whole [`Path`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum NameExpr<'a> {

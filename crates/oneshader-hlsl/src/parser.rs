@@ -35,7 +35,7 @@ use crate::lexer::{
 ///
 /// One parenthesis level costs two units (64 levels of parentheses are
 /// accepted); the limit keeps an unoptimised build inside a 2 MiB thread stack,
-/// where one parenthesis level takes about 4 KiB (60 levels parse in 270 KiB).
+/// where one parenthesis level takes about 4 KiB (60 levels parse in a 263 KiB stack).
 pub const MAX_NESTING: u32 = 128;
 
 /// The error marker of a failed parse step: the diagnostic is already recorded.
