@@ -10,28 +10,77 @@
 //! A tree lives in one [`Arena`] per compile: nodes refer to their parts by plain
 //! references, lists are slices and names are strings, all in the arena, so that
 //! building a tree costs bump allocations and dropping it costs nothing (the
-//! arena frees its chunks whole; nothing in a tree owns other memory).
+//! arena frees its chunks whole; nothing in a tree owns other memory, which
+//! [`Arena`] checks at compile time). A name also keeps its token's symbol, by which
+//! lowering shares its text from the unit's spelling table.
 
 use std::sync::Arc;
 
 use oneshader_ir::Span;
 
-use crate::lexer::Spellings;
 pub use crate::lexer::{FloatSuffix, IntSuffix};
+use crate::lexer::{Spellings, Symbol};
 
 /// The memory a syntax tree lives in: a bump arena, freed whole when it is dropped.
 ///
 /// Create one per compile, pass it to [`crate::parse`] (or the parser's entry points),
 /// and keep it alive while the tree is read.
-pub type Arena = bumpalo::Bump;
+///
+/// The arena runs no destructors, so it accepts only values that need none (its
+/// allocating methods check that at compile time): a node that owned heap memory would
+/// leak it.
+#[derive(Debug, Default)]
+pub struct Arena(bumpalo::Bump);
+
+impl Arena {
+    /// An empty arena.
+    pub fn new() -> Arena {
+        Arena(bumpalo::Bump::new())
+    }
+
+    /// `node`, placed in the arena.
+    #[inline]
+    pub(crate) fn node<T>(&self, node: T) -> &T {
+        const {
+            assert!(
+                !std::mem::needs_drop::<T>(),
+                "the arena runs no destructors"
+            )
+        };
+        self.0.alloc(node)
+    }
+
+    /// `nodes`, moved into an arena slice of their exact number.
+    #[inline]
+    pub(crate) fn list<T, I>(&self, nodes: I) -> &[T]
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        const {
+            assert!(
+                !std::mem::needs_drop::<T>(),
+                "the arena runs no destructors"
+            )
+        };
+        self.0.alloc_slice_fill_iter(nodes)
+    }
+
+    /// A copy of `text` in the arena.
+    #[inline]
+    pub(crate) fn text(&self, text: &str) -> &str {
+        self.0.alloc_str(text)
+    }
+}
 
 /// A whole preprocessed source file: its top-level declarations in order.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
     pub items: &'a [Item<'a>],
-    /// The spellings of the tokens the tree was parsed from, which its names are copies
-    /// of: where a name must be kept shared (an IR name), it is shared from here.
+    /// The spellings of the tokens the tree was parsed from: each name's text is an arena
+    /// copy of one, and its [`Ident::symbol`] names it here, so that a name lowering
+    /// keeps (an IR name) is shared from here ([`TranslationUnit::shared_name`]).
     spellings: Spellings,
 }
 
@@ -41,10 +90,19 @@ impl<'a> TranslationUnit<'a> {
         TranslationUnit { items, spellings }
     }
 
-    /// `name` (a name of the tree) as a shared string: the spelling table's, so that
-    /// sharing it allocates nothing.
-    pub fn shared_name(&self, name: &str) -> Arc<str> {
-        self.spellings.share(name)
+    /// The spelling of `ident` (a name of this tree) as a shared string: the spelling
+    /// table's, so that sharing it allocates nothing.
+    pub(crate) fn shared_name(&self, ident: &Ident) -> Arc<str> {
+        self.spellings.shared(ident.symbol)
+    }
+}
+
+impl std::fmt::Debug for TranslationUnit<'_> {
+    /// The items (the spelling table they were parsed from is left out).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranslationUnit")
+            .field("items", &self.items)
+            .finish_non_exhaustive()
     }
 }
 
@@ -53,6 +111,9 @@ impl<'a> TranslationUnit<'a> {
 pub struct Ident<'a> {
     /// The spelling (in the arena, one copy for each distinct spelling).
     pub name: &'a str,
+    /// The spelling's symbol in the spellings of the tree's [`TranslationUnit`], by
+    /// which lowering shares the spelling from there instead of copying it.
+    pub symbol: Symbol,
     /// Where it is.
     pub span: Span,
 }
@@ -131,8 +192,9 @@ impl<'a> Path<'a> {
 
 /// A top-level declaration (also used for struct members and cbuffer fields).
 ///
-/// The declarations other than variables are referred to: functions, structs and buffers
-/// are much larger than variables, nearly every item (globals, fields, locals).
+/// Every declaration but a variable is held by reference: functions, structs and buffers
+/// are much larger than a variable, and variables are nearly every item (globals, fields,
+/// locals).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item<'a> {
     /// Variables: `static const float a = 1, b[2];`, resources, struct fields.
@@ -682,8 +744,9 @@ pub enum BinaryOp {
 
 /// The expression forms.
 ///
-/// Every variant is at most two words, so that an [`Expr`] takes 40 bytes: a large
-/// shader's syntax tree holds millions of them. The payloads of the forms with more
+/// Every variant is at most two words (a plain name two words and its 4-byte symbol,
+/// which sits beside the tag), so that an [`Expr`] takes 40 bytes: a large shader's
+/// syntax tree holds millions of them. The payloads of the forms with more
 /// parts (binary operators, assignments, indexing, calls, casts, member accesses,
 /// conditionals) are named structs referred to, one arena block per node (both operands
 /// of a binary operator in one block), and qualified names too (a [`Path`] is larger
@@ -727,32 +790,45 @@ pub enum ExprKind<'a> {
 
 /// A name used as an expression ([`ExprKind::Name`]).
 ///
-/// A plain name, nearly every one, is just its spelling: where it is written is its
-/// expression's span. Qualified names, and names whose expression's span is wider than
+/// A plain name, nearly every one, is just its spelling and symbol: where it is written
+/// is its expression's span. Qualified names, and names whose expression's span is wider than
 /// the name (`(x)`), keep their whole [`Path`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum NameExpr<'a> {
     /// A plain name whose span is its expression's.
-    Plain(&'a str),
+    Plain {
+        /// The spelling ([`Ident::name`]).
+        name: &'a str,
+        /// Its symbol ([`Ident::symbol`]).
+        symbol: Symbol,
+    },
     /// Any other name.
     Path(&'a Path<'a>),
 }
 
 impl<'a> NameExpr<'a> {
+    /// The plain name `ident`, used as the expression at its own span.
+    pub fn plain(ident: Ident<'a>) -> NameExpr<'a> {
+        NameExpr::Plain {
+            name: ident.name,
+            symbol: ident.symbol,
+        }
+    }
+
     /// The name `path`, used as the expression at `span`; a name other than a plain
     /// one is placed in `arena`.
     pub fn new(arena: &'a Arena, path: Path<'a>, span: Span) -> NameExpr<'a> {
         if path.is_plain() && path.last.span == span {
-            NameExpr::Plain(path.last.name)
+            NameExpr::plain(path.last)
         } else {
-            NameExpr::Path(arena.alloc(path))
+            NameExpr::Path(arena.node(path))
         }
     }
 
     /// The name as a [`Path`], given the span of its expression.
     pub fn to_path(&self, span: Span) -> Path<'a> {
         match *self {
-            NameExpr::Plain(name) => Path::plain(Ident { name, span }),
+            NameExpr::Plain { name, symbol } => Path::plain(Ident { name, symbol, span }),
             NameExpr::Path(path) => *path,
         }
     }
@@ -761,7 +837,7 @@ impl<'a> NameExpr<'a> {
     /// a parenthesised name); `span` is the name's own expression's span.
     pub fn widened(self, arena: &'a Arena, span: Span) -> NameExpr<'a> {
         match self {
-            NameExpr::Plain(name) => NameExpr::Path(arena.alloc(Path::plain(Ident { name, span }))),
+            NameExpr::Plain { .. } => NameExpr::Path(arena.node(self.to_path(span))),
             path => path,
         }
     }
@@ -769,7 +845,7 @@ impl<'a> NameExpr<'a> {
     /// The last segment's spelling (the name itself, without qualifiers).
     pub fn name(&self) -> &'a str {
         match *self {
-            NameExpr::Plain(name) => name,
+            NameExpr::Plain { name, .. } => name,
             NameExpr::Path(path) => path.name(),
         }
     }
@@ -882,7 +958,10 @@ mod tests {
         use std::mem::size_of;
         assert_eq!(size_of::<Expr>(), 40);
         assert_eq!(size_of::<ExprKind>(), 24);
-        assert_eq!(size_of::<NameExpr>(), 16);
+        // Three words, yet an expression kind holding one stays three words: its tag
+        // takes values NameExpr's own tag leaves free.
+        assert_eq!(size_of::<NameExpr>(), 24);
+        assert_eq!(size_of::<Ident>(), 32);
         assert_eq!(size_of::<Stmt>(), 80);
         assert_eq!(size_of::<Path>(), 48);
         assert_eq!(size_of::<Item>(), 152);

@@ -6,7 +6,7 @@
 //! spelling and are converted by [`parse_int_literal`] / [`parse_float_literal`]
 //! when someone needs the value.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
@@ -394,10 +394,20 @@ fn fixed_symbol(text: &str) -> Option<Symbol> {
     }
 }
 
-/// [`fixed_text`] in a new shared string (a keyword taken as a name: rare).
+/// [`fixed_text`] as a shared string (a keyword taken as a name: rare): each fixed
+/// text is made shared once per process.
 #[cold]
 fn shared_fixed_text(symbol: Symbol) -> Arc<str> {
-    Arc::from(fixed_text(symbol))
+    static SHARED: OnceLock<Box<[Arc<str>]>> = OnceLock::new();
+    let shared = SHARED.get_or_init(|| {
+        (0..Symbol::FIXED)
+            .map(|index| Arc::from(fixed_text(Symbol(index as u32))))
+            .collect()
+    });
+    match shared.get(symbol.index()) {
+        Some(text) => Arc::clone(text),
+        None => Arc::from(""),
+    }
 }
 
 /// The text of a fixed symbol (empty for any other).
@@ -453,7 +463,8 @@ impl Symbol {
 ///
 /// Tokens hold a [`Symbol`] rather than their text, so they are small `Copy` values
 /// that move without reference counting, and equal spellings compare as equal numbers.
-/// A name the syntax tree keeps is shared from here ([`Spellings::shared`]).
+/// Where lowering keeps a name of the syntax tree (an IR name, a scope's key), it shares
+/// the spelling from here by the name's symbol ([`Spellings::shared`]).
 ///
 /// Every table starts with fixed symbols: the empty spelling, then the punctuation
 /// ([`PUNCTUATION`]), the newlines, the keywords ([`KEYWORDS`]) and the two words the
@@ -739,30 +750,6 @@ impl Spellings {
         symbol
     }
 
-    /// `text` shared: the table's copy when `text` has been interned (no allocation),
-    /// else a new one.
-    pub fn share(&self, text: &str) -> Arc<str> {
-        let found = match text.as_bytes() {
-            [] => None,
-            &[byte] => self
-                .one_byte
-                .get(usize::from(byte))
-                .copied()
-                .filter(|&symbol| symbol != Symbol::EMPTY),
-            // A text of at most eight bytes is all in its key.
-            short if short.len() <= 8 => self.find(SpellingKey::of(text), |_| true).ok(),
-            _ => {
-                let key = SpellingKey::of(text);
-                self.find(key, |symbol| same_text(self.text(symbol), text))
-                    .ok()
-            }
-        };
-        match found {
-            Some(symbol) => self.shared(symbol),
-            None => Arc::from(text),
-        }
-    }
-
     /// Adds `text` as a new spelling.
     fn push(&mut self, text: &str) -> Symbol {
         let symbol = Symbol((Symbol::FIXED + self.entries.len()) as u32);
@@ -801,7 +788,8 @@ impl Spellings {
         }
     }
 
-    /// The text of `symbol`, shared (for names the syntax tree keeps).
+    /// The text of `symbol`, shared without a copy (for names lowering keeps; a fixed
+    /// spelling, a keyword taken as a name, from one process-wide copy).
     #[inline]
     pub fn shared(&self, symbol: Symbol) -> Arc<str> {
         match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
@@ -1706,27 +1694,18 @@ mod tests {
     }
 
     #[test]
-    fn shared_texts_are_the_tables_copies() {
+    fn shared_texts_are_shared_not_copied() {
         let mut spellings = Spellings::new();
         let texts: Vec<String> = (0..300)
             .map(|i| "abcdefghij_".repeat(i % 3) + &i.to_string())
-            .chain(["q".to_string(), "acc".to_string()])
+            .chain(["q", "acc", "defined", "float", "+=", ""].map(String::from))
             .collect();
-        for text in texts.iter().step_by(2) {
-            spellings.intern(text);
-        }
-        for (i, text) in texts.iter().enumerate() {
-            let shared = spellings.share(text);
+        let symbols: Vec<Symbol> = texts.iter().map(|text| spellings.intern(text)).collect();
+        for (text, &symbol) in texts.iter().zip(&symbols) {
+            let shared = spellings.shared(symbol);
             assert_eq!(&*shared, text.as_str());
-            let interned = i % 2 == 0;
-            let symbol = interned.then(|| spellings.intern(text));
-            assert_eq!(
-                symbol.is_some_and(|symbol| Arc::ptr_eq(&shared, &spellings.shared(symbol))),
-                interned,
-                "{text}"
-            );
+            assert!(Arc::ptr_eq(&shared, &spellings.shared(symbol)), "{text:?}");
         }
-        assert_eq!(&*spellings.share(""), "");
     }
 
     #[test]

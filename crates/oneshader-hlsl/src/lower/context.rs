@@ -367,17 +367,13 @@ impl FnCtx {
     /// Declares `name` in the innermost scope; `false` if it already is declared there
     /// (the new symbol replaces the old one).
     pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
-        self.declare_with(Arc::from(name), symbol)
+        self.declare_shared(Arc::from(name), symbol)
     }
 
-    /// [`FnCtx::declare`] for a name the syntax tree already holds shared: the scope
-    /// shares it too instead of copying it.
-    pub fn declare_shared(&mut self, name: &Arc<str>, symbol: LocalSymbol) -> bool {
-        self.declare_with(name.clone(), symbol)
-    }
-
-    /// [`FnCtx::declare`] of a name already shared.
-    fn declare_with(&mut self, name: Arc<str>, symbol: LocalSymbol) -> bool {
+    /// [`FnCtx::declare`] for a name already shared (a name of the syntax tree, shared
+    /// from its spelling table by [`crate::lower::Lowerer::shared_name`]): the scope keeps
+    /// it instead of a copy.
+    pub fn declare_shared(&mut self, name: Arc<str>, symbol: LocalSymbol) -> bool {
         self.declared_this |= &*name == "this";
         let depth = self.scope_starts.len() as u32;
         // One lookup of the name, whether it is new, shadows a name or is declared again.
@@ -415,7 +411,8 @@ impl FnCtx {
         }
     }
 
-    /// A new local variable named `name` (shared with the syntax tree's spelling).
+    /// A new local variable named `name` (a name already shared, as
+    /// [`FnCtx::declare_shared`] takes it).
     pub fn local(&mut self, name: Arc<str>, ty: Handle<Type>, span: Span) -> Handle<LocalVariable> {
         self.function.local_variables.append(
             LocalVariable {

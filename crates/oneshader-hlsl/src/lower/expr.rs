@@ -337,7 +337,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Value> {
         // A plain name (nearly every one) is looked up without making a `Path` of it.
         let (name, span, plain) = match name_expr {
-            ast::NameExpr::Plain(name) => (&**name, expr_span, true),
+            ast::NameExpr::Plain { name, .. } => (&**name, expr_span, true),
             ast::NameExpr::Path(path) => (path.name(), path.span(), path.is_plain()),
         };
         if plain {

@@ -146,12 +146,12 @@ impl<'a> Lowerer<'a> {
             let span = written.map_or(symbol.decl.name.span(), |p| p.span);
             // The scope shares the spelling of the name (`this` is not written).
             let name = match written.and_then(|p| p.name.as_ref()) {
-                Some(ident) => self.shared_name(ident.name),
+                Some(ident) => self.shared_name(ident),
                 None => Arc::from(param.name),
             };
             if let Some(ty) = param.resource {
                 if let Some(&global) = resource_arguments.next() {
-                    cx.declare_shared(&name, LocalSymbol::Resource { global, ty });
+                    cx.declare_shared(name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
@@ -159,7 +159,7 @@ impl<'a> Lowerer<'a> {
             argument_index += 1;
             if param.by_pointer {
                 cx.declare_shared(
-                    &name,
+                    name,
                     LocalSymbol::PointerParam {
                         index,
                         ty: param.ty,
@@ -168,7 +168,7 @@ impl<'a> Lowerer<'a> {
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
                 let assigned = scan.assigns(param.name);
-                self.declare_parameter(&mut cx, &name, param.ty, value, assigned, span);
+                self.declare_parameter(&mut cx, name, param.ty, value, assigned, span);
             }
         }
         self.lower_function_body(&mut cx, body);
@@ -213,7 +213,7 @@ impl<'a> Lowerer<'a> {
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
-        name: &Arc<str>,
+        name: Arc<str>,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
         assigned: bool,
@@ -313,7 +313,7 @@ impl<'a> Lowerer<'a> {
                 ty: arg_ty,
                 binding: Some(binding),
             });
-            inputs.push((self.shared_name(param_name.name), ty, arg_ty, param.span));
+            inputs.push((self.shared_name(param_name), ty, arg_ty, param.span));
         }
         let result = match result_ty {
             Ty::Void => None,
@@ -354,7 +354,7 @@ impl<'a> Lowerer<'a> {
             let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
-            self.declare_parameter(&mut cx, &param_name, ty, converted, assigned, param_span);
+            self.declare_parameter(&mut cx, param_name, ty, converted, assigned, param_span);
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;

@@ -1126,7 +1126,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declare_function(&mut self, decl: &'a ast::FunctionDecl<'a>) {
-        self.declare_function_as(decl, self.shared_name(decl.name.name()), None);
+        self.declare_function_as(decl, self.shared_name(&decl.name.last), None);
     }
 
     /// Declares a function under `key` (its name, or [`method_key`] for a member

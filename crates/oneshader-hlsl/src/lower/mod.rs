@@ -232,10 +232,10 @@ fn flatten_items<'a>(items: &'a [ast::Item<'a>]) -> Vec<&'a ast::Item<'a>> {
 }
 
 impl<'a> Lowerer<'a> {
-    /// `name`, a name of the syntax tree, shared as the IR and the scopes keep names
-    /// (from the unit's spellings: no allocation).
-    pub(crate) fn shared_name(&self, name: &str) -> Arc<str> {
-        self.unit.shared_name(name)
+    /// The spelling of `ident`, a name of the syntax tree, shared as the IR and the
+    /// scopes keep names (from the unit's spellings: no allocation).
+    pub(crate) fn shared_name(&self, ident: &ast::Ident) -> Arc<str> {
+        self.unit.shared_name(ident)
     }
 
     /// Records an error.
