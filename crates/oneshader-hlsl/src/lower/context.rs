@@ -317,8 +317,9 @@ impl FnCtx {
         let expression_types = std::mem::replace(&mut function.expression_types, exact);
         let exact = function.local_variables.take_exact();
         let local_variables = std::mem::replace(&mut function.local_variables, exact);
+        // Every block was taken out at its exact size (`take_block`), and so were the
+        // arenas: nothing is left to shrink.
         self.function.body = self.take_block(0);
-        self.function.shrink_to_fit();
         for block in &mut self.blocks {
             block.clear();
         }

@@ -1063,6 +1063,8 @@ impl<'a> Lowerer<'a> {
                     let pointer = cx.expr(Expression::LocalVariable(temp), pointer_ty, span);
                     block.push(Statement::Store { pointer, value });
                 }
+                // Kept at its exact size, as every finished block is.
+                block.shrink_to_fit();
                 blocks.push(block);
             }
             let reject_block = blocks.pop().unwrap_or_default();

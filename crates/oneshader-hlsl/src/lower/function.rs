@@ -75,7 +75,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         self.in_progress.push(decl);
-        let mut arguments = Vec::new();
+        let mut arguments = Vec::with_capacity(symbol.params.len() - resource_params);
         for param in symbol.params.iter().filter(|p| p.resource.is_none()) {
             let ty = if param.by_pointer {
                 self.pointer_type(param.ty, AddressSpace::Function)

@@ -1791,9 +1791,9 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Value> {
         // Each argument's value (a place for an `out` argument) and span.
-        let mut operands: Vec<(Value, Span)> = Vec::new();
-        let mut failed = false;
         let implicit = usize::from(receiver.is_some());
+        let mut operands: Vec<(Value, Span)> = Vec::with_capacity(implicit + args.len());
+        let mut failed = false;
         operands.extend(receiver);
         for arg in args {
             // Every argument is checked, so each one's errors are reported.
@@ -1893,7 +1893,7 @@ impl<'a> Lowerer<'a> {
             let symbol = self.functions.get(name)?.get(index)?;
             (symbol.params.clone(), symbol.result)
         };
-        let mut arguments = Vec::new();
+        let mut arguments = Vec::with_capacity(params.len());
         let mut resources = Vec::new();
         let mut copy_back = Vec::new();
         for (i, param) in params.iter().enumerate() {

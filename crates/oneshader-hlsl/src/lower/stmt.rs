@@ -95,6 +95,8 @@ impl<'a> Lowerer<'a> {
                     statement.span,
                 );
                 continuing.push(Statement::Bind(negated));
+                // Kept at its exact size, as every finished block is.
+                continuing.shrink_to_fit();
                 cx.emit(Statement::Loop {
                     body,
                     continuing,
@@ -274,6 +276,9 @@ impl<'a> Lowerer<'a> {
             }
         }
         cx.breakables.pop();
+        // The cases were collected one by one, and a case's body may have grown by the
+        // cases it falls into: both are kept at their exact size, as every block is.
+        cases.shrink_to_fit();
         cx.emit(Statement::Switch {
             selector: selector_expr,
             cases,

@@ -987,3 +987,68 @@ fn row_packed_blocks_cannot_be_push_constants_and_say_why() {
         "{rows:?}"
     );
 }
+
+/// Whether `block`, and every block nested in it, holds no spare capacity.
+fn exact_blocks(block: &[Statement], capacity: usize) -> bool {
+    capacity == block.len()
+        && block.iter().all(|statement| match statement {
+            Statement::Block(inner) => exact_blocks(inner, inner.capacity()),
+            Statement::If { accept, reject, .. } => {
+                exact_blocks(accept, accept.capacity()) && exact_blocks(reject, reject.capacity())
+            }
+            Statement::Switch { cases, .. } => {
+                cases.capacity() == cases.len()
+                    && cases
+                        .iter()
+                        .all(|case| exact_blocks(&case.body, case.body.capacity()))
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                exact_blocks(body, body.capacity())
+                    && exact_blocks(continuing, continuing.capacity())
+            }
+            _ => true,
+        })
+}
+
+#[test]
+fn lowered_blocks_hold_no_spare_capacity() {
+    // Every kind of block the lowering builds, among them those it grows after taking
+    // them out: a switch's cases and a case falling into the next, a `do`/`while`
+    // condition, a conditional whose arms have effects.
+    let module = module(
+        "RWStructuredBuffer<int> Out : register(u0);
+         int Helper(int x, int y)
+         {
+             int n = 0;
+             switch (x)
+             {
+                 case 0: n += 1;
+                 case 1: n += 2; break;
+                 case 2:
+                 case 3: n = 7; break;
+                 default: n = 9; break;
+             }
+             do { n += y; } while (n < 10);
+             for (int i = 0; i < 3; ++i) { if (n > i) n -= i; else n += i; }
+             while (n > 100) { n /= 2; }
+             int k = x > 0 ? y++ : y--;
+             return n + k + y;
+         }
+         [numthreads(1, 1, 1)]
+         void main(uint3 id : SV_DispatchThreadID)
+         {
+             Out[id.x] = Helper(int(id.x), int(id.y));
+         }",
+    );
+    let functions = module.functions.iter().map(|(_, f)| f);
+    let entries = module.entry_points.iter().map(|e| &e.function);
+    for function in functions.chain(entries) {
+        assert!(
+            exact_blocks(&function.body, function.body.capacity()),
+            "a block of '{}' holds spare capacity",
+            function.name
+        );
+    }
+}
