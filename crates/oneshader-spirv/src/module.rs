@@ -1016,9 +1016,10 @@ impl Builder {
         words
     }
 
-    /// Appends the finished module's words to `words`, as [`Builder::assemble`] returns
-    /// them, keeping the builder's buffers for [`Builder::reset`].
-    pub fn assemble_into(&self, words: &mut Vec<Word>) {
+    /// Appends the finished module's words to `words` (as words or as their bytes), as
+    /// [`Builder::assemble`] returns them, keeping the builder's buffers for
+    /// [`Builder::reset`].
+    pub fn assemble_into(&self, words: &mut impl crate::compact::WordSink) {
         crate::compact::assemble(self, self.version, GENERATOR, words)
     }
 }
