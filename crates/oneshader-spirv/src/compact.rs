@@ -71,36 +71,34 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
         builder.functions.extend_from_slice(rest);
         return;
     }
-    // Copied in runs between the stores left out: `run` is where the words not yet
-    // copied start.
-    let mut run = 0;
-    let mut at = 0;
-    while let Some(&first) = rest.get(at) {
-        let Some(instruction) = rest.get(at..at + ((first >> 16) as usize).max(1)) else {
-            break;
+    // Copied in runs between the stores left out (found among the accesses the builder
+    // and the SSA pass recorded): `run` is where the words not yet copied start.
+    let mut run = first_block;
+    for &at in &function.accesses {
+        let Some(&first) = body.get(at).filter(|_| at >= run) else {
+            continue;
         };
-        let next = at + instruction.len();
-        if let (true, &[_, pointer, value, ..]) =
-            (opcode(instruction) == Op::Store as u32, instruction)
-        {
-            if builder
+        let Some(&[_, pointer, value, ..]) = body.get(at..at + ((first >> 16) as usize).max(1))
+        else {
+            continue;
+        };
+        if first & 0xffff == Op::Store as u32
+            && builder
                 .ids
                 .get(pointer as usize)
                 .is_some_and(|info| info.removed)
-            {
-                builder.unuse_id(pointer);
-                builder.unuse_id(value);
-                builder
-                    .functions
-                    .extend_from_slice(rest.get(run..at).unwrap_or_default());
-                run = next;
-            }
+        {
+            builder.unuse_id(pointer);
+            builder.unuse_id(value);
+            builder
+                .functions
+                .extend_from_slice(body.get(run..at).unwrap_or_default());
+            run = at + ((first >> 16) as usize).max(1);
         }
-        at = next;
     }
     builder
         .functions
-        .extend_from_slice(rest.get(run..at).unwrap_or_default());
+        .extend_from_slice(body.get(run..).unwrap_or_default());
 }
 
 /// The ids a module-level instruction refers to: its result type and id operands, as

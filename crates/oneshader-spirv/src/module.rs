@@ -133,7 +133,9 @@ pub(crate) struct FunctionState {
     /// Where each block's terminator is in `body`, in order.
     pub terminators: Vec<usize>,
     /// Where each `OpLoad`, `OpStore`, `OpAccessChain` and `OpInBoundsAccessChain` is in
-    /// `body`, in order: the instructions the SSA pass (`ssa.rs`) rewrites.
+    /// `body`, in order: the instructions the SSA pass (`ssa.rs`) rewrites. When it
+    /// rewrites the body it records where the ones it keeps are, so that `compact.rs`
+    /// finds the stores to variables it removes here.
     pub accesses: Vec<usize>,
 }
 

@@ -110,9 +110,7 @@ fn bytes_are_the_words_little_endian() {
     let info = ModuleInfo::new(&module);
     let words = compile(&module);
     let mut writer = crate::ModuleWriter::new(&module, &info, &Options::default());
-    let bytes = writer
-        .write_entry_point_bytes(0)
-        .expect("Compact compiles");
+    let bytes = writer.write_entry_point_bytes(0).expect("Compact compiles");
     let expected: Vec<u8> = words.iter().flat_map(|word| word.to_le_bytes()).collect();
     assert_eq!(bytes, expected);
 }
