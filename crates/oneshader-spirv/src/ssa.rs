@@ -485,6 +485,8 @@ impl Promoter {
     /// Gathers the variables of value types; false when there are none.
     fn find_candidates(&mut self, builder: &Builder, function: &FunctionState) -> bool {
         self.candidates.clear();
+        // Four or five words a variable.
+        self.candidates.reserve(function.variables.len() / 4);
         for variable in instructions(&function.variables) {
             let &[_, pointer_type, id, _, ref initializer @ ..] = variable else {
                 continue;
@@ -540,6 +542,9 @@ impl Promoter {
         self.new_base = bound;
         self.phi_of.clear();
         self.replacement.clear();
+        // With room for the ids the pass makes (phis and inserts): growing the table
+        // copies it.
+        self.replacement.reserve(length + length / 4);
         self.replacement.resize(length, 0);
         self.insert_of.clear();
         self.chains.clear();
