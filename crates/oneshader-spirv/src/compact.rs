@@ -71,36 +71,34 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
         builder.functions.extend_from_slice(rest);
         return;
     }
-    // Copied in runs between the stores left out: `run` is where the words not yet
-    // copied start.
-    let mut run = 0;
-    let mut at = 0;
-    while let Some(&first) = rest.get(at) {
-        let Some(instruction) = rest.get(at..at + ((first >> 16) as usize).max(1)) else {
-            break;
+    // Copied in runs between the stores left out (found among the accesses the builder
+    // and the SSA pass recorded): `run` is where the words not yet copied start.
+    let mut run = first_block;
+    for &at in &function.accesses {
+        let Some(&first) = body.get(at).filter(|_| at >= run) else {
+            continue;
         };
-        let next = at + instruction.len();
-        if let (true, &[_, pointer, value, ..]) =
-            (opcode(instruction) == Op::Store as u32, instruction)
-        {
-            if builder
+        let Some(&[_, pointer, value, ..]) = body.get(at..at + ((first >> 16) as usize).max(1))
+        else {
+            continue;
+        };
+        if first & 0xffff == Op::Store as u32
+            && builder
                 .ids
                 .get(pointer as usize)
                 .is_some_and(|info| info.removed)
-            {
-                builder.unuse_id(pointer);
-                builder.unuse_id(value);
-                builder
-                    .functions
-                    .extend_from_slice(rest.get(run..at).unwrap_or_default());
-                run = next;
-            }
+        {
+            builder.unuse_id(pointer);
+            builder.unuse_id(value);
+            builder
+                .functions
+                .extend_from_slice(body.get(run..at).unwrap_or_default());
+            run = at + ((first >> 16) as usize).max(1);
         }
-        at = next;
     }
     builder
         .functions
-        .extend_from_slice(rest.get(run..at).unwrap_or_default());
+        .extend_from_slice(body.get(run..).unwrap_or_default());
 }
 
 /// The ids a module-level instruction refers to: its result type and id operands, as
@@ -156,7 +154,12 @@ fn global_result(instruction: &[Word]) -> Option<Word> {
 /// Appends the module's words to `words`: the header, then each section, less the
 /// types, constants and module-level variables nothing refers to, and less the names and
 /// decorations of ids no instruction defines any more.
-pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word, words: &mut Vec<Word>) {
+pub(crate) fn assemble(
+    builder: &Builder,
+    version: Word,
+    generator: Word,
+    words: &mut impl WordSink,
+) {
     // What functions, entry points and execution modes use lives, and with it what it
     // refers to; each global refers only to globals before it.
     let mut live: Vec<bool> = builder.ids.iter().map(|info| info.uses > 0).collect();
@@ -194,31 +197,62 @@ pub(crate) fn assemble(builder: &Builder, version: Word, generator: Word, words:
         &builder.globals,
         &builder.functions,
     ];
-    words.reserve(5 + sections.iter().map(|s| s.len()).sum::<usize>());
-    words.extend([
+    words.reserve_words(5 + sections.iter().map(|s| s.len()).sum::<usize>());
+    words.put(&[
         rspirv::spirv::MAGIC_NUMBER,
         version,
         generator,
         builder.bound(),
         0,
     ]);
-    words.extend_from_slice(&builder.capabilities);
-    words.extend_from_slice(&builder.ext_inst_imports);
-    words.extend_from_slice(&builder.memory_model);
-    words.extend_from_slice(&builder.entry_points);
-    words.extend_from_slice(&builder.execution_modes);
+    words.put(&builder.capabilities);
+    words.put(&builder.ext_inst_imports);
+    words.put(&builder.memory_model);
+    words.put(&builder.entry_points);
+    words.put(&builder.execution_modes);
     // Names and decorations name their target first.
     for section in [&builder.debug_names, &builder.annotations] {
         for instruction in instructions(section) {
             if instruction.get(1).is_some_and(|&target| defined(target)) {
-                words.extend_from_slice(instruction);
+                words.put(instruction);
             }
         }
     }
     for instruction in globals {
         if global_result(instruction).is_some_and(is_live) {
-            words.extend_from_slice(instruction);
+            words.put(instruction);
         }
     }
-    words.extend_from_slice(&builder.functions);
+    words.put(&builder.functions);
+}
+
+/// Where [`assemble`] puts the module: a list of words, or the little-endian bytes of
+/// the words (what a `.spv` file holds), written straight from the builder's sections
+/// so that the module is copied once.
+pub(crate) trait WordSink {
+    /// Makes room for `count` more words.
+    fn reserve_words(&mut self, count: usize);
+
+    /// Appends `words`.
+    fn put(&mut self, words: &[Word]);
+}
+
+impl WordSink for Vec<Word> {
+    fn reserve_words(&mut self, count: usize) {
+        self.reserve(count);
+    }
+
+    fn put(&mut self, words: &[Word]) {
+        self.extend_from_slice(words);
+    }
+}
+
+impl WordSink for Vec<u8> {
+    fn reserve_words(&mut self, count: usize) {
+        self.reserve(4 * count);
+    }
+
+    fn put(&mut self, words: &[Word]) {
+        self.extend(words.iter().flat_map(|word| word.to_le_bytes()));
+    }
 }

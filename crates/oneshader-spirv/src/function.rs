@@ -176,8 +176,7 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
         let mut s = std::mem::take(&mut w.tables.function);
         s.clear(f.local_variables.len());
         let count = f.expressions.len();
-        // Functions take some 2.2 to 3 words per expression.
-        w.b.reserve_function(3 * count + 16);
+        w.b.reserve_function(count, f.local_variables.len());
         FunctionWriter {
             w,
             f,

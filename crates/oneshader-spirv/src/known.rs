@@ -24,6 +24,8 @@ impl KnownValues {
         self.values.clear();
         self.values.resize(locals, None);
         self.undo.clear();
+        // About two changes a local: growing the log copies it.
+        self.undo.reserve(2 * locals);
     }
 
     /// The value `local` is known to hold.

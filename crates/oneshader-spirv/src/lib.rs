@@ -85,8 +85,6 @@ pub struct ModuleWriter<'a> {
     options: Options,
     /// The buffers of the writer, kept between entry points.
     buffers: writer::Buffers,
-    /// The words of the last module written, kept for the buffer.
-    words: Vec<u32>,
 }
 
 impl<'a> ModuleWriter<'a> {
@@ -98,7 +96,6 @@ impl<'a> ModuleWriter<'a> {
             info,
             options: options.clone(),
             buffers: writer::Buffers::default(),
-            words: Vec::new(),
         }
     }
 
@@ -113,20 +110,20 @@ impl<'a> ModuleWriter<'a> {
     /// Writes entry point number `entry` as [`ModuleWriter::write_entry_point`] does, as
     /// the little-endian bytes of its words (what a `.spv` file holds).
     pub fn write_entry_point_bytes(&mut self, entry: usize) -> Result<Vec<u8>, Vec<Diagnostic>> {
-        let mut words = oneshader_ir::arena::emptied(&mut self.words);
-        let written = self.write(entry, &mut words);
-        let bytes = written.map(|()| words.iter().flat_map(|w| w.to_le_bytes()).collect());
-        if entry + 1 < self.module.entry_points.len() {
-            self.words = words;
-        }
-        bytes
+        let mut bytes = Vec::new();
+        self.write(entry, &mut bytes)?;
+        Ok(bytes)
     }
 
-    /// Writes entry point number `entry`, appending its words to `words`.
+    /// Writes entry point number `entry`, appending its words (or their bytes) to `words`.
     ///
     /// After the module's last entry point the buffers are freed: nothing will reuse
     /// them, and the other targets' writers can reuse their memory.
-    fn write(&mut self, entry: usize, words: &mut Vec<u32>) -> Result<(), Vec<Diagnostic>> {
+    fn write(
+        &mut self,
+        entry: usize,
+        words: &mut impl compact::WordSink,
+    ) -> Result<(), Vec<Diagnostic>> {
         let written = writer::Writer::write(
             self.module,
             self.info,

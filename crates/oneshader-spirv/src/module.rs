@@ -133,7 +133,9 @@ pub(crate) struct FunctionState {
     /// Where each block's terminator is in `body`, in order.
     pub terminators: Vec<usize>,
     /// Where each `OpLoad`, `OpStore`, `OpAccessChain` and `OpInBoundsAccessChain` is in
-    /// `body`, in order: the instructions the SSA pass (`ssa.rs`) rewrites.
+    /// `body`, in order: the instructions the SSA pass (`ssa.rs`) rewrites. When it
+    /// rewrites the body it records where the ones it keeps are, so that `compact.rs`
+    /// finds the stores to variables it removes here.
     pub accesses: Vec<usize>,
 }
 
@@ -659,11 +661,20 @@ impl Builder {
         Ok(id)
     }
 
-    /// Makes room for `words` more words in the body of the function under
-    /// construction, so that writing it does not reallocate.
-    pub fn reserve_function(&mut self, words: usize) {
-        if let Some(function) = self.function_mut() {
-            function.body.reserve(words);
+    /// Makes room in the function under construction for what about `expressions` IR
+    /// expressions and `locals` locals make (its words, blocks, accesses, variables and
+    /// their names), so that writing it seldom reallocates.
+    pub fn reserve_function(&mut self, expressions: usize, locals: usize) {
+        if let Some(function) = self.function.as_mut() {
+            // Some 2.2 to 3 words an expression; a block for about ten, a load, store
+            // or access chain for about five.
+            function.body.reserve(3 * expressions + 16);
+            function.labels.reserve(expressions / 8);
+            function.terminators.reserve(expressions / 8);
+            function.accesses.reserve(expressions / 4);
+            // An `OpVariable` of four or five words a local, and its `OpName`.
+            function.variables.reserve(5 * locals);
+            self.debug_names.reserve(5 * locals);
         }
     }
 
@@ -1016,9 +1027,10 @@ impl Builder {
         words
     }
 
-    /// Appends the finished module's words to `words`, as [`Builder::assemble`] returns
-    /// them, keeping the builder's buffers for [`Builder::reset`].
-    pub fn assemble_into(&self, words: &mut Vec<Word>) {
+    /// Appends the finished module's words to `words` (as words or as their bytes), as
+    /// [`Builder::assemble`] returns them, keeping the builder's buffers for
+    /// [`Builder::reset`].
+    pub fn assemble_into(&self, words: &mut impl crate::compact::WordSink) {
         crate::compact::assemble(self, self.version, GENERATOR, words)
     }
 }

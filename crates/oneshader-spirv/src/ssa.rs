@@ -485,6 +485,8 @@ impl Promoter {
     /// Gathers the variables of value types; false when there are none.
     fn find_candidates(&mut self, builder: &Builder, function: &FunctionState) -> bool {
         self.candidates.clear();
+        // Four or five words a variable.
+        self.candidates.reserve(function.variables.len() / 4);
         for variable in instructions(&function.variables) {
             let &[_, pointer_type, id, _, ref initializer @ ..] = variable else {
                 continue;
@@ -540,6 +542,9 @@ impl Promoter {
         self.new_base = bound;
         self.phi_of.clear();
         self.replacement.clear();
+        // With room for the ids the pass makes (phis and inserts): growing the table
+        // copies it.
+        self.replacement.reserve(length + length / 4);
         self.replacement.resize(length, 0);
         self.insert_of.clear();
         self.chains.clear();
@@ -1330,6 +1335,9 @@ impl Promoter {
         // Unchanged instructions are copied in runs: `run` is where the words not yet
         // copied start.
         let body = &function.body;
+        // Where the loads, stores and chains kept are in the new words, for `compact.rs`.
+        let accesses = &mut function.accesses;
+        accesses.clear();
         let mut out = emptied(&mut self.out);
         out.reserve(body.len());
         let mut run = 0;
@@ -1370,13 +1378,18 @@ impl Promoter {
                 let next = at + instruction.len();
                 offset += instruction.len();
                 let op = opcode(instruction);
-                if is_access(op) && self.is_rewritten(instruction) {
-                    out.extend_from_slice(body.get(run..at).unwrap_or_default());
-                    run = next;
-                    if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
-                        out.extend_from_slice(instruction);
+                if is_access(op) {
+                    if !self.is_rewritten(instruction) {
+                        accesses.push(out.len() + (at - run));
+                    } else {
+                        out.extend_from_slice(body.get(run..at).unwrap_or_default());
+                        run = next;
+                        if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
+                            accesses.push(out.len());
+                            out.extend_from_slice(instruction);
+                        }
+                        continue;
                     }
-                    continue;
                 }
                 // Only an insert this pass made can be read back.
                 if op == Op::CompositeExtract as u32 && !self.inserts.is_empty() {
@@ -1446,15 +1459,21 @@ impl Promoter {
                 }
             }
         }
-        self.remove_unread_inserts(builder, &mut out);
+        self.remove_unread_inserts(builder, &mut out, &mut function.accesses);
         function.first_block = new_first_block;
         std::mem::swap(&mut function.body, &mut out);
         self.out = out;
     }
 
     /// Removes the inserts this pass wrote that nothing reads (the loads they fed were
-    /// forwarded), latest first, so that an insert only a removed one read goes too.
-    fn remove_unread_inserts(&mut self, builder: &mut Builder, out: &mut Vec<Word>) {
+    /// forwarded), latest first, so that an insert only a removed one read goes too;
+    /// moves the positions in `accesses` (sorted) with the words after them.
+    fn remove_unread_inserts(
+        &mut self,
+        builder: &mut Builder,
+        out: &mut Vec<Word>,
+        accesses: &mut [usize],
+    ) {
         let mut removed = Vec::new();
         for &(at, inserted) in self.inserts_at.iter().rev() {
             let unread = builder
@@ -1489,6 +1508,18 @@ impl Promoter {
             return;
         }
         removed.sort_unstable();
+        let mut removed_before = removed.iter().peekable();
+        let mut shift = 0;
+        for access in accesses.iter_mut() {
+            while let Some(&&(at, length)) = removed_before.peek() {
+                if at > *access {
+                    break;
+                }
+                shift += length;
+                removed_before.next();
+            }
+            *access -= shift;
+        }
         let mut kept = 0;
         let mut from = 0;
         for (at, length) in removed {

@@ -10,6 +10,7 @@ use rspirv::spirv::{
     StorageClass, Word,
 };
 
+use crate::compact::WordSink;
 use crate::error::{Error, Result};
 use crate::module::{Builder, Operand};
 use crate::types::Layout;
@@ -164,14 +165,14 @@ pub(crate) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     /// Writes entry point number `entry` of `module`, whose facts `info` holds, appending
-    /// its words to `words`; the writer's buffers come from `buffers` and go back to it.
+    /// its words (or their bytes) to `words`; the writer's buffers come from `buffers` and go back to it.
     pub fn write(
         module: &'a Module,
         info: &'a ModuleInfo,
         entry: usize,
         options: &'a Options,
         buffers: &mut Buffers,
-        words: &mut Vec<Word>,
+        words: &mut impl WordSink,
     ) -> std::result::Result<(), Vec<Diagnostic>> {
         let (Some(entry_point), Some(entry_info)) =
             (module.entry_points.get(entry), info.entry_point(entry))
@@ -223,7 +224,7 @@ impl<'a> Writer<'a> {
         helpers: &'a [Handle<Function>],
         options: &'a Options,
         buffers: &mut Buffers,
-        words: &mut Vec<Word>,
+        words: &mut impl WordSink,
     ) -> std::result::Result<(), Vec<Diagnostic>> {
         use std::mem::take;
         let mut writer = Writer {

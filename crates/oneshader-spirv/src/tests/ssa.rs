@@ -474,6 +474,64 @@ fn loads_through_a_chain_read_back_what_was_inserted() {
     assert_eq!(add, Some(expected_operands), "{}", disassemble(&words));
 }
 
+/// A variable nothing reads (`w`) goes with its stores after the pass rewrote the body:
+/// `compact.rs` finds them where the pass recorded its accesses, which the inserts it
+/// removed and the phi it placed moved. A variable with a dynamic index (`k`) keeps its
+/// store and load.
+#[test]
+fn stores_to_unread_variables_go_after_the_rewrite() {
+    let words = module(|b, ids| {
+        let uint2 = b.type_vector(ids.uint, 2);
+        let vector_pointer = b.type_pointer(StorageClass::Function, uint2);
+        let zero = b.constant_composite(uint2, &[ids.c(0), ids.c(0)]);
+        let v = b.function_variable(vector_pointer, Some(zero));
+        let w = b.function_variable(ids.pointer, None);
+        let k = b.function_variable(vector_pointer, Some(zero));
+        let s = b.function_variable(ids.pointer, Some(ids.c(0)));
+        b.store(w, ids.c(1), None).unwrap();
+        let y = chain(b, ids.pointer, v, &[ids.c(1)]);
+        b.store(y, ids.x, None).unwrap();
+        let x_component = chain(b, ids.pointer, v, &[ids.c(0)]);
+        b.store(x_component, ids.c(5), None).unwrap();
+        let x_component = chain(b, ids.pointer, v, &[ids.c(0)]);
+        let first = load_of(b, ids, x_component);
+        b.store(w, first, None).unwrap();
+        let condition = binary(b, Op::ULessThan, ids.bool_type, ids.x, ids.c(1));
+        let (accept, merge) = (b.id(), b.id());
+        b.selection_merge(merge, SelectionControl::NONE).unwrap();
+        b.branch_conditional(condition, accept, merge).unwrap();
+        b.begin_block(Some(accept)).unwrap();
+        b.store(s, ids.c(3), None).unwrap();
+        b.branch(merge).unwrap();
+        b.begin_block(Some(merge)).unwrap();
+        let y = chain(b, ids.pointer, v, &[ids.c(1)]);
+        let second = load_of(b, ids, y);
+        let sum = binary(b, Op::IAdd, ids.uint, first, second);
+        b.store(w, sum, None).unwrap();
+        let element = chain(b, ids.pointer, k, &[ids.x]);
+        b.store(element, sum, None).unwrap();
+        let element = chain(b, ids.pointer, k, &[ids.x]);
+        let kept = load_of(b, ids, element);
+        let selected = load_of(b, ids, s);
+        b.store(w, selected, None).unwrap();
+        let result = binary(b, Op::IAdd, ids.uint, kept, selected);
+        b.ret_value(result).unwrap();
+    });
+    let ops = [
+        Op::Variable,
+        Op::Load,
+        Op::Store,
+        Op::Phi,
+        Op::CompositeInsert,
+    ];
+    assert_eq!(
+        counts(&words, &ops),
+        [1, 1, 1, 1, 0],
+        "{}",
+        disassemble(&words)
+    );
+}
+
 /// `OpExtInst`'s instruction number is a literal: one that equals a variable's id
 /// (here `UMin`, 38) does not keep the variable in memory.
 #[test]

@@ -102,3 +102,15 @@ fn read_variables_stay_at_the_start_of_the_first_block() {
     );
     assert_eq!(module.header.map(|h| h.bound), Some(11));
 }
+
+#[test]
+fn bytes_are_the_words_little_endian() {
+    // Written straight from the builder's sections, the bytes are those of the words.
+    let module = oneshader_ir::samples::compact();
+    let info = ModuleInfo::new(&module);
+    let words = compile(&module);
+    let mut writer = crate::ModuleWriter::new(&module, &info, &Options::default());
+    let bytes = writer.write_entry_point_bytes(0).expect("Compact compiles");
+    let expected: Vec<u8> = words.iter().flat_map(|word| word.to_le_bytes()).collect();
+    assert_eq!(bytes, expected);
+}
