@@ -116,6 +116,13 @@ pub const LIMITS: &[Limit] = &[
         code: codes::WGSL_UNSUPPORTED,
     },
     Limit {
+        what: "Words of one SPIR-V instruction: an array initializer takes its elements \
+               and 3, a switch twice its cases and 3, the phi where branches meet twice \
+               their number and 3",
+        value: "65,535",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
         what: "Groupshared memory an entry point uses",
         value: "32 KiB",
         code: codes::GROUPSHARED_TOO_LARGE,

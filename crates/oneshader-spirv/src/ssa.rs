@@ -26,7 +26,7 @@ use oneshader_ir::FastHashMap;
 use rspirv::spirv::{Op, Word};
 
 use crate::compact::{instructions, opcode};
-use crate::module::{is_access, Builder, FunctionState};
+use crate::module::{is_access, Builder, FunctionState, MAX_INSTRUCTION_WORDS};
 
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
@@ -1636,6 +1636,9 @@ impl Promoter {
             .copied()
             .unwrap_or(0) as usize;
         let count = self.predecessors_of(block).len();
+        if 3 + 2 * count > MAX_INSTRUCTION_WORDS {
+            builder.note_too_long(Op::Phi, 3 + 2 * count);
+        }
         out.reserve(3 + 2 * count);
         // Pushed word by word into the reserved room, cheaper than `extend`'s setup.
         out.push(((3 + 2 * count as Word) << 16) | Op::Phi as u32);

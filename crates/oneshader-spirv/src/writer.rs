@@ -251,6 +251,9 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) = writer.write_functions() {
             writer.diagnostics.push(*diagnostic);
         }
+        if let Some(error) = writer.b.too_long.take() {
+            writer.diagnostics.push(*Error::from(error).0);
+        }
         let result = if writer.diagnostics.is_empty() {
             writer.b.assemble_into(words);
             Ok(())
