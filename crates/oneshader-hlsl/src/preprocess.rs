@@ -710,11 +710,13 @@ impl HideSets {
     }
 }
 
-/// The spelling of tokens as `#` stringizes them.
+/// The spelling of tokens as `#` stringizes them: whitespace between two tokens, a line
+/// break included, is one space.
 fn spell(spellings: &Spellings, tokens: &[Token]) -> String {
     let mut text = String::new();
     for (i, t) in tokens.iter().enumerate() {
-        if i > 0 && t.leading_space {
+        // The first token of a line has no leading space of its own: the line break is.
+        if i > 0 && (t.leading_space || t.line_start) {
             text.push(' ');
         }
         text.push_str(spellings.text(t.text));
@@ -1150,6 +1152,8 @@ impl Preprocessor<'_> {
         for (i, t) in result.iter_mut().enumerate() {
             t.span = call_site;
             t.expansion = Some(id);
+            // A line break before an argument's token stays whitespace, for `#`.
+            t.leading_space |= t.line_start;
             t.line_start = false;
             if i == 0 {
                 t.leading_space = name.leading_space;
@@ -2167,6 +2171,16 @@ mod tests {
     #[test]
     fn stringizing_pasting_and_variadics() {
         assert_eq!(expand("#define S(x) #x\nS(a  + \"b\")"), r#""a + \"b\"""#);
+        // A line break inside the argument is a space, as in C.
+        assert_eq!(expand("#define S(x) #x\nS(a\nb)"), r#""a b""#);
+        assert_eq!(
+            expand("#define S(x) #x\nS(a\n  b\n\n(c)\n)"),
+            r#""a b (c)""#
+        );
+        assert_eq!(
+            expand("#define S(x) #x\n#define E(y) S(y)\nE(a\nb)"),
+            r#""a b""#
+        );
         assert_eq!(
             expand("#define CAT(a, b) a ## b\nCAT(Wave, Active)"),
             "WaveActive"
