@@ -511,9 +511,6 @@ impl Promoter {
     /// recorded), and which candidates only loads and stores use, whole or through
     /// constant-index chains (comparing their count with the uses the builder counted).
     /// False when the function has a shape the pass does not handle.
-    // `iter().any()`, not `contains`, for a block's few successors: `contains` stays a
-    // call here (gen10k +0.2%).
-    #[allow(clippy::manual_contains)]
     fn scan(&mut self, builder: &Builder, function: &FunctionState, first_block: usize) -> bool {
         let body = &function.body;
         let bound = builder.bound();
@@ -584,7 +581,7 @@ impl Promoter {
                 return false;
             };
             // A label is no variable or chain; an index must leave room for the kind.
-            if *entry != NONE || index as u32 >= BLOCK {
+            if *entry != NONE || index >= BLOCK as usize {
                 return false;
             }
             *entry = index as u32 | BLOCK;
@@ -710,13 +707,16 @@ impl Promoter {
                 else {
                     return false;
                 };
-                if self
+                // `iter().any()`, not `contains`, for a block's few successors:
+                // `contains` stays a call here (gen10k +0.2%).
+                #[allow(clippy::manual_contains)]
+                let seen = self
                     .successors
                     .get(first..kept)
                     .unwrap_or_default()
                     .iter()
-                    .any(|&s| s == successor)
-                {
+                    .any(|&s| s == successor);
+                if seen {
                     continue;
                 }
                 if let Some(slot) = self.successors.get_mut(kept) {
