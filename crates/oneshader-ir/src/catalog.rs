@@ -117,9 +117,13 @@ pub const LIMITS: &[Limit] = &[
     },
     Limit {
         what: "Words of one SPIR-V instruction: an array initializer takes its elements \
-               and 3, a switch twice its cases and 3, the phi where branches meet twice \
-               their number and 3",
+               and 3",
         value: "65,535",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Cases of one `switch`, for SPIR-V (its universal limit)",
+        value: "16,383",
         code: codes::SPIRV_UNSUPPORTED,
     },
     Limit {

@@ -32,28 +32,28 @@ impl Error {
 impl From<BuildError> for Error {
     fn from(error: BuildError) -> Self {
         match error {
-            BuildError::TooManyWords { op, words } => Error::too_long(op, words),
+            BuildError::TooManyWords { op, words } => Error::too_long(op, Some(words)),
             _ => Error::malformed(None, format!("the SPIR-V builder refused it ({error:?})")),
         }
     }
 }
 
 impl Error {
-    /// An `OSH5001` error for an instruction `op` of `words` words, more than SPIR-V
-    /// can count; the location is the construct's, filled in by the caller.
+    /// An `OSH5001` error for an instruction `op` of `words` words (if known), more than
+    /// SPIR-V can count; the location is the construct's, filled in by the caller.
     #[cold]
-    pub fn too_long(op: Op, words: usize) -> Self {
+    pub fn too_long(op: Op, words: Option<usize>) -> Self {
         let (what, fix) = match op {
             Op::ConstantComposite | Op::CompositeConstruct => (
                 "an array, vector or struct value",
                 "split the array or its initializer into smaller ones",
             ),
             Op::Switch => ("a switch", "split the switch into several with fewer cases"),
-            Op::Phi => (
-                "a block reached from that many branches",
-                "split the loop or switch so that fewer branches meet",
-            ),
             _ => ("this construct", "split it into smaller ones"),
+        };
+        let words = match words {
+            Some(words) => words.to_string(),
+            None => format!("more than {MAX_INSTRUCTION_WORDS}"),
         };
         Error::unsupported(
             None,

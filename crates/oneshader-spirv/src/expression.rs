@@ -62,7 +62,7 @@ impl FunctionWriter<'_, '_> {
                 // `OpConstantComposite`: its first word, type, id and constituents.
                 let words = 3 + components.len();
                 if words > MAX_INSTRUCTION_WORDS {
-                    return Err(Error::too_long(Op::ConstantComposite, words));
+                    return Err(Error::too_long(Op::ConstantComposite, Some(words)));
                 }
                 let mut constants = Vec::with_capacity(components.len());
                 for &component in components {

@@ -83,6 +83,10 @@ pub(crate) enum BuildError {
 /// first word.
 pub(crate) const MAX_INSTRUCTION_WORDS: usize = 0xFFFF;
 
+/// The most (literal, label) pairs of an `OpSwitch` that SPIR-V's universal limits have
+/// every consumer take (spirv-val checks them).
+pub(crate) const MAX_SWITCH_CASES: usize = 16_383;
+
 /// Whether opcode `op` reads or writes memory through a pointer: a load, a store or an
 /// access chain. The builder records where each is; the SSA pass rewrites them.
 pub(crate) fn is_access(op: u32) -> bool {
@@ -183,10 +187,10 @@ pub(crate) struct Builder {
     spare: FunctionState,
     /// The promotion of variables to SSA values, with buffers reused between functions.
     promoter: crate::ssa::Promoter,
-    /// The first instruction written with more than [`MAX_INSTRUCTION_WORDS`] words by a
-    /// method that cannot fail (a module-level one, or a phi of the SSA pass): the
-    /// module is wrong and must not be assembled.
-    pub(crate) too_long: Option<BuildError>,
+    /// The opcode of the first instruction written with more than
+    /// [`MAX_INSTRUCTION_WORDS`] words by a method that cannot fail (a module-level one):
+    /// the module is wrong and must not be assembled.
+    pub(crate) too_long: Option<Op>,
 }
 
 /// The first word of an instruction of `count` words.
@@ -425,7 +429,7 @@ impl Builder {
         let start = self.globals.len();
         let count = 2 + usize::from(result_type.is_some()) + operands.len();
         if count > MAX_INSTRUCTION_WORDS {
-            self.note_too_long(op, count);
+            self.note_too_long(op);
         }
         self.globals.push(opcode_word(op, count));
         self.globals.extend(result_type);
@@ -1018,11 +1022,10 @@ impl Builder {
         self.terminator(Op::Unreachable, &[])
     }
 
-    /// Notes instruction `op` of `words` words, too many, unless one was noted before.
+    /// Notes an instruction `op` of too many words, unless one was noted before.
     #[cold]
-    pub(crate) fn note_too_long(&mut self, op: Op, words: usize) {
-        self.too_long
-            .get_or_insert(BuildError::TooManyWords { op, words });
+    pub(crate) fn note_too_long(&mut self, op: Op) {
+        self.too_long.get_or_insert(op);
     }
 
     /// Ends the function under construction: puts its variables at the start of its

@@ -744,6 +744,17 @@ impl Promoter {
             total += count;
         }
         self.predecessor_start.push(total);
+        // A phi takes 3 words and 2 a predecessor, and SPIR-V counts an instruction's
+        // words in 16 bits: a function with a block of too many predecessors keeps its
+        // variables.
+        const MAX_PHI_PAIRS: usize = (MAX_INSTRUCTION_WORDS - 3) / 2;
+        if total as usize > MAX_PHI_PAIRS
+            && predecessor_count
+                .iter()
+                .any(|&count| count as usize > MAX_PHI_PAIRS)
+        {
+            return false;
+        }
         self.predecessors.clear();
         self.predecessors.resize(total as usize, 0);
         // Where the next predecessor of each block goes.
@@ -1636,9 +1647,6 @@ impl Promoter {
             .copied()
             .unwrap_or(0) as usize;
         let count = self.predecessors_of(block).len();
-        if 3 + 2 * count > MAX_INSTRUCTION_WORDS {
-            builder.note_too_long(Op::Phi, 3 + 2 * count);
-        }
         out.reserve(3 + 2 * count);
         // Pushed word by word into the reserved room, cheaper than `extend`'s setup.
         out.push(((3 + 2 * count as Word) << 16) | Op::Phi as u32);

@@ -251,8 +251,8 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) = writer.write_functions() {
             writer.diagnostics.push(*diagnostic);
         }
-        if let Some(error) = writer.b.too_long.take() {
-            writer.diagnostics.push(*Error::from(error).0);
+        if let Some(op) = writer.b.too_long.take() {
+            writer.diagnostics.push(*Error::too_long(op, None).0);
         }
         let result = if writer.diagnostics.is_empty() {
             writer.b.assemble_into(words);
