@@ -276,6 +276,18 @@ pub(crate) struct Promoter {
     undefs: FastHashMap<Word, Word>,
 }
 
+/// The most predecessors a block can have for a phi: a phi takes 3 words and 2 a
+/// predecessor, and SPIR-V counts an instruction's words in 16 bits.
+const MAX_PHI_PAIRS: usize = (MAX_INSTRUCTION_WORDS - 3) / 2;
+
+/// Whether a block has more than [`MAX_PHI_PAIRS`] predecessors, by their counts; out of
+/// line, as it is rarely asked.
+#[cold]
+#[inline(never)]
+fn too_many_predecessors(counts: &[u32]) -> bool {
+    counts.iter().any(|&count| count as usize > MAX_PHI_PAIRS)
+}
+
 /// Whether word `position` of an instruction with opcode `op` is a literal rather than
 /// an id, for the instructions the writer puts in functions.
 fn is_literal(op: u32, position: usize) -> bool {
@@ -744,15 +756,8 @@ impl Promoter {
             total += count;
         }
         self.predecessor_start.push(total);
-        // A phi takes 3 words and 2 a predecessor, and SPIR-V counts an instruction's
-        // words in 16 bits: a function with a block of too many predecessors keeps its
-        // variables.
-        const MAX_PHI_PAIRS: usize = (MAX_INSTRUCTION_WORDS - 3) / 2;
-        if total as usize > MAX_PHI_PAIRS
-            && predecessor_count
-                .iter()
-                .any(|&count| count as usize > MAX_PHI_PAIRS)
-        {
+        // A function with a block of too many predecessors for a phi keeps its variables.
+        if total as usize > MAX_PHI_PAIRS && too_many_predecessors(&predecessor_count) {
             return false;
         }
         self.predecessors.clear();
