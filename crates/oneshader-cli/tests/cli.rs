@@ -104,6 +104,44 @@ fn missing_file_is_osh0001_and_writes_nothing() {
     assert!(text.contains(s(&input)), "{text}");
 }
 
+/// An instruction past SPIR-V's 65,535 words (here a switch of 33,000 cases) is an
+/// error that fails the command and writes nothing, not a module with a wrapped count.
+#[test]
+fn a_switch_too_large_for_spirv_exits_1_and_writes_nothing() {
+    let dir = scratch("huge-switch");
+    let mut source = String::from(
+        "RWStructuredBuffer<uint> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) {\n    uint r = 0;\n    switch (id.x) {\n",
+    );
+    for case in 0..33_000 {
+        source.push_str(&format!("    case {case}: r = {}; break;\n", case * 3));
+    }
+    source.push_str("    }\n    O[0] = r;\n}\n");
+    let input = write(&dir, "Huge.hlsl", &source);
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&input),
+        "--target",
+        "spirv",
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let expected = format!(
+        "{}(5,16): error OSH5001: a switch of 33000 cases; SPIR-V allows at most 16383 in one",
+        input.display()
+    );
+    assert!(
+        stderr(&output).starts_with(&expected),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists(), "no output directory for a failed compile");
+}
+
 #[test]
 fn unknown_target_is_a_usage_error() {
     let dir = scratch("target");

@@ -1499,6 +1499,89 @@ mod tests {
         }
     }
 
+    /// Where, in `text` made of the pieces of [`leading_space_follows_the_bytes_before`],
+    /// a comment or an invalid character (skipped like whitespace) ends.
+    fn skipped_ends(text: &str) -> Vec<usize> {
+        let mut ends = Vec::new();
+        let mut at = 0;
+        while let Some(rest) = text.get(at..) {
+            let Some(c) = rest.chars().next() else {
+                break;
+            };
+            at += if rest.starts_with("//") {
+                rest.find('\n').unwrap_or(rest.len())
+            } else if rest.starts_with("/*") {
+                rest.find("*/").map_or(rest.len(), |end| end + 2)
+            } else {
+                c.len_utf8()
+            };
+            if rest.starts_with('/') || c == '@' || c == 'é' {
+                ends.push(at);
+            }
+        }
+        ends
+    }
+
+    /// A token has a leading space exactly when whitespace other than a line break, a
+    /// comment or an invalid character comes right before it: checked against the bytes
+    /// themselves, so that the lexer's one-space step is tested on its own.
+    #[test]
+    fn leading_space_follows_the_bytes_before() {
+        let check = |text: &str| {
+            let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
+            let tokens = lex(FileId(0), text, &mut spellings, &mut diagnostics);
+            let skipped = skipped_ends(text);
+            for token in tokens.iter().filter(|t| t.kind != TokenKind::Eof) {
+                let start = token.span.start as usize;
+                let expected = start > 0
+                    && (matches!(text.as_bytes()[start - 1], b' ' | b'\t')
+                        || skipped.contains(&start));
+                assert_eq!(
+                    token.leading_space, expected,
+                    "{text:?}: the token at {start}"
+                );
+            }
+            tokens
+        };
+        for text in [
+            "a é b",
+            "a @ b",
+            "a ",
+            " ",
+            "a \tb",
+            "a /*c*/b",
+            "a/*c*/ b",
+            "a/*c*/b",
+            "é a",
+            "a //c\n b",
+            " \n a",
+            "a  b",
+            "(a)",
+        ] {
+            check(text);
+        }
+        // One space at the end of the file: the end comes right after it.
+        let tokens = check("a ");
+        assert_eq!(tokens.len(), 2);
+        assert_eq!((tokens[1].span.start, tokens[1].span.end), (2, 2));
+
+        let pieces = [
+            "a", "1", "é", "@", " ", " ", "  ", "\t", "/*c*/", "//c", "\n", "+", ";", "(",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for length in 0..600 {
+            let text: String = (0..length % 40)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pieces[(state % pieces.len() as u64) as usize]
+                })
+                .collect();
+            check(&text);
+        }
+    }
+
     #[test]
     fn lex_lines_is_lex_without_its_newlines() {
         // Lines of names, numbers and punctuation with blank lines, comments, continuations,

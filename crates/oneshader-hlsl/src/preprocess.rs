@@ -710,11 +710,13 @@ impl HideSets {
     }
 }
 
-/// The spelling of tokens as `#` stringizes them.
+/// The spelling of tokens as `#` stringizes them: whitespace between two tokens, a line
+/// break included, is one space.
 fn spell(spellings: &Spellings, tokens: &[Token]) -> String {
     let mut text = String::new();
     for (i, t) in tokens.iter().enumerate() {
-        if i > 0 && t.leading_space {
+        // The first token of a line has no leading space of its own: the line break is.
+        if i > 0 && (t.leading_space || t.line_start) {
             text.push(' ');
         }
         text.push_str(spellings.text(t.text));
@@ -995,6 +997,12 @@ impl Preprocessor<'_> {
                     };
                     // The text up to the first macro name goes to the output as it is
                     // (all of it while no macro has ever been defined).
+                    #[cfg(test)]
+                    let (plain, length) = match tests::COPY_NOTHING.get() {
+                        true => (0, length),
+                        false => frame.plain_text(length, &self.macros),
+                    };
+                    #[cfg(not(test))]
                     let (plain, length) = frame.plain_text(length, &self.macros);
                     let text = frame.tokens.as_slice().get(..length).unwrap_or_default();
                     // The output limit holds at each token up to the macro name: past it,
@@ -1150,6 +1158,8 @@ impl Preprocessor<'_> {
         for (i, t) in result.iter_mut().enumerate() {
             t.span = call_site;
             t.expansion = Some(id);
+            // A line break before an argument's token stays whitespace, for `#`.
+            t.leading_space |= t.line_start;
             t.line_start = false;
             if i == 0 {
                 t.leading_space = name.leading_space;
@@ -2086,6 +2096,12 @@ impl ConditionEvaluator<'_> {
 mod tests {
     use super::*;
 
+    thread_local! {
+        /// Whether [`Preprocessor::run`] sends every token through `process` one line at a
+        /// time, copying nothing as it is: the simple form its copying is checked against.
+        pub(super) static COPY_NOTHING: Cell<bool> = const { Cell::new(false) };
+    }
+
     /// Preprocesses `main.hlsl` of `loader` and returns the output spelling and diagnostics.
     fn run_with(loader: &MemoryLoader, options: &PreprocessOptions) -> (String, Vec<String>) {
         let mut map = SourceMap::new();
@@ -2110,6 +2126,108 @@ mod tests {
         let mut loader = MemoryLoader::new();
         loader.add("main.hlsl", src);
         run_with(&loader, &PreprocessOptions::default())
+    }
+
+    /// Every output token (kind, spelling, span, spacing, expansion) and diagnostic of
+    /// `src`, with the text copied as it is or every token processed one by one.
+    fn run_detailed(src: &str, copy_nothing: bool) -> (Vec<String>, Vec<String>) {
+        COPY_NOTHING.set(copy_nothing);
+        let mut map = SourceMap::new();
+        let main = map.add("main.hlsl", src.to_owned());
+        let mut diagnostics = Diagnostics::new();
+        let loader = MemoryLoader::new();
+        let out = preprocess(
+            &mut map,
+            main,
+            &PreprocessOptions::default(),
+            &loader,
+            &mut diagnostics,
+        );
+        COPY_NOTHING.set(false);
+        let tokens = out
+            .tokens
+            .iter()
+            .map(|t| {
+                format!(
+                    "{:?} {:?} {:?} {} {} {:?}",
+                    t.kind,
+                    out.spellings.text(t.text),
+                    t.span,
+                    t.leading_space,
+                    t.line_start,
+                    t.expansion
+                )
+            })
+            .collect();
+        let diags = diagnostics
+            .iter()
+            .map(|d| d.to_short_string(&map))
+            .collect();
+        (tokens, diags)
+    }
+
+    /// The text copied as it is, several lines at a time, is what processing every token
+    /// gives: on random lines of names, macros defined and undefined between them, calls
+    /// spanning lines, `#if 0` regions and invalid characters.
+    #[test]
+    fn copied_text_is_the_text_processed_token_by_token() {
+        let lines = [
+            "a b c",
+            "x y",
+            "",
+            "  F(1,",
+            "2) z",
+            "F (a) F",
+            "(b)",
+            "O O x",
+            "#define O 7",
+            "#define F(p) [p]",
+            "#define x y y",
+            "#undef O",
+            "#undef F",
+            "#undef x",
+            "#if 0",
+            "#endif",
+            "#if 1",
+            "@ a",
+            "b ` c",
+            "S(a",
+            "b)",
+            "#define S(v) #v",
+            "/* a",
+            "b */ c",
+            "d // O",
+            "e \\",
+            "f",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for length in 0..500 {
+            let mut text = String::new();
+            let mut open = 0;
+            for _ in 0..length % 30 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let line = lines[(state % lines.len() as u64) as usize];
+                // Keep `#if`s and `#endif`s balanced, as most files are.
+                match line {
+                    "#if 0" | "#if 1" => open += 1,
+                    "#endif" if open == 0 => continue,
+                    "#endif" => open -= 1,
+                    _ => {}
+                }
+                text.push_str(line);
+                text.push('\n');
+            }
+            for _ in 0..open {
+                text.push_str("#endif\n");
+            }
+            assert_eq!(
+                run_detailed(&text, false),
+                run_detailed(&text, true),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
@@ -2167,6 +2285,16 @@ mod tests {
     #[test]
     fn stringizing_pasting_and_variadics() {
         assert_eq!(expand("#define S(x) #x\nS(a  + \"b\")"), r#""a + \"b\"""#);
+        // A line break inside the argument is a space, as in C.
+        assert_eq!(expand("#define S(x) #x\nS(a\nb)"), r#""a b""#);
+        assert_eq!(
+            expand("#define S(x) #x\nS(a\n  b\n\n(c)\n)"),
+            r#""a b (c)""#
+        );
+        assert_eq!(
+            expand("#define S(x) #x\n#define E(y) S(y)\nE(a\nb)"),
+            r#""a b""#
+        );
         assert_eq!(
             expand("#define CAT(a, b) a ## b\nCAT(Wave, Active)"),
             "WaveActive"

@@ -116,6 +116,17 @@ pub const LIMITS: &[Limit] = &[
         code: codes::WGSL_UNSUPPORTED,
     },
     Limit {
+        what: "Words of one SPIR-V instruction: an array initializer takes its elements \
+               and 3",
+        value: "65,535",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Cases of one `switch`, for SPIR-V (its universal limit)",
+        value: "16,383",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
         what: "Groupshared memory an entry point uses",
         value: "32 KiB",
         code: codes::GROUPSHARED_TOO_LARGE,

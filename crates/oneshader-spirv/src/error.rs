@@ -1,6 +1,9 @@
 //! The backend's error: an `OSH5001` diagnostic, convertible from the module builder's errors.
 
 use oneshader_ir::{codes, Diagnostic, Span};
+use rspirv::spirv::Op;
+
+use crate::module::{BuildError, MAX_INSTRUCTION_WORDS};
 
 /// A failure to write some construct; it aborts the function being written. Boxed, so
 /// that the writer's results (a word, mostly) stay small enough to return in registers.
@@ -26,8 +29,38 @@ impl Error {
     }
 }
 
-impl From<crate::module::BuildError> for Error {
-    fn from(error: crate::module::BuildError) -> Self {
-        Error::malformed(None, format!("the SPIR-V builder refused it ({error:?})"))
+impl From<BuildError> for Error {
+    fn from(error: BuildError) -> Self {
+        match error {
+            BuildError::TooManyWords { op, words } => Error::too_long(op, Some(words)),
+            _ => Error::malformed(None, format!("the SPIR-V builder refused it ({error:?})")),
+        }
+    }
+}
+
+impl Error {
+    /// An `OSH5001` error for an instruction `op` of `words` words (if known), more than
+    /// SPIR-V can count; the location is the construct's, filled in by the caller.
+    #[cold]
+    pub fn too_long(op: Op, words: Option<usize>) -> Self {
+        let (what, fix) = match op {
+            Op::ConstantComposite | Op::CompositeConstruct => (
+                "an array, vector or struct value",
+                "split the array or its initializer into smaller ones",
+            ),
+            Op::Switch => ("a switch", "split the switch into several with fewer cases"),
+            _ => ("this construct", "split it into smaller ones"),
+        };
+        let words = match words {
+            Some(words) => words.to_string(),
+            None => format!("more than {MAX_INSTRUCTION_WORDS}"),
+        };
+        Error::unsupported(
+            None,
+            format!(
+                "{what} needs a SPIR-V instruction (Op{op:?}) of {words} words; SPIR-V allows \
+                 at most {MAX_INSTRUCTION_WORDS}: {fix}"
+            ),
+        )
     }
 }

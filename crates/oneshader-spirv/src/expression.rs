@@ -9,7 +9,7 @@ use rspirv::spirv::{Op, StorageClass, Word};
 
 use crate::error::{Error, Result};
 use crate::function::FunctionWriter;
-use crate::module::Operand;
+use crate::module::{Operand, MAX_INSTRUCTION_WORDS};
 
 /// The bits of a literal, as its scalar type's constant holds them.
 fn literal_bits(literal: Literal) -> u64 {
@@ -59,6 +59,11 @@ impl FunctionWriter<'_, '_> {
         Ok(match self.expression(handle)? {
             Expression::ZeroValue(ty) => Some(self.w.zero_constant(*ty)?),
             Expression::Compose { components, .. } => {
+                // `OpConstantComposite`: its first word, type, id and constituents.
+                let words = 3 + components.len();
+                if words > MAX_INSTRUCTION_WORDS {
+                    return Err(Error::too_long(Op::ConstantComposite, Some(words)));
+                }
                 let mut constants = Vec::with_capacity(components.len());
                 for &component in components {
                     match self.constant(component)? {

@@ -70,7 +70,22 @@ pub(crate) enum BuildError {
     DetachedInstruction,
     /// A terminator outside any block.
     MismatchedTerminator,
+    /// An instruction of more words than its word count can say.
+    TooManyWords {
+        /// The instruction's opcode.
+        op: Op,
+        /// The words it would take.
+        words: usize,
+    },
 }
+
+/// The most words one instruction can take: its word count is the high 16 bits of its
+/// first word.
+pub(crate) const MAX_INSTRUCTION_WORDS: usize = 0xFFFF;
+
+/// The most (literal, label) pairs of an `OpSwitch` that SPIR-V's universal limits have
+/// every consumer take (spirv-val checks them).
+pub(crate) const MAX_SWITCH_CASES: usize = 16_383;
 
 /// Whether opcode `op` reads or writes memory through a pointer: a load, a store or an
 /// access chain. The builder records where each is; the SSA pass rewrites them.
@@ -174,6 +189,10 @@ pub(crate) struct Builder {
     spare: FunctionState,
     /// The promotion of variables to SSA values, with buffers reused between functions.
     promoter: crate::ssa::Promoter,
+    /// The opcode of the first instruction written with more than
+    /// [`MAX_INSTRUCTION_WORDS`] words by a method that cannot fail (a module-level one):
+    /// the module is wrong and must not be assembled.
+    pub(crate) too_long: Option<Op>,
 }
 
 /// The first word of an instruction of `count` words.
@@ -236,6 +255,7 @@ impl Builder {
         self.types.clear();
         self.function_types.clear();
         self.function = None;
+        self.too_long = None;
     }
 
     /// Makes room for the ids and function words of about `expressions` IR expressions
@@ -410,6 +430,9 @@ impl Builder {
     fn global(&mut self, op: Op, result_type: Option<Word>, id: Word, operands: &[Word]) {
         let start = self.globals.len();
         let count = 2 + usize::from(result_type.is_some()) + operands.len();
+        if count > MAX_INSTRUCTION_WORDS {
+            self.note_too_long(op);
+        }
         self.globals.push(opcode_word(op, count));
         self.globals.extend(result_type);
         self.globals.push(id);
@@ -766,6 +789,15 @@ impl Builder {
         if let Some(id) = result_id {
             self.define_in_function(id);
         }
+        if operands > MAX_INSTRUCTION_WORDS - 3 {
+            let words = 1
+                + operands
+                + usize::from(result_type.is_some())
+                + usize::from(result_id.is_some());
+            if words > MAX_INSTRUCTION_WORDS {
+                return Err(BuildError::TooManyWords { op, words });
+            }
+        }
         let Some(function) = self.function.as_mut() else {
             return Err(BuildError::DetachedInstruction);
         };
@@ -999,6 +1031,12 @@ impl Builder {
     /// `OpUnreachable`.
     pub fn unreachable(&mut self) -> BuildResult<()> {
         self.terminator(Op::Unreachable, &[])
+    }
+
+    /// Notes an instruction `op` of too many words, unless one was noted before.
+    #[cold]
+    pub(crate) fn note_too_long(&mut self, op: Op) {
+        self.too_long.get_or_insert(op);
     }
 
     /// Ends the function under construction: puts its variables at the start of its

@@ -26,7 +26,7 @@ use oneshader_ir::FastHashMap;
 use rspirv::spirv::{Op, Word};
 
 use crate::compact::{instructions, opcode};
-use crate::module::{is_access, Builder, FunctionState};
+use crate::module::{is_access, Builder, FunctionState, MAX_INSTRUCTION_WORDS};
 
 /// "No entry" in the dense per-id tables.
 const NONE: u32 = u32::MAX;
@@ -276,6 +276,18 @@ pub(crate) struct Promoter {
     undefs: FastHashMap<Word, Word>,
 }
 
+/// The most predecessors a block can have for a phi: a phi takes 3 words and 2 a
+/// predecessor, and SPIR-V counts an instruction's words in 16 bits.
+const MAX_PHI_PAIRS: usize = (MAX_INSTRUCTION_WORDS - 3) / 2;
+
+/// Whether a block has more than [`MAX_PHI_PAIRS`] predecessors, by their counts; out of
+/// line, as it is rarely asked.
+#[cold]
+#[inline(never)]
+fn too_many_predecessors(counts: &[u32]) -> bool {
+    counts.iter().any(|&count| count as usize > MAX_PHI_PAIRS)
+}
+
 /// Whether word `position` of an instruction with opcode `op` is a literal rather than
 /// an id, for the instructions the writer puts in functions.
 fn is_literal(op: u32, position: usize) -> bool {
@@ -513,9 +525,6 @@ impl Promoter {
     /// recorded), and which candidates only loads and stores use, whole or through
     /// constant-index chains (comparing their count with the uses the builder counted).
     /// False when the function has a shape the pass does not handle.
-    // `iter().any()`, not `contains`, for a block's few successors: `contains` stays a
-    // call here (gen10k +0.2%).
-    #[allow(clippy::manual_contains)]
     fn scan(&mut self, builder: &Builder, function: &FunctionState, first_block: usize) -> bool {
         let body = &function.body;
         let bound = builder.bound();
@@ -589,7 +598,7 @@ impl Promoter {
                 return false;
             };
             // A label is no variable or chain; an index must leave room for the kind.
-            if *entry != NONE || index as u32 >= BLOCK {
+            if *entry != NONE || index >= BLOCK as usize {
                 return false;
             }
             *entry = index as u32 | BLOCK;
@@ -715,13 +724,16 @@ impl Promoter {
                 else {
                     return false;
                 };
-                if self
+                // `iter().any()`, not `contains`, for a block's few successors:
+                // `contains` stays a call here (gen10k +0.2%).
+                #[allow(clippy::manual_contains)]
+                let seen = self
                     .successors
                     .get(first..kept)
                     .unwrap_or_default()
                     .iter()
-                    .any(|&s| s == successor)
-                {
+                    .any(|&s| s == successor);
+                if seen {
                     continue;
                 }
                 if let Some(slot) = self.successors.get_mut(kept) {
@@ -749,6 +761,10 @@ impl Promoter {
             total += count;
         }
         self.predecessor_start.push(total);
+        // A function with a block of too many predecessors for a phi keeps its variables.
+        if total as usize > MAX_PHI_PAIRS && too_many_predecessors(&predecessor_count) {
+            return false;
+        }
         self.predecessors.clear();
         self.predecessors.resize(total as usize, 0);
         // Where the next predecessor of each block goes.

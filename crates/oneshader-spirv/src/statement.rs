@@ -14,6 +14,7 @@ use rspirv::spirv::{
 
 use crate::error::{Error, Result};
 use crate::function::{Construct, FunctionWriter};
+use crate::module::MAX_SWITCH_CASES;
 
 impl FunctionWriter<'_, '_> {
     /// Writes the statements of `block` into the current block while it is open.
@@ -308,8 +309,22 @@ impl FunctionWriter<'_, '_> {
                 }
             }
         }
+        if targets.len() > MAX_SWITCH_CASES {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "a switch of {} cases; SPIR-V allows at most {MAX_SWITCH_CASES} in one: \
+                     split it into several switches with fewer cases",
+                    targets.len()
+                ),
+            ));
+        }
         self.w.b.selection_merge(merge, SelectionControl::NONE)?;
-        self.w.b.switch(selector, default, &targets)?;
+        if let Err(error) = self.w.b.switch(selector, default, &targets) {
+            let Error(mut diagnostic) = Error::from(error);
+            diagnostic.span = span;
+            return Err(Error(diagnostic));
+        }
         self.s.constructs.push(Construct::Switch { merge });
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);

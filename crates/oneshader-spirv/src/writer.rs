@@ -252,6 +252,9 @@ impl<'a> Writer<'a> {
         if let Err(Error(diagnostic)) = writer.write_functions() {
             writer.diagnostics.push(*diagnostic);
         }
+        if let Some(op) = writer.b.too_long.take() {
+            writer.diagnostics.push(*Error::too_long(op, None).0);
+        }
         let result = if writer.diagnostics.is_empty() {
             writer.b.assemble_into(words);
             Ok(())

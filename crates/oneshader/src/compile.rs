@@ -488,6 +488,99 @@ mod tests {
         );
     }
 
+    /// A compute shader around `body`, after `globals`, compiled for SPIR-V alone.
+    fn compile_spirv(globals: &str, body: &str) -> CompileResult {
+        let source = format!(
+            "{globals}\nRWStructuredBuffer<uint> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+             void CSMain(uint3 id : SV_DispatchThreadID) {{\n{body}\n}}\n"
+        );
+        let options = CompileOptions {
+            targets: vec![Target::SpirV],
+            ..CompileOptions::default()
+        };
+        compile_source("big.hlsl", &source, &options)
+    }
+
+    /// A `switch` on `id.x` with `cases` cases that each set `r`.
+    fn switch_of(cases: usize) -> String {
+        let mut body = String::from("uint r = 0;\nswitch (id.x) {\n");
+        for case in 0..cases {
+            body.push_str(&format!("case {case}: r = {}; break;\n", case * 3));
+        }
+        body.push_str("}\nO[0] = r;");
+        body
+    }
+
+    /// SPIR-V counts an instruction's words in 16 bits: an array initializer, a switch
+    /// or a phi past 65,535 words is an error at the construct, not a wrapped count.
+    #[test]
+    fn instructions_over_65535_words_are_osh5001() {
+        let elements: Vec<String> = (0..70_000).map(|i| (i % 7).to_string()).collect();
+        let array = format!("static const uint a[70000] = {{{}}};", elements.join(","));
+        let result = compile_spirv(&array, "O[0] = a[id.x];");
+        assert!(!result.success());
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,30): error OSH5001: an array, vector or struct value needs a SPIR-V instruction (OpConstantComposite) of 70003 words; SPIR-V allows at most 65535: split"),
+            "{}",
+            lines[0]
+        );
+
+        let result = compile_spirv("", &switch_of(33_000));
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(6,12): error OSH5001: a switch of 33000 cases; SPIR-V allows at most 16383 in one: split it"),
+            "{}",
+            lines[0]
+        );
+    }
+
+    /// The largest switch SPIR-V takes (16,383 cases) compiles, and validates.
+    #[test]
+    fn the_largest_switch_compiles() {
+        let result = compile_spirv("", &switch_of(16_383));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// A loop left by 32,767 breaks and its condition: the phi of `r` where they meet
+    /// would take 65,539 words, so `r` stays a variable. (spirv-val takes minutes on
+    /// this module: its instructions are walked by their word counts instead.)
+    #[test]
+    fn a_block_of_too_many_predecessors_keeps_its_variables() {
+        let mut body = String::from("uint r = 0;\nfor (uint i = 0; i < 4; i++) {\n");
+        for case in 0..32_767 {
+            body.push_str(&format!(
+                "if (id.x == {case}) {{ r = {}; break; }}\n",
+                case * 3
+            ));
+        }
+        body.push_str("}\nO[0] = r;");
+        let result = compile_spirv("", &body);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        let words = result.blobs[0].words().unwrap_or_default();
+        let mut at = 5;
+        while let Some(&first) = words.get(at) {
+            assert!(first >> 16 > 0, "a word count of 0 at word {at}");
+            at += (first >> 16) as usize;
+        }
+        assert_eq!(at, words.len(), "the last instruction runs past the end");
+    }
+
+    /// The largest array initializer SPIR-V can hold still compiles, and validates.
+    #[test]
+    fn an_instruction_of_65535_words_is_accepted() {
+        let elements: Vec<String> = (0..65_532).map(|i| (i % 7).to_string()).collect();
+        let array = format!("static const uint a[65532] = {{{}}};", elements.join(","));
+        let result = compile_spirv(&array, "O[0] = a[id.x];");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
     #[test]
     fn missing_file_is_osh0001_naming_the_path() {
         let path = std::env::temp_dir().join("oneshader-no-such-dir/Missing.hlsl");

@@ -69,6 +69,53 @@ fn write_only_variables_and_unused_globals_are_left_out() {
     assert_eq!(body_ops(&words), [Op::Label, Op::Return]);
 }
 
+/// The stores to write-only variables go and the words between them are copied in runs:
+/// two removed in a row first, kept instructions between, and a removed store last.
+#[test]
+fn stores_to_write_only_variables_go_in_any_order() {
+    let words = module_with(|b| {
+        let uint = b.type_int(32, 0);
+        let pointer = b.type_pointer(StorageClass::Function, uint);
+        let [one, two, three, four] = [1, 2, 3, 4].map(|value| b.constant_bit32(uint, value));
+        let a = b.function_variable(pointer, None);
+        let c = b.function_variable(pointer, None);
+        let kept = b.function_variable(pointer, Some(one));
+        b.store(a, one, None).unwrap();
+        b.store(c, two, None).unwrap();
+        // Read through another pointer, so that it is not promoted to a value.
+        let copy = b.id();
+        b.instruction_ids(Op::CopyObject, Some(pointer), Some(copy), &[kept])
+            .unwrap();
+        let value = b.id();
+        b.instruction_ids(Op::Load, Some(uint), Some(value), &[copy])
+            .unwrap();
+        b.store(a, three, None).unwrap();
+        b.store(kept, value, None).unwrap();
+        b.store(c, four, None).unwrap();
+    });
+    validate(&words);
+    assert_eq!(
+        body_ops(&words),
+        [
+            Op::Label,
+            Op::Variable,
+            Op::CopyObject,
+            Op::Load,
+            Op::Store,
+            Op::Return
+        ],
+        "{}",
+        disassemble(&words)
+    );
+    let module = load(&words);
+    let constants = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .count();
+    assert_eq!(constants, 1, "only the kept variable's initializer stays");
+}
+
 #[test]
 fn read_variables_stay_at_the_start_of_the_first_block() {
     let words = module_with(|b| {
