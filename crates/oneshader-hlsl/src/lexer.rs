@@ -1395,6 +1395,24 @@ pub fn unescape_string(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// `count` texts of up to `longest - 1` pieces each, drawn from `pieces` by a
+    /// xorshift generator seeded with `seed` (the same texts every run).
+    fn random_texts(pieces: &[&str], seed: u64, count: usize, longest: usize) -> Vec<String> {
+        let mut state = seed;
+        (0..count)
+            .map(|length| {
+                (0..length % longest)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        pieces[(state % pieces.len() as u64) as usize]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     fn kinds(src: &str) -> Vec<TokenKind> {
         let mut d = Diagnostics::new();
         let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
@@ -1477,16 +1495,7 @@ mod tests {
         // Continuations (`\\\r\n` too), comments and strings left open, lone `\r`s and
         // non-ASCII text, mixed at random.
         let pieces = ["\\", "\r", "\n", "/", "*", "\"", "'", "a", "é", " ", "#"];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        for length in 0..300 {
-            let text: String = (0..length % 60)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    pieces[(state % pieces.len() as u64) as usize]
-                })
-                .collect();
+        for text in random_texts(&pieces, 0x2545_f491_4f6c_dd1d_u64, 300, 60) {
             let lines = lex_lines(
                 FileId(0),
                 &text,
@@ -1568,16 +1577,7 @@ mod tests {
         let pieces = [
             "a", "1", "é", "@", " ", " ", "  ", "\t", "/*c*/", "//c", "\n", "+", ";", "(",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        for length in 0..600 {
-            let text: String = (0..length % 40)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    pieces[(state % pieces.len() as u64) as usize]
-                })
-                .collect();
+        for text in random_texts(&pieces, 0x2545_f491_4f6c_dd1d_u64, 600, 40) {
             check(&text);
         }
     }
@@ -1589,16 +1589,7 @@ mod tests {
         let pieces = [
             "\\", "\r", "\n", "\n", "/", "*", "\"", "a", "1", " ", "#", ";", "@", "if",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        for length in 0..400 {
-            let text: String = (0..length % 80)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    pieces[(state % pieces.len() as u64) as usize]
-                })
-                .collect();
+        for text in random_texts(&pieces, 0x9e37_79b9_7f4a_7c15_u64, 400, 80) {
             let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
             let all = lex(FileId(0), &text, &mut spellings, &mut diagnostics);
             let (mut line_spellings, mut line_diagnostics) = (Spellings::new(), Diagnostics::new());
