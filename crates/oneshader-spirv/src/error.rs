@@ -48,7 +48,6 @@ impl Error {
                 "an array, vector or struct value",
                 "split the array or its initializer into smaller ones",
             ),
-            Op::Switch => ("a switch", "split the switch into several with fewer cases"),
             _ => ("this construct", "split it into smaller ones"),
         };
         let words = match words {

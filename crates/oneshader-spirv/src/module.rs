@@ -84,7 +84,8 @@ pub(crate) enum BuildError {
 pub(crate) const MAX_INSTRUCTION_WORDS: usize = 0xFFFF;
 
 /// The most (literal, label) pairs of an `OpSwitch` that SPIR-V's universal limits have
-/// every consumer take (spirv-val checks them).
+/// every consumer take (spirv-val checks them). A switch within it (32-bit literals)
+/// takes at most 32,769 words, so it never meets [`MAX_INSTRUCTION_WORDS`].
 pub(crate) const MAX_SWITCH_CASES: usize = 16_383;
 
 /// Whether opcode `op` reads or writes memory through a pointer: a load, a store or an

@@ -320,11 +320,7 @@ impl FunctionWriter<'_, '_> {
             ));
         }
         self.w.b.selection_merge(merge, SelectionControl::NONE)?;
-        if let Err(error) = self.w.b.switch(selector, default, &targets) {
-            let Error(mut diagnostic) = Error::from(error);
-            diagnostic.span = span;
-            return Err(Error(diagnostic));
-        }
+        self.w.b.switch(selector, default, &targets)?;
         self.s.constructs.push(Construct::Switch { merge });
         let bodies: Vec<&Block> = cases.iter().map(|case| &case.body).collect();
         let changed = self.changed_locals(&bodies);
