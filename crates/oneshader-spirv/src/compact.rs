@@ -78,8 +78,8 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
         let Some(&first) = body.get(at).filter(|_| at >= run) else {
             continue;
         };
-        let Some(&[_, pointer, value, ..]) = body.get(at..at + ((first >> 16) as usize).max(1))
-        else {
+        let count = ((first >> 16) as usize).max(1);
+        let Some(&[_, pointer, value, ..]) = body.get(at..at + count) else {
             continue;
         };
         if first & 0xffff == Op::Store as u32
@@ -93,7 +93,7 @@ pub(crate) fn finish_function(builder: &mut Builder, function: &FunctionState) {
             builder
                 .functions
                 .extend_from_slice(body.get(run..at).unwrap_or_default());
-            run = at + ((first >> 16) as usize).max(1);
+            run = at + count;
         }
     }
     builder
