@@ -82,12 +82,30 @@ pub struct TranslationUnit<'a> {
     /// copy of one, and its [`Ident::symbol`] names it here, so that a name lowering
     /// keeps (an IR name) is shared from here ([`TranslationUnit::shared_name`]).
     spellings: Spellings,
+    /// The symbol of `this` in `spellings` (added if the source never spells it), the
+    /// name lowering gives a member function's implicit parameter.
+    this: Symbol,
 }
 
 impl<'a> TranslationUnit<'a> {
     /// The unit of `items`, parsed from tokens spelled in `spellings`.
-    pub(crate) fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
-        TranslationUnit { items, spellings }
+    pub(crate) fn new(items: &'a [Item<'a>], mut spellings: Spellings) -> TranslationUnit<'a> {
+        let this = spellings.intern("this");
+        TranslationUnit {
+            items,
+            spellings,
+            this,
+        }
+    }
+
+    /// The symbol of `text`, if some token of the unit spells it (or it is `this`).
+    pub(crate) fn symbol_of(&self, text: &str) -> Option<Symbol> {
+        self.spellings.symbol_of(text)
+    }
+
+    /// The symbol of `this`, a member function's implicit parameter.
+    pub(crate) fn this_symbol(&self) -> Symbol {
+        self.this
     }
 
     /// The spelling of `ident` (a name of this tree) as a shared string: the spelling

@@ -788,6 +788,22 @@ impl Spellings {
         }
     }
 
+    /// The symbol of `text` if the table holds it; nothing is added.
+    pub fn symbol_of(&self, text: &str) -> Option<Symbol> {
+        match text.as_bytes() {
+            [] => Some(Symbol::EMPTY),
+            &[byte] => {
+                let symbol = *self.one_byte.get(usize::from(byte))?;
+                (symbol != Symbol::EMPTY).then_some(symbol)
+            }
+            _ => self
+                .find(SpellingKey::of(text), |symbol| {
+                    same_text(self.text(symbol), text)
+                })
+                .ok(),
+        }
+    }
+
     /// The text of `symbol`, shared without a copy (for names lowering keeps; a fixed
     /// spelling, a keyword taken as a name, from one process-wide copy).
     #[inline]
@@ -1797,6 +1813,22 @@ mod tests {
         assert_eq!((spellings.intern("x"), spellings.text(x)), (x, "x"));
         let keyword = spellings.intern("groupshared");
         assert_eq!(spellings.keyword(keyword), Some(Keyword::Groupshared));
+    }
+
+    #[test]
+    fn symbol_of_finds_only_what_was_interned() {
+        let mut spellings = Spellings::new();
+        let texts = ["x", "ab", "groupshared", "a_long_name_of_many_bytes", "\n"];
+        for text in texts {
+            assert_eq!(spellings.symbol_of(text), None, "{text:?}");
+        }
+        let symbols: Vec<Symbol> = texts.iter().map(|t| spellings.intern(t)).collect();
+        for (text, symbol) in texts.iter().zip(symbols) {
+            assert_eq!(spellings.symbol_of(text), Some(symbol), "{text:?}");
+        }
+        assert_eq!(spellings.symbol_of(""), Some(Symbol::EMPTY));
+        assert_eq!(spellings.symbol_of("y"), None);
+        assert_eq!(spellings.symbol_of("a_long_name_of_many_byteS"), None);
     }
 
     #[test]

@@ -2,15 +2,15 @@
 //! stack of blocks statements go into, and the local scopes; and the working storage
 //! ([`FnScratch`]) that a finished function leaves for the next one.
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use oneshader_ir::{
-    Arena, Block, Expression, FastHashMap, Function, Handle, LocalVariable, Span, Statement, Type,
+    Arena, Block, Expression, Function, Handle, LocalVariable, Span, Statement, Type,
 };
 
 use super::expr::Operand;
 use super::types::Ty;
+use crate::lexer::Symbol;
 
 /// A name declared inside a function.
 #[derive(Clone, Copy, Debug)]
@@ -125,8 +125,9 @@ pub(crate) struct FnScratch {
     local_variables: Arena<LocalVariable>,
     /// Buffers for blocks, empty, with their capacity.
     blocks: Vec<Block>,
-    symbols: FastHashMap<Arc<str>, ScopedSymbol>,
-    shadowed: Vec<(Arc<str>, Option<ScopedSymbol>)>,
+    /// A table by symbol with no name declared (see [`FnCtx::symbols`]).
+    symbols: Vec<Option<ScopedSymbol>>,
+    shadowed: Vec<(Symbol, Option<ScopedSymbol>)>,
     scope_starts: Vec<usize>,
     breakables: Vec<bool>,
 }
@@ -145,10 +146,7 @@ impl Default for FnScratch {
             expression_types: Vec::with_capacity(FnScratch::FIRST_EXPRESSIONS),
             local_variables,
             blocks: vec![Vec::with_capacity(FnScratch::FIRST_STATEMENTS)],
-            symbols: FastHashMap::with_capacity_and_hasher(
-                FnScratch::FIRST_NAMES,
-                Default::default(),
-            ),
+            symbols: Vec::new(),
             shadowed: Vec::with_capacity(FnScratch::FIRST_NAMES),
             scope_starts: Vec::new(),
             breakables: Vec::new(),
@@ -163,7 +161,7 @@ impl FnScratch {
     const FIRST_LOCALS: usize = 16;
     /// How many statements a first function's body has room for.
     const FIRST_STATEMENTS: usize = 16;
-    /// How many local names a first function's scope tables have room for.
+    /// How many local names a first function's undo log has room for.
     const FIRST_NAMES: usize = 16;
 }
 
@@ -178,13 +176,17 @@ pub(crate) struct FnCtx {
     blocks: Vec<Block>,
     /// How many of `blocks` are open: at least one, the function's body.
     open_blocks: usize,
-    /// Every visible local name: its innermost declaration.
-    symbols: FastHashMap<Arc<str>, ScopedSymbol>,
+    /// Every visible local name's innermost declaration, by the index of the name's
+    /// symbol (`None`, or past the end: not declared). Every entry that is not `None`
+    /// has a record in `shadowed`, by which it is emptied again.
+    symbols: Vec<Option<ScopedSymbol>>,
     /// What each declaration hid (`None`: the name was not visible), oldest first, so
     /// that closing a scope restores the names its declarations shadowed.
-    shadowed: Vec<(Arc<str>, Option<ScopedSymbol>)>,
+    shadowed: Vec<(Symbol, Option<ScopedSymbol>)>,
     /// Where each open nested scope starts in `shadowed`, innermost last.
     scope_starts: Vec<usize>,
+    /// The symbol of `this` in the unit's spellings.
+    this: Symbol,
     /// Whether `this` was declared (a member function): elsewhere every call would
     /// look it up for nothing.
     declared_this: bool,
@@ -195,14 +197,20 @@ pub(crate) struct FnCtx {
 }
 
 impl FnCtx {
-    /// A context for a function returning `return_ty`.
-    pub fn new(function: Function, return_ty: Ty) -> Self {
-        Self::with_scratch(function, return_ty, FnScratch::default())
+    /// A context for a function returning `return_ty`, in a unit where `this` has the
+    /// symbol `this`.
+    pub fn new(function: Function, return_ty: Ty, this: Symbol) -> Self {
+        Self::with_scratch(function, return_ty, this, FnScratch::default())
     }
 
     /// [`FnCtx::new`], working in the storage `scratch` that a finished function left
     /// (for arenas `function` does not fill already).
-    pub fn with_scratch(mut function: Function, return_ty: Ty, scratch: FnScratch) -> Self {
+    pub fn with_scratch(
+        mut function: Function,
+        return_ty: Ty,
+        this: Symbol,
+        scratch: FnScratch,
+    ) -> Self {
         let FnScratch {
             expressions,
             expression_types,
@@ -230,6 +238,7 @@ impl FnCtx {
             symbols,
             shadowed,
             scope_starts,
+            this,
             declared_this: false,
             return_ty,
             breakables,
@@ -323,7 +332,12 @@ impl FnCtx {
         for block in &mut self.blocks {
             block.clear();
         }
-        self.symbols.clear();
+        // Only the declared entries are emptied: the table keeps its length.
+        for &(name, _) in &self.shadowed {
+            if let Some(entry) = self.symbols.get_mut(name.index()) {
+                *entry = None;
+            }
+        }
         self.shadowed.clear();
         self.scope_starts.clear();
         self.breakables.clear();
@@ -354,59 +368,60 @@ impl FnCtx {
             let Some((name, previous)) = self.shadowed.pop() else {
                 break;
             };
-            match previous {
-                Some(previous) => {
-                    self.symbols.insert(name, previous);
-                }
-                None => {
-                    self.symbols.remove(&name);
-                }
+            if let Some(entry) = self.symbols.get_mut(name.index()) {
+                *entry = previous;
             }
         }
     }
 
-    /// Declares `name` in the innermost scope; `false` if it already is declared there
-    /// (the new symbol replaces the old one).
-    pub fn declare(&mut self, name: &str, symbol: LocalSymbol) -> bool {
-        self.declare_shared(Arc::from(name), symbol)
-    }
-
-    /// [`FnCtx::declare`] for a name already shared (a name of the syntax tree, shared
-    /// from its spelling table by [`crate::lower::Lowerer::shared_name`]): the scope keeps
-    /// it instead of a copy.
-    pub fn declare_shared(&mut self, name: Arc<str>, symbol: LocalSymbol) -> bool {
-        self.declared_this |= &*name == "this";
+    /// Declares the name of symbol `name` in the innermost scope; `false` if it already
+    /// is declared there (the new symbol replaces the old one).
+    pub fn declare(&mut self, name: Symbol, symbol: LocalSymbol) -> bool {
+        self.declared_this |= name == self.this;
         let depth = self.scope_starts.len() as u32;
-        // One lookup of the name, whether it is new, shadows a name or is declared again.
-        let (name, previous) = match self.symbols.entry(name) {
-            Entry::Occupied(mut entry) => {
-                if entry.get().1 == depth {
-                    entry.get_mut().0 = symbol;
-                    return false;
-                }
-                let previous = entry.insert((symbol, depth));
-                (entry.key().clone(), Some(previous))
+        let index = name.index();
+        if index >= self.symbols.len() {
+            self.grow_symbols(index);
+        }
+        let Some(entry) = self.symbols.get_mut(index) else {
+            return false;
+        };
+        let previous = match entry {
+            Some((declared, declared_depth)) if *declared_depth == depth => {
+                *declared = symbol;
+                return false;
             }
-            Entry::Vacant(entry) => {
-                let name = entry.key().clone();
-                entry.insert((symbol, depth));
-                (name, None)
-            }
+            _ => entry.replace((symbol, depth)),
         };
         self.shadowed.push((name, previous));
         true
     }
 
-    /// The innermost declaration of `name`.
+    /// Makes room in the table of declarations for the symbol of `index`.
+    #[cold]
+    fn grow_symbols(&mut self, index: usize) {
+        let length = (index + 1)
+            .max(self.symbols.len() * 2)
+            .max(Self::FIRST_SYMBOLS);
+        self.symbols.resize(length, None);
+    }
+
+    /// How many symbols the table of declarations has room for when first grown.
+    const FIRST_SYMBOLS: usize = 256;
+
+    /// The innermost declaration of the name of symbol `name`.
     #[inline]
-    pub fn lookup(&self, name: &str) -> Option<LocalSymbol> {
-        self.symbols.get(name).map(|&(symbol, _)| symbol)
+    pub fn lookup(&self, name: Symbol) -> Option<LocalSymbol> {
+        match self.symbols.get(name.index()) {
+            Some(&Some((symbol, _))) => Some(symbol),
+            _ => None,
+        }
     }
 
     /// The innermost declaration of `this`, if any (in a member function).
     pub fn lookup_this(&self) -> Option<LocalSymbol> {
         if self.declared_this {
-            self.lookup("this")
+            self.lookup(self.this)
         } else {
             None
         }

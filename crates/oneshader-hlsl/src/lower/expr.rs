@@ -336,12 +336,14 @@ impl<'a> Lowerer<'a> {
         expr_span: Span,
     ) -> Option<Value> {
         // A plain name (nearly every one) is looked up without making a `Path` of it.
-        let (name, span, plain) = match name_expr {
-            ast::NameExpr::Plain { name, .. } => (&**name, expr_span, true),
-            ast::NameExpr::Path(path) => (path.name(), path.span(), path.is_plain()),
+        let (name, symbol, span, plain) = match name_expr {
+            ast::NameExpr::Plain { name, symbol } => (&**name, *symbol, expr_span, true),
+            ast::NameExpr::Path(path) => {
+                (path.name(), path.last.symbol, path.span(), path.is_plain())
+            }
         };
         if plain {
-            if let Some(symbol) = cx.lookup(name) {
+            if let Some(symbol) = cx.lookup(symbol) {
                 return Some(match symbol {
                     LocalSymbol::Poisoned => return None,
                     LocalSymbol::Variable { var, ty } => {

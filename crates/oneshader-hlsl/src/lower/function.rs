@@ -12,6 +12,7 @@ use super::context::{FnCtx, LocalSymbol, Value};
 use super::types::Ty;
 use super::{has_attribute, Lowerer};
 use crate::ast;
+use crate::lexer::Symbol;
 
 impl<'a> Lowerer<'a> {
     /// The IR function of overload `index` of `name`, lowering it on first use.
@@ -124,10 +125,14 @@ impl<'a> Lowerer<'a> {
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
             // Fields are in scope by name; parameters and locals declared later shadow them.
+            // (A field whose name no token spells cannot be named.)
             if let TypeInner::Struct { members, .. } = self.module.inner(this_ty) {
                 for (member, field) in members.iter().enumerate() {
+                    let Some(name) = self.unit.symbol_of(&field.name) else {
+                        continue;
+                    };
                     cx.declare(
-                        &field.name,
+                        name,
                         LocalSymbol::ThisMember {
                             member: member as u32,
                             ty: field.ty,
@@ -144,27 +149,34 @@ impl<'a> Lowerer<'a> {
                 .checked_sub(implicit)
                 .and_then(|written| symbol.decl.params.get(written));
             let span = written.map_or(symbol.decl.name.span(), |p| p.span);
-            // The scope shares the spelling of the name (`this` is not written).
+            // The name's symbol, and its spelling shared from the unit's (`this` is not
+            // written; an unnamed parameter is not declared).
             let name = match written.and_then(|p| p.name.as_ref()) {
-                Some(ident) => self.shared_name(ident),
-                None => Arc::from(param.name),
+                Some(ident) => Some((ident.symbol, self.shared_name(ident))),
+                None => None,
             };
             if let Some(ty) = param.resource {
-                if let Some(&global) = resource_arguments.next() {
-                    cx.declare_shared(name, LocalSymbol::Resource { global, ty });
+                if let (Some(&global), Some((name, _))) = (resource_arguments.next(), &name) {
+                    cx.declare(*name, LocalSymbol::Resource { global, ty });
                 }
                 continue;
             }
             let index = argument_index;
             argument_index += 1;
             if param.by_pointer {
-                cx.declare_shared(
-                    name,
-                    LocalSymbol::PointerParam {
-                        index,
-                        ty: param.ty,
-                    },
-                );
+                let symbol = LocalSymbol::PointerParam {
+                    index,
+                    ty: param.ty,
+                };
+                match name {
+                    Some((name, _)) => {
+                        cx.declare(name, symbol);
+                    }
+                    None if i < implicit => {
+                        cx.declare(self.unit.this_symbol(), symbol);
+                    }
+                    None => {}
+                }
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
                 let assigned = scan.assigns(param.name);
@@ -198,7 +210,7 @@ impl<'a> Lowerer<'a> {
     /// storage a finished function left.
     fn begin_function(&mut self, function: Function, return_ty: Ty) -> FnCtx {
         let scratch = self.fn_scratch.pop().unwrap_or_default();
-        FnCtx::with_scratch(function, return_ty, scratch)
+        FnCtx::with_scratch(function, return_ty, self.unit.this_symbol(), scratch)
     }
 
     /// The function `cx` has lowered; its working storage is kept for the next one.
@@ -213,21 +225,26 @@ impl<'a> Lowerer<'a> {
     fn declare_parameter(
         &mut self,
         cx: &mut FnCtx,
-        name: Arc<str>,
+        name: Option<(Symbol, Arc<str>)>,
         ty: Handle<oneshader_ir::Type>,
         value: Handle<Expression>,
         assigned: bool,
         span: Span,
     ) {
-        if assigned {
-            let var = cx.local(name.clone(), ty, span);
-            let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
-            let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
-            cx.emit(Statement::Store { pointer, value });
-            cx.declare_shared(name, LocalSymbol::Variable { var, ty });
-        } else {
-            let value = cx.bind(value);
-            cx.declare_shared(name, LocalSymbol::Value { expr: value, ty });
+        match name {
+            Some((name, spelling)) if assigned => {
+                let var = cx.local(spelling, ty, span);
+                let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
+                let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, span);
+                cx.emit(Statement::Store { pointer, value });
+                cx.declare(name, LocalSymbol::Variable { var, ty });
+            }
+            _ => {
+                let value = cx.bind(value);
+                if let Some((name, _)) = name {
+                    cx.declare(name, LocalSymbol::Value { expr: value, ty });
+                }
+            }
         }
     }
 
@@ -313,7 +330,13 @@ impl<'a> Lowerer<'a> {
                 ty: arg_ty,
                 binding: Some(binding),
             });
-            inputs.push((self.shared_name(param_name), ty, arg_ty, param.span));
+            inputs.push((
+                param_name,
+                self.shared_name(param_name),
+                ty,
+                arg_ty,
+                param.span,
+            ));
         }
         let result = match result_ty {
             Ty::Void => None,
@@ -338,9 +361,12 @@ impl<'a> Lowerer<'a> {
         };
         function.result = result;
         let mut cx = self.begin_function(function, result_ty);
-        let scan = BodyScan::of(body, inputs.iter().map(|input| &*input.0));
-        let assigned: Vec<bool> = inputs.iter().map(|input| scan.assigns(&input.0)).collect();
-        for (i, ((param_name, ty, arg_ty, param_span), assigned)) in
+        let scan = BodyScan::of(body, inputs.iter().map(|input| input.0.name));
+        let assigned: Vec<bool> = inputs
+            .iter()
+            .map(|input| scan.assigns(input.0.name))
+            .collect();
+        for (i, ((param_name, spelling, ty, arg_ty, param_span), assigned)) in
             inputs.into_iter().zip(assigned).enumerate()
         {
             let arg = cx.expr(Expression::FunctionArgument(i as u32), arg_ty, param_span);
@@ -354,7 +380,8 @@ impl<'a> Lowerer<'a> {
             let Some(converted) = self.convert_value(&mut cx, value, ty, param_span, false) else {
                 continue;
             };
-            self.declare_parameter(&mut cx, param_name, ty, converted, assigned, param_span);
+            let name = Some((param_name.symbol, spelling));
+            self.declare_parameter(&mut cx, name, ty, converted, assigned, param_span);
         }
         for (global, init) in self.static_inits.clone() {
             let ty = self.module.global_variables[global].ty;

@@ -388,7 +388,7 @@ impl<'a> Lowerer<'a> {
             Some(r) => Ty::Value(r.ty),
             None => Ty::Void,
         };
-        let mut cx = FnCtx::new(function, return_ty);
+        let mut cx = FnCtx::new(function, return_ty, self.unit.this_symbol());
 
         // Build each argument.
         let mut argument_index = 0u32;

@@ -341,7 +341,7 @@ impl<'a> Lowerer<'a> {
         let Some(ty) = self.resolve_type(&decl.ty) else {
             // Declared all the same, so its uses do not report it again.
             for declarator in decl.declarators {
-                cx.declare_shared(self.shared_name(&declarator.name), LocalSymbol::Poisoned);
+                cx.declare(declarator.name.symbol, LocalSymbol::Poisoned);
             }
             return;
         };
@@ -362,13 +362,13 @@ impl<'a> Lowerer<'a> {
                 None => None,
             };
             let name = self.shared_name(&declarator.name);
-            let var = cx.local(name.clone(), ty, declarator.span);
+            let var = cx.local(name, ty, declarator.span);
             if let Some(value) = value {
                 let pointer_ty = self.pointer_type(ty, AddressSpace::Function);
                 let pointer = cx.expr(Expression::LocalVariable(var), pointer_ty, declarator.span);
                 cx.emit(Statement::Store { pointer, value });
             }
-            if !cx.declare_shared(name, LocalSymbol::Variable { var, ty }) {
+            if !cx.declare(declarator.name.symbol, LocalSymbol::Variable { var, ty }) {
                 self.error(
                     codes::REDEFINITION,
                     declarator.name.span,

@@ -573,6 +573,38 @@ fn a_typedef_of_a_vector_or_matrix_constructs_like_its_type() {
     assert!(!errors.is_empty());
 }
 
+#[test]
+fn member_functions_name_fields_and_siblings_without_this() {
+    // `this` is never spelled: fields and sibling methods are found all the same; a
+    // local named like a field hides it, and an unnamed parameter is no name.
+    let m = module(
+        "struct S { float a; float b;\n\
+         float sum() { return a + b; }\n\
+         float twice(float) { float b = 2; return sum() * b; } };\n\
+         RWStructuredBuffer<float> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() { S s; s.a = 1; s.b = 3; O[0] = s.twice(7); }",
+    );
+    let twice = function_named(&m, "S_twice");
+    let sum = m
+        .functions
+        .iter()
+        .find(|(_, f)| f.name == "S_sum")
+        .map(|(handle, _)| handle)
+        .expect("S_sum is lowered");
+    let calls_sum = |block: &[Statement]| {
+        block
+            .iter()
+            .any(|s| matches!(s, Statement::Call { function, .. } if *function == sum))
+    };
+    assert!(calls_sum(&twice.body));
+    // `b` in `twice` is its local, not the field: the only field it reads is none.
+    assert!(!twice
+        .expressions
+        .iter()
+        .any(|(_, e)| matches!(e, Expression::AccessIndex { index: 1, .. })));
+    assert!(twice.local_variables.iter().any(|(_, v)| &*v.name == "b"));
+}
+
 /// The IR function named `name`.
 fn function_named<'m>(m: &'m Module, name: &str) -> &'m oneshader_ir::Function {
     m.functions
