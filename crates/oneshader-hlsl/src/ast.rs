@@ -103,6 +103,11 @@ impl<'a> TranslationUnit<'a> {
         self.spellings.symbol_of(text)
     }
 
+    /// The text of `symbol`, a symbol of this unit.
+    pub(crate) fn text(&self, symbol: Symbol) -> &str {
+        self.spellings.text(symbol)
+    }
+
     /// The symbol of `this`, a member function's implicit parameter.
     pub(crate) fn this_symbol(&self) -> Symbol {
         self.this
@@ -865,6 +870,14 @@ impl<'a> NameExpr<'a> {
         match *self {
             NameExpr::Plain { name, .. } => name,
             NameExpr::Path(path) => path.name(),
+        }
+    }
+
+    /// The last segment's symbol ([`Ident::symbol`]).
+    pub fn symbol(&self) -> Symbol {
+        match *self {
+            NameExpr::Plain { symbol, .. } => symbol,
+            NameExpr::Path(path) => path.last.symbol,
         }
     }
 }

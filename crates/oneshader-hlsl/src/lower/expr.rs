@@ -394,7 +394,7 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        match self.globals.get(name).copied() {
+        match self.globals.get(&symbol).copied() {
             Some(GlobalSymbol::Variable { global, ty }) => {
                 let space = self.module.global_variables[global].space;
                 let pointer_ty = self.pointer_type(ty, space);
@@ -499,9 +499,10 @@ impl<'a> Lowerer<'a> {
     /// A declared name close to `name`, for "did you mean" suggestions.
     fn similar_name(&self, _cx: &FnCtx, name: &str) -> Option<String> {
         let lower = name.to_ascii_lowercase();
+        let unit = self.unit;
         self.globals
             .keys()
-            .map(String::as_str)
+            .map(|&symbol| unit.text(symbol))
             .chain(self.functions.keys().map(|name| &**name))
             .filter(|candidate| {
                 let c = candidate.to_ascii_lowercase();

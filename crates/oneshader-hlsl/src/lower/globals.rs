@@ -289,7 +289,7 @@ impl<'a> Lowerer<'a> {
             ast::ExprKind::Literal(ast::Literal::Bool(b)) => Some(i64::from(*b)),
             ast::ExprKind::Name(path) => match self.unrolled_value(path.name()) {
                 Some(value) => Some(value),
-                None => match self.globals.get(path.name()) {
+                None => match self.globals.get(&path.symbol()) {
                     Some(GlobalSymbol::Constant { init, .. }) => eval(init),
                     _ => None,
                 },
@@ -485,7 +485,8 @@ impl<'a> Lowerer<'a> {
         let has = |m: ast::Modifier| decl.modifiers.iter().any(|x| x.modifier == m);
         for declarator in decl.declarators {
             let name = declarator.name.name.to_string();
-            if self.globals.contains_key(&name) {
+            let key = declarator.name.symbol;
+            if self.globals.contains_key(&key) {
                 self.error(
                     codes::REDEFINITION,
                     declarator.name.span,
@@ -518,7 +519,7 @@ impl<'a> Lowerer<'a> {
                         match &declarator.init {
                             Some(init) => {
                                 self.globals
-                                    .insert(name, GlobalSymbol::Constant { init, ty });
+                                    .insert(key, GlobalSymbol::Constant { init, ty });
                             }
                             None => self.error(
                                 codes::TYPE_MISMATCH,
@@ -534,7 +535,7 @@ impl<'a> Lowerer<'a> {
                         };
                         let global = self.module.global_variables.append(
                             GlobalVariable {
-                                name: name.clone(),
+                                name,
                                 space,
                                 ty,
                                 resource: None,
@@ -554,7 +555,7 @@ impl<'a> Lowerer<'a> {
                             }
                         }
                         self.globals
-                            .insert(name, GlobalSymbol::Variable { global, ty });
+                            .insert(key, GlobalSymbol::Variable { global, ty });
                     } else if is_push_constant(decl.attributes) {
                         if !declarator.array_dims.is_empty()
                             || !matches!(self.module.types[base].inner, TypeInner::Struct { .. })
@@ -684,10 +685,9 @@ impl<'a> Lowerer<'a> {
         }
         if resource.kind == ResourceKind::PushConstant {
             let name = declarator.name.name.to_string();
-            let global =
-                self.declare_push_constant(name.clone(), resource.element, declarator.span);
+            let global = self.declare_push_constant(name, resource.element, declarator.span);
             self.globals.insert(
-                name,
+                declarator.name.symbol,
                 GlobalSymbol::Resource {
                     global,
                     ty: resource,
@@ -724,7 +724,7 @@ impl<'a> Lowerer<'a> {
             let ty = self.cbuffer_rows_type(&name, size);
             let global = self.module.global_variables.append(
                 GlobalVariable {
-                    name: name.clone(),
+                    name,
                     space: constant_block_space(resource.kind),
                     ty,
                     resource: Some(Resource {
@@ -737,7 +737,7 @@ impl<'a> Lowerer<'a> {
                 Some(declarator.span),
             );
             self.globals.insert(
-                name,
+                declarator.name.symbol,
                 GlobalSymbol::CbufferRows(CbufferPlace {
                     global,
                     row: None,
@@ -780,7 +780,7 @@ impl<'a> Lowerer<'a> {
         let name = declarator.name.name.to_string();
         let global = self.module.global_variables.append(
             GlobalVariable {
-                name: name.clone(),
+                name,
                 space,
                 ty,
                 resource: Some(Resource {
@@ -802,7 +802,7 @@ impl<'a> Lowerer<'a> {
         }
         self.record_counter_binding(global, resource.kind, decl.attributes);
         self.globals.insert(
-            name,
+            declarator.name.symbol,
             GlobalSymbol::Resource {
                 global,
                 ty: resource,
@@ -902,7 +902,8 @@ impl<'a> Lowerer<'a> {
             )
         };
         for (index, (name, ty, transposed, span)) in fields.into_iter().enumerate() {
-            if self.globals.contains_key(&name) {
+            let key = self.global_key(&name);
+            if self.globals.contains_key(&key) {
                 self.error(
                     codes::REDEFINITION,
                     span,
@@ -911,7 +912,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             self.globals.insert(
-                name,
+                key,
                 GlobalSymbol::CbufferField {
                     global,
                     index: index as u32,
@@ -1097,7 +1098,8 @@ impl<'a> Lowerer<'a> {
             Some(decl.span),
         );
         for (name, span, offset, ty, layout, row_major) in fields {
-            if self.globals.contains_key(&name) {
+            let key = self.global_key(&name);
+            if self.globals.contains_key(&key) {
                 self.error(
                     codes::REDEFINITION,
                     span,
@@ -1106,7 +1108,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             self.globals.insert(
-                name,
+                key,
                 GlobalSymbol::CbufferRows(CbufferPlace {
                     global,
                     row: None,

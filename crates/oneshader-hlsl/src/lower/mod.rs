@@ -34,6 +34,7 @@ use oneshader_ir::{
 };
 
 use crate::ast;
+use crate::lexer::Symbol;
 use types::Ty;
 
 /// What the lowering needs to know besides the syntax tree.
@@ -127,7 +128,8 @@ pub(crate) struct Lowerer<'a> {
     /// `-fvk-<class>-shift` options.
     pub binding_shifts: Vec<oneshader_ir::BindingShift>,
     pub diagnostics: Diagnostics,
-    pub globals: FastHashMap<String, GlobalSymbol<'a>>,
+    /// The names declared at file scope, by their symbol ([`Lowerer::global_key`]).
+    pub globals: FastHashMap<Symbol, GlobalSymbol<'a>>,
     pub structs: FastHashMap<String, Handle<Type>>,
     /// The declaration of each named struct type, for the semantics of its fields.
     pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl<'a>>,
@@ -236,6 +238,13 @@ impl<'a> Lowerer<'a> {
     /// scopes keep names (from the unit's spellings: no allocation).
     pub(crate) fn shared_name(&self, ident: &ast::Ident) -> Arc<str> {
         self.unit.shared_name(ident)
+    }
+
+    /// The key in [`Lowerer::globals`] of the file-scope name `name` (a name of the
+    /// syntax tree, so some token spells it; [`Symbol::EMPTY`] for any other text,
+    /// which no name of the tree can be).
+    pub(crate) fn global_key(&self, name: &str) -> Symbol {
+        self.unit.symbol_of(name).unwrap_or(Symbol::EMPTY)
     }
 
     /// Records an error.
