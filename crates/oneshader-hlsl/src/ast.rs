@@ -473,6 +473,12 @@ pub struct FunctionDecl<'a> {
     pub return_annotations: &'a [Annotation<'a>],
     /// The body; `None` for a declaration ending in `;`.
     pub body: Option<Block<'a>>,
+    /// The names the body may assign, found while parsing it, with repeats: the
+    /// variables that are the target of an assignment or of `++`/`--`, or are passed
+    /// directly as a call argument (perhaps an `out` one), an initializer-list element
+    /// or a method call's receiver, or have a field or element so used. Lowering
+    /// copies a parameter passed by value into a local variable only if it is one.
+    pub assigned: &'a [Symbol],
     /// Where the whole function is.
     pub span: Span,
 }

@@ -93,6 +93,7 @@ pub(crate) fn parse_preprocessed<'a>(
         abandoned: false,
         expr_stack: Vec::new(),
         stmt_stack: Vec::new(),
+        assigned: Vec::new(),
     };
     let items = parser.parse_items(false);
     TranslationUnit::new(items, parser.spellings)
@@ -128,6 +129,23 @@ struct Parser<'a, 'd> {
     /// The statements of the blocks being parsed, innermost block's last (as
     /// `expr_stack`).
     stmt_stack: Vec<Stmt<'a>>,
+    /// The names the expressions parsed so far may assign ([`Parser::note_assigned`]),
+    /// from which each function body takes its own ([`FunctionDecl::assigned`]).
+    assigned: Vec<Symbol>,
+}
+
+/// The symbol of the variable `e` names or is a field or element of (`v`, `v.x`,
+/// `v[i].y`), if any.
+fn root_name(e: &Expr) -> Option<Symbol> {
+    let mut e = e;
+    loop {
+        match &e.kind {
+            ExprKind::Name(name) => return Some(name.symbol()),
+            ExprKind::Member(member) => e = &member.base,
+            ExprKind::Index(index) => e = &index.base,
+            _ => return None,
+        }
+    }
 }
 
 /// Whether `name` is a scalar, vector or matrix type spelling (`float`, `uint3`, `half4x4`,
@@ -1018,12 +1036,19 @@ impl<'a> Parser<'a, '_> {
         }
         self.expect(TokenKind::RParen, "')' or ','")?;
         let return_annotations = self.parse_annotations()?;
+        let base = self.assigned.len();
         let body = if self.eat(TokenKind::Semicolon) {
             None
         } else if self.at(TokenKind::LBrace) {
             Some(self.parse_block()?)
         } else {
             return Err(self.expected("'{' or ';'"));
+        };
+        // The body's own notes (an error above leaves them to the next function's, as
+        // a failed parse is lowered no further).
+        let assigned = match body {
+            Some(_) => self.arena.list(self.assigned.drain(base..)),
+            None => &[],
         };
         Ok(FunctionDecl {
             attributes,
@@ -1033,6 +1058,7 @@ impl<'a> Parser<'a, '_> {
             params: self.list(params),
             return_annotations,
             body,
+            assigned,
             span: self.span_from(start),
         })
     }
@@ -1506,6 +1532,7 @@ impl<'a> Parser<'a, '_> {
             return Ok(target);
         };
         self.advance();
+        self.note_assigned(&target);
         let value = self.parse_assignment()?;
         Ok(Expr {
             span: target.span.to(value.span),
@@ -1580,6 +1607,9 @@ impl<'a> Parser<'a, '_> {
         if let Some(op) = op {
             let start = self.bump_span();
             let operand = self.parse_unary()?;
+            if op.writes_operand() {
+                self.note_assigned(&operand);
+            }
             let operand = self.arena.node(operand);
             return Ok(Expr {
                 span: start.to(operand.span),
@@ -1797,6 +1827,9 @@ impl<'a> Parser<'a, '_> {
                     };
                     if self.eat(TokenKind::LParen) {
                         let args = self.parse_arguments_after_paren()?;
+                        // A member function may assign the fields of its receiver.
+                        self.note_assigned(&expr);
+                        self.note_assigned_all(args);
                         expr = Expr {
                             span: self.span_from(expr.span),
                             kind: ExprKind::MethodCall(self.arena.node(MethodCallExpr {
@@ -1822,6 +1855,7 @@ impl<'a> Parser<'a, '_> {
                         UnaryOp::PostDecrement
                     };
                     self.advance();
+                    self.note_assigned(&expr);
                     expr = Expr {
                         span: self.span_from(expr.span),
                         kind: ExprKind::Unary {
@@ -1836,6 +1870,23 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// Call arguments after the `(`, through the `)`.
+    /// Notes that the expression being parsed may assign the variable `e` is a part of
+    /// (if any): `e` is the target of an assignment or of `++`/`--`, a call argument
+    /// (perhaps an `out` one), an element of an initializer list or the receiver of a
+    /// method call.
+    fn note_assigned(&mut self, e: &Expr) {
+        if let Some(name) = root_name(e) {
+            self.assigned.push(name);
+        }
+    }
+
+    /// [`Parser::note_assigned`] for each of `args`.
+    fn note_assigned_all(&mut self, args: &[Expr]) {
+        for arg in args {
+            self.note_assigned(arg);
+        }
+    }
+
     fn parse_arguments_after_paren(&mut self) -> PResult<&'a [Expr<'a>]> {
         if self.eat(TokenKind::RParen) {
             return Ok(&[]);
@@ -1937,7 +1988,9 @@ impl<'a> Parser<'a, '_> {
             }
         }
         self.expect(TokenKind::RBrace, "'}'")?;
-        Ok(ExprKind::InitList(self.list(elements)))
+        let elements = self.list(elements);
+        self.note_assigned_all(elements);
+        Ok(ExprKind::InitList(elements))
     }
 
     #[inline(never)]
@@ -1951,6 +2004,7 @@ impl<'a> Parser<'a, '_> {
             let ty = self.parse_type()?;
             self.expect(TokenKind::LParen, "'('")?;
             let args = self.parse_arguments_after_paren()?;
+            self.note_assigned_all(args);
             return Ok(ExprKind::Constructor(
                 self.arena.node(ConstructorExpr { ty, args }),
             ));
@@ -1963,6 +2017,7 @@ impl<'a> Parser<'a, '_> {
         };
         if self.eat(TokenKind::LParen) {
             let args = self.parse_arguments_after_paren()?;
+            self.note_assigned_all(args);
             Ok(ExprKind::Call(self.arena.node(CallExpr {
                 function: path,
                 template_args,
@@ -2001,6 +2056,37 @@ mod tests {
         let messages: Vec<String> = diags.iter().map(|d| d.to_short_string(&map)).collect();
         assert!(messages.is_empty(), "{messages:#?}");
         unit
+    }
+
+    #[test]
+    fn a_function_notes_the_names_its_body_may_assign() {
+        let arena = Arena::new();
+        let unit = parse_ok(
+            &arena,
+            "float g(float a) { return a; }\n\
+             float f(float a, float b, float c, float d, float e, float h, float i, float j, float k) {\n\
+               a = 1; b.x += 2; c[0]++; --d; g(e.y); h.Method(); S s = { i, 1 }; return j + k; }\n\
+             float m(float x) { float y = x; return y; }",
+        );
+        let assigned = |index: usize| -> Vec<String> {
+            let Item::Function(function) = &unit.items[index] else {
+                panic!("item {index} is not a function");
+            };
+            let mut names: Vec<String> = function
+                .assigned
+                .iter()
+                .map(|&symbol| unit.text(symbol).to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        };
+        assert_eq!(assigned(0), Vec::<String>::new());
+        assert_eq!(
+            assigned(1),
+            ["a", "b", "c", "d", "e", "h", "i"].map(String::from)
+        );
+        assert_eq!(assigned(2), Vec::<String>::new());
     }
 
     /// A compact prefix rendering of an expression tree.

@@ -116,12 +116,6 @@ impl<'a> Lowerer<'a> {
             ..Function::default()
         };
         let mut cx = self.begin_function(function, symbol.result);
-        let by_value = symbol
-            .params
-            .iter()
-            .filter(|p| p.resource.is_none() && !p.by_pointer)
-            .map(|p| p.name);
-        let scan = BodyScan::of(body, by_value);
         let implicit = usize::from(symbol.this_ty.is_some());
         if let Some(this_ty) = symbol.this_ty {
             // Fields are in scope by name; parameters and locals declared later shadow them.
@@ -179,7 +173,9 @@ impl<'a> Lowerer<'a> {
                 }
             } else {
                 let value = cx.expr(Expression::FunctionArgument(index), param.ty, span);
-                let assigned = scan.assigns(param.name);
+                let assigned = name
+                    .as_ref()
+                    .is_some_and(|(name, _)| decl.assigned.contains(name));
                 self.declare_parameter(&mut cx, name, param.ty, value, assigned, span);
             }
         }
@@ -361,14 +357,8 @@ impl<'a> Lowerer<'a> {
         };
         function.result = result;
         let mut cx = self.begin_function(function, result_ty);
-        let scan = BodyScan::of(body, inputs.iter().map(|input| input.0.name));
-        let assigned: Vec<bool> = inputs
-            .iter()
-            .map(|input| scan.assigns(input.0.name))
-            .collect();
-        for (i, ((param_name, spelling, ty, arg_ty, param_span), assigned)) in
-            inputs.into_iter().zip(assigned).enumerate()
-        {
+        for (i, (param_name, spelling, ty, arg_ty, param_span)) in inputs.into_iter().enumerate() {
+            let assigned = decl.assigned.contains(&param_name.symbol);
             let arg = cx.expr(Expression::FunctionArgument(i as u32), arg_ty, param_span);
             let value = Value::Rvalue {
                 expr: arg,
@@ -552,181 +542,4 @@ fn semantic_of<'a>(annotations: &'a [ast::Annotation<'a>]) -> Option<&'a ast::Id
         ast::Annotation::Semantic(s) => Some(s),
         _ => None,
     })
-}
-
-/// What lowering needs to know about a function body before lowering it, found in one
-/// walk over its syntax.
-pub(crate) struct BodyScan<'n> {
-    /// The names asked about: the parameters passed by value (a handful, so they are
-    /// compared one by one rather than every assigned name being hashed into a set),
-    /// each with whether the body may assign it: it is the target of an assignment or
-    /// of `++`/`--`, or passed directly as a call argument (it may be an `out`
-    /// argument).
-    names: Vec<(&'n str, bool)>,
-}
-
-impl<'n> BodyScan<'n> {
-    /// Scans `body` for which of `names` it may assign (not at all when there are none).
-    pub(crate) fn of(body: &ast::Block, names: impl IntoIterator<Item = &'n str>) -> Self {
-        let mut scan = BodyScan {
-            names: names.into_iter().map(|name| (name, false)).collect(),
-        };
-        if scan.names.is_empty() {
-            return scan;
-        }
-        for statement in body.statements {
-            scan.statement(statement, 0);
-        }
-        scan
-    }
-
-    /// Whether the body may assign `name`, one of the names it was scanned for.
-    pub(crate) fn assigns(&self, name: &str) -> bool {
-        self.names
-            .iter()
-            .any(|&(candidate, assigned)| assigned && candidate == name)
-    }
-
-    /// Notes that the body may assign the variable `e` is a part of (if any).
-    fn assign(&mut self, e: &ast::Expr) {
-        let Some(name) = root_name(e) else {
-            return;
-        };
-        for (candidate, assigned) in &mut self.names {
-            if *candidate == name {
-                *assigned = true;
-            }
-        }
-    }
-
-    /// Scans one statement, `depth` levels into the body.
-    fn statement(&mut self, statement: &ast::Stmt, depth: u32) {
-        if depth > SCAN_DEPTH_LIMIT {
-            return;
-        }
-        let d = depth + 1;
-        match &statement.kind {
-            ast::StmtKind::Block(b) => b.statements.iter().for_each(|s| self.statement(s, d)),
-            ast::StmtKind::Declaration(ast::Item::Variable(v)) => {
-                for declarator in v.declarators {
-                    if let Some(init) = &declarator.init {
-                        self.expr(init, d);
-                    }
-                }
-            }
-            ast::StmtKind::Declaration(_) => {}
-            ast::StmtKind::Expr(e) => self.expr(e, d),
-            ast::StmtKind::If(if_stmt) => {
-                self.expr(&if_stmt.condition, d);
-                self.statement(&if_stmt.accept, d);
-                if let Some(r) = &if_stmt.reject {
-                    self.statement(r, d);
-                }
-            }
-            ast::StmtKind::For(for_stmt) => {
-                if let Some(i) = &for_stmt.init {
-                    self.statement(i, d);
-                }
-                for e in for_stmt.condition.iter().chain(for_stmt.step.iter()) {
-                    self.expr(e, d);
-                }
-                self.statement(&for_stmt.body, d);
-            }
-            ast::StmtKind::While(w) | ast::StmtKind::DoWhile(w) => {
-                self.expr(&w.condition, d);
-                self.statement(&w.body, d);
-            }
-            ast::StmtKind::Switch(switch) => {
-                self.expr(&switch.selector, d);
-                for case in switch.cases {
-                    case.body.iter().for_each(|s| self.statement(s, d));
-                }
-            }
-            ast::StmtKind::Return(Some(e)) => self.expr(e, d),
-            _ => {}
-        }
-    }
-
-    /// Scans one expression, `depth` levels into the body.
-    #[inline]
-    fn expr(&mut self, e: &ast::Expr, depth: u32) {
-        // Names and literals (half of all expressions) hold nothing to scan: they are
-        // told apart here, without a call.
-        if !matches!(
-            e.kind,
-            ast::ExprKind::Literal(_) | ast::ExprKind::Name(_) | ast::ExprKind::Error
-        ) {
-            self.compound_expr(e, depth);
-        }
-    }
-
-    /// [`BodyScan::expr`] of an expression that has operands.
-    fn compound_expr(&mut self, e: &ast::Expr, depth: u32) {
-        if depth > SCAN_DEPTH_LIMIT {
-            return;
-        }
-        let d = depth + 1;
-        match &e.kind {
-            ast::ExprKind::Assign(assign) => {
-                self.assign(&assign.target);
-                self.expr(&assign.target, d);
-                self.expr(&assign.value, d);
-            }
-            ast::ExprKind::Unary { op, operand } => {
-                if op.writes_operand() {
-                    self.assign(operand);
-                }
-                self.expr(operand, d);
-            }
-            ast::ExprKind::Call(_) | ast::ExprKind::Constructor(_) | ast::ExprKind::InitList(_) => {
-                let args: &[ast::Expr] = match &e.kind {
-                    ast::ExprKind::Call(call) => call.args,
-                    ast::ExprKind::Constructor(constructor) => constructor.args,
-                    ast::ExprKind::InitList(args) => args,
-                    _ => &[],
-                };
-                for a in args {
-                    self.assign(a);
-                    self.expr(a, d);
-                }
-            }
-            ast::ExprKind::MethodCall(call) => {
-                // A member function may assign the fields of its receiver.
-                self.assign(&call.receiver);
-                self.expr(&call.receiver, d);
-                for a in call.args {
-                    self.assign(a);
-                    self.expr(a, d);
-                }
-            }
-            ast::ExprKind::Binary(binary) => {
-                self.expr(&binary.lhs, d);
-                self.expr(&binary.rhs, d);
-            }
-            ast::ExprKind::Conditional(c) => {
-                self.expr(&c.condition, d);
-                self.expr(&c.accept, d);
-                self.expr(&c.reject, d);
-            }
-            ast::ExprKind::Cast(cast) => self.expr(&cast.operand, d),
-            ast::ExprKind::Member(m) => self.expr(&m.base, d),
-            ast::ExprKind::Index(index) => {
-                self.expr(&index.base, d);
-                self.expr(&index.index, d);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// How deep [`BodyScan`] looks into nested statements and expressions.
-const SCAN_DEPTH_LIMIT: u32 = 512;
-
-fn root_name<'a>(e: &ast::Expr<'a>) -> Option<&'a str> {
-    match &e.kind {
-        ast::ExprKind::Name(p) => Some(p.name()),
-        ast::ExprKind::Member(m) => root_name(&m.base),
-        ast::ExprKind::Index(index) => root_name(&index.base),
-        _ => None,
-    }
 }
