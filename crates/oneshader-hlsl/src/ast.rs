@@ -103,6 +103,11 @@ impl<'a> TranslationUnit<'a> {
         self.spellings.symbol_of(text)
     }
 
+    /// How many symbols the unit's spellings hold (every symbol's index is below it).
+    pub(crate) fn symbol_count(&self) -> usize {
+        self.spellings.len()
+    }
+
     /// The text of `symbol`, a symbol of this unit.
     pub(crate) fn text(&self, symbol: Symbol) -> &str {
         self.spellings.text(symbol)

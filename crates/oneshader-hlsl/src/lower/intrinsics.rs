@@ -14,6 +14,7 @@ use super::raw_buffer::RawPlace;
 use super::types::{self, Ty};
 use super::Lowerer;
 use crate::ast;
+use crate::lexer::Symbol;
 
 /// How an intrinsic's operands are typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -350,6 +351,48 @@ fn unsupported_wave_message(name: &str) -> Option<String> {
     }
 }
 
+/// What an intrinsic's name says about its call, told once a name
+/// ([`Lowerer::intrinsic_kinds`]): the kinds lowered alike, by a table or a family.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum IntrinsicKind {
+    /// Not told yet.
+    #[default]
+    Unknown,
+    /// One no target supports (OSH0350).
+    Unsupported,
+    /// One of [`super::derived::ELEMENT_WISE_DERIVED`].
+    ElementWiseDerived,
+    /// One of [`super::derived::DERIVED_INTRINSICS`].
+    Derived,
+    /// A wave or quad operation.
+    Wave(WaveOp),
+    /// The entry of [`MATH`] at this index.
+    Math(u16),
+    /// Any other name, lowered by [`Lowerer::lower_other_intrinsic`].
+    Other,
+}
+
+impl IntrinsicKind {
+    /// The kind of the intrinsic named `name`.
+    fn of(name: &str) -> IntrinsicKind {
+        if unsupported_wave_message(name).is_some()
+            || super::derived::unsupported_intrinsic_message(name).is_some()
+        {
+            IntrinsicKind::Unsupported
+        } else if super::derived::ELEMENT_WISE_DERIVED.contains(&name) {
+            IntrinsicKind::ElementWiseDerived
+        } else if super::derived::DERIVED_INTRINSICS.contains(&name) {
+            IntrinsicKind::Derived
+        } else if let Some(op) = WaveOp::from_hlsl_name(name) {
+            IntrinsicKind::Wave(op)
+        } else if let Some(index) = MATH.iter().position(|m| m.0 == name) {
+            u16::try_from(index).map_or(IntrinsicKind::Other, IntrinsicKind::Math)
+        } else {
+            IntrinsicKind::Other
+        }
+    }
+}
+
 impl<'a> Lowerer<'a> {
     /// A call by name: a user function, or an intrinsic.
     pub(crate) fn lower_call(
@@ -388,36 +431,68 @@ impl<'a> Lowerer<'a> {
                 return self.lower_constructor(cx, ty, args, span);
             }
         }
-        if let Some(message) = unsupported_wave_message(name) {
-            self.report(Diagnostic::error(
-                codes::INTRINSIC_NOT_SUPPORTED,
-                function.span(),
-                message,
-            ));
-            return None;
+        match self.intrinsic_kind(function.last.symbol, name) {
+            IntrinsicKind::ElementWiseDerived => {
+                return self
+                    .lower_element_wise_derived(cx, name, args, span)
+                    .map(Operand::into_value);
+            }
+            IntrinsicKind::Derived => return self.lower_derived(cx, name, args, span),
+            IntrinsicKind::Wave(op) => return self.lower_wave(cx, op, args, span),
+            IntrinsicKind::Math(index) => {
+                let &(_, fun, arity, operands, returns) = MATH.get(usize::from(index))?;
+                return self.lower_math(cx, name, fun, arity, operands, returns, args, span);
+            }
+            IntrinsicKind::Other | IntrinsicKind::Unknown => {}
+            IntrinsicKind::Unsupported => return self.unsupported_intrinsic(function),
         }
-        if let Some(message) = super::derived::unsupported_intrinsic_message(name) {
-            self.report(Diagnostic::error(
-                codes::INTRINSIC_NOT_SUPPORTED,
-                function.span(),
-                message,
-            ));
-            return None;
+        self.lower_other_intrinsic(cx, function, args, span)
+    }
+
+    /// What the intrinsic name `name`, of symbol `symbol`, is: found once a name and
+    /// kept in [`Lowerer::intrinsic_kinds`].
+    fn intrinsic_kind(&mut self, symbol: Symbol, name: &str) -> IntrinsicKind {
+        let index = symbol.index();
+        if let Some(&known) = self.intrinsic_kinds.get(index) {
+            if known != IntrinsicKind::Unknown {
+                return known;
+            }
         }
-        if super::derived::ELEMENT_WISE_DERIVED.contains(&name) {
-            return self
-                .lower_element_wise_derived(cx, name, args, span)
-                .map(Operand::into_value);
+        let kind = IntrinsicKind::of(name);
+        if index >= self.intrinsic_kinds.len() {
+            // Room for every symbol of the unit at once.
+            let symbols = self.unit.symbol_count().max(index + 1);
+            self.intrinsic_kinds.resize(symbols, IntrinsicKind::Unknown);
         }
-        if super::derived::DERIVED_INTRINSICS.contains(&name) {
-            return self.lower_derived(cx, name, args, span);
+        if let Some(entry) = self.intrinsic_kinds.get_mut(index) {
+            *entry = kind;
         }
-        if let Some(op) = WaveOp::from_hlsl_name(name) {
-            return self.lower_wave(cx, op, args, span);
-        }
-        if let Some(&(_, fun, arity, operands, returns)) = MATH.iter().find(|m| m.0 == name) {
-            return self.lower_math(cx, name, fun, arity, operands, returns, args, span);
-        }
+        kind
+    }
+
+    /// Reports the intrinsic `function` names as one no target supports.
+    #[cold]
+    fn unsupported_intrinsic(&mut self, function: &ast::Path<'a>) -> Option<Value> {
+        let name = function.name();
+        let message = unsupported_wave_message(name)
+            .or_else(|| super::derived::unsupported_intrinsic_message(name))?;
+        self.report(Diagnostic::error(
+            codes::INTRINSIC_NOT_SUPPORTED,
+            function.span(),
+            message,
+        ));
+        None
+    }
+
+    /// An intrinsic call not of a kind [`IntrinsicKind`] tells apart, by its name.
+    fn lower_other_intrinsic(
+        &mut self,
+        cx: &mut FnCtx,
+        function: &ast::Path<'a>,
+        args: &'a [ast::Expr<'a>],
+        span: Span,
+    ) -> Option<Value> {
+        let name = function.name();
         match name {
             "asuint" | "asint" | "asfloat" => {
                 let to = match name {

@@ -161,6 +161,8 @@ pub(crate) struct Lowerer<'a> {
     /// The working storage that finished functions left, for the next ones lowered
     /// (one is in use per function being lowered; see [`context::FnScratch`]).
     pub fn_scratch: Vec<context::FnScratch>,
+    /// What each intrinsic name called so far is, by the name's symbol.
+    pub intrinsic_kinds: Vec<intrinsics::IntrinsicKind>,
     /// The unit being lowered, which shares the names the IR keeps
     /// ([`Lowerer::shared_name`]).
     pub unit: &'a ast::TranslationUnit<'a>,
@@ -196,6 +198,7 @@ pub fn lower(
         pointer_types: types::PointerTypes::default(),
         numeric_types: types::NumericTypes::default(),
         fn_scratch: Vec::new(),
+        intrinsic_kinds: Vec::new(),
         unit,
     };
     let items = flatten_items(unit.items);

@@ -229,6 +229,23 @@ fn wave_match_is_osh0350_with_the_spec_message() {
 }
 
 #[test]
+fn an_intrinsic_name_called_again_is_lowered_as_the_first_time() {
+    // Each name's kind is told once and kept: every call of it, of each kind, is
+    // lowered and every unsupported call reported.
+    let e = errors(
+        "RWStructuredBuffer<float> O : register(u0);\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+         float x = abs(-1.0) + abs(2.0) + rcp(2.0) + rcp(4.0) + WaveActiveSum(2.0) + WaveActiveSum(1.0);\n\
+         O[0] = x + noise(1.0) + noise(2.0); }",
+    );
+    assert_eq!(e.len(), 2, "{e:#?}");
+    assert!(e
+        .iter()
+        .all(|m| m.contains("OSH0350") && m.contains("'noise'")));
+    assert!(e[0].starts_with("test.hlsl(4,12)") && e[1].starts_with("test.hlsl(4,25)"));
+}
+
+#[test]
 fn recursion_is_an_error() {
     let e = errors(
         "uint f(uint x) { return x == 0 ? 0 : f(x - 1); }\n\
