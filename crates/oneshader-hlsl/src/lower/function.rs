@@ -145,10 +145,9 @@ impl<'a> Lowerer<'a> {
             let span = written.map_or(symbol.decl.name.span(), |p| p.span);
             // The name's symbol, and its spelling shared from the unit's (`this` is not
             // written; an unnamed parameter is not declared).
-            let name = match written.and_then(|p| p.name.as_ref()) {
-                Some(ident) => Some((ident.symbol, self.shared_name(ident))),
-                None => None,
-            };
+            let name = written
+                .and_then(|p| p.name.as_ref())
+                .map(|ident| (ident.symbol, self.shared_name(ident)));
             if let Some(ty) = param.resource {
                 if let (Some(&global), Some((name, _))) = (resource_arguments.next(), &name) {
                     cx.declare(*name, LocalSymbol::Resource { global, ty });
