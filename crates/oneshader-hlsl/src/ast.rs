@@ -78,15 +78,16 @@ impl Arena {
 pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
     pub items: &'a [Item<'a>],
-    /// The spellings of the tokens the tree was parsed from: each name's text is an arena
-    /// copy of one, and its [`Ident::symbol`] names it here, so that a name lowering
-    /// keeps (an IR name) is shared from here ([`TranslationUnit::shared_name`]).
-    spellings: Spellings,
+    /// The spellings of the tokens the tree was parsed from, their texts in the tree's
+    /// arena: each name's text is one of them, and its [`Ident::symbol`] names it here, so
+    /// that a name lowering keeps (an IR name) is shared from here
+    /// ([`TranslationUnit::shared_name`]).
+    spellings: Spellings<'a>,
 }
 
 impl<'a> TranslationUnit<'a> {
     /// The unit of `items`, parsed from tokens spelled in `spellings`.
-    pub(crate) fn new(items: &'a [Item<'a>], spellings: Spellings) -> TranslationUnit<'a> {
+    pub(crate) fn new(items: &'a [Item<'a>], spellings: Spellings<'a>) -> TranslationUnit<'a> {
         TranslationUnit { items, spellings }
     }
 
