@@ -78,10 +78,11 @@ impl Arena {
 pub struct TranslationUnit<'a> {
     /// Top-level items in source order.
     pub items: &'a [Item<'a>],
-    /// The spellings of the tokens the tree was parsed from: each name's text is an arena
-    /// copy of one, and its [`Ident::symbol`] names it here, so that a name lowering
-    /// keeps (an IR name) is shared from here ([`TranslationUnit::shared_name`]).
-    spellings: Spellings,
+    /// The spellings of the tokens the tree was parsed from, their texts in the tree's
+    /// arena: each name's text is one of them, and its [`Ident::symbol`] names it here, so
+    /// that a name lowering keeps (an IR name) is shared from here
+    /// ([`TranslationUnit::shared_name`]).
+    spellings: Spellings<'a>,
     /// The symbol of `this` in `spellings` (added if the source never spells it), the
     /// name lowering gives a member function's implicit parameter.
     this: Symbol,
@@ -89,7 +90,7 @@ pub struct TranslationUnit<'a> {
 
 impl<'a> TranslationUnit<'a> {
     /// The unit of `items`, parsed from tokens spelled in `spellings`.
-    pub(crate) fn new(items: &'a [Item<'a>], mut spellings: Spellings) -> TranslationUnit<'a> {
+    pub(crate) fn new(items: &'a [Item<'a>], mut spellings: Spellings<'a>) -> TranslationUnit<'a> {
         let this = spellings.intern("this");
         TranslationUnit {
             items,
@@ -119,7 +120,7 @@ impl<'a> TranslationUnit<'a> {
     }
 
     /// The spelling of `ident` (a name of this tree) as a shared string: the spelling
-    /// table's, so that sharing it allocates nothing.
+    /// table's, made the first time a name of that spelling is asked for and shared after.
     pub(crate) fn shared_name(&self, ident: &Ident) -> Arc<str> {
         self.spellings.shared(ident.symbol)
     }

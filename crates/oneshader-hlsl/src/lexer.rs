@@ -6,10 +6,13 @@
 //! spelling and are converted by [`parse_int_literal`] / [`parse_float_literal`]
 //! when someone needs the value.
 
+use std::cell::OnceCell;
 use std::sync::{Arc, OnceLock};
 
 use logos::Logos;
 use oneshader_ir::{codes, Diagnostic, Diagnostics, FileId, Span};
+
+use crate::ast::Arena;
 
 /// The raw token classes that logos recognises.
 ///
@@ -463,8 +466,10 @@ impl Symbol {
 ///
 /// Tokens hold a [`Symbol`] rather than their text, so they are small `Copy` values
 /// that move without reference counting, and equal spellings compare as equal numbers.
-/// Where lowering keeps a name of the syntax tree (an IR name, a scope's key), it shares
-/// the spelling from here by the name's symbol ([`Spellings::shared`]).
+/// The texts live in the compile's [`Arena`] (where the syntax tree's names are them),
+/// not in an allocation each. Where lowering keeps a name of the syntax tree (an IR name, a scope's key), it shares
+/// the spelling from here by the name's symbol ([`Spellings::shared`]): a shared copy is
+/// made the first time a spelling is asked for, and only then.
 ///
 /// Every table starts with fixed symbols: the empty spelling, then the punctuation
 /// ([`PUNCTUATION`]), the newlines, the keywords ([`KEYWORDS`]) and the two words the
@@ -472,9 +477,11 @@ impl Symbol {
 /// gives punctuation its symbol without looking its text up, and a keyword costs no
 /// stored copy of its text.
 #[derive(Clone, Debug)]
-pub struct Spellings {
+pub struct Spellings<'a> {
+    /// Where the added spellings' texts are placed.
+    arena: &'a Arena,
     /// The spellings the compile added, from symbol [`Symbol::FIXED`] on.
-    entries: Vec<Arc<str>>,
+    entries: Vec<Entry<'a>>,
     /// The symbols of the spellings looked up so far but the empty and one-byte ones,
     /// each with its [`SpellingKey`], placed by the key's hash: open addressing with
     /// linear probing, a power of two long, [`Symbol::EMPTY`] marking a free slot, at
@@ -489,6 +496,15 @@ pub struct Spellings {
     /// The symbols of one-byte spellings (`i`, `0`, and punctuation not from the lexer)
     /// by their byte, found without hashing; [`Symbol::EMPTY`] until first looked up.
     one_byte: [Symbol; 128],
+}
+
+/// A spelling a compile added to its [`Spellings`].
+#[derive(Clone, Debug)]
+struct Entry<'a> {
+    /// The text, in the compile's arena.
+    text: &'a str,
+    /// The text as a shared string, made when first asked for ([`Spellings::shared`]).
+    shared: OnceCell<Arc<str>>,
 }
 
 /// One place of [`Spellings::index`]: a spelling's symbol and key.
@@ -632,25 +648,18 @@ fn short_word(bytes: &[u8]) -> u64 {
     }
 }
 
-impl Default for Spellings {
-    /// A table holding only the fixed spellings, with room for few more (a placeholder
-    /// until a compile's own table replaces it); [`Spellings::new`] is the one to fill.
-    fn default() -> Self {
-        Spellings::with_capacity(1)
-    }
-}
-
-impl Spellings {
-    /// A table holding only the fixed spellings, sized for a small file's spellings
-    /// (a large one's regrow the tables a few times).
-    pub fn new() -> Spellings {
-        Spellings::with_capacity(128)
+impl<'a> Spellings<'a> {
+    /// A table holding only the fixed spellings, whose added texts go to `arena`, sized
+    /// for a small file's spellings (a large one's regrow the tables a few times).
+    pub fn new(arena: &'a Arena) -> Spellings<'a> {
+        Spellings::with_capacity(arena, 128)
     }
 
     /// A table holding only the fixed spellings, with room for `expected` more.
-    fn with_capacity(expected: usize) -> Spellings {
+    fn with_capacity(arena: &'a Arena, expected: usize) -> Spellings<'a> {
         let slots = (expected * 2).next_power_of_two();
         Spellings {
+            arena,
             entries: Vec::with_capacity(expected),
             index: vec![Slot::FREE; slots],
             shift: slot_shift(slots),
@@ -753,7 +762,10 @@ impl Spellings {
     /// Adds `text` as a new spelling.
     fn push(&mut self, text: &str) -> Symbol {
         let symbol = Symbol((Symbol::FIXED + self.entries.len()) as u32);
-        self.entries.push(Arc::from(text));
+        self.entries.push(Entry {
+            text: self.arena.text(text),
+            shared: OnceCell::new(),
+        });
         symbol
     }
 
@@ -781,9 +793,9 @@ impl Spellings {
 
     /// The text of `symbol` (empty for a symbol of another table).
     #[inline]
-    pub fn text(&self, symbol: Symbol) -> &str {
+    pub fn text(&self, symbol: Symbol) -> &'a str {
         match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
-            Some(text) => text,
+            Some(entry) => entry.text,
             None => fixed_text(symbol),
         }
     }
@@ -804,12 +816,13 @@ impl Spellings {
         }
     }
 
-    /// The text of `symbol`, shared without a copy (for names lowering keeps; a fixed
-    /// spelling, a keyword taken as a name, from one process-wide copy).
+    /// The text of `symbol` as a shared string, for names lowering keeps: copied on the
+    /// first call for the symbol, shared without a copy after (a fixed spelling, a keyword
+    /// taken as a name, from one process-wide copy).
     #[inline]
     pub fn shared(&self, symbol: Symbol) -> Arc<str> {
         match self.entries.get(symbol.index().wrapping_sub(Symbol::FIXED)) {
-            Some(text) => Arc::clone(text),
+            Some(entry) => Arc::clone(entry.shared.get_or_init(|| Arc::from(entry.text))),
             None => shared_fixed_text(symbol),
         }
     }
@@ -822,7 +835,7 @@ impl Spellings {
     }
 
     /// The spellings from the `first`-th on (by symbol index), with their symbols.
-    pub(crate) fn since(&self, first: usize) -> impl Iterator<Item = (Symbol, &str)> {
+    pub(crate) fn since(&self, first: usize) -> impl Iterator<Item = (Symbol, &'a str)> + '_ {
         let first = first.max(Symbol::FIXED);
         let entries = self
             .entries
@@ -830,7 +843,7 @@ impl Spellings {
             .unwrap_or_default();
         (first..)
             .zip(entries)
-            .map(|(index, text)| (Symbol(index as u32), &**text))
+            .map(|(index, entry)| (Symbol(index as u32), entry.text))
     }
 
     /// How many spellings the table holds, the fixed ones included (every symbol's
@@ -913,7 +926,7 @@ impl Token {
 pub fn lex(
     file: FileId,
     text: &str,
-    spellings: &mut Spellings,
+    spellings: &mut Spellings<'_>,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Token> {
     lex_at::<true>(file, text, 0, spellings, diagnostics, |_, _| {})
@@ -948,10 +961,12 @@ pub(crate) fn lex_lines(
     file: FileId,
     text: &str,
     base: u32,
-    spellings: &mut Spellings,
+    spellings: &mut Spellings<'_>,
     diagnostics: &mut Diagnostics,
 ) -> Lines {
-    let lines = text.len() / 32 + 1;
+    // Lines average 25 to 31 bytes in the shaders measured: a guess on the short side
+    // spares regrowing the two vectors.
+    let lines = text.len() / 24 + 1;
     let mut ends = Vec::with_capacity(lines);
     let mut starts = Vec::with_capacity(lines);
     starts.push(base);
@@ -988,13 +1003,14 @@ fn lex_at<const NEWLINES: bool>(
     file: FileId,
     text: &str,
     base: u32,
-    spellings: &mut Spellings,
+    spellings: &mut Spellings<'_>,
     diagnostics: &mut Diagnostics,
     mut newline: impl FnMut(Option<(usize, u32)>, u32),
 ) -> Vec<Token> {
-    // HLSL averages about five bytes a token (newlines included); one guess saves the
-    // regrowth of a large vector.
-    let mut tokens = Vec::with_capacity(text.len() / 4 + 16);
+    // HLSL averages three to six bytes a token (newlines included); one guess on the
+    // short side saves the regrowth of a large vector (room never written is never
+    // touched).
+    let mut tokens = Vec::with_capacity(text.len() / 3 + 16);
     let mut lexer = Raw::lexer(text);
     let mut leading_space = false;
     let mut line_start = true;
@@ -1431,7 +1447,7 @@ mod tests {
 
     fn kinds(src: &str) -> Vec<TokenKind> {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
+        let toks = lex(FileId(0), src, &mut Spellings::new(&Arena::new()), &mut d);
         assert!(!d.has_errors(), "{:?}", d);
         toks.into_iter().map(|t| t.kind).collect()
     }
@@ -1480,7 +1496,7 @@ mod tests {
         let toks = lex(
             FileId(0),
             "a/* x\n y */b // c\nd \\\ne",
-            &mut Spellings::new(),
+            &mut Spellings::new(&Arena::new()),
             &mut d,
         );
         let k: Vec<_> = toks.iter().map(|t| t.kind).collect();
@@ -1498,7 +1514,7 @@ mod tests {
             FileId(0),
             text,
             0,
-            &mut Spellings::new(),
+            &mut Spellings::new(&Arena::new()),
             &mut Diagnostics::new(),
         );
         let newlines = text.match_indices('\n').map(|(i, _)| i as u32 + 1);
@@ -1516,7 +1532,7 @@ mod tests {
                 FileId(0),
                 &text,
                 0,
-                &mut Spellings::new(),
+                &mut Spellings::new(&Arena::new()),
                 &mut Diagnostics::new(),
             );
             let scanned = oneshader_ir::SourceFile::new("", text.clone());
@@ -1553,7 +1569,8 @@ mod tests {
     #[test]
     fn leading_space_follows_the_bytes_before() {
         let check = |text: &str| {
-            let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
+            let arena = Arena::new();
+            let (mut spellings, mut diagnostics) = (Spellings::new(&arena), Diagnostics::new());
             let tokens = lex(FileId(0), text, &mut spellings, &mut diagnostics);
             let skipped = skipped_ends(text);
             for token in tokens.iter().filter(|t| t.kind != TokenKind::Eof) {
@@ -1606,9 +1623,12 @@ mod tests {
             "\\", "\r", "\n", "\n", "/", "*", "\"", "a", "1", " ", "#", ";", "@", "if",
         ];
         for text in random_texts(&pieces, 0x9e37_79b9_7f4a_7c15_u64, 400, 80) {
-            let (mut spellings, mut diagnostics) = (Spellings::new(), Diagnostics::new());
+            let arena = Arena::new();
+            let (mut spellings, mut diagnostics) = (Spellings::new(&arena), Diagnostics::new());
             let all = lex(FileId(0), &text, &mut spellings, &mut diagnostics);
-            let (mut line_spellings, mut line_diagnostics) = (Spellings::new(), Diagnostics::new());
+            let line_arena = Arena::new();
+            let (mut line_spellings, mut line_diagnostics) =
+                (Spellings::new(&line_arena), Diagnostics::new());
             let lines = lex_lines(
                 FileId(0),
                 &text,
@@ -1755,7 +1775,12 @@ mod tests {
     #[test]
     fn invalid_characters_are_reported_and_skipped() {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), "a @ b $", &mut Spellings::new(), &mut d);
+        let toks = lex(
+            FileId(0),
+            "a @ b $",
+            &mut Spellings::new(&Arena::new()),
+            &mut d,
+        );
         assert_eq!(toks.len(), 3);
         let spans: Vec<_> = d
             .iter()
@@ -1776,7 +1801,7 @@ mod tests {
         lex(
             FileId(0),
             "a \"abc\nb /* never",
-            &mut Spellings::new(),
+            &mut Spellings::new(&Arena::new()),
             &mut d,
         );
         let codes: Vec<_> = d.iter().map(|d| d.code).collect();
@@ -1785,7 +1810,8 @@ mod tests {
 
     #[test]
     fn shared_texts_are_shared_not_copied() {
-        let mut spellings = Spellings::new();
+        let arena = Arena::new();
+        let mut spellings = Spellings::new(&arena);
         let texts: Vec<String> = (0..300)
             .map(|i| "abcdefghij_".repeat(i % 3) + &i.to_string())
             .chain(["q", "acc", "defined", "float", "+=", ""].map(String::from))
@@ -1800,7 +1826,8 @@ mod tests {
 
     #[test]
     fn spellings_are_interned_once_through_growth() {
-        let mut spellings = Spellings::new();
+        let arena = Arena::new();
+        let mut spellings = Spellings::new(&arena);
         let names: Vec<String> = (0..5000).map(|i| format!("name_{i}")).collect();
         let symbols: Vec<Symbol> = names.iter().map(|n| spellings.intern(n)).collect();
         for (name, &symbol) in names.iter().zip(&symbols) {
@@ -1817,7 +1844,8 @@ mod tests {
 
     #[test]
     fn symbol_of_finds_only_what_was_interned() {
-        let mut spellings = Spellings::new();
+        let arena = Arena::new();
+        let mut spellings = Spellings::new(&arena);
         let texts = ["x", "ab", "groupshared", "a_long_name_of_many_bytes", "\n"];
         for text in texts {
             assert_eq!(spellings.symbol_of(text), None, "{text:?}");
@@ -1852,7 +1880,8 @@ mod tests {
             "abcdefghgh",
             "0123456789abcdefg",
         ];
-        let mut spellings = Spellings::default();
+        let arena = Arena::new();
+        let mut spellings = Spellings::with_capacity(&arena, 1);
         let symbols: Vec<Symbol> = texts.iter().map(|t| spellings.intern(t)).collect();
         for (text, &symbol) in texts.iter().zip(&symbols) {
             assert_eq!(
@@ -1865,7 +1894,8 @@ mod tests {
 
     #[test]
     fn fixed_spellings_keep_their_symbols() {
-        let mut spellings = Spellings::new();
+        let arena = Arena::new();
+        let mut spellings = Spellings::new(&arena);
         for (place, &(text, kind)) in PUNCTUATION.iter().enumerate() {
             let symbol = Symbol(1 + place as u32);
             assert_eq!(spellings.intern(text), symbol, "{text}");
@@ -1905,7 +1935,7 @@ mod tests {
     /// The tokens and diagnostics of `src`, as [`Scanned`].
     fn scanned(src: &str) -> Scanned {
         let mut d = Diagnostics::new();
-        let toks = lex(FileId(0), src, &mut Spellings::new(), &mut d);
+        let toks = lex(FileId(0), src, &mut Spellings::new(&Arena::new()), &mut d);
         let toks = toks
             .iter()
             .map(|t| (t.kind, t.span.start, t.span.end))

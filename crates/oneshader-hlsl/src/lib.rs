@@ -51,7 +51,8 @@ pub fn parse<'a>(
     loader: &dyn FileLoader,
 ) -> (ast::TranslationUnit<'a>, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
-    let preprocessed = preprocess::preprocess(source_map, main, options, loader, &mut diagnostics);
+    let preprocessed =
+        preprocess::preprocess(arena, source_map, main, options, loader, &mut diagnostics);
     let records = provenance::Provenance {
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
@@ -87,7 +88,11 @@ pub fn compile(
     loader: &dyn FileLoader,
 ) -> (Option<Module>, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
+    // The syntax tree and its spellings live here until lowering is done, and are freed
+    // whole.
+    let arena = ast::Arena::new();
     let preprocessed = preprocess::preprocess(
+        &arena,
         source_map,
         main,
         &options.preprocess,
@@ -98,8 +103,6 @@ pub fn compile(
         expansions: preprocessed.expansions,
         inclusions: preprocessed.inclusions,
     };
-    // The syntax tree lives here until lowering is done, and is freed whole.
-    let arena = ast::Arena::new();
     let unit = parser::parse_preprocessed(
         &arena,
         preprocessed.tokens,

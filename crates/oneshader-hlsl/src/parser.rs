@@ -51,7 +51,7 @@ type PResult<T> = Result<T, Failed>;
 pub fn parse_tokens<'a>(
     arena: &'a Arena,
     mut tokens: Vec<Token>,
-    spellings: Spellings,
+    spellings: Spellings<'a>,
     diagnostics: &mut Diagnostics,
 ) -> TranslationUnit<'a> {
     tokens.retain(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Placemarker));
@@ -63,7 +63,7 @@ pub fn parse_tokens<'a>(
 pub(crate) fn parse_preprocessed<'a>(
     arena: &'a Arena,
     mut tokens: Vec<Token>,
-    spellings: Spellings,
+    spellings: Spellings<'a>,
     diagnostics: &mut Diagnostics,
 ) -> TranslationUnit<'a> {
     let end = match tokens.last() {
@@ -79,7 +79,6 @@ pub(crate) fn parse_preprocessed<'a>(
     };
     let mut parser = Parser {
         arena,
-        names: vec![None; spellings.len()],
         prev_span: tokens.first().map_or(end.span, |t| t.span),
         current: tokens.first().copied().unwrap_or(end),
         tokens,
@@ -100,14 +99,11 @@ pub(crate) fn parse_preprocessed<'a>(
 }
 
 struct Parser<'a, 'd> {
-    /// Where the tree's nodes, lists and names are placed.
+    /// Where the tree's nodes and lists are placed.
     arena: &'a Arena,
-    /// The arena's copy of each spelling used as a name so far, by symbol index: a
-    /// spelling is copied once however often it is used.
-    names: Vec<Option<&'a str>>,
     tokens: Vec<Token>,
-    /// The spellings of `tokens`.
-    spellings: Spellings,
+    /// The spellings of `tokens`, in the arena: a name of the tree is one.
+    spellings: Spellings<'a>,
     /// The last token, `Eof`: what reading past the end gives.
     end: Token,
     /// The token at `pos` (`end` past the last one): what [`Parser::peek`] gives, kept
@@ -346,7 +342,7 @@ fn contextual_modifier(text: &str) -> Option<Modifier> {
     })
 }
 
-fn describe(token: &Token, spellings: &Spellings) -> String {
+fn describe(token: &Token, spellings: &Spellings<'_>) -> String {
     match token.kind {
         TokenKind::Eof => "end of file".to_string(),
         TokenKind::PragmaPackMatrix => "'#pragma pack_matrix'".to_string(),
@@ -382,7 +378,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// The spelling of `token`.
-    fn text(&self, token: &Token) -> &str {
+    fn text(&self, token: &Token) -> &'a str {
         self.spellings.text(token.text)
     }
 
@@ -396,26 +392,12 @@ impl<'a> Parser<'a, '_> {
     fn bump_ident(&mut self) -> Ident<'a> {
         let t = *self.peek();
         let ident = Ident {
-            name: self.name(t.text),
+            name: self.spellings.text(t.text),
             symbol: t.text,
             span: t.span,
         };
         self.advance();
         ident
-    }
-
-    /// The arena's copy of the spelling of `symbol`, made on its first use.
-    fn name(&mut self, symbol: Symbol) -> &'a str {
-        match self.names.get_mut(symbol.index()) {
-            Some(&mut Some(name)) => name,
-            Some(slot) => {
-                let name: &'a str = self.arena.text(self.spellings.text(symbol));
-                *slot = Some(name);
-                name
-            }
-            // A symbol added after parsing began (none is): copied on each use.
-            None => self.arena.text(self.spellings.text(symbol)),
-        }
     }
 
     /// `nodes` moved into an arena slice.
@@ -2045,7 +2027,7 @@ mod tests {
         let mut map = SourceMap::new();
         let file = map.add("test.hlsl", src);
         let mut diagnostics = Diagnostics::new();
-        let mut spellings = Spellings::new();
+        let mut spellings = Spellings::new(arena);
         let tokens = lex(file, src, &mut spellings, &mut diagnostics);
         let unit = parse_tokens(arena, tokens, spellings, &mut diagnostics);
         (unit, diagnostics.into_vec(), map)
@@ -2281,6 +2263,32 @@ mod tests {
             panic!("not an expression");
         };
         assert_eq!(sexpr(store), "(=None ([] Kept (+ waveBase laneOffset)) v)");
+    }
+
+    #[test]
+    fn names_are_the_spelling_tables_texts() {
+        let arena = Arena::new();
+        let unit = parse_ok(&arena, "float value; float f() { return value + value; }");
+        let f = function(&unit, "f");
+        let Some(StmtKind::Return(Some(sum))) = f.body.as_ref().map(|b| &b.statements[0].kind)
+        else {
+            panic!("{:?}", f.body);
+        };
+        let ExprKind::Binary(sum) = &sum.kind else {
+            panic!("{sum:?}");
+        };
+        let names = [&sum.lhs, &sum.rhs].map(|e| match &e.kind {
+            ExprKind::Name(name) => name.to_path(e.span).last,
+            kind => panic!("{kind:?}"),
+        });
+        let Some(Item::Variable(global)) = unit.items.first() else {
+            panic!("{:?}", unit.items);
+        };
+        let table = global.declarators[0].name.name;
+        for name in names {
+            assert_eq!(name.name, "value");
+            assert!(std::ptr::eq(name.name, table), "one copy of a spelling");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use oneshader_ir::{codes, Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use oneshader_ir::{FastHashMap, FastHashSet};
 
+use crate::ast::Arena;
 use crate::lexer::{
     lex, lex_lines, parse_int_literal, ExpansionId, HideSet, IntSuffix, LineEnd, Lines, Spellings,
     Symbol, Token, TokenKind,
@@ -227,9 +228,9 @@ pub struct Inclusion {
     pub directive: Span,
 }
 
-/// The preprocessor's output.
-#[derive(Clone, Debug, Default)]
-pub struct Preprocessed {
+/// The preprocessor's output, its spellings' texts in the compile's [`Arena`].
+#[derive(Clone, Debug)]
+pub struct Preprocessed<'a> {
     /// Tokens for the parser, without newlines, ending with [`TokenKind::Eof`].
     pub tokens: Vec<Token>,
     /// Every macro expansion, indexed by [`ExpansionId`].
@@ -237,7 +238,7 @@ pub struct Preprocessed {
     /// Every followed `#include`, in order.
     pub inclusions: Vec<Inclusion>,
     /// The spellings of the tokens.
-    pub spellings: Spellings,
+    pub spellings: Spellings<'a>,
 }
 
 #[derive(Debug)]
@@ -374,14 +375,18 @@ impl Frame {
 }
 
 /// Runs the preprocessor on `main` (already in `source_map`); included files are added to it.
-pub fn preprocess(
+///
+/// The spellings of the tokens go to `arena` (where the syntax tree parsed from them
+/// will name them).
+pub fn preprocess<'a>(
+    arena: &'a Arena,
     source_map: &mut SourceMap,
     main: FileId,
     options: &PreprocessOptions,
     loader: &dyn FileLoader,
     diagnostics: &mut Diagnostics,
-) -> Preprocessed {
-    let spellings = Spellings::new();
+) -> Preprocessed<'a> {
+    let spellings = Spellings::new(arena);
     // The `<built-in>` file is the source map's next file, after the main one, before any
     // inclusion.
     let mut predefined = Predefined::new(options);
@@ -548,9 +553,9 @@ enum PredefinedName {
     Number(NumberLine),
 }
 
-struct Preprocessor<'a> {
+struct Preprocessor<'a, 's> {
     /// The spellings of every token read or made.
-    spellings: Spellings,
+    spellings: Spellings<'s>,
     /// The hide sets of the tokens made by expansions.
     hide_sets: HideSets,
     map: &'a mut SourceMap,
@@ -712,7 +717,7 @@ impl HideSets {
 
 /// The spelling of tokens as `#` stringizes them: whitespace between two tokens, a line
 /// break included, is one space.
-fn spell(spellings: &Spellings, tokens: &[Token]) -> String {
+fn spell(spellings: &Spellings<'_>, tokens: &[Token]) -> String {
     let mut text = String::new();
     for (i, t) in tokens.iter().enumerate() {
         // The first token of a line has no leading space of its own: the line break is.
@@ -724,7 +729,7 @@ fn spell(spellings: &Spellings, tokens: &[Token]) -> String {
     text
 }
 
-impl Preprocessor<'_> {
+impl Preprocessor<'_, '_> {
     fn error(&mut self, code: Code, span: Span, message: impl Into<String>) {
         self.diagnostics
             .push(Diagnostic::error(code, span, message));
@@ -1858,7 +1863,7 @@ impl PpValue {
 
 /// Evaluates a macro-expanded `#if` expression with C's integer rules.
 struct ConditionEvaluator<'t> {
-    spellings: &'t Spellings,
+    spellings: &'t Spellings<'t>,
     tokens: &'t [Token],
     pos: usize,
     depth: usize,
@@ -2108,7 +2113,8 @@ mod tests {
         let text = loader.load("main.hlsl").map(|f| f.text).unwrap_or_default();
         let main = map.add("main.hlsl", text);
         let mut diagnostics = Diagnostics::new();
-        let out = preprocess(&mut map, main, options, loader, &mut diagnostics);
+        let arena = Arena::new();
+        let out = preprocess(&arena, &mut map, main, options, loader, &mut diagnostics);
         let text: Vec<&str> = out
             .tokens
             .iter()
@@ -2136,7 +2142,9 @@ mod tests {
         let main = map.add("main.hlsl", src.to_owned());
         let mut diagnostics = Diagnostics::new();
         let loader = MemoryLoader::new();
+        let arena = Arena::new();
         let out = preprocess(
+            &arena,
             &mut map,
             main,
             &PreprocessOptions::default(),
@@ -2564,7 +2572,8 @@ mod tests {
 
     #[test]
     fn hide_set_operations() {
-        let mut spellings = Spellings::new();
+        let arena = Arena::new();
+        let mut spellings = Spellings::new(&arena);
         let [x, y, z] = ["X", "Y", "Z"].map(|name| spellings.intern(name));
         let mut sets = HideSets::default();
         let xs = sets.single(x);
@@ -2603,7 +2612,9 @@ mod tests {
         let mut loader = MemoryLoader::new();
         loader.add("main.hlsl", "");
         let mut diagnostics = Diagnostics::new();
+        let arena = Arena::new();
         let out = preprocess(
+            &arena,
             &mut map,
             main,
             &PreprocessOptions::default(),
