@@ -335,6 +335,23 @@ impl<'a> Writer<'a> {
                 accept,
                 reject,
             } => self.select(out, context, condition, accept, reject),
+            // Loads are the commonest leaves: a local's is its name (locals are never
+            // atomic), written without `load`'s checks.
+            Expression::Load { pointer } => {
+                let local = match context.function.expressions.try_get(pointer) {
+                    Some(&Expression::LocalVariable(local)) => {
+                        context.lists.locals.get(local.index())
+                    }
+                    _ => None,
+                };
+                match local {
+                    Some(name) => {
+                        out.push_str(name);
+                        Ok(())
+                    }
+                    None => self.load(out, context, handle, pointer),
+                }
+            }
             _ => self.other_expression(out, context, handle, expression),
         }
     }
