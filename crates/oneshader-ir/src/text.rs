@@ -211,6 +211,16 @@ pub fn push_decimal(out: &mut String, value: u64) {
         out.push(char::from(b'0' + (value % 10) as u8));
         return;
     }
+    // Three and four digits (the `_eN` names of long functions) likewise.
+    if value < 10_000 {
+        if value >= 1000 {
+            out.push(char::from(b'0' + (value / 1000) as u8));
+        }
+        out.push(char::from(b'0' + (value / 100 % 10) as u8));
+        out.push(char::from(b'0' + (value / 10 % 10) as u8));
+        out.push(char::from(b'0' + (value % 10) as u8));
+        return;
+    }
     let mut divisor = 1;
     while value / divisor >= 10 {
         divisor *= 10;
@@ -247,6 +257,12 @@ mod tests {
             10,
             99,
             100,
+            305,
+            999,
+            1000,
+            4096,
+            9999,
+            10_000,
             4_294_967_295,
             10_000_000_000_000_000_000,
             u64::MAX,
