@@ -49,18 +49,24 @@ static IDENTIFIER_BYTES: [bool; 256] = {
     table
 };
 
-/// The first of `base_1`, `base_2`, … that `is_taken` says is free: the name a scope
-/// numbers when `base` itself is taken. Each candidate is written over the last one.
-pub fn first_free_numbered(base: &str, mut is_taken: impl FnMut(&str) -> bool) -> String {
-    let mut candidate = String::with_capacity(base.len() + 3);
+/// Writes into `candidate` the first of `base_1`, `base_2`, … that `is_taken` says is
+/// free: the name a scope numbers when `base` itself is taken. Each candidate is written
+/// over the last one, in `candidate`'s room (the scope keeps it for the next name).
+pub fn first_free_numbered(
+    candidate: &mut String,
+    base: &str,
+    mut is_taken: impl FnMut(&str) -> bool,
+) {
+    candidate.clear();
+    candidate.push_str(base);
+    candidate.push('_');
+    let prefix = candidate.len();
     let mut suffix = 1;
     loop {
-        candidate.clear();
-        candidate.push_str(base);
-        candidate.push('_');
-        push_decimal(&mut candidate, suffix);
-        if !is_taken(&candidate) {
-            return candidate;
+        candidate.truncate(prefix);
+        push_decimal(candidate, suffix);
+        if !is_taken(candidate) {
+            return;
         }
         suffix += 1;
     }
@@ -205,6 +211,16 @@ pub fn push_decimal(out: &mut String, value: u64) {
         out.push(char::from(b'0' + (value % 10) as u8));
         return;
     }
+    // Three and four digits (the `_eN` names of long functions) likewise.
+    if value < 10_000 {
+        if value >= 1000 {
+            out.push(char::from(b'0' + (value / 1000) as u8));
+        }
+        out.push(char::from(b'0' + (value / 100 % 10) as u8));
+        out.push(char::from(b'0' + (value / 10 % 10) as u8));
+        out.push(char::from(b'0' + (value % 10) as u8));
+        return;
+    }
     let mut divisor = 1;
     while value / divisor >= 10 {
         divisor *= 10;
@@ -225,8 +241,11 @@ mod tests {
     #[test]
     fn numbered_names_take_the_first_free_number() {
         let taken = ["x_1", "x_2", "x_4"];
-        assert_eq!(first_free_numbered("x", |c| taken.contains(&c)), "x_3");
-        assert_eq!(first_free_numbered("y", |c| taken.contains(&c)), "y_1");
+        let mut candidate = String::from("left over");
+        first_free_numbered(&mut candidate, "x", |c| taken.contains(&c));
+        assert_eq!(candidate, "x_3");
+        first_free_numbered(&mut candidate, "y", |c| taken.contains(&c));
+        assert_eq!(candidate, "y_1");
     }
 
     #[test]
@@ -238,6 +257,12 @@ mod tests {
             10,
             99,
             100,
+            305,
+            999,
+            1000,
+            4096,
+            9999,
+            10_000,
             4_294_967_295,
             10_000_000_000_000_000_000,
             u64::MAX,

@@ -10,8 +10,8 @@ use oneshader_ir::analysis::{pointer_root, PointerRoot};
 use oneshader_ir::concat_text;
 use oneshader_ir::{
     AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Block, Diagnostic,
-    Expression, Function, Handle, Literal, ScalarKind, ShaderStage, Statement, SwitchValue, Type,
-    TypeInner, UnaryOperator,
+    Expression, Function, Handle, Literal, LocalVariable, ScalarKind, ShaderStage, Statement,
+    SwitchValue, Type, TypeInner, UnaryOperator,
 };
 
 use crate::layout::Slot;
@@ -907,8 +907,50 @@ impl<'w, 'a> FunctionWriter<'w, 'a> {
             Expression::Unary { op, expr } => self.unary(op, expr),
             Expression::Binary { op, left, right } => self.binary(op, left, right),
             Expression::Math { fun, ref args } => crate::math::write(self, h, fun, args),
+            // A variable and the load of a local are its name (the commonest leaves),
+            // written here without `other_expr`'s frame.
+            Expression::LocalVariable(_) | Expression::Load { .. } => {
+                let read = self.variable_read(expression);
+                match read.and_then(|local| self.lists.locals.get(local.index())) {
+                    Some(name) => {
+                        self.out.push_str(name);
+                        Ok(())
+                    }
+                    None => self.other_expr(h, expression),
+                }
+            }
             _ => self.other_expr(h, expression),
         }
+    }
+
+    /// The local variable whose name `expression` is written as when it is a local
+    /// variable, or a load of an unbound local variable (a plain read of it: no atomic,
+    /// packed or `constant` memory to take care of); `None` for anything else.
+    #[inline]
+    fn variable_read(&self, expression: &Expression) -> Option<Handle<LocalVariable>> {
+        let local = match *expression {
+            Expression::LocalVariable(local) => local,
+            Expression::Load { pointer } if !self.is_bound(pointer) => {
+                let Some(&Expression::LocalVariable(local)) =
+                    self.function.expressions.try_get(pointer)
+                else {
+                    return None;
+                };
+                let ty = self.function.expression_types.get(pointer.index())?;
+                if !matches!(
+                    self.w.types.inner(*ty),
+                    Some(TypeInner::Pointer {
+                        space: AddressSpace::Function,
+                        ..
+                    })
+                ) {
+                    return None;
+                }
+                local
+            }
+            _ => return None,
+        };
+        Some(local)
     }
 
     /// `-x`, `!x` or `~x`.

@@ -335,6 +335,23 @@ impl<'a> Writer<'a> {
                 accept,
                 reject,
             } => self.select(out, context, condition, accept, reject),
+            // Loads are the commonest leaves: a local's is its name (locals are never
+            // atomic), written without `load`'s checks.
+            Expression::Load { pointer } => {
+                let local = match context.function.expressions.try_get(pointer) {
+                    Some(&Expression::LocalVariable(local)) => {
+                        context.lists.locals.get(local.index())
+                    }
+                    _ => None,
+                };
+                match local {
+                    Some(name) => {
+                        out.push_str(name);
+                        Ok(())
+                    }
+                    None => self.load(out, context, handle, pointer),
+                }
+            }
             _ => self.other_expression(out, context, handle, expression),
         }
     }
@@ -581,7 +598,33 @@ impl<'a> Writer<'a> {
     }
 
     /// Appends [`Self::reference`]'s text to `out`.
+    #[inline]
     pub(crate) fn write_reference(
+        &self,
+        out: &mut String,
+        context: &FunctionContext,
+        pointer: Handle<Expression>,
+    ) -> Res<()> {
+        // Most references are a local or a global itself: its name, without the frame of
+        // the general case.
+        let name = match context.function.expressions.try_get(pointer) {
+            Some(&Expression::LocalVariable(local)) => context.lists.locals.get(local.index()),
+            Some(&Expression::GlobalVariable(global)) => {
+                self.global_names.try_get(global).and_then(Option::as_ref)
+            }
+            _ => None,
+        };
+        match name {
+            Some(name) => {
+                out.push_str(name);
+                Ok(())
+            }
+            None => self.write_any_reference(out, context, pointer),
+        }
+    }
+
+    /// [`Self::write_reference`] for every pointer.
+    fn write_any_reference(
         &self,
         out: &mut String,
         context: &FunctionContext,

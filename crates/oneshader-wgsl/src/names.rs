@@ -649,7 +649,7 @@ mod tests {
     #[test]
     fn keeps_names_unique() {
         let mut namer = Scope::new();
-        namer.take_as_is("lane_index");
+        namer.take_as_is(Name::Borrowed("lane_index"));
         assert_eq!(&*namer.name("lane_index", "v"), "lane_index_1");
         assert_eq!(&*namer.name("x", "v"), "x");
         assert_eq!(&*namer.name("x", "v"), "x_1");

@@ -314,8 +314,8 @@ impl<'a> ModuleNames<'a> {
         all.reserve(
             2 + module.global_variables.len() + module.functions.len() + 2 * module.types.len(),
         );
-        all.take_as_is(LANE_INDEX);
-        all.take_as_is(LANE_COUNT);
+        all.take_as_is(Name::Borrowed(LANE_INDEX));
+        all.take_as_is(Name::Borrowed(LANE_COUNT));
         let global_names = module
             .global_variables
             .iter()
@@ -335,7 +335,7 @@ impl<'a> ModuleNames<'a> {
                 };
                 let base = struct_base_name(module, handle);
                 let atomic = concat_text!(base, "_atomic");
-                Some([all.name(&base, "S"), all.name(&atomic, "S")])
+                Some([struct_name(&mut all, base), all.name(&atomic, "S")])
             })
             .collect();
         (!all.numbered()).then_some(ModuleNames {
@@ -349,11 +349,21 @@ impl<'a> ModuleNames<'a> {
 
 /// The name a struct is given before it is made unique: its HLSL name, or `S` and its
 /// index.
-fn struct_base_name(module: &Module, ty: Handle<Type>) -> String {
-    module.types[ty]
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("S{}", ty.index()))
+fn struct_base_name(module: &Module, ty: Handle<Type>) -> Cow<'_, str> {
+    match &module.types[ty].name {
+        Some(name) => Cow::Borrowed(name),
+        None => Cow::Owned(format!("S{}", ty.index())),
+    }
+}
+
+/// The unique name `scope` gives a struct whose base name is `base`
+/// ([`struct_base_name`]): the HLSL name itself, borrowed, when it needs no change (so
+/// that [`Writer::type_at`] borrows it too).
+fn struct_name<'a>(scope: &mut Scope<'a>, base: Cow<'a, str>) -> Name<'a> {
+    match base {
+        Cow::Borrowed(name) => scope.name_in_ir(name, "S"),
+        Cow::Owned(name) => scope.name(&name, "S"),
+    }
 }
 
 impl<'a> ModuleWriter<'a> {
@@ -377,7 +387,10 @@ impl<'a> ModuleWriter<'a> {
             let mut scope = names.all.clone();
             scope.reserve(module.entry_points.len());
             for entry in &module.entry_points {
-                scope.take_as_is(&crate::names::identifier(&entry.name, "main"));
+                scope.take_as_is(Name::Owned(Rc::from(crate::names::identifier(
+                    &entry.name,
+                    "main",
+                ))));
             }
             scope.share();
             scope
@@ -582,8 +595,8 @@ impl<'a> Writer<'a> {
         // The globals, the helpers, about as many structs, and the fixed names.
         let globals = self.uses.iter().filter(|u| u.is_used()).count();
         self.namer.reserve(globals + 2 * self.helpers.len() + 3);
-        self.namer.take_as_is(LANE_INDEX);
-        self.namer.take_as_is(LANE_COUNT);
+        self.namer.take_as_is(Name::Borrowed(LANE_INDEX));
+        self.namer.take_as_is(Name::Borrowed(LANE_COUNT));
         let entry_name = crate::names::identifier(&self.entry.name, "main");
         // The module's names hold when the entry function's name is none of them.
         self.shared_names = self
@@ -740,12 +753,11 @@ impl<'a> Writer<'a> {
                         }
                         None => {
                             let base = struct_base_name(self.module, ty);
-                            let base = if atomic {
-                                concat_text!(base, "_atomic")
+                            if atomic {
+                                self.namer.name(&concat_text!(base, "_atomic"), "S")
                             } else {
-                                base
-                            };
-                            self.namer.name(&base, "S")
+                                struct_name(&mut self.namer, base)
+                            }
                         }
                     };
                     self.struct_names.insert((ty, atomic), name);
@@ -1661,7 +1673,7 @@ pub(crate) fn entry_function_name(name: &str) -> String {
         return identifier;
     }
     let mut namer = Scope::new();
-    namer.take_as_is(LANE_INDEX);
-    namer.take_as_is(LANE_COUNT);
+    namer.take_as_is(Name::Borrowed(LANE_INDEX));
+    namer.take_as_is(Name::Borrowed(LANE_COUNT));
     namer.name(name, "main").to_string()
 }

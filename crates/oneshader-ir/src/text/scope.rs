@@ -17,6 +17,9 @@ use super::{first_free_numbered, Name};
 #[derive(Clone, Debug, Default)]
 pub struct Names<'a> {
     table: HashTable<Name<'a>>,
+    /// Room for the candidates of a numbered name ([`first_free_numbered`]), kept with
+    /// the set so that it goes from function to function with [`FunctionLists`].
+    candidate: String,
 }
 
 /// The hash of `text` in every [`Names`].
@@ -267,8 +270,10 @@ impl<'a> Scope<'a> {
             self.outer_clash = true;
         }
         self.numbered = true;
-        let name =
-            Name::Owned(first_free_numbered(base, |candidate| self.try_name(candidate)).into());
+        let mut candidate = std::mem::take(&mut self.taken.candidate);
+        first_free_numbered(&mut candidate, base, |candidate| self.try_name(candidate));
+        let name = Name::Owned(Rc::from(candidate.as_str()));
+        self.taken.candidate = candidate;
         self.taken.insert(hash_of(&name), &name);
         name
     }
@@ -282,11 +287,8 @@ impl<'a> Scope<'a> {
 
     /// Takes `name`, one the writer makes up itself, as it is, noting it
     /// [`Scope::numbered`] if this scope took it already.
-    pub fn take_as_is(&mut self, name: &str) {
-        if !self
-            .taken
-            .insert(hash_of(name), &Name::Owned(Rc::from(name)))
-        {
+    pub fn take_as_is(&mut self, name: Name<'a>) {
+        if !self.taken.insert(hash_of(&name), &name) {
             self.numbered = true;
         }
     }
@@ -294,7 +296,7 @@ impl<'a> Scope<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FunctionLists, Scope};
+    use super::{FunctionLists, Name, Scope};
 
     #[test]
     fn inner_scopes_avoid_the_outer_names_but_not_each_others() {
@@ -333,7 +335,7 @@ mod tests {
     #[test]
     fn clashes_get_the_first_free_number() {
         let mut scope = Scope::new();
-        scope.take_as_is("i_1");
+        scope.take_as_is(Name::Borrowed("i_1"));
         assert!(!scope.numbered());
         assert_eq!(&*scope.take("i", Some("i")), "i");
         assert_eq!(&*scope.take("i", None), "i_2");
