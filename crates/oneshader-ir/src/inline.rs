@@ -934,11 +934,17 @@ impl Copy<'_> {
     /// the value its inlined body returns), so every expression gets its new handle
     /// first (the next free one, or the argument it stands for); the expressions are
     /// then appended, in runs between the arguments, and renamed in place.
+    ///
+    /// `own`: the source is the module's function being flattened, copied first into
+    /// `out` (empty but for its locals): its expressions and locals keep their handles,
+    /// and it was folded as it was built (the front end folds each expression), so
+    /// renaming and folding would change nothing, and are skipped.
     fn expressions_into(
         &mut self,
         out: &mut Function,
         arguments: &[Handle<Expression>],
         taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
+        own: bool,
     ) {
         let source = self.source;
         let (expressions, types) = match &taken {
@@ -986,7 +992,11 @@ impl Copy<'_> {
                 }
             }
         }
-        fold_from(out, start, Some(self));
+        if own {
+            debug_assert!(start == 0 && arguments.is_empty());
+        } else {
+            fold_from(out, start, Some(self));
+        }
         debug_assert_eq!(out.expressions.len(), next);
     }
 }
@@ -1104,7 +1114,7 @@ impl<'a> Inliner<'a> {
             returned: None,
         };
         copy.locals_into(&mut out);
-        copy.expressions_into(&mut out, &[], None);
+        copy.expressions_into(&mut out, &[], None, true);
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
@@ -1148,7 +1158,7 @@ impl<'a> Inliner<'a> {
         let mut copy = state.spare.copy_to_end(function, result.is_some());
         copy.locals_into(out);
         let start = out.expressions.len();
-        copy.expressions_into(out, arguments, None);
+        copy.expressions_into(out, arguments, None, false);
         let own = start..out.expressions.len();
         let mut inner = State {
             calls: calls.into_iter(),
@@ -1600,7 +1610,7 @@ impl<'a> Inliner<'a> {
             }
             copy.target = ReturnTarget::Wrapped { result: pointer };
         }
-        copy.expressions_into(out, arguments, taken);
+        copy.expressions_into(out, arguments, taken, false);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
             let zeroed = flat.zeroed_in_loop.get_or_init(|| zeroed_in_loop(callee));
