@@ -35,6 +35,7 @@
 //! The result is meant for a backend to write, not for the analyses: its expressions
 //! may refer to later ones (a call's result replaced by the value its body returned).
 
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use crate::arena::{emptied, Arena, Handle};
@@ -423,6 +424,9 @@ struct Flat {
     /// inside a loop, or the count of a caller's expressions, first needs it
     /// ([`zeroed_in_loop`]).
     zeroed_in_loop: OnceLock<Vec<(Handle<Expression>, Handle<LocalVariable>)>>,
+    /// Where the argument expressions of the body calls copy are, worked out when the
+    /// count of a caller's expressions or a copy first needs it.
+    arguments: OnceCell<ArgumentExpressions>,
 }
 
 impl Flat {
@@ -477,6 +481,7 @@ impl Flat {
             size,
             depth,
             zeroed_in_loop: OnceLock::new(),
+            arguments: OnceCell::new(),
             inlinable,
             early_return: shape.early_return,
             result_pointer,
@@ -946,6 +951,20 @@ impl Copy<'_> {
         taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
         own: bool,
     ) {
+        self.expressions_with_arguments_before(out, arguments, usize::MAX, taken, own);
+    }
+
+    /// [`Copy::expressions_into`] for a source whose argument expressions all come
+    /// before index `arguments_end` ([`ArgumentExpressions::end`]; `usize::MAX` when not
+    /// known).
+    fn expressions_with_arguments_before(
+        &mut self,
+        out: &mut Function,
+        arguments: &[Handle<Expression>],
+        arguments_end: usize,
+        taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
+        own: bool,
+    ) {
         let source = self.source;
         let (expressions, types) = match &taken {
             Some((expressions, types)) => (expressions, types.as_slice()),
@@ -959,7 +978,7 @@ impl Copy<'_> {
         self.expressions.reserve(expressions.len());
         // Found first, then the runs between them numbered in one go each.
         if !arguments.is_empty() {
-            for (index, (_, expression)) in expressions.iter().enumerate() {
+            for (index, (_, expression)) in expressions.iter().enumerate().take(arguments_end) {
                 if let Some(argument) = argument_of(expression, arguments) {
                     let end = next + (index - run);
                     self.expressions.extend((next..end).map(Handle::from_index));
@@ -1347,7 +1366,10 @@ impl<'a> Inliner<'a> {
         if function.arguments.len() != arguments || (result_used && function.result.is_none()) {
             return None;
         }
-        let bound = bound_arguments(function, arguments);
+        let bound = flat
+            .arguments
+            .get_or_init(|| ArgumentExpressions::of(function))
+            .count;
         let zeros = if in_loop {
             flat.zeroed_in_loop
                 .get_or_init(|| zeroed_in_loop(function))
@@ -1610,7 +1632,16 @@ impl<'a> Inliner<'a> {
             }
             copy.target = ReturnTarget::Wrapped { result: pointer };
         }
-        copy.expressions_into(out, arguments, taken, false);
+        // A body copied for many calls is searched for its arguments once.
+        let arguments_end = match (&body, &taken) {
+            (None, None) => {
+                flat.arguments
+                    .get_or_init(|| ArgumentExpressions::of(callee))
+                    .end
+            }
+            _ => usize::MAX,
+        };
+        copy.expressions_with_arguments_before(out, arguments, arguments_end, taken, false);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
             let zeroed = flat.zeroed_in_loop.get_or_init(|| zeroed_in_loop(callee));
@@ -1669,6 +1700,33 @@ impl<'a> Inliner<'a> {
         };
         state.spare.keep(copy);
         returned
+    }
+}
+
+/// Where a function's argument expressions are, which an inlined copy does not append,
+/// using the call's values or pointers instead (see [`argument_of`]).
+#[derive(Clone, Copy)]
+struct ArgumentExpressions {
+    /// How many there are ([`bound_arguments`] for a call with as many arguments as the
+    /// function has).
+    count: usize,
+    /// The index after the last one (of any argument index): a copy looks for them
+    /// before it only.
+    end: usize,
+}
+
+impl ArgumentExpressions {
+    /// Where the argument expressions of `function` are.
+    fn of(function: &Function) -> Self {
+        let parameters = function.arguments.len();
+        let mut found = ArgumentExpressions { count: 0, end: 0 };
+        for (index, (_, expression)) in function.expressions.iter().enumerate() {
+            if let Expression::FunctionArgument(argument) = *expression {
+                found.end = index + 1;
+                found.count += usize::from((argument as usize) < parameters);
+            }
+        }
+        found
     }
 }
 
