@@ -2310,4 +2310,23 @@ mod tests {
             Some((_, Expression::Literal(Literal::U32(7))))
         ));
     }
+
+    /// The argument expressions are counted for the function's own parameters only,
+    /// and the search for them ends after the last one, whatever its index.
+    #[test]
+    fn argument_expressions_are_found_up_to_the_last() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let f = helper(&mut module, "f", |f, x| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            binary(f, BinaryOperator::Add, x, one);
+            f.add_expression(Expression::FunctionArgument(0), uint, None);
+            f.add_expression(Expression::FunctionArgument(5), uint, None);
+            f.add_expression(Expression::Literal(Literal::U32(2)), uint, None);
+        });
+        let found = ArgumentExpressions::of(&module.functions[f]);
+        assert_eq!(found.count, 2);
+        assert_eq!(found.end, 5);
+        assert_eq!(found.count, bound_arguments(&module.functions[f], 1));
+    }
 }
