@@ -35,6 +35,7 @@
 //! The result is meant for a backend to write, not for the analyses: its expressions
 //! may refer to later ones (a call's result replaced by the value its body returned).
 
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use crate::arena::{emptied, Arena, Handle};
@@ -423,6 +424,9 @@ struct Flat {
     /// inside a loop, or the count of a caller's expressions, first needs it
     /// ([`zeroed_in_loop`]).
     zeroed_in_loop: OnceLock<Vec<(Handle<Expression>, Handle<LocalVariable>)>>,
+    /// Where the argument expressions of the body calls copy are, worked out when the
+    /// count of a caller's expressions or a copy first needs it.
+    arguments: OnceCell<ArgumentExpressions>,
 }
 
 impl Flat {
@@ -477,6 +481,7 @@ impl Flat {
             size,
             depth,
             zeroed_in_loop: OnceLock::new(),
+            arguments: OnceCell::new(),
             inlinable,
             early_return: shape.early_return,
             result_pointer,
@@ -934,11 +939,31 @@ impl Copy<'_> {
     /// the value its inlined body returns), so every expression gets its new handle
     /// first (the next free one, or the argument it stands for); the expressions are
     /// then appended, in runs between the arguments, and renamed in place.
+    ///
+    /// `own`: the source is the module's function being flattened, copied first into
+    /// `out` (empty but for its locals): its expressions and locals keep their handles,
+    /// and it was folded as it was built (the front end folds each expression), so
+    /// renaming and folding would change nothing, and are skipped.
     fn expressions_into(
         &mut self,
         out: &mut Function,
         arguments: &[Handle<Expression>],
         taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
+        own: bool,
+    ) {
+        self.expressions_with_arguments_before(out, arguments, usize::MAX, taken, own);
+    }
+
+    /// [`Copy::expressions_into`] for a source whose argument expressions all come
+    /// before index `arguments_end` ([`ArgumentExpressions::end`]; `usize::MAX` when not
+    /// known).
+    fn expressions_with_arguments_before(
+        &mut self,
+        out: &mut Function,
+        arguments: &[Handle<Expression>],
+        arguments_end: usize,
+        taken: Option<(Arena<Expression>, Vec<Handle<Type>>)>,
+        own: bool,
     ) {
         let source = self.source;
         let (expressions, types) = match &taken {
@@ -953,7 +978,7 @@ impl Copy<'_> {
         self.expressions.reserve(expressions.len());
         // Found first, then the runs between them numbered in one go each.
         if !arguments.is_empty() {
-            for (index, (_, expression)) in expressions.iter().enumerate() {
+            for (index, (_, expression)) in expressions.iter().enumerate().take(arguments_end) {
                 if let Some(argument) = argument_of(expression, arguments) {
                     let end = next + (index - run);
                     self.expressions.extend((next..end).map(Handle::from_index));
@@ -986,7 +1011,11 @@ impl Copy<'_> {
                 }
             }
         }
-        fold_from(out, start, Some(self));
+        if own {
+            debug_assert!(start == 0 && arguments.is_empty());
+        } else {
+            fold_from(out, start, Some(self));
+        }
         debug_assert_eq!(out.expressions.len(), next);
     }
 }
@@ -1104,7 +1133,7 @@ impl<'a> Inliner<'a> {
             returned: None,
         };
         copy.locals_into(&mut out);
-        copy.expressions_into(&mut out, &[], None);
+        copy.expressions_into(&mut out, &[], None, true);
         let mut state = State {
             calls: calls.into_iter(),
             replaced: Vec::new(),
@@ -1148,7 +1177,7 @@ impl<'a> Inliner<'a> {
         let mut copy = state.spare.copy_to_end(function, result.is_some());
         copy.locals_into(out);
         let start = out.expressions.len();
-        copy.expressions_into(out, arguments, None);
+        copy.expressions_into(out, arguments, None, false);
         let own = start..out.expressions.len();
         let mut inner = State {
             calls: calls.into_iter(),
@@ -1337,7 +1366,10 @@ impl<'a> Inliner<'a> {
         if function.arguments.len() != arguments || (result_used && function.result.is_none()) {
             return None;
         }
-        let bound = bound_arguments(function, arguments);
+        let bound = flat
+            .arguments
+            .get_or_init(|| ArgumentExpressions::of(function))
+            .count;
         let zeros = if in_loop {
             flat.zeroed_in_loop
                 .get_or_init(|| zeroed_in_loop(function))
@@ -1600,7 +1632,16 @@ impl<'a> Inliner<'a> {
             }
             copy.target = ReturnTarget::Wrapped { result: pointer };
         }
-        copy.expressions_into(out, arguments, taken);
+        // A body copied for many calls is searched for its arguments once.
+        let arguments_end = match (&body, &taken) {
+            (None, None) => {
+                flat.arguments
+                    .get_or_init(|| ArgumentExpressions::of(callee))
+                    .end
+            }
+            _ => usize::MAX,
+        };
+        copy.expressions_with_arguments_before(out, arguments, arguments_end, taken, false);
         // Inside a loop, the callee's locals start zeroed at each call, as a function's do.
         if in_loop {
             let zeroed = flat.zeroed_in_loop.get_or_init(|| zeroed_in_loop(callee));
@@ -1659,6 +1700,33 @@ impl<'a> Inliner<'a> {
         };
         state.spare.keep(copy);
         returned
+    }
+}
+
+/// Where a function's argument expressions are, which an inlined copy does not append,
+/// using the call's values or pointers instead (see [`argument_of`]).
+#[derive(Clone, Copy)]
+struct ArgumentExpressions {
+    /// How many there are ([`bound_arguments`] for a call with as many arguments as the
+    /// function has).
+    count: usize,
+    /// The index after the last one (of any argument index): a copy looks for them
+    /// before it only.
+    end: usize,
+}
+
+impl ArgumentExpressions {
+    /// Where the argument expressions of `function` are.
+    fn of(function: &Function) -> Self {
+        let parameters = function.arguments.len();
+        let mut found = ArgumentExpressions { count: 0, end: 0 };
+        for (index, (_, expression)) in function.expressions.iter().enumerate() {
+            if let Expression::FunctionArgument(argument) = *expression {
+                found.end = index + 1;
+                found.count += usize::from((argument as usize) < parameters);
+            }
+        }
+        found
     }
 }
 
@@ -2241,5 +2309,24 @@ mod tests {
             inlined.function.expressions.iter().next(),
             Some((_, Expression::Literal(Literal::U32(7))))
         ));
+    }
+
+    /// The argument expressions are counted for the function's own parameters only,
+    /// and the search for them ends after the last one, whatever its index.
+    #[test]
+    fn argument_expressions_are_found_up_to_the_last() {
+        let mut module = Module::default();
+        let uint = module.type_handle(TypeInner::Scalar(Scalar::U32));
+        let f = helper(&mut module, "f", |f, x| {
+            let one = f.add_expression(Expression::Literal(Literal::U32(1)), uint, None);
+            binary(f, BinaryOperator::Add, x, one);
+            f.add_expression(Expression::FunctionArgument(0), uint, None);
+            f.add_expression(Expression::FunctionArgument(5), uint, None);
+            f.add_expression(Expression::Literal(Literal::U32(2)), uint, None);
+        });
+        let found = ArgumentExpressions::of(&module.functions[f]);
+        assert_eq!(found.count, 2);
+        assert_eq!(found.end, 5);
+        assert_eq!(found.count, bound_arguments(&module.functions[f], 1));
     }
 }
