@@ -227,9 +227,10 @@ pub(crate) struct Promoter {
     insert_of: Vec<u32>,
     /// A chain's indices, copied.
     scratch: Vec<u32>,
-    /// Where the phis' operand values are in the function's new words: a value may be
-    /// replaced after its phi is written (a loop header's phi names values of blocks
-    /// later in the layout).
+    /// Where the phis' operand values are in the function's new words, kept only when
+    /// the pass made inserts: a load forwarded from an insert is replaced while the body
+    /// is written, possibly after a loop header's phi that names it. Every other
+    /// replacement is made before the write.
     phi_values_at: Vec<usize>,
     /// Where each `OpCompositeInsert` the pass wrote is in the new words, and its id:
     /// one that nothing reads once loads are forwarded goes.
@@ -1699,7 +1700,8 @@ impl Promoter {
         if let Some(info) = builder.ids.get_mut(id as usize) {
             info.in_function = true;
         }
-        self.phi_values_at.reserve(count);
+        // Only a load forwarded from an insert is replaced after this (see `write`).
+        let track = !self.inserts.is_empty();
         for index in 0..count {
             let operand = self
                 .phi_operands
@@ -1712,7 +1714,9 @@ impl Promoter {
                 .get(from + index)
                 .and_then(|&predecessor| self.blocks.get(predecessor as usize))
                 .map_or(0, |b| b.label);
-            self.phi_values_at.push(out.len());
+            if track {
+                self.phi_values_at.push(out.len());
+            }
             out.push(value);
             out.push(label);
             builder.read_id(value);
