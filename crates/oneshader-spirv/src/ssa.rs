@@ -227,9 +227,10 @@ pub(crate) struct Promoter {
     insert_of: Vec<u32>,
     /// A chain's indices, copied.
     scratch: Vec<u32>,
-    /// Where the phis' operand values are in the function's new words: a value may be
-    /// replaced after its phi is written (a loop header's phi names values of blocks
-    /// later in the layout).
+    /// Where the phis' operand values are in the function's new words, kept only when
+    /// the pass made inserts: a load forwarded from an insert is replaced while the body
+    /// is written, possibly after a loop header's phi that names it. Every other
+    /// replacement is made before the write.
     phi_values_at: Vec<usize>,
     /// Where each `OpCompositeInsert` the pass wrote is in the new words, and its id:
     /// one that nothing reads once loads are forwarded goes.
@@ -1395,17 +1396,20 @@ impl Promoter {
                 offset += instruction.len();
                 let op = opcode(instruction);
                 if is_access(op) {
-                    if !self.is_rewritten(instruction) {
-                        accesses.push(out.len() + (at - run));
-                    } else {
-                        out.extend_from_slice(body.get(run..at).unwrap_or_default());
-                        run = next;
-                        if !self.rewrite_access(builder, &mut out, instruction, &mut rewrites) {
-                            accesses.push(out.len());
-                            out.extend_from_slice(instruction);
+                    if self.is_tracked_access(instruction) {
+                        let pending = body.get(run..at).unwrap_or_default();
+                        if self.rewrite_access(
+                            builder,
+                            &mut out,
+                            pending,
+                            instruction,
+                            &mut rewrites,
+                        ) {
+                            run = next;
+                            continue;
                         }
-                        continue;
                     }
+                    accesses.push(out.len() + (at - run));
                 }
                 // Only an insert this pass made can be read back.
                 if op == Op::CompositeExtract as u32 && !self.inserts.is_empty() {
@@ -1549,9 +1553,10 @@ impl Promoter {
         out.truncate(kept);
     }
 
-    /// Whether [`Promoter::rewrite_access`] changes `instruction` (a load, store or
-    /// access chain).
-    fn is_rewritten(&self, instruction: &[Word]) -> bool {
+    /// Whether `instruction` (a load, store or access chain) goes through a candidate or
+    /// a chain into one, or is such a chain: a quick look, before
+    /// [`Promoter::rewrite_access`], that passes by the accesses of other memory.
+    fn is_tracked_access(&self, instruction: &[Word]) -> bool {
         let op = opcode(instruction);
         let pointer = match *instruction {
             [_, _, _, pointer, ..] if op == Op::Load as u32 => pointer,
@@ -1559,17 +1564,19 @@ impl Promoter {
             [_, _, id, ..] => id,
             _ => return false,
         };
-        self.promoted(pointer).is_some() || self.promoted_chain(pointer).is_some()
+        self.tracked(pointer) & BLOCK == 0
     }
 
     /// Leaves out a whole load or store of a promoted variable and an access chain into
     /// one, and writes a load or store through such a chain as an `OpCompositeExtract`
-    /// or `OpCompositeInsert` of the variable's value (the next of the rewrites); false
-    /// for any other instruction.
+    /// or `OpCompositeInsert` of the variable's value (the next of the rewrites), after
+    /// appending `pending` (the unchanged words before it); false, with nothing
+    /// appended, for any other instruction.
     fn rewrite_access(
         &mut self,
         builder: &mut Builder,
         out: &mut Vec<Word>,
+        pending: &[Word],
         instruction: &[Word],
         rewrites: &mut usize,
     ) -> bool {
@@ -1578,6 +1585,7 @@ impl Promoter {
             [_, ty, _, pointer, ..]
                 if op == Op::Load as u32 && self.promoted(pointer).is_some() =>
             {
+                out.extend_from_slice(pending);
                 builder.unuse_id(ty);
                 builder.unuse_id(pointer);
                 return true;
@@ -1585,6 +1593,7 @@ impl Promoter {
             [_, pointer, value, ..]
                 if op == Op::Store as u32 && self.promoted(pointer).is_some() =>
             {
+                out.extend_from_slice(pending);
                 builder.unuse_id(pointer);
                 builder.unuse_id(value);
                 return true;
@@ -1598,15 +1607,16 @@ impl Promoter {
             if self.promoted_chain(id).is_none() {
                 return false;
             }
+            out.extend_from_slice(pending);
             builder.unuse_id(ty);
             for &operand in operands {
                 builder.unuse_id(operand);
             }
             return true;
         }
-        let (pointer, load) = match *instruction {
-            [_, _, _, pointer, ..] if op == Op::Load as u32 => (pointer, true),
-            [_, pointer, _, ..] if op == Op::Store as u32 => (pointer, false),
+        let (pointer, load, stored) = match *instruction {
+            [_, _, _, pointer, ..] if op == Op::Load as u32 => (pointer, true, 0),
+            [_, pointer, value, ..] if op == Op::Store as u32 => (pointer, false, value),
             _ => return false,
         };
         let Some((variable, chain)) = self.promoted_chain(pointer) else {
@@ -1616,6 +1626,7 @@ impl Promoter {
             return false;
         };
         *rewrites += 1;
+        out.extend_from_slice(pending);
         if load && inserted == FORWARDED {
             if let [_, ty, ..] = *instruction {
                 builder.unuse_id(ty);
@@ -1639,12 +1650,9 @@ impl Promoter {
                 return true;
             }
         }
-        let Some(&value) = instruction.get(2) else {
-            return false;
-        };
-        let resolved = self.resolve(value);
-        if resolved != value {
-            builder.unuse_id(value);
+        let resolved = self.resolve(stored);
+        if resolved != stored {
+            builder.unuse_id(stored);
             builder.read_id(resolved);
         }
         let ty = self
@@ -1692,7 +1700,8 @@ impl Promoter {
         if let Some(info) = builder.ids.get_mut(id as usize) {
             info.in_function = true;
         }
-        self.phi_values_at.reserve(count);
+        // Only a load forwarded from an insert is replaced after this (see `write`).
+        let track = !self.inserts.is_empty();
         for index in 0..count {
             let operand = self
                 .phi_operands
@@ -1705,7 +1714,9 @@ impl Promoter {
                 .get(from + index)
                 .and_then(|&predecessor| self.blocks.get(predecessor as usize))
                 .map_or(0, |b| b.label);
-            self.phi_values_at.push(out.len());
+            if track {
+                self.phi_values_at.push(out.len());
+            }
             out.push(value);
             out.push(label);
             builder.read_id(value);
