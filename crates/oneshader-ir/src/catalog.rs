@@ -127,6 +127,32 @@ pub const LIMITS: &[Limit] = &[
         code: codes::SPIRV_UNSUPPORTED,
     },
     Limit {
+        what: "Members of one struct, for SPIR-V (its universal limit); the error is at the struct",
+        value: "16,383",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Structs nested in structs, for SPIR-V (its universal limit): a struct without \
+               struct members is one level, an array between two structs adds none",
+        value: "255 levels",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Parameters of a function SPIR-V declares (one not inlined), for SPIR-V (its \
+               universal limit)",
+        value: "255",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Global variables an entry point uses (resources, `static` and `groupshared` \
+               variables, stage inputs and outputs), for SPIR-V: its limit is 65,535, and \
+               `OpEntryPoint` lists them all in one instruction (65,535 words, less 3 and \
+               the name's words). A name of more than 65,535 bytes is left out of the debug \
+               names",
+        value: "65,530 for a name of 4-7 letters",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
         what: "Groupshared memory an entry point uses",
         value: "32 KiB",
         code: codes::GROUPSHARED_TOO_LARGE,

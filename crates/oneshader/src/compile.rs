@@ -581,6 +581,149 @@ mod tests {
         validate_blobs(&result);
     }
 
+    /// A struct `Big` of `members` uint members, and a buffer of them.
+    fn struct_of(members: usize) -> String {
+        let mut globals = String::from("struct Big {\n");
+        for member in 0..members {
+            globals.push_str(&format!("    uint m{member};\n"));
+        }
+        globals.push_str("};\nRWStructuredBuffer<Big> B : register(u1);");
+        globals
+    }
+
+    /// A chain of `depth` structs, each (but the first) holding the one before.
+    fn struct_chain(depth: usize) -> String {
+        let mut globals = String::from("struct S1 { uint x; };\n");
+        for level in 2..=depth {
+            globals.push_str(&format!(
+                "struct S{level} {{ S{} inner; uint x; }};\n",
+                level - 1
+            ));
+        }
+        globals.push_str(&format!("RWStructuredBuffer<S{depth}> B : register(u1);"));
+        globals
+    }
+
+    /// SPIR-V's universal limits on structs (16,383 members, 255 levels of structs in
+    /// structs) are OSH5001 errors at the struct's declaration, for SPIR-V alone.
+    #[test]
+    fn structs_past_spirv_limits_are_osh5001_at_the_struct() {
+        let result = compile_spirv(&struct_of(16_384), "B[0].m0 = id.x;");
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,8): error OSH5001: the struct 'Big' has 16384 members; SPIR-V allows at most 16383 in one: split it"),
+            "{}",
+            lines[0]
+        );
+
+        let result = compile_spirv(&struct_chain(256), "B[0].x = id.x;");
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(
+                "big.hlsl(256,8): error OSH5001: the struct 'S256' nests structs 256 deep"
+            ),
+            "{}",
+            lines[0]
+        );
+
+        // The limits are SPIR-V's: MSL takes both structs.
+        let options = CompileOptions {
+            targets: vec![Target::Msl],
+            ..CompileOptions::default()
+        };
+        let source = format!(
+            "{}\n[numthreads(1, 1, 1)] void CSMain(uint3 id : SV_DispatchThreadID) {{ B[0].m0 = id.x; }}",
+            struct_of(16_384)
+        );
+        let result = compile_source("big.hlsl", &source, &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+    }
+
+    /// The largest struct and the deepest nesting of structs SPIR-V takes compile, and
+    /// validate.
+    #[test]
+    fn the_largest_structs_spirv_takes_compile() {
+        let result = compile_spirv(&struct_of(16_383), "B[0].m0 = id.x;");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+        let result = compile_spirv(&struct_chain(255), "B[0].x = id.x;");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// A helper of `parameters` uint parameters too large to inline (it is called
+    /// twice), so that SPIR-V declares it.
+    fn helper_of(parameters: usize) -> String {
+        let list: Vec<String> = (0..parameters).map(|p| format!("uint p{p}")).collect();
+        let mut helper = format!("uint F({}) {{\n    uint s = p0;\n", list.join(", "));
+        for step in 0..1500 {
+            helper.push_str(&format!("    s = s * p{} + {step};\n", step % parameters));
+        }
+        helper.push_str("    return s;\n}");
+        helper
+    }
+
+    /// SPIR-V's limit of 255 parameters is an OSH5001 error at the function; 255 validate.
+    #[test]
+    fn spirv_functions_take_at_most_255_parameters() {
+        let call = |parameters: usize| {
+            let arguments: Vec<String> = (0..parameters).map(|p| format!("O[{p}]")).collect();
+            let call = format!("F({})", arguments.join(", "));
+            format!("O[0] = {call}; O[1] = {call};")
+        };
+        let result = compile_spirv(&helper_of(256), &call(256));
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,1): error OSH5001: the function 'F' takes 256 parameters; SPIR-V allows at most 255: pass"),
+            "{}",
+            lines[0]
+        );
+        let result = compile_spirv(&helper_of(255), &call(255));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// `static` variables that each stay a global, and the body that reads and writes
+    /// each.
+    fn statics(count: usize) -> (String, String) {
+        let mut globals = String::new();
+        let mut body = String::from("uint s = O[1];\n");
+        for index in 0..count {
+            globals.push_str(&format!("static uint g{index} = {};\n", index % 5));
+            body.push_str(&format!("g{index} += s; s += g{index};\n"));
+        }
+        body.push_str("O[0] = s;");
+        (globals, body)
+    }
+
+    /// An entry point's global variables are listed in its `OpEntryPoint`: past what
+    /// that instruction holds (65,530 for `CSMain`; SPIR-V's own limit is 65,535) is
+    /// OSH5001 at the entry point, not a wrapped word count; the most it holds validate.
+    #[test]
+    fn spirv_entry_points_use_at_most_65530_globals() {
+        // With `O` and the dispatch id's input, 65,531 globals.
+        let (globals, body) = statics(65_529);
+        let result = compile_spirv(&globals, &body);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(65532,1): error OSH5001: the entry point 'CSMain' uses 65531 global variables"),
+            "{}",
+            lines[0]
+        );
+        let (globals, body) = statics(65_528);
+        let result = compile_spirv(&globals, &body);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
     #[test]
     fn missing_file_is_osh0001_naming_the_path() {
         let path = std::env::temp_dir().join("oneshader-no-such-dir/Missing.hlsl");
