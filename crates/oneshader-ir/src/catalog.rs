@@ -197,6 +197,20 @@ pub const CATALOG: &[CodeInfo] = &[
         "Fix the first errors and compile again.",
     ),
     entry(
+        codes::INVALID_IR,
+        "invalid-ir",
+        Error,
+        "An IR module that breaks the IR's structural rules (built by hand, not by the front end).",
+        "Only a module built through the `oneshader-ir` library, not from HLSL, can get this: \
+         before the backends run, the facade checks in one pass that every handle is in \
+         range, that each expression's operands are earlier expressions of its function \
+         (no cycles), that each function has one type per expression, that helpers call \
+         only functions before them with one argument per parameter, and that no type \
+         contains itself (`oneshader_ir::valid`). The message names the rule broken.",
+        "// a hand-built module whose expression 3 is `Load { pointer: 5 }`",
+        "Fix the code that built the module: append each expression after its operands.",
+    ),
+    entry(
         codes::INVALID_CHARACTER,
         "invalid-character",
         Error,

@@ -157,6 +157,10 @@ pub fn compile_module(
             return result;
         }
     };
+    if let Err(diagnostic) = oneshader_ir::valid::validate(&module) {
+        result.diagnostics.push(diagnostic);
+        return result;
+    }
     if let Some(device) = &options.device {
         for entry in &module.entry_points {
             result
@@ -722,6 +726,31 @@ mod tests {
         let result = compile_spirv(&globals, &body);
         assert!(result.success(), "{:?}", result.short_diagnostics());
         validate_blobs(&result);
+    }
+
+    /// A hand-built module whose access chain is its own base would send every backend's
+    /// walker around forever: the facade's IR check refuses it first (OSH0004).
+    #[test]
+    fn a_cyclic_access_chain_is_osh0004_not_a_hang() {
+        let mut module = samples::compact();
+        let function = &mut module.entry_points[0].function;
+        let first = oneshader_ir::Handle::from_index(1);
+        if let Some(expression) = function.expressions.try_get_mut(first) {
+            *expression = oneshader_ir::Expression::AccessIndex {
+                base: first,
+                index: 0,
+            };
+        }
+        let result = compile_module(module, SourceMap::new(), &CompileOptions::default());
+        assert!(!result.success());
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains("error OSH0004: the IR module breaks the IR's rules: expression"),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]
