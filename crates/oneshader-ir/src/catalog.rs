@@ -116,6 +116,30 @@ pub const LIMITS: &[Limit] = &[
         code: codes::WGSL_UNSUPPORTED,
     },
     Limit {
+        what: "Members of one struct, for WGSL (Tint's limit; WGSL promises 1,023); the \
+               error is at the struct",
+        value: "16,383",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Case selectors of one `switch`, for WGSL (Tint's limit; WGSL promises 1,023): \
+               each case, and the `default` written where there is none",
+        value: "16,383",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Elements of one array value (an initializer), for WGSL (Tint's limit; WGSL \
+               promises 2,047)",
+        value: "32,767",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Parameters of a function, for WGSL, the lane index and count it is passed \
+               among them",
+        value: "255",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
         what: "Words of one SPIR-V instruction: an array initializer takes its elements \
                and 3",
         value: "65,535",

@@ -659,6 +659,97 @@ mod tests {
         validate_blobs(&result);
     }
 
+    /// Tint takes at most 16,383 members in a struct: past that is OSH5201 at the
+    /// struct, for WGSL alone; the largest validates.
+    #[test]
+    fn wgsl_structs_take_at_most_16383_members() {
+        let options = CompileOptions {
+            targets: vec![Target::Wgsl],
+            ..CompileOptions::default()
+        };
+        let source = |members: usize| {
+            format!(
+                "{}\n[numthreads(1, 1, 1)] void CSMain(uint3 id : SV_DispatchThreadID) {{ B[0].m0 = id.x; }}",
+                struct_of(members)
+            )
+        };
+        let result = compile_source("big.hlsl", &source(16_384), &options);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,8): error OSH5201: the struct 'Big' has 16384 members; WebGPU's compilers (Tint) take at most 16383"),
+            "{}",
+            lines[0]
+        );
+        let result = compile_source("big.hlsl", &source(16_383), &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// [`compile_spirv`] for WGSL.
+    fn compile_wgsl(globals: &str, body: &str) -> CompileResult {
+        let source = format!(
+            "{globals}\nRWStructuredBuffer<uint> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+             void CSMain(uint3 id : SV_DispatchThreadID) {{\n{body}\n}}\n"
+        );
+        let options = CompileOptions {
+            targets: vec![Target::Wgsl],
+            ..CompileOptions::default()
+        };
+        compile_source("big.hlsl", &source, &options)
+    }
+
+    /// The one diagnostic of a failed compile.
+    fn only_error(result: &CompileResult) -> String {
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        lines[0].clone()
+    }
+
+    /// Tint's limits on switches (16,383 case selectors, `default` among them), array
+    /// constructors (32,767 elements) and function parameters (255) are OSH5201 errors
+    /// for WGSL; each largest case validates.
+    #[test]
+    fn wgsl_limits_of_tint_are_osh5201() {
+        // 16,383 cases and the `default` the writer adds.
+        let line = only_error(&compile_wgsl("", &switch_of(16_383)));
+        assert!(
+            line.starts_with("big.hlsl(6,12): error OSH5201: a switch of 16384 case selectors"),
+            "{line}"
+        );
+        let result = compile_wgsl("", &switch_of(16_382));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+
+        let array = |count: usize| {
+            let elements: Vec<String> = (0..count).map(|i| (i % 7).to_string()).collect();
+            format!("static const uint a[{count}] = {{{}}};", elements.join(","))
+        };
+        let line = only_error(&compile_wgsl(&array(32_768), "O[0] = a[id.x];"));
+        assert!(
+            line.contains("error OSH5201: an array value of 32768 elements; WebGPU's compilers (Tint) take at most 32767"),
+            "{line}"
+        );
+        let result = compile_wgsl(&array(32_767), "O[0] = a[id.x];");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+
+        let call = |parameters: usize| {
+            let arguments: Vec<String> = (0..parameters).map(|p| format!("O[{p}]")).collect();
+            format!("O[0] = F({});", arguments.join(", "))
+        };
+        let line = only_error(&compile_wgsl(&helper_of(256), &call(256)));
+        assert!(
+            line.starts_with("big.hlsl(1,1): error OSH5201: the function 'F' takes 256 parameters"),
+            "{line}"
+        );
+        let result = compile_wgsl(&helper_of(255), &call(255));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
     /// A helper of `parameters` uint parameters too large to inline (it is called
     /// twice), so that SPIR-V declares it.
     fn helper_of(parameters: usize) -> String {
