@@ -137,12 +137,25 @@ pub fn compile_source(name: &str, text: &str, options: &CompileOptions) -> Compi
 
 /// Compiles an IR module that did not come from the front end (the backends and
 /// reflection only). For tests of the back half, such as with
-/// `oneshader_ir::samples::compact()`.
+/// `oneshader_ir::samples::compact()`. The module is checked first
+/// ([`oneshader_ir::valid`]): one that breaks the IR's rules is an `OSH0004` error.
 #[doc(hidden)]
 pub fn compile_module(
     module: Module,
     sources: SourceMap,
     options: &CompileOptions,
+) -> CompileResult {
+    compile_checked(module, sources, options, true)
+}
+
+/// [`compile_module`], checking the module's structure first when `validate` (the front
+/// end's modules keep the rules by construction: they are checked in debug builds only,
+/// so that the tests would find a front end that breaks them).
+fn compile_checked(
+    module: Module,
+    sources: SourceMap,
+    options: &CompileOptions,
+    validate: bool,
 ) -> CompileResult {
     let mut result = CompileResult {
         diagnostics: Vec::new(),
@@ -157,9 +170,11 @@ pub fn compile_module(
             return result;
         }
     };
-    if let Err(diagnostic) = oneshader_ir::valid::validate(&module) {
-        result.diagnostics.push(diagnostic);
-        return result;
+    if validate {
+        if let Err(diagnostic) = oneshader_ir::valid::validate(&module) {
+            result.diagnostics.push(diagnostic);
+            return result;
+        }
     }
     if let Some(device) = &options.device {
         for entry in &module.entry_points {
@@ -220,7 +235,7 @@ fn compile_loaded(
     let front_failed = front_diagnostics.iter().any(Diagnostic::is_error);
     match module {
         Some(module) if !front_failed => {
-            let mut result = compile_module(module, sources, options);
+            let mut result = compile_checked(module, sources, options, cfg!(debug_assertions));
             result.diagnostics.splice(0..0, front_diagnostics);
             result
         }
