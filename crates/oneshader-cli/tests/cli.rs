@@ -142,6 +142,44 @@ fn a_switch_too_large_for_spirv_exits_1_and_writes_nothing() {
     assert!(!out.exists(), "no output directory for a failed compile");
 }
 
+/// A struct of more members than SPIR-V allows (16,383) is an error at the struct that
+/// fails the command and writes nothing.
+#[test]
+fn a_struct_too_large_for_spirv_exits_1_and_writes_nothing() {
+    let dir = scratch("huge-struct");
+    let mut source = String::from("struct Big {\n");
+    for member in 0..16_384 {
+        source.push_str(&format!("    float m{member};\n"));
+    }
+    source.push_str(
+        "};\nRWStructuredBuffer<Big> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) { O[0].m1 = id.x; }\n",
+    );
+    let input = write(&dir, "Huge.hlsl", &source);
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&input),
+        "--target",
+        "spirv,wgsl",
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let expected = format!(
+        "{}(1,8): error OSH5001: the struct 'Big' has 16384 members; SPIR-V allows at most 16383",
+        input.display()
+    );
+    assert!(
+        stderr(&output).starts_with(&expected),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists(), "no output directory for a failed compile");
+}
+
 #[test]
 fn unknown_target_is_a_usage_error() {
     let dir = scratch("target");

@@ -116,6 +116,30 @@ pub const LIMITS: &[Limit] = &[
         code: codes::WGSL_UNSUPPORTED,
     },
     Limit {
+        what: "Members of one struct, for WGSL (Tint's limit; WGSL promises 1,023); the \
+               error is at the struct",
+        value: "16,383",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Case selectors of one `switch`, for WGSL (Tint's limit; WGSL promises 1,023): \
+               each case, and the `default` written where there is none",
+        value: "16,383",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Elements of one array value (an initializer), for WGSL (Tint's limit; WGSL \
+               promises 2,047)",
+        value: "32,767",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
+        what: "Parameters of a function, for WGSL, the lane index and count it is passed \
+               among them",
+        value: "255",
+        code: codes::WGSL_UNSUPPORTED,
+    },
+    Limit {
         what: "Words of one SPIR-V instruction: an array initializer takes its elements \
                and 3",
         value: "65,535",
@@ -124,6 +148,32 @@ pub const LIMITS: &[Limit] = &[
     Limit {
         what: "Cases of one `switch`, for SPIR-V (its universal limit)",
         value: "16,383",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Members of one struct, for SPIR-V (its universal limit); the error is at the struct",
+        value: "16,383",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Structs nested in structs, for SPIR-V (its universal limit): a struct without \
+               struct members is one level, an array between two structs adds none",
+        value: "255 levels",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Parameters of a function SPIR-V declares (one not inlined), for SPIR-V (its \
+               universal limit)",
+        value: "255",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
+        what: "Global variables an entry point uses (resources, `static` and `groupshared` \
+               variables, stage inputs and outputs), for SPIR-V: its limit is 65,535, and \
+               `OpEntryPoint` lists them all in one instruction (65,535 words, less 3 and \
+               the name's words). A name of more than 65,535 bytes is left out of the debug \
+               names",
+        value: "65,530 for a name of 4-7 letters",
         code: codes::SPIRV_UNSUPPORTED,
     },
     Limit {
@@ -169,6 +219,20 @@ pub const CATALOG: &[CodeInfo] = &[
          usually consequences of the first ones. The compile fails either way.",
         "// a file with more than 100 errors",
         "Fix the first errors and compile again.",
+    ),
+    entry(
+        codes::INVALID_IR,
+        "invalid-ir",
+        Error,
+        "An IR module that breaks the IR's structural rules (built by hand, not by the front end).",
+        "Only a module built through the `oneshader-ir` library, not from HLSL, can get this: \
+         before the backends run, the facade checks in one pass that every handle is in \
+         range, that each expression's operands are earlier expressions of its function \
+         (no cycles), that each function has one type per expression, that helpers call \
+         only functions before them with one argument per parameter, and that no type \
+         contains itself (`oneshader_ir::valid`). The message names the rule broken.",
+        "// a hand-built module whose expression 3 is `Load { pointer: 5 }`",
+        "Fix the code that built the module: append each expression after its operands.",
     ),
     entry(
         codes::INVALID_CHARACTER,

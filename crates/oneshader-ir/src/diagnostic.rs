@@ -51,6 +51,9 @@ pub mod codes {
     pub const SOURCE_NOT_ACCEPTED: Code = Code(2);
     /// Too many errors in one file; the rest were not reported.
     pub const TOO_MANY_ERRORS: Code = Code(3);
+    /// An IR module that breaks the IR's structural rules (built by hand, not by the
+    /// front end).
+    pub const INVALID_IR: Code = Code(4);
 
     /// A character that starts no HLSL token.
     pub const INVALID_CHARACTER: Code = Code(10);

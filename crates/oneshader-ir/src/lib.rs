@@ -21,6 +21,7 @@ pub mod source;
 pub mod statement;
 pub mod text;
 pub mod types;
+pub mod valid;
 pub mod wave;
 pub mod word_table;
 

@@ -7,6 +7,7 @@ use crate::expression::Expression;
 use crate::source::Span;
 use crate::statement::{Block, Statement};
 use crate::types::{AddressSpace, ArraySize, Scalar, Type, TypeInner, VectorSize};
+use crate::FastHashMap;
 
 /// The pipeline stage an entry point runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -415,6 +416,10 @@ pub struct Module {
     pub functions: Arena<Function>,
     /// Entry points.
     pub entry_points: Vec<EntryPoint>,
+    /// Where each struct type declared in the source was declared (its name), for
+    /// diagnostics about the type itself, such as a target's limit on its members.
+    /// Types the front end derives have no entry.
+    pub struct_spans: FastHashMap<Handle<Type>, Span>,
 }
 
 impl Module {

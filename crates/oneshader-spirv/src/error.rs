@@ -48,6 +48,10 @@ impl Error {
                 "an array, vector or struct value",
                 "split the array or its initializer into smaller ones",
             ),
+            Op::EntryPoint => (
+                "the entry point's name and the global variables it uses",
+                "shorten its name or use fewer global variables",
+            ),
             _ => ("this construct", "split it into smaller ones"),
         };
         let words = match words {

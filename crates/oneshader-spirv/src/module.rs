@@ -88,6 +88,27 @@ pub(crate) const MAX_INSTRUCTION_WORDS: usize = 0xFFFF;
 /// takes at most 32,769 words, so it never meets [`MAX_INSTRUCTION_WORDS`].
 pub(crate) const MAX_SWITCH_CASES: usize = 16_383;
 
+/// The most members of an `OpTypeStruct` that SPIR-V's universal limits have every
+/// consumer take (spirv-val checks them).
+pub(crate) const MAX_STRUCT_MEMBERS: usize = 16_383;
+
+/// The deepest nesting of structs in structs that SPIR-V's universal limits have every
+/// consumer take: a struct without struct members is 1 deep, and an array between two
+/// structs adds nothing (as spirv-val counts).
+pub(crate) const MAX_STRUCT_DEPTH: u32 = 255;
+
+/// The longest literal string (in bytes, without its nul) that SPIR-V's universal
+/// limits have every consumer take.
+pub(crate) const MAX_STRING_BYTES: usize = 65_535;
+
+/// The most module-level variables (of storage classes other than Function) that
+/// SPIR-V's universal limits have every consumer take (spirv-val checks them).
+pub(crate) const MAX_GLOBAL_VARIABLES: usize = 65_535;
+
+/// The most parameters of a function that SPIR-V's universal limits have every consumer
+/// take (spirv-val checks them).
+pub(crate) const MAX_FUNCTION_PARAMETERS: usize = 255;
+
 /// Whether opcode `op` reads or writes memory through a pointer: a load, a store or an
 /// access chain. The builder records where each is; the SSA pass rewrites them.
 pub(crate) fn is_access(op: u32) -> bool {
@@ -360,6 +381,9 @@ impl Builder {
             self.use_id(id);
         }
         let count = 3 + string_words(name) + interface.len();
+        if count > MAX_INSTRUCTION_WORDS {
+            self.note_too_long(Op::EntryPoint);
+        }
         let words = &mut self.entry_points;
         words.extend([opcode_word(Op::EntryPoint, count), model as Word, entry]);
         push_string(words, name);
@@ -385,6 +409,10 @@ impl Builder {
 
     /// Appends an `OpName` of `target`.
     pub fn name(&mut self, target: Word, name: &str) {
+        if name.len() > MAX_STRING_BYTES {
+            // Names are debug information: one SPIR-V cannot hold is left out.
+            return;
+        }
         let words = &mut self.debug_names;
         words.extend([opcode_word(Op::Name, 2 + string_words(name)), target]);
         push_string(words, name);

@@ -9,7 +9,7 @@ use oneshader_ir::{ArraySize, Handle, Scalar, ScalarKind, Span, Type, TypeInner,
 use rspirv::spirv::{Capability, Decoration, StorageClass, Word};
 
 use crate::error::{Error, Result};
-use crate::module::Operand;
+use crate::module::{Operand, MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 use crate::writer::Writer;
 
 /// Whether a type carries the explicit memory layout of buffers.
@@ -142,6 +142,8 @@ impl Writer<'_> {
                 for member in members {
                     member_types.push(self.type_id(member.ty, layout)?);
                 }
+                let depth = self.check_struct(ty, members.iter().map(|m| m.ty))?;
+                self.tables.struct_depths.insert(ty, depth);
                 let id = self.b.id();
                 self.b.type_struct_id(id, &member_types);
                 if layout == Layout::Explicit {
@@ -170,6 +172,42 @@ impl Writer<'_> {
             ids.set(layout, id);
         }
         Ok(id)
+    }
+
+    /// The nesting depth of struct `ty` of `members` (whose types are declared), or the
+    /// error, at the struct's declaration, for a struct past SPIR-V's limits on members
+    /// and nesting.
+    fn check_struct(
+        &self,
+        ty: Handle<Type>,
+        members: impl ExactSizeIterator<Item = Handle<Type>>,
+    ) -> Result<u32> {
+        let count = members.len();
+        let depth = 1 + members
+            .filter_map(|member| self.tables.struct_depths.get(&member).copied())
+            .max()
+            .unwrap_or(0);
+        if count <= MAX_STRUCT_MEMBERS && depth <= MAX_STRUCT_DEPTH {
+            return Ok(depth);
+        }
+        let span = self.module.struct_spans.get(&ty).copied();
+        let name = self.module.hlsl_type_name(ty);
+        Err(Error::unsupported(
+            span,
+            if count > MAX_STRUCT_MEMBERS {
+                format!(
+                    "the struct '{name}' has {count} members; SPIR-V allows at most \
+                     {MAX_STRUCT_MEMBERS} in one: split it into smaller structs, members \
+                     of one struct"
+                )
+            } else {
+                format!(
+                    "the struct '{name}' nests structs {depth} deep (a struct member of \
+                     struct type is one level); SPIR-V allows at most {MAX_STRUCT_DEPTH}: \
+                     merge some levels into one struct"
+                )
+            },
+        ))
     }
 
     /// Whether IR type `ty` is a bool scalar or vector.
@@ -244,6 +282,7 @@ impl Writer<'_> {
         for &(member, _) in &member_types {
             ids.push(self.type_id(member, Layout::Explicit)?);
         }
+        self.check_struct(ty, member_types.iter().map(|&(member, _)| member))?;
         let id = self.b.id();
         self.b.type_struct_id(id, &ids);
         self.b.decorate(id, Decoration::Block, []);

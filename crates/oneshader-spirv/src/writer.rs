@@ -12,7 +12,9 @@ use rspirv::spirv::{
 
 use crate::compact::WordSink;
 use crate::error::{Error, Result};
-use crate::module::{Builder, Operand};
+use crate::module::{
+    Builder, Operand, MAX_FUNCTION_PARAMETERS, MAX_GLOBAL_VARIABLES, MAX_INSTRUCTION_WORDS,
+};
 use crate::types::Layout;
 use crate::Options;
 
@@ -109,6 +111,9 @@ pub(crate) struct Tables {
     pub functions: FastHashMap<Handle<Function>, FunctionSignature>,
     /// The lists of the function writer, between functions.
     pub(crate) function: crate::function::FunctionLists,
+    /// The nesting depth of each struct type declared so far (1 for one without struct
+    /// members), for SPIR-V's limit ([`crate::module::MAX_STRUCT_DEPTH`]).
+    pub(crate) struct_depths: FastHashMap<Handle<Type>, u32>,
 }
 
 impl Tables {
@@ -129,6 +134,7 @@ impl Tables {
         self.wave_inputs.clear();
         self.interface.clear();
         self.functions.clear();
+        self.struct_depths.clear();
     }
 }
 
@@ -293,6 +299,12 @@ impl<'a> Writer<'a> {
                     format!("call of function {handle:?}, which does not exist"),
                 )
             })?;
+            if function.arguments.len() > MAX_FUNCTION_PARAMETERS {
+                return Err(too_many_parameters(
+                    function,
+                    self.module.functions.span(handle),
+                ));
+            }
             let signature = self.signature(function)?;
             self.tables.functions.insert(handle, signature);
         }
@@ -327,6 +339,17 @@ impl<'a> Writer<'a> {
             ShaderStage::Fragment => ExecutionModel::Fragment,
             ShaderStage::Compute => ExecutionModel::GLCompute,
         };
+        // `OpEntryPoint` lists every global variable after its first word, model, id
+        // and nul-terminated name.
+        let name_words = entry.name.len() / 4 + 1;
+        let allowed = MAX_GLOBAL_VARIABLES.min(MAX_INSTRUCTION_WORDS - 3 - name_words);
+        if self.tables.interface.len() > allowed {
+            return Err(too_many_globals(
+                entry,
+                self.tables.interface.len(),
+                allowed,
+            ));
+        }
         let interface = self.tables.interface.clone();
         self.b
             .entry_point(model, entry_id, entry.name.as_str(), interface);
@@ -725,6 +748,38 @@ fn f16_bits(value: f32) -> u16 {
     let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
     let mantissa = ((bits >> 13) & 0x3ff) as u16;
     sign | ((exponent.clamp(0, 31) as u16) << 10) | mantissa
+}
+
+/// The error for `entry`, whose module would declare `count` global variables, more than
+/// the `allowed` that [`MAX_GLOBAL_VARIABLES`] and its `OpEntryPoint`'s words let it list.
+#[cold]
+fn too_many_globals(entry: &EntryPoint, count: usize, allowed: usize) -> Error {
+    Error::unsupported(
+        entry.span,
+        format!(
+            "the entry point '{}' uses {count} global variables (resources, static and \
+             groupshared variables, stage inputs and outputs); SPIR-V allows at most \
+             {allowed} (its limit is {MAX_GLOBAL_VARIABLES}, and the entry point lists \
+             them in one instruction of at most {MAX_INSTRUCTION_WORDS} words): gather \
+             some of them into arrays or structs",
+            entry.name
+        ),
+    )
+}
+
+/// The error for a helper `function` (declared at `span`) that SPIR-V cannot declare: it
+/// takes more than [`MAX_FUNCTION_PARAMETERS`] parameters.
+#[cold]
+fn too_many_parameters(function: &Function, span: Option<Span>) -> Error {
+    Error::unsupported(
+        span,
+        format!(
+            "the function '{}' takes {} parameters; SPIR-V allows at most \
+             {MAX_FUNCTION_PARAMETERS}: pass some of them together in a struct",
+            function.name,
+            function.arguments.len()
+        ),
+    )
 }
 
 /// The error for a type handle outside the module, kept out of line: the lookups that

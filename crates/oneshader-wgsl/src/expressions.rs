@@ -14,7 +14,7 @@ use oneshader_ir::{
 use std::fmt::Write as _;
 
 use crate::layout;
-use crate::writer::{unsupported, FunctionContext, Res, Writer};
+use crate::writer::{unsupported, FunctionContext, Res, Writer, MAX_CONSTRUCTOR_ELEMENTS};
 
 /// The value of `expression` when it is an integer constant (a literal, or a converted
 /// literal).
@@ -406,6 +406,9 @@ impl<'a> Writer<'a> {
         let span = || context.function.expressions.span(handle);
         match *expression {
             Expression::Compose { ty, ref components } => {
+                if components.len() > MAX_CONSTRUCTOR_ELEMENTS {
+                    return Err(constructor_too_long(span(), components.len()));
+                }
                 self.write_type_before(out, context, ty, span(), components)?;
                 out.push('(');
                 self.write_list(out, context, components)?;
@@ -1198,4 +1201,21 @@ impl<'a> Writer<'a> {
         }
         Ok(())
     }
+}
+
+/// The error for an array value of `count` elements built at `span`, more than
+/// [`MAX_CONSTRUCTOR_ELEMENTS`].
+#[cold]
+fn constructor_too_long(
+    span: Option<oneshader_ir::Span>,
+    count: usize,
+) -> oneshader_ir::Diagnostic {
+    unsupported(
+        span,
+        format!(
+            "an array value of {count} elements; WebGPU's compilers (Tint) take at most \
+             {MAX_CONSTRUCTOR_ELEMENTS} in one array constructor: initialize a smaller array, \
+             or fill the array in a loop or from a buffer"
+        ),
+    )
 }

@@ -11,7 +11,7 @@ use oneshader_ir::{
 use crate::names::WgslNames;
 use crate::writer::{
     unsupported, write_indent, write_temporary, Bound, FunctionContext, Res, Writer,
-    MAX_STATEMENT_DEPTH,
+    MAX_STATEMENT_DEPTH, MAX_SWITCH_SELECTORS,
 };
 
 impl Writer<'_> {
@@ -270,6 +270,20 @@ impl Writer<'_> {
                 format!("{bits}u")
             }
         };
+        // Every case is a selector, and so is the `default` written where there is none.
+        let selectors =
+            cases.len() + usize::from(!cases.iter().any(|case| case.value == SwitchValue::Default));
+        if selectors > MAX_SWITCH_SELECTORS {
+            return Err(unsupported(
+                span,
+                format!(
+                    "a switch of {selectors} case selectors (its `default` one, written when \
+                     there is none); WebGPU's compilers (Tint) take at most \
+                     {MAX_SWITCH_SELECTORS} in one: split it into several switches with fewer \
+                     cases"
+                ),
+            ));
+        }
         write_indent(out, indent);
         out.push_str("switch ");
         self.write_expr(out, context, selector)?;

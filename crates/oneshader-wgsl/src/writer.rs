@@ -178,6 +178,21 @@ pub(crate) const MAX_STATEMENT_DEPTH: usize = 127;
 /// The most elements Tint accepts in an array in the private or function address space.
 pub(crate) const MAX_VALUE_ARRAY_COUNT: u32 = 65_535;
 
+/// The most members of a struct Tint accepts (WGSL's own limit, the least every
+/// compiler must take, is 1,023; Tint's, as SPIR-V's, is 16,383).
+pub(crate) const MAX_STRUCT_MEMBERS: usize = 16_383;
+
+/// The most case selectors of one `switch` Tint accepts (WGSL's own limit, the least
+/// every compiler must take, is 1,023).
+pub(crate) const MAX_SWITCH_SELECTORS: usize = 16_383;
+
+/// The most elements of one array constructor Tint accepts (WGSL's own limit, the
+/// least every compiler must take, is 2,047).
+pub(crate) const MAX_CONSTRUCTOR_ELEMENTS: usize = 32_767;
+
+/// The most parameters of a function Tint accepts (WGSL's limit too).
+pub(crate) const MAX_FUNCTION_PARAMETERS: usize = 255;
+
 /// About how many bytes of WGSL one IR expression becomes, to size the output.
 const TEXT_PER_EXPRESSION: usize = 12;
 
@@ -1089,6 +1104,18 @@ impl<'a> Writer<'a> {
         let TypeInner::Struct { members, size } = &self.module.types[ty].inner else {
             return Ok(());
         };
+        if members.len() > MAX_STRUCT_MEMBERS {
+            return Err(unsupported(
+                self.module.struct_spans.get(&ty).copied(),
+                format!(
+                    "the struct '{}' has {} members; WebGPU's compilers (Tint) take at most \
+                     {MAX_STRUCT_MEMBERS} in one: split it into smaller structs, members of \
+                     one struct",
+                    self.module.hlsl_type_name(ty),
+                    members.len()
+                ),
+            ));
+        }
         let name = self.type_at(ty, atomic, None)?;
         // Only structs whose layout the host sees have member sizes to write.
         let sizes = if self.host_shared.contains(&ty) {
@@ -1444,6 +1471,19 @@ impl<'a> Writer<'a> {
                     .unwrap_or(&function.name),
             ),
             None => out.push_str(&self.entry_name),
+        }
+        let parameters =
+            function.arguments.len() + usize::from(needs.index) + usize::from(needs.count);
+        if parameters > MAX_FUNCTION_PARAMETERS {
+            return Err(unsupported(
+                span,
+                format!(
+                    "the function '{}' takes {parameters} parameters (with the lane index and \
+                     count it is passed); WGSL allows at most {MAX_FUNCTION_PARAMETERS}: pass \
+                     some of them together in a struct",
+                    function.name
+                ),
+            ));
         }
         out.push('(');
         // The parameters, the locals and a compare-exchange's four temporaries.

@@ -137,12 +137,25 @@ pub fn compile_source(name: &str, text: &str, options: &CompileOptions) -> Compi
 
 /// Compiles an IR module that did not come from the front end (the backends and
 /// reflection only). For tests of the back half, such as with
-/// `oneshader_ir::samples::compact()`.
+/// `oneshader_ir::samples::compact()`. The module is checked first
+/// ([`oneshader_ir::valid`]): one that breaks the IR's rules is an `OSH0004` error.
 #[doc(hidden)]
 pub fn compile_module(
     module: Module,
     sources: SourceMap,
     options: &CompileOptions,
+) -> CompileResult {
+    compile_checked(module, sources, options, true)
+}
+
+/// [`compile_module`], checking the module's structure first when `validate` (the front
+/// end's modules keep the rules by construction: they are checked in debug builds only,
+/// so that the tests would find a front end that breaks them).
+fn compile_checked(
+    module: Module,
+    sources: SourceMap,
+    options: &CompileOptions,
+    validate: bool,
 ) -> CompileResult {
     let mut result = CompileResult {
         diagnostics: Vec::new(),
@@ -157,6 +170,12 @@ pub fn compile_module(
             return result;
         }
     };
+    if validate {
+        if let Err(diagnostic) = oneshader_ir::valid::validate(&module) {
+            result.diagnostics.push(diagnostic);
+            return result;
+        }
+    }
     if let Some(device) = &options.device {
         for entry in &module.entry_points {
             result
@@ -216,7 +235,7 @@ fn compile_loaded(
     let front_failed = front_diagnostics.iter().any(Diagnostic::is_error);
     match module {
         Some(module) if !front_failed => {
-            let mut result = compile_module(module, sources, options);
+            let mut result = compile_checked(module, sources, options, cfg!(debug_assertions));
             result.diagnostics.splice(0..0, front_diagnostics);
             result
         }
@@ -579,6 +598,265 @@ mod tests {
         let result = compile_spirv(&array, "O[0] = a[id.x];");
         assert!(result.success(), "{:?}", result.short_diagnostics());
         validate_blobs(&result);
+    }
+
+    /// A struct `Big` of `members` uint members, and a buffer of them.
+    fn struct_of(members: usize) -> String {
+        let mut globals = String::from("struct Big {\n");
+        for member in 0..members {
+            globals.push_str(&format!("    uint m{member};\n"));
+        }
+        globals.push_str("};\nRWStructuredBuffer<Big> B : register(u1);");
+        globals
+    }
+
+    /// A chain of `depth` structs, each (but the first) holding the one before.
+    fn struct_chain(depth: usize) -> String {
+        let mut globals = String::from("struct S1 { uint x; };\n");
+        for level in 2..=depth {
+            globals.push_str(&format!(
+                "struct S{level} {{ S{} inner; uint x; }};\n",
+                level - 1
+            ));
+        }
+        globals.push_str(&format!("RWStructuredBuffer<S{depth}> B : register(u1);"));
+        globals
+    }
+
+    /// SPIR-V's universal limits on structs (16,383 members, 255 levels of structs in
+    /// structs) are OSH5001 errors at the struct's declaration, for SPIR-V alone.
+    #[test]
+    fn structs_past_spirv_limits_are_osh5001_at_the_struct() {
+        let result = compile_spirv(&struct_of(16_384), "B[0].m0 = id.x;");
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,8): error OSH5001: the struct 'Big' has 16384 members; SPIR-V allows at most 16383 in one: split it"),
+            "{}",
+            lines[0]
+        );
+
+        let result = compile_spirv(&struct_chain(256), "B[0].x = id.x;");
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(
+                "big.hlsl(256,8): error OSH5001: the struct 'S256' nests structs 256 deep"
+            ),
+            "{}",
+            lines[0]
+        );
+
+        // The limits are SPIR-V's: MSL takes both structs.
+        let options = CompileOptions {
+            targets: vec![Target::Msl],
+            ..CompileOptions::default()
+        };
+        let source = format!(
+            "{}\n[numthreads(1, 1, 1)] void CSMain(uint3 id : SV_DispatchThreadID) {{ B[0].m0 = id.x; }}",
+            struct_of(16_384)
+        );
+        let result = compile_source("big.hlsl", &source, &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+    }
+
+    /// The largest struct and the deepest nesting of structs SPIR-V takes compile, and
+    /// validate.
+    #[test]
+    fn the_largest_structs_spirv_takes_compile() {
+        let result = compile_spirv(&struct_of(16_383), "B[0].m0 = id.x;");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+        let result = compile_spirv(&struct_chain(255), "B[0].x = id.x;");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// Tint takes at most 16,383 members in a struct: past that is OSH5201 at the
+    /// struct, for WGSL alone; the largest validates.
+    #[test]
+    fn wgsl_structs_take_at_most_16383_members() {
+        let options = CompileOptions {
+            targets: vec![Target::Wgsl],
+            ..CompileOptions::default()
+        };
+        let source = |members: usize| {
+            format!(
+                "{}\n[numthreads(1, 1, 1)] void CSMain(uint3 id : SV_DispatchThreadID) {{ B[0].m0 = id.x; }}",
+                struct_of(members)
+            )
+        };
+        let result = compile_source("big.hlsl", &source(16_384), &options);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,8): error OSH5201: the struct 'Big' has 16384 members; WebGPU's compilers (Tint) take at most 16383"),
+            "{}",
+            lines[0]
+        );
+        let result = compile_source("big.hlsl", &source(16_383), &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// [`compile_spirv`] for WGSL.
+    fn compile_wgsl(globals: &str, body: &str) -> CompileResult {
+        let source = format!(
+            "{globals}\nRWStructuredBuffer<uint> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+             void CSMain(uint3 id : SV_DispatchThreadID) {{\n{body}\n}}\n"
+        );
+        let options = CompileOptions {
+            targets: vec![Target::Wgsl],
+            ..CompileOptions::default()
+        };
+        compile_source("big.hlsl", &source, &options)
+    }
+
+    /// The one diagnostic of a failed compile.
+    fn only_error(result: &CompileResult) -> String {
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        lines[0].clone()
+    }
+
+    /// Tint's limits on switches (16,383 case selectors, `default` among them), array
+    /// constructors (32,767 elements) and function parameters (255) are OSH5201 errors
+    /// for WGSL; each largest case validates.
+    #[test]
+    fn wgsl_limits_of_tint_are_osh5201() {
+        // 16,383 cases and the `default` the writer adds.
+        let line = only_error(&compile_wgsl("", &switch_of(16_383)));
+        assert!(
+            line.starts_with("big.hlsl(6,12): error OSH5201: a switch of 16384 case selectors"),
+            "{line}"
+        );
+        let result = compile_wgsl("", &switch_of(16_382));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+
+        let array = |count: usize| {
+            let elements: Vec<String> = (0..count).map(|i| (i % 7).to_string()).collect();
+            format!("static const uint a[{count}] = {{{}}};", elements.join(","))
+        };
+        let line = only_error(&compile_wgsl(&array(32_768), "O[0] = a[id.x];"));
+        assert!(
+            line.contains("error OSH5201: an array value of 32768 elements; WebGPU's compilers (Tint) take at most 32767"),
+            "{line}"
+        );
+        let result = compile_wgsl(&array(32_767), "O[0] = a[id.x];");
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+
+        let call = |parameters: usize| {
+            let arguments: Vec<String> = (0..parameters).map(|p| format!("O[{p}]")).collect();
+            format!("O[0] = F({});", arguments.join(", "))
+        };
+        let line = only_error(&compile_wgsl(&helper_of(256), &call(256)));
+        assert!(
+            line.starts_with("big.hlsl(1,1): error OSH5201: the function 'F' takes 256 parameters"),
+            "{line}"
+        );
+        let result = compile_wgsl(&helper_of(255), &call(255));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// A helper of `parameters` uint parameters too large to inline (it is called
+    /// twice), so that SPIR-V declares it.
+    fn helper_of(parameters: usize) -> String {
+        let list: Vec<String> = (0..parameters).map(|p| format!("uint p{p}")).collect();
+        let mut helper = format!("uint F({}) {{\n    uint s = p0;\n", list.join(", "));
+        for step in 0..1500 {
+            helper.push_str(&format!("    s = s * p{} + {step};\n", step % parameters));
+        }
+        helper.push_str("    return s;\n}");
+        helper
+    }
+
+    /// SPIR-V's limit of 255 parameters is an OSH5001 error at the function; 255 validate.
+    #[test]
+    fn spirv_functions_take_at_most_255_parameters() {
+        let call = |parameters: usize| {
+            let arguments: Vec<String> = (0..parameters).map(|p| format!("O[{p}]")).collect();
+            let call = format!("F({})", arguments.join(", "));
+            format!("O[0] = {call}; O[1] = {call};")
+        };
+        let result = compile_spirv(&helper_of(256), &call(256));
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(1,1): error OSH5001: the function 'F' takes 256 parameters; SPIR-V allows at most 255: pass"),
+            "{}",
+            lines[0]
+        );
+        let result = compile_spirv(&helper_of(255), &call(255));
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// `static` variables that each stay a global, and the body that reads and writes
+    /// each.
+    fn statics(count: usize) -> (String, String) {
+        let mut globals = String::new();
+        let mut body = String::from("uint s = O[1];\n");
+        for index in 0..count {
+            globals.push_str(&format!("static uint g{index} = {};\n", index % 5));
+            body.push_str(&format!("g{index} += s; s += g{index};\n"));
+        }
+        body.push_str("O[0] = s;");
+        (globals, body)
+    }
+
+    /// An entry point's global variables are listed in its `OpEntryPoint`: past what
+    /// that instruction holds (65,530 for `CSMain`; SPIR-V's own limit is 65,535) is
+    /// OSH5001 at the entry point, not a wrapped word count; the most it holds validate.
+    #[test]
+    fn spirv_entry_points_use_at_most_65530_globals() {
+        // With `O` and the dispatch id's input, 65,531 globals.
+        let (globals, body) = statics(65_529);
+        let result = compile_spirv(&globals, &body);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("big.hlsl(65532,1): error OSH5001: the entry point 'CSMain' uses 65531 global variables"),
+            "{}",
+            lines[0]
+        );
+        let (globals, body) = statics(65_528);
+        let result = compile_spirv(&globals, &body);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
+    /// A hand-built module whose access chain is its own base would send every backend's
+    /// walker around forever: the facade's IR check refuses it first (OSH0004).
+    #[test]
+    fn a_cyclic_access_chain_is_osh0004_not_a_hang() {
+        let mut module = samples::compact();
+        let function = &mut module.entry_points[0].function;
+        let first = oneshader_ir::Handle::from_index(1);
+        if let Some(expression) = function.expressions.try_get_mut(first) {
+            *expression = oneshader_ir::Expression::AccessIndex {
+                base: first,
+                index: 0,
+            };
+        }
+        let result = compile_module(module, SourceMap::new(), &CompileOptions::default());
+        assert!(!result.success());
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains("error OSH0004: the IR module breaks the IR's rules: expression"),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]

@@ -27,10 +27,17 @@ use oneshader_ir::catalog::CATALOG;
 use oneshader_ir::{codes, Code};
 
 /// Codes that no source file can produce, each with the reason and where it is tested.
-const NOT_FROM_SOURCE: &[(Code, &str)] = &[(
-    codes::BAD_PROFILE,
-    "comes from the -T option, not from a file; tested in src/profile.rs",
-)];
+const NOT_FROM_SOURCE: &[(Code, &str)] = &[
+    (
+        codes::BAD_PROFILE,
+        "comes from the -T option, not from a file; tested in src/profile.rs",
+    ),
+    (
+        codes::INVALID_IR,
+        "comes from an IR module built by hand, not from a file; tested in \
+         oneshader-ir's valid.rs and src/compile.rs",
+    ),
+];
 
 /// The golden of OSH0001 compiles this path, which does not exist, instead of an input.
 const MISSING_FILE_GOLDEN: &str = "OSH0001-file-not-readable";

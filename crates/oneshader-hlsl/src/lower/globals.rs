@@ -460,6 +460,8 @@ impl<'a> Lowerer<'a> {
         if let Some(name) = &name {
             self.structs.insert(name.clone(), handle);
         }
+        let at = decl.name.as_ref().map_or(decl.span, |name| name.span);
+        self.module.struct_spans.entry(handle).or_insert(at);
         self.struct_decls.insert(handle, decl);
         // Methods are declared once the struct exists, so they may take and return it.
         for method in methods {

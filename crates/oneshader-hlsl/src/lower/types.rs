@@ -187,7 +187,7 @@ pub(crate) fn size_align(module: &Module, ty: Handle<Type>, rules: LayoutRules) 
             }
         }
         TypeInner::Array { base, size, stride } => {
-            let (_, align) = size_align(module, *base, rules);
+            let (element_size, align) = size_align(module, *base, rules);
             let count = match size {
                 ArraySize::Constant(n) => *n,
                 ArraySize::Runtime => 1,
@@ -196,7 +196,6 @@ pub(crate) fn size_align(module: &Module, ty: Handle<Type>, rules: LayoutRules) 
                 LayoutRules::Std430 => align,
                 LayoutRules::ConstantBuffer => 16,
             };
-            let (element_size, _) = size_align(module, *base, rules);
             let size = match rules {
                 LayoutRules::Std430 => stride * count,
                 LayoutRules::ConstantBuffer => stride * count.saturating_sub(1) + element_size,
