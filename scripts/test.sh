@@ -22,6 +22,10 @@ step cargo fmt --manifest-path examples/compact-wgpu/Cargo.toml --check
 step cargo clippy --workspace --all-targets -- -D warnings
 step cargo clippy --manifest-path examples/compact-wgpu/Cargo.toml --locked -- -D warnings
 # Last, so that its summary closes the output.
+# The fuzz targets are their own workspace (sanitizer flags need nightly), so the steps
+# above never compile them: check that they still build against the crates' API.
+step cargo fmt --manifest-path fuzz/Cargo.toml --check
+step cargo check --manifest-path fuzz/Cargo.toml --bins
 step cargo test --workspace
 
 if ((${#failed[@]} > 0)); then

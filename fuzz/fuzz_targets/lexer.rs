@@ -6,7 +6,8 @@ use oneshader_ir::{Diagnostics, FileId};
 
 fuzz_target!(|text: &str| {
     let mut diagnostics = Diagnostics::new();
-    let mut spellings = oneshader_hlsl::lexer::Spellings::new();
+    let arena = oneshader_hlsl::ast::Arena::new();
+    let mut spellings = oneshader_hlsl::lexer::Spellings::new(&arena);
     let tokens = oneshader_hlsl::lexer::lex(FileId(0), text, &mut spellings, &mut diagnostics);
     for token in &tokens {
         assert!(token.span.start <= token.span.end, "{token:?}");

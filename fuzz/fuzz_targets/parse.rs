@@ -12,5 +12,11 @@ fuzz_target!(|text: &str| {
     let mut map = SourceMap::new();
     let main = map.add("main.hlsl", text);
     let arena = oneshader_hlsl::ast::Arena::new();
-    let _ = oneshader_hlsl::parse(&arena, &mut map, main, &PreprocessOptions::default(), &loader);
+    let _ = oneshader_hlsl::parse(
+        &arena,
+        &mut map,
+        main,
+        &PreprocessOptions::default(),
+        &loader,
+    );
 });

@@ -12,7 +12,9 @@ fuzz_target!(|text: &str| {
     let mut map = SourceMap::new();
     let main = map.add("main.hlsl", text);
     let mut diagnostics = Diagnostics::new();
+    let arena = oneshader_hlsl::ast::Arena::new();
     let _ = preprocess::preprocess(
+        &arena,
         &mut map,
         main,
         &PreprocessOptions::default(),
