@@ -1026,8 +1026,9 @@ impl<'a> Parser<'a, '_> {
         } else {
             return Err(self.expected("'{' or ';'"));
         };
-        // The body's own notes (an error above leaves them to the next function's, as
-        // a failed parse is lowered no further).
+        // The body's own notes. An error above leaves them in the list, where only an
+        // enclosing function could take them (the next function starts after them); a
+        // failed parse is lowered no further, so none is misread.
         let assigned = match body {
             Some(_) => self.arena.list(self.assigned.drain(base..)),
             None => &[],
@@ -1851,7 +1852,6 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
-    /// Call arguments after the `(`, through the `)`.
     /// Notes that the expression being parsed may assign the variable `e` is a part of
     /// (if any): `e` is the target of an assignment or of `++`/`--`, a call argument
     /// (perhaps an `out` one), an element of an initializer list or the receiver of a
@@ -1869,6 +1869,7 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// Call arguments after the `(`, through the `)`.
     fn parse_arguments_after_paren(&mut self) -> PResult<&'a [Expr<'a>]> {
         if self.eat(TokenKind::RParen) {
             return Ok(&[]);

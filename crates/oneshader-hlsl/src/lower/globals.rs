@@ -860,6 +860,7 @@ impl<'a> Lowerer<'a> {
                     types::size_align(&self.module, stored, LayoutRules::ConstantBuffer);
                 offset = types::place_member(offset, size, align, LayoutRules::ConstantBuffer);
                 fields.push((
+                    declarator.name.symbol,
                     declarator.name.name.to_string(),
                     ty,
                     row_major && matches!(self.module.inner(ty), TypeInner::Matrix { .. }),
@@ -903,8 +904,7 @@ impl<'a> Lowerer<'a> {
                 Some(decl.span),
             )
         };
-        for (index, (name, ty, transposed, span)) in fields.into_iter().enumerate() {
-            let key = self.global_key(&name);
+        for (index, (key, name, ty, transposed, span)) in fields.into_iter().enumerate() {
             if self.globals.contains_key(&key) {
                 self.error(
                     codes::REDEFINITION,
@@ -1061,6 +1061,7 @@ impl<'a> Lowerer<'a> {
                     None => types::place_member(offset, size, align, LayoutRules::ConstantBuffer),
                 };
                 fields.push((
+                    declarator.name.symbol,
                     declarator.name.name.to_string(),
                     declarator.name.span,
                     offset,
@@ -1073,7 +1074,7 @@ impl<'a> Lowerer<'a> {
         }
         let end = fields
             .iter()
-            .map(|(_, _, at, _, layout, _)| {
+            .map(|(_, _, _, at, _, layout, _)| {
                 at + types::size_align(&self.module, *layout, LayoutRules::ConstantBuffer).0
             })
             .max()
@@ -1099,8 +1100,7 @@ impl<'a> Lowerer<'a> {
             },
             Some(decl.span),
         );
-        for (name, span, offset, ty, layout, row_major) in fields {
-            let key = self.global_key(&name);
+        for (key, name, span, offset, ty, layout, row_major) in fields {
             if self.globals.contains_key(&key) {
                 self.error(
                     codes::REDEFINITION,

@@ -243,13 +243,6 @@ impl<'a> Lowerer<'a> {
         self.unit.shared_name(ident)
     }
 
-    /// The key in [`Lowerer::globals`] of the file-scope name `name` (a name of the
-    /// syntax tree, so some token spells it; [`Symbol::EMPTY`] for any other text,
-    /// which no name of the tree can be).
-    pub(crate) fn global_key(&self, name: &str) -> Symbol {
-        self.unit.symbol_of(name).unwrap_or(Symbol::EMPTY)
-    }
-
     /// Records an error.
     pub(crate) fn error(
         &mut self,

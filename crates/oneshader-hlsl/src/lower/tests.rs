@@ -1101,3 +1101,41 @@ fn lowered_blocks_hold_no_spare_capacity() {
         );
     }
 }
+
+/// A definition after a prototype names its parameters its own way: the body's names are
+/// the definition's, so the parameter it assigns is the one copied into a local (the
+/// prototype's names once made `b *= 2` an error, and swapped names copied the other).
+#[test]
+fn a_definition_after_its_prototype_uses_its_own_parameter_names() {
+    let m = module(
+        "float f(float);\n\
+         float f(float b) { b *= 2; return b; }\n\
+         uint g(uint a, uint b);\n\
+         uint g(uint b, uint a) { a++; return a + b; }\n\
+         RWStructuredBuffer<uint> O : register(u0);\n\
+         [numthreads(1, 1, 1)] void main() { O[0] = g(1, 2) + uint(f(3)); }",
+    );
+    let copied_argument = |name: &str| -> Vec<(String, u32)> {
+        let function = function_named(&m, name);
+        function
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Store { pointer, value } => {
+                    match (
+                        &function.expressions[*pointer],
+                        &function.expressions[*value],
+                    ) {
+                        (Expression::LocalVariable(var), Expression::FunctionArgument(i)) => {
+                            Some((function.local_variables[*var].name.to_string(), *i))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(copied_argument("f"), [("b".to_string(), 0)]);
+    assert_eq!(copied_argument("g"), [("a".to_string(), 1)]);
+}
