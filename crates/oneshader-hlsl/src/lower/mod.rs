@@ -238,7 +238,7 @@ fn flatten_items<'a>(items: &'a [ast::Item<'a>]) -> Vec<&'a ast::Item<'a>> {
 
 impl<'a> Lowerer<'a> {
     /// The spelling of `ident`, a name of the syntax tree, shared as the IR and the
-    /// scopes keep names (from the unit's spellings: no allocation).
+    /// scopes keep names (the unit's spelling table's copy, made on first use).
     pub(crate) fn shared_name(&self, ident: &ast::Ident) -> Arc<str> {
         self.unit.shared_name(ident)
     }
