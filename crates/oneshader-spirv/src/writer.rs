@@ -342,7 +342,10 @@ impl<'a> Writer<'a> {
         // `OpEntryPoint` lists every global variable after its first word, model, id
         // and nul-terminated name.
         let name_words = entry.name.len() / 4 + 1;
-        let allowed = MAX_GLOBAL_VARIABLES.min(MAX_INSTRUCTION_WORDS - 3 - name_words);
+        let Some(room) = MAX_INSTRUCTION_WORDS.checked_sub(3 + name_words) else {
+            return Err(entry_name_too_long(entry));
+        };
+        let allowed = MAX_GLOBAL_VARIABLES.min(room);
         if self.tables.interface.len() > allowed {
             return Err(too_many_globals(
                 entry,
@@ -763,6 +766,21 @@ fn too_many_globals(entry: &EntryPoint, count: usize, allowed: usize) -> Error {
              them in one instruction of at most {MAX_INSTRUCTION_WORDS} words): gather \
              some of them into arrays or structs",
             entry.name
+        ),
+    )
+}
+
+/// The error for an entry point whose name alone is longer than `OpEntryPoint` can hold.
+#[cold]
+fn entry_name_too_long(entry: &EntryPoint) -> Error {
+    Error::unsupported(
+        entry.span,
+        format!(
+            "the entry point's name is {} bytes long; SPIR-V writes it in one instruction \
+             of at most {MAX_INSTRUCTION_WORDS} words, which holds a name of at most {} \
+             bytes: give the entry point a shorter name",
+            entry.name.len(),
+            (MAX_INSTRUCTION_WORDS - 3) * 4 - 1
         ),
     )
 }

@@ -834,6 +834,40 @@ mod tests {
         validate_blobs(&result);
     }
 
+    /// `OpEntryPoint` holds the entry point's name: a name longer than that instruction
+    /// can hold (262,127 bytes) is OSH5001 at the entry point, and the longest that leaves
+    /// room for the entry point's globals validates.
+    #[test]
+    fn spirv_entry_point_names_fit_their_instruction() {
+        let compile = |length: usize| {
+            let source = format!(
+                "RWStructuredBuffer<uint> O : register(u0);\n\
+                 [numthreads(1, 1, 1)] void {}() {{ O[0] = 1; }}\n",
+                "e".repeat(length)
+            );
+            let options = CompileOptions {
+                targets: vec![Target::SpirV],
+                ..CompileOptions::default()
+            };
+            compile_source("long.hlsl", &source, &options)
+        };
+        let result = compile(262_128);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(
+                "long.hlsl(2,1): error OSH5001: the entry point's name is 262128 bytes long"
+            ),
+            "{}",
+            lines[0]
+        );
+        // With `O` in its interface, the longest name `CSMain`'s instruction holds.
+        let result = compile(262_123);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+    }
+
     /// A hand-built module whose access chain is its own base would send every backend's
     /// walker around forever: the facade's IR check refuses it first (OSH0004).
     #[test]
