@@ -662,6 +662,40 @@ mod tests {
         assert!(result.success(), "{:?}", result.short_diagnostics());
     }
 
+    /// A cbuffer's fields are one struct: past 16,383 of them is an error at the cbuffer's
+    /// name, for SPIR-V (OSH5001) and WGSL (OSH5201).
+    #[test]
+    fn a_cbuffer_of_too_many_fields_is_an_error_at_its_name() {
+        let mut source = String::from("cbuffer Many : register(b1) {\n");
+        for index in 0..16_384 {
+            source.push_str(&format!("float m{index};\n"));
+        }
+        source.push_str(
+            "};\nRWStructuredBuffer<float> O : register(u0);\n\
+             [numthreads(1, 1, 1)] void CSMain() { O[0] = m0 + m16383; }\n",
+        );
+        for (target, start) in [
+            (
+                Target::SpirV,
+                "many.hlsl(1,9): error OSH5001: the struct 'type_Many' has 16384 members",
+            ),
+            (
+                Target::Wgsl,
+                "many.hlsl(1,9): error OSH5201: the struct 'type_Many' has 16384 members",
+            ),
+        ] {
+            let options = CompileOptions {
+                targets: vec![target],
+                ..CompileOptions::default()
+            };
+            let result = compile_source("many.hlsl", &source, &options);
+            assert!(result.blobs.is_empty());
+            let lines = result.short_diagnostics();
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            assert!(lines[0].starts_with(start), "{}", lines[0]);
+        }
+    }
+
     /// The largest struct and the deepest nesting of structs SPIR-V takes compile, and
     /// validate.
     #[test]

@@ -880,6 +880,7 @@ impl<'a> Lowerer<'a> {
             name: Some(format!("type_{}", decl.name.name)),
             inner: TypeInner::Struct { members, size },
         });
+        self.module.struct_spans.entry(ty).or_insert(decl.name.span);
         let global = if is_push_constant(decl.attributes) {
             self.declare_push_constant(decl.name.name.to_string(), ty, decl.span)
         } else {
