@@ -180,6 +180,45 @@ fn a_struct_too_large_for_spirv_exits_1_and_writes_nothing() {
     assert!(!out.exists(), "no output directory for a failed compile");
 }
 
+/// Structs nested deeper than 255 levels (here a chain of 10,000, each holding the one
+/// before) are an error at the first member past the limit that fails the command and
+/// writes nothing.
+#[test]
+fn structs_nested_too_deep_exit_1_and_write_nothing() {
+    let dir = scratch("deep-structs");
+    let mut source = String::from("struct S0 { float x; };\n");
+    for level in 1..10_000 {
+        source.push_str(&format!("struct S{level} {{ S{} a; }};\n", level - 1));
+    }
+    source.push_str(
+        "RWStructuredBuffer<S9999> O : register(u0);\n[numthreads(1, 1, 1)]\n\
+         void CSMain(uint3 id : SV_DispatchThreadID) { S9999 v = O[0]; O[1] = v; }\n",
+    );
+    let input = write(&dir, "Deep.hlsl", &source);
+    let out = dir.join("out");
+    let output = oneshader(&[
+        "compile",
+        s(&input),
+        "--target",
+        "spirv,msl,wgsl",
+        "-o",
+        s(&out),
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let expected = format!(
+        "{}(256,20): error OSH0201: the member 'a' makes the struct 'S255' nest structs 256 deep",
+        input.display()
+    );
+    assert!(
+        stderr(&output).starts_with(&expected),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists(), "no output directory for a failed compile");
+}
+
 #[test]
 fn unknown_target_is_a_usage_error() {
     let dir = scratch("target");

@@ -95,10 +95,24 @@ pub const LIMITS: &[Limit] = &[
         code: codes::NESTING_TOO_DEEP,
     },
     Limit {
+        what: "Structs nested in structs (SPIR-V's universal limit, for every target): a \
+               struct without struct members is one level, an array between two structs \
+               adds none; the error is at the member, which is dropped",
+        value: "255 levels",
+        code: codes::NESTING_TOO_DEEP,
+    },
+    Limit {
         what: "Nesting of WGSL statements (Tint's limit): an `if` or a loop is two levels, \
                an `else if` one",
         value: "127 levels",
         code: codes::WGSL_NESTING_TOO_DEEP,
+    },
+    Limit {
+        what: "Nesting of composite types, for WGSL (Tint's limit): a struct or an array is \
+               one level more than what it holds, a vector one level, a matrix two; so the \
+               structs of a buffer (a runtime array in WGSL) nest at most 254 deep",
+        value: "255 levels",
+        code: codes::WGSL_UNSUPPORTED,
     },
     Limit {
         what: "Elements of an array",
@@ -153,12 +167,6 @@ pub const LIMITS: &[Limit] = &[
     Limit {
         what: "Members of one struct, for SPIR-V (its universal limit); the error is at the struct",
         value: "16,383",
-        code: codes::SPIRV_UNSUPPORTED,
-    },
-    Limit {
-        what: "Structs nested in structs, for SPIR-V (its universal limit): a struct without \
-               struct members is one level, an array between two structs adds none",
-        value: "255 levels",
         code: codes::SPIRV_UNSUPPORTED,
     },
     Limit {
@@ -390,9 +398,12 @@ pub const CATALOG: &[CodeInfo] = &[
         Error,
         "Expressions or statements nest deeper than the compiler allows.",
         "Parentheses, blocks or expressions nested hundreds deep would exhaust the compiler's \
-         stack; it stops at a fixed depth instead.",
+         stack; it stops at a fixed depth instead. Structs nest at most 255 deep (SPIR-V's \
+         limit): the member that would make a struct deeper is reported and dropped (this \
+         error is not fatal).",
         "float v = ((((((((((((((((((((1))))))))))))))))))));  // times a few hundred",
-        "Split the expression with temporaries or the block with functions.",
+        "Split the expression with temporaries or the block with functions; flatten deeply \
+         nested structs, moving the fields of an inner struct into the struct holding it.",
     ),
     entry(
         codes::UNKNOWN_IDENTIFIER,

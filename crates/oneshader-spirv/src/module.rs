@@ -94,7 +94,8 @@ pub(crate) const MAX_STRUCT_MEMBERS: usize = 16_383;
 
 /// The deepest nesting of structs in structs that SPIR-V's universal limits have every
 /// consumer take: a struct without struct members is 1 deep, and an array between two
-/// structs adds nothing (as spirv-val counts).
+/// structs adds nothing (as spirv-val counts). The HLSL front end stops deeper nesting
+/// (OSH0201), so only a hand-built IR module gets this error.
 pub(crate) const MAX_STRUCT_DEPTH: u32 = 255;
 
 /// The longest literal string (in bytes, without its nul) that SPIR-V's universal

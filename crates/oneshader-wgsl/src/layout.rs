@@ -33,6 +33,10 @@ pub fn inner(module: &Module, ty: Handle<Type>) -> Result<&TypeInner, String> {
     }
 }
 
+/// How deep the writer's walks of a type go (arrays, pointers and structs each a level):
+/// past the front end's 255 levels of structs, with arrays between them.
+pub(crate) const MAX_TYPE_DEPTH: u32 = 1024;
+
 /// The WGSL alignment and size of `ty` as the writer declares it (structs with the
 /// attributes of [`plan_struct`]), for a host-shareable use. Errors say why a type has no
 /// host-shareable WGSL layout.
@@ -41,7 +45,7 @@ pub fn layout(module: &Module, ty: Handle<Type>) -> Result<Layout, String> {
 }
 
 fn layout_depth(module: &Module, ty: Handle<Type>, depth: u32) -> Result<Layout, String> {
-    if depth > 64 {
+    if depth > MAX_TYPE_DEPTH {
         return Err("types nest too deep".into());
     }
     Ok(match *inner(module, ty)? {
@@ -210,7 +214,7 @@ pub fn check_uniform(module: &Module, ty: Handle<Type>) -> Result<(), String> {
 }
 
 fn check_uniform_depth(module: &Module, ty: Handle<Type>, depth: u32) -> Result<(), String> {
-    if depth > 64 {
+    if depth > MAX_TYPE_DEPTH {
         return Err("types nest too deep".into());
     }
     match *inner(module, ty)? {

@@ -27,6 +27,38 @@ pub(crate) fn unsupported(span: Option<Span>, message: impl Into<String>) -> Dia
     Diagnostic::error(codes::WGSL_UNSUPPORTED, span, message)
 }
 
+/// The deepest nesting of composite types Tint takes: a vector is 1 deep, a matrix 2, an
+/// array one more than its element and a struct one more than its deepest member.
+pub(crate) const MAX_COMPOSITE_DEPTH: u32 = 255;
+
+/// How deep `ty` nests composite types (see [`MAX_COMPOSITE_DEPTH`]), a struct's depth
+/// taken from `struct_depths` (1 for one not there).
+fn nested_depth(
+    module: &Module,
+    mut ty: Handle<Type>,
+    struct_depths: &FastHashMap<Handle<Type>, u32>,
+) -> u32 {
+    let mut arrays = 0;
+    loop {
+        let inner = match layout::inner(module, ty) {
+            Ok(TypeInner::Array { base, .. }) => {
+                arrays += 1;
+                ty = *base;
+                continue;
+            }
+            Ok(inner) => inner,
+            Err(_) => return arrays,
+        };
+        return arrays
+            + match inner {
+                TypeInner::Vector { .. } => 1,
+                TypeInner::Matrix { .. } => 2,
+                TypeInner::Struct { .. } => struct_depths.get(&ty).copied().unwrap_or(1),
+                _ => 0,
+            };
+    }
+}
+
 /// The name of the parameter holding `@builtin(subgroup_invocation_id)`.
 pub(crate) const LANE_INDEX: &str = "lane_index";
 /// The name of the parameter holding `@builtin(subgroup_size)`.
@@ -506,6 +538,7 @@ impl<'a> Writer<'a> {
         self.collect_structs();
         self.namer.share();
         self.check_layouts();
+        self.check_nesting();
 
         // Sized from the expression count, so that the text is seldom copied as it grows.
         let expressions: usize = functions.iter().map(|(f, _)| f.expressions.len()).sum();
@@ -681,7 +714,7 @@ impl<'a> Writer<'a> {
                 AddressSpace::Storage { .. } | AddressSpace::Uniform
             );
             let atomic = self.atomic_globals[handle];
-            self.collect_type(global.ty, atomic, host, &mut seen, 0);
+            self.collect_type(global.ty, atomic, host, &mut seen);
         }
         let module = self.module;
         let helpers = self.helpers;
@@ -711,7 +744,7 @@ impl<'a> Writer<'a> {
             // A loop of its own: nearly all the roots, and most share a few types.
             for &ty in &function.expression_types {
                 if seen.get(ty.index() * 4).copied() != Some(true) {
-                    self.collect_type(ty, false, false, &mut seen, 0);
+                    self.collect_type(ty, false, false, &mut seen);
                 }
             }
         }
@@ -721,65 +754,71 @@ impl<'a> Writer<'a> {
     /// one already.
     fn collect_root(&mut self, ty: Handle<Type>, seen: &mut [bool]) {
         if seen.get(ty.index() * 4).copied() != Some(true) {
-            self.collect_type(ty, false, false, seen, 0);
+            self.collect_type(ty, false, false, seen);
         }
     }
 
-    fn collect_type(
-        &mut self,
-        ty: Handle<Type>,
-        atomic: bool,
-        host: bool,
-        seen: &mut [bool],
-        depth: u32,
-    ) {
-        let index = ty.index() * 4 + usize::from(atomic) * 2 + usize::from(host);
-        match seen.get_mut(index) {
-            Some(seen) if depth <= 64 && !*seen => *seen = true,
-            _ => return,
+    /// Collects the structs `ty` holds (through arrays, pointers and members), members
+    /// before the structs holding them, with an explicit stack: the front end lets
+    /// structs nest 255 deep, and hand-built IR deeper.
+    fn collect_type(&mut self, ty: Handle<Type>, atomic: bool, host: bool, seen: &mut [bool]) {
+        // `Some(struct)`: collect that struct, whose members were walked.
+        let mut stack = vec![(ty, atomic, host, None::<Handle<Type>>)];
+        while let Some((ty, atomic, host, finished)) = stack.pop() {
+            if let Some(ty) = finished {
+                self.name_struct(ty, atomic, host);
+                continue;
+            }
+            let index = ty.index() * 4 + usize::from(atomic) * 2 + usize::from(host);
+            match seen.get_mut(index) {
+                Some(seen) if !*seen => *seen = true,
+                _ => continue,
+            }
+            let Ok(inner) = layout::inner(self.module, ty) else {
+                continue;
+            };
+            match inner {
+                TypeInner::Array { base, .. } => stack.push((*base, atomic, host, None)),
+                TypeInner::Pointer { base, .. } => stack.push((*base, false, false, None)),
+                TypeInner::Struct { members, .. } => {
+                    stack.push((ty, atomic, host, Some(ty)));
+                    // Reversed, so that the first member is walked first.
+                    for member in members.iter().rev() {
+                        stack.push((member.ty, atomic, host, None));
+                    }
+                }
+                _ => {}
+            }
         }
-        let Ok(inner) = layout::inner(self.module, ty) else {
-            return;
-        };
-        match inner {
-            TypeInner::Array { base, .. } => {
-                self.collect_type(*base, atomic, host, seen, depth + 1)
-            }
-            TypeInner::Pointer { base, .. } => {
-                self.collect_type(*base, false, false, seen, depth + 1)
-            }
-            TypeInner::Struct { members, .. } => {
-                for member in members {
-                    self.collect_type(member.ty, atomic, host, seen, depth + 1);
+    }
+
+    /// Names struct `ty` (its members collected) and adds it to the structs declared.
+    fn name_struct(&mut self, ty: Handle<Type>, atomic: bool, host: bool) {
+        if host {
+            self.host_shared.insert(ty);
+        }
+        if !self.struct_names.contains_key(&(ty, atomic)) {
+            let shared = self
+                .shared_names
+                .and_then(|names| names.struct_names.try_get(ty))
+                .and_then(Option::as_ref)
+                .and_then(|names| names.get(usize::from(atomic)));
+            let name = match shared {
+                Some(name) => {
+                    self.namer.keep(name);
+                    name.clone()
                 }
-                if host {
-                    self.host_shared.insert(ty);
+                None => {
+                    let base = struct_base_name(self.module, ty);
+                    if atomic {
+                        self.namer.name(&concat_text!(base, "_atomic"), "S")
+                    } else {
+                        struct_name(&mut self.namer, base)
+                    }
                 }
-                if !self.struct_names.contains_key(&(ty, atomic)) {
-                    let shared = self
-                        .shared_names
-                        .and_then(|names| names.struct_names.try_get(ty))
-                        .and_then(Option::as_ref)
-                        .and_then(|names| names.get(usize::from(atomic)));
-                    let name = match shared {
-                        Some(name) => {
-                            self.namer.keep(name);
-                            name.clone()
-                        }
-                        None => {
-                            let base = struct_base_name(self.module, ty);
-                            if atomic {
-                                self.namer.name(&concat_text!(base, "_atomic"), "S")
-                            } else {
-                                struct_name(&mut self.namer, base)
-                            }
-                        }
-                    };
-                    self.struct_names.insert((ty, atomic), name);
-                    self.structs.push((ty, atomic));
-                }
-            }
-            _ => {}
+            };
+            self.struct_names.insert((ty, atomic), name);
+            self.structs.push((ty, atomic));
         }
     }
 
@@ -826,6 +865,63 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Checks Tint's limit on how deep composite types nest (see [`MAX_COMPOSITE_DEPTH`])
+    /// for the structs declared, at the innermost struct past it, and for the buffers
+    /// and other globals used, at the global.
+    fn check_nesting(&mut self) {
+        let mut depths = FastHashMap::default();
+        for &(ty, _) in &self.structs {
+            if depths.contains_key(&ty) {
+                continue;
+            }
+            let Ok(TypeInner::Struct { members, .. }) = layout::inner(self.module, ty) else {
+                continue;
+            };
+            // Its members' structs came before it.
+            let depth = 1 + members
+                .iter()
+                .map(|member| nested_depth(self.module, member.ty, &depths))
+                .max()
+                .unwrap_or(0);
+            depths.insert(ty, depth);
+            if depth > MAX_COMPOSITE_DEPTH {
+                let name = self.module.hlsl_type_name(ty);
+                self.diagnostics.push(unsupported(
+                    self.module.struct_spans.get(&ty).copied(),
+                    format!(
+                        "the struct '{name}' nests types {depth} deep in WGSL (a struct or an \
+                         array is one level, a vector one, a matrix two); WebGPU's compilers \
+                         (Tint) take at most {MAX_COMPOSITE_DEPTH}: flatten the nesting"
+                    ),
+                ));
+                // The structs holding this one are past the limit too.
+                return;
+            }
+        }
+        for (handle, global) in self.module.global_variables.iter() {
+            if !self.uses.get(handle.index()).is_some_and(|u| u.is_used()) {
+                continue;
+            }
+            let depth = nested_depth(self.module, global.ty, &depths);
+            if depth > MAX_COMPOSITE_DEPTH {
+                self.diagnostics.push(unsupported(
+                    global.span,
+                    concat_text!(
+                        "the type of '",
+                        global.name,
+                        "' nests types ",
+                        depth.to_string(),
+                        " deep in WGSL (a struct or an array is one level, a vector one, a \
+                         matrix two); WebGPU's compilers (Tint) take at most ",
+                        MAX_COMPOSITE_DEPTH.to_string(),
+                        ": flatten \
+                         the nesting of its structs"
+                    ),
+                ));
+            }
+        }
+    }
+
     /// The WGSL spelling of `ty`; with `atomic`, its integers are `atomic<T>`.
     pub fn type_name(&self, ty: Handle<Type>, atomic: bool) -> Result<String, String> {
         let mut name = String::new();
@@ -842,7 +938,7 @@ impl<'a> Writer<'a> {
         atomic: bool,
         depth: u32,
     ) -> Result<(), String> {
-        if depth > 64 {
+        if depth > layout::MAX_TYPE_DEPTH {
             return Err("types nest too deep".into());
         }
         let inner = layout::inner(self.module, ty)?;

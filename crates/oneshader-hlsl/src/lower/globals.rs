@@ -14,7 +14,7 @@ use super::cbuffer::CbufferPlace;
 use super::counter::BufferFlavor;
 use super::expr::Shape;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
-use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig};
+use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig, MAX_STRUCT_NESTING};
 use crate::ast;
 
 impl<'a> Lowerer<'a> {
@@ -404,6 +404,8 @@ impl<'a> Lowerer<'a> {
         let mut methods = Vec::new();
         let mut offset = 0;
         let mut max_align = 4;
+        // How deep this struct nests structs, from its members' depths.
+        let mut depth = 1;
         for member in decl.members {
             match member {
                 ast::Item::Variable(field) => {
@@ -424,6 +426,25 @@ impl<'a> Lowerer<'a> {
                         let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                             continue;
                         };
+                        let member_depth = self.struct_depth(ty);
+                        if member_depth >= MAX_STRUCT_NESTING {
+                            self.error(
+                                codes::NESTING_TOO_DEEP,
+                                declarator.name.span,
+                                format!(
+                                    "the member '{}' makes the struct '{}' nest structs {} deep (a \
+                                     struct without struct members is one level); at most \
+                                     {MAX_STRUCT_NESTING} are allowed: flatten the nesting, \
+                                     moving the fields of some inner struct into the struct \
+                                     that holds it",
+                                    declarator.name.name,
+                                    decl.name.as_ref().map_or("(anonymous)", |n| n.name),
+                                    member_depth + 1
+                                ),
+                            );
+                            continue;
+                        }
+                        depth = depth.max(member_depth + 1);
                         if self.is_row_major(field.modifiers)
                             && matches!(self.module.inner(base), TypeInner::Matrix { .. })
                         {
@@ -463,6 +484,7 @@ impl<'a> Lowerer<'a> {
         let at = decl.name.as_ref().map_or(decl.span, |name| name.span);
         self.module.struct_spans.entry(handle).or_insert(at);
         self.struct_decls.insert(handle, decl);
+        self.struct_depths.insert(handle, depth);
         // Methods are declared once the struct exists, so they may take and return it.
         for method in methods {
             match &name {
@@ -478,6 +500,20 @@ impl<'a> Lowerer<'a> {
             }
         }
         Some(handle)
+    }
+
+    /// How deep `ty` nests structs: that of its struct, through any arrays; 0 for a type
+    /// without structs.
+    fn struct_depth(&self, mut ty: Handle<Type>) -> u32 {
+        loop {
+            match self.module.inner(ty) {
+                TypeInner::Array { base, .. } => ty = *base,
+                TypeInner::Struct { .. } => {
+                    return self.struct_depths.get(&ty).copied().unwrap_or(1)
+                }
+                _ => return 0,
+            }
+        }
     }
 
     fn declare_global_variables(&mut self, decl: &'a ast::VariableDecl<'a>) {

@@ -122,6 +122,11 @@ impl FunctionSymbol<'_> {
     }
 }
 
+/// The deepest nesting of structs in structs a shader may declare (SPIR-V's universal
+/// limit, which Tint shares): a struct without struct members is one level, and an array
+/// between two structs adds none. It bounds every walk of a type, in every backend.
+pub(crate) const MAX_STRUCT_NESTING: u32 = 255;
+
 /// The state of one lowering: the module being built and every symbol table.
 pub(crate) struct Lowerer<'a> {
     pub module: Module,
@@ -133,6 +138,9 @@ pub(crate) struct Lowerer<'a> {
     pub structs: FastHashMap<String, Handle<Type>>,
     /// The declaration of each named struct type, for the semantics of its fields.
     pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl<'a>>,
+    /// How deep each declared struct type nests structs: 1 for one without struct
+    /// members (arrays of structs count as their structs), at most [`MAX_STRUCT_NESTING`].
+    pub struct_depths: FastHashMap<Handle<Type>, u32>,
     pub typedefs: FastHashMap<String, Ty>,
     pub functions: FastHashMap<Arc<str>, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, outermost first, to detect recursion: their
@@ -186,6 +194,7 @@ pub fn lower(
         globals: FastHashMap::default(),
         structs: FastHashMap::default(),
         struct_decls: FastHashMap::default(),
+        struct_depths: FastHashMap::default(),
         typedefs: FastHashMap::default(),
         functions: FastHashMap::default(),
         in_progress: Vec::new(),
