@@ -923,16 +923,22 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// A declarator's array dimensions, `[N][M]…`: each is a level of type nesting, as
+    /// the type the passes after the parser walk is one array deeper per dimension.
     fn parse_array_dims(&mut self) -> PResult<&'a [Option<Expr<'a>>]> {
         let mut dims = Vec::new();
-        while self.eat(TokenKind::LBracket) {
-            if self.eat(TokenKind::RBracket) {
-                dims.push(None);
-                continue;
+        self.chain(|p| {
+            while p.eat(TokenKind::LBracket) {
+                p.enter()?;
+                if p.eat(TokenKind::RBracket) {
+                    dims.push(None);
+                    continue;
+                }
+                dims.push(Some(p.parse_expression()?));
+                p.expect(TokenKind::RBracket, "']'")?;
             }
-            dims.push(Some(self.parse_expression()?));
-            self.expect(TokenKind::RBracket, "']'")?;
-        }
+            Ok(())
+        })?;
         Ok(self.list(dims))
     }
 
@@ -2648,6 +2654,7 @@ void f(uint n) {
                 "templates",
                 format!("{}float{} a;", "vector<".repeat(n), ">".repeat(n)),
             ),
+            ("array dimensions", format!("float a{};", "[1]".repeat(n))),
         ];
         for (shape, src) in shapes {
             let src = format!("{src}\nfloat after = ;");
@@ -2669,6 +2676,8 @@ void f(uint n) {
         let terms = (MAX_NESTING - 4) as usize;
         let ok = format!("float a = 1{};", " + 1".repeat(terms));
         assert_eq!(codes_on_small_stack(ok), vec![]);
+        let dims = format!("float a{};", "[1]".repeat(terms));
+        assert_eq!(codes_on_small_stack(dims), vec![]);
         let too_many = format!("float a = 1{};", " + 1".repeat(terms + 4));
         assert_eq!(
             codes_on_small_stack(too_many),

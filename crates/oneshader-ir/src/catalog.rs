@@ -89,7 +89,8 @@ pub const LIMITS: &[Limit] = &[
     },
     Limit {
         what: "Nesting of expressions, statements and types: each operator of a chain \
-               (`a + b + c`, `v[0].x`) is a level, a parenthesis two. \
+               (`a + b + c`, `v[0].x`) is a level, a parenthesis two, an array \
+               dimension of a declaration (`a[2][3]`) one. \
                Fatal: the rest of the file is not parsed",
         value: "128 levels",
         code: codes::NESTING_TOO_DEEP,
