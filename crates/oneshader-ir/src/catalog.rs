@@ -186,6 +186,12 @@ pub const LIMITS: &[Limit] = &[
         code: codes::SPIRV_UNSUPPORTED,
     },
     Limit {
+        what: "Bytes of an entry point's name, for SPIR-V (`OpEntryPoint` holds it, and its \
+               globals after it)",
+        value: "262,127",
+        code: codes::SPIRV_UNSUPPORTED,
+    },
+    Limit {
         what: "Groupshared memory an entry point uses",
         value: "32 KiB",
         code: codes::GROUPSHARED_TOO_LARGE,
@@ -735,6 +741,9 @@ pub fn markdown() -> String {
     out.push_str(
         "\n## Limits\n\nInput past these limits gets a diagnostic, never a crash or a hang: \
          input nested past the nesting limit never reaches a recursive pass. \
+         A limit marked \"for SPIR-V\" or \"for WGSL\" is that target's: the error names \
+         the target, and, as with every error, the compile writes no output for any \
+         target (leave that target out, `--target spirv,msl`, to get the others). \
          Below it, an unoptimised build compiles 100 levels (nested calls: 50) on a 2 MiB \
          thread stack, an optimised one far more. `[unroll]` unrolls a loop only where a \
          texel offset needs its variable as a constant (as DXC does), and then at most 64 \
