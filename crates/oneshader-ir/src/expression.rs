@@ -519,6 +519,114 @@ pub enum Expression {
 }
 
 impl Expression {
+    /// Calls `visit` with each operand handle of the expression: the read-only
+    /// [`Expression::map_operands`] (its local variables, arguments, globals and
+    /// functions are not operands).
+    pub fn for_each_operand(&self, mut visit: impl FnMut(Handle<Expression>)) {
+        match self {
+            Expression::Literal(_)
+            | Expression::ZeroValue(_)
+            | Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::FunctionArgument(_)
+            | Expression::CallResult(_)
+            | Expression::AtomicResult => {}
+            Expression::Compose { components, .. } => components.iter().copied().for_each(visit),
+            Expression::Math { args, .. } | Expression::Wave { args, .. } => {
+                args.iter().copied().for_each(visit)
+            }
+            Expression::Splat { value: expr, .. }
+            | Expression::Swizzle { vector: expr, .. }
+            | Expression::AccessIndex { base: expr, .. }
+            | Expression::Load { pointer: expr }
+            | Expression::Unary { expr, .. }
+            | Expression::Convert { expr, .. }
+            | Expression::Bitcast { expr, .. }
+            | Expression::ArrayLength(expr)
+            | Expression::Derivative { expr, .. } => visit(*expr),
+            Expression::Access { base, index } => {
+                visit(*base);
+                visit(*index);
+            }
+            Expression::Binary { left, right, .. } => {
+                visit(*left);
+                visit(*right);
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                visit(*condition);
+                visit(*accept);
+                visit(*reject);
+            }
+            Expression::ImageSample(sample) => {
+                let ImageSample {
+                    image,
+                    sampler,
+                    coordinate,
+                    array_index,
+                    offset: _,
+                    level,
+                    depth_ref,
+                    gather: _,
+                } = &**sample;
+                visit(*image);
+                visit(*sampler);
+                visit(*coordinate);
+                array_index.iter().copied().for_each(&mut visit);
+                depth_ref.iter().copied().for_each(&mut visit);
+                match level {
+                    SampleLevel::Auto | SampleLevel::Zero => {}
+                    SampleLevel::Exact(x) | SampleLevel::Bias(x) => visit(*x),
+                    SampleLevel::Gradient { x, y } => {
+                        visit(*x);
+                        visit(*y);
+                    }
+                }
+            }
+            Expression::ImageLoad {
+                image,
+                coordinate,
+                array_index,
+                sample,
+                level,
+            } => {
+                visit(*image);
+                visit(*coordinate);
+                for operand in [array_index, sample, level] {
+                    operand.iter().copied().for_each(&mut visit);
+                }
+            }
+            Expression::ImageTexelPointer {
+                image,
+                coordinate,
+                array_index,
+            } => {
+                visit(*image);
+                visit(*coordinate);
+                array_index.iter().copied().for_each(visit);
+            }
+            Expression::ImageLevelOfDetail {
+                image,
+                sampler,
+                coordinate,
+                ..
+            } => {
+                visit(*image);
+                visit(*sampler);
+                visit(*coordinate);
+            }
+            Expression::ImageQuery { image, query } => {
+                visit(*image);
+                if let ImageQuery::Size { level: Some(level) } = query {
+                    visit(*level);
+                }
+            }
+        }
+    }
+
     /// Replaces every operand handle of the expression by `map` of it (its local
     /// variables and arguments are not operands: they stay as they are).
     pub fn map_operands(&mut self, mut map: impl FnMut(Handle<Expression>) -> Handle<Expression>) {

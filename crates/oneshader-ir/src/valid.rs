@@ -18,7 +18,7 @@
 
 use crate::arena::Handle;
 use crate::diagnostic::{codes, Diagnostic};
-use crate::expression::{Expression, ImageQuery, ImageSample, SampleLevel};
+use crate::expression::Expression;
 use crate::module::{Function, Module};
 use crate::source::Span;
 use crate::statement::{Block, Statement};
@@ -130,113 +130,6 @@ fn check_types(module: &Module) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Calls `visit` with each expression operand of `expression` (not its variables,
-/// arguments, globals or functions).
-fn for_each_operand(expression: &Expression, mut visit: impl FnMut(Handle<Expression>)) {
-    match expression {
-        Expression::Literal(_)
-        | Expression::ZeroValue(_)
-        | Expression::GlobalVariable(_)
-        | Expression::LocalVariable(_)
-        | Expression::FunctionArgument(_)
-        | Expression::CallResult(_)
-        | Expression::AtomicResult => {}
-        Expression::Compose { components, .. } => components.iter().copied().for_each(visit),
-        Expression::Math { args, .. } | Expression::Wave { args, .. } => {
-            args.iter().copied().for_each(visit)
-        }
-        Expression::Splat { value: expr, .. }
-        | Expression::Swizzle { vector: expr, .. }
-        | Expression::AccessIndex { base: expr, .. }
-        | Expression::Load { pointer: expr }
-        | Expression::Unary { expr, .. }
-        | Expression::Convert { expr, .. }
-        | Expression::Bitcast { expr, .. }
-        | Expression::ArrayLength(expr)
-        | Expression::Derivative { expr, .. } => visit(*expr),
-        Expression::Access { base, index } => {
-            visit(*base);
-            visit(*index);
-        }
-        Expression::Binary { left, right, .. } => {
-            visit(*left);
-            visit(*right);
-        }
-        Expression::Select {
-            condition,
-            accept,
-            reject,
-        } => {
-            visit(*condition);
-            visit(*accept);
-            visit(*reject);
-        }
-        Expression::ImageSample(sample) => {
-            let ImageSample {
-                image,
-                sampler,
-                coordinate,
-                array_index,
-                offset: _,
-                level,
-                depth_ref,
-                gather: _,
-            } = &**sample;
-            visit(*image);
-            visit(*sampler);
-            visit(*coordinate);
-            array_index.iter().copied().for_each(&mut visit);
-            depth_ref.iter().copied().for_each(&mut visit);
-            match level {
-                SampleLevel::Auto | SampleLevel::Zero => {}
-                SampleLevel::Exact(x) | SampleLevel::Bias(x) => visit(*x),
-                SampleLevel::Gradient { x, y } => {
-                    visit(*x);
-                    visit(*y);
-                }
-            }
-        }
-        Expression::ImageLoad {
-            image,
-            coordinate,
-            array_index,
-            sample,
-            level,
-        } => {
-            visit(*image);
-            visit(*coordinate);
-            for operand in [array_index, sample, level] {
-                operand.iter().copied().for_each(&mut visit);
-            }
-        }
-        Expression::ImageTexelPointer {
-            image,
-            coordinate,
-            array_index,
-        } => {
-            visit(*image);
-            visit(*coordinate);
-            array_index.iter().copied().for_each(visit);
-        }
-        Expression::ImageLevelOfDetail {
-            image,
-            sampler,
-            coordinate,
-            ..
-        } => {
-            visit(*image);
-            visit(*sampler);
-            visit(*coordinate);
-        }
-        Expression::ImageQuery { image, query } => {
-            visit(*image);
-            if let ImageQuery::Size { level: Some(level) } = query {
-                visit(*level);
-            }
-        }
-    }
-}
-
 /// Checks `function` (the helper `handle`, or an entry point's function when `None`),
 /// declared at `span`.
 fn check_function(
@@ -289,7 +182,7 @@ fn check_function(
     for (handle, expression) in expressions.iter() {
         let at = || expressions.span(handle).or(span);
         let mut later = None;
-        for_each_operand(expression, |operand| {
+        expression.for_each_operand(|operand| {
             if operand.index() >= handle.index() && later.is_none() {
                 later = Some(operand);
             }
