@@ -103,6 +103,13 @@ pub const LIMITS: &[Limit] = &[
         code: codes::NESTING_TOO_DEEP,
     },
     Limit {
+        what: "Types nested in types, every target (Tint's limit): each array dimension \
+               and each struct is a level, also through typedefs; the error is at the \
+               array's first dimension or at the struct's member",
+        value: "255 levels",
+        code: codes::NESTING_TOO_DEEP,
+    },
+    Limit {
         what: "Nesting of WGSL statements (Tint's limit): an `if` or a loop is two levels, \
                an `else if` one",
         value: "127 levels",

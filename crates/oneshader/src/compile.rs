@@ -965,6 +965,46 @@ mod tests {
         validate_blobs(&result);
     }
 
+    /// Typedefs of arrays nest types without a struct: past 255 levels (each array
+    /// dimension a level, as Tint counts) is OSH0201 at the dimension, not a stack
+    /// overflow in a backend's type walk; 255 compiles for SPIR-V and MSL and validates.
+    #[test]
+    fn types_nest_at_most_255_levels() {
+        let source = |levels: usize| {
+            let mut text = format!("typedef float T0{};\n", "[1]".repeat(levels % 100));
+            for index in 1..=levels / 100 {
+                text.push_str(&format!(
+                    "typedef T{} T{index}{};\n",
+                    index - 1,
+                    "[1]".repeat(100)
+                ));
+            }
+            format!(
+                "{text}RWStructuredBuffer<float> O : register(u0);\n\
+                 [numthreads(1, 1, 1)] void CSMain() {{ T{} b; O[0] = 1; }}\n",
+                levels / 100
+            )
+        };
+        // Tint's parser stops at a depth of its own before 255 levels of `array<…>` in a
+        // local (a WGSL limit of its own, not this one's).
+        let options = CompileOptions {
+            targets: vec![Target::SpirV, Target::Msl],
+            ..CompileOptions::default()
+        };
+        let result = compile_source("deep.hlsl", &source(255), &options);
+        assert!(result.success(), "{:?}", result.short_diagnostics());
+        validate_blobs(&result);
+        let result = compile_source("deep.hlsl", &source(256), &options);
+        assert!(result.blobs.is_empty());
+        let lines = result.short_diagnostics();
+        assert!(
+            lines[0].starts_with(
+                "deep.hlsl(3,15): error OSH0201: this array's type nests 256 levels deep"
+            ),
+            "{lines:?}"
+        );
+    }
+
     /// `OpEntryPoint` holds the entry point's name: a name longer than that instruction
     /// can hold (262,127 bytes) is OSH5001 at the entry point, and the longest that leaves
     /// room for the entry point's globals validates.

@@ -14,7 +14,9 @@ use super::cbuffer::CbufferPlace;
 use super::counter::BufferFlavor;
 use super::expr::Shape;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
-use super::{FunctionSymbol, GlobalSymbol, Lowerer, ParamSig, MAX_STRUCT_NESTING};
+use super::{
+    FunctionSymbol, GlobalSymbol, Lowerer, ParamSig, MAX_STRUCT_NESTING, MAX_TYPE_NESTING,
+};
 use crate::ast;
 
 impl<'a> Lowerer<'a> {
@@ -348,6 +350,21 @@ impl<'a> Lowerer<'a> {
         base: Handle<Type>,
         dims: &[Option<ast::Expr<'a>>],
     ) -> Option<Handle<Type>> {
+        let depth = self.type_depth(base) as usize + dims.len();
+        if depth > MAX_TYPE_NESTING as usize {
+            if let Some(at) = dims.iter().flatten().next() {
+                self.error(
+                    codes::NESTING_TOO_DEEP,
+                    at.span,
+                    format!(
+                        "this array's type nests {depth} levels deep (each array dimension \
+                         and each struct is a level, also through typedefs); at most \
+                         {MAX_TYPE_NESTING} are allowed: use fewer dimensions"
+                    ),
+                );
+                return None;
+            }
+        }
         let mut ty = base;
         for dim in dims.iter().rev() {
             let size = match dim {
@@ -406,6 +423,7 @@ impl<'a> Lowerer<'a> {
         let mut max_align = 4;
         // How deep this struct nests structs, from its members' depths.
         let mut depth = 1;
+        let mut type_depth = 1;
         for member in decl.members {
             match member {
                 ast::Item::Variable(field) => {
@@ -445,6 +463,23 @@ impl<'a> Lowerer<'a> {
                             continue;
                         }
                         depth = depth.max(member_depth + 1);
+                        let member_type_depth = self.type_depth(ty);
+                        if member_type_depth >= MAX_TYPE_NESTING {
+                            self.error(
+                                codes::NESTING_TOO_DEEP,
+                                declarator.name.span,
+                                format!(
+                                    "the member '{}' makes its struct nest types {} levels \
+                                     deep (each array dimension and each struct is a level); \
+                                     at most {MAX_TYPE_NESTING} are allowed: use fewer array \
+                                     dimensions or flatten the nesting",
+                                    declarator.name.name,
+                                    member_type_depth + 1
+                                ),
+                            );
+                            continue;
+                        }
+                        type_depth = type_depth.max(member_type_depth + 1);
                         if self.is_row_major(field.modifiers)
                             && matches!(self.module.inner(base), TypeInner::Matrix { .. })
                         {
@@ -485,6 +520,7 @@ impl<'a> Lowerer<'a> {
         self.module.struct_spans.entry(handle).or_insert(at);
         self.struct_decls.insert(handle, decl);
         self.struct_depths.insert(handle, depth);
+        self.struct_type_depths.insert(handle, type_depth);
         // Methods are declared once the struct exists, so they may take and return it.
         for method in methods {
             match &name {
@@ -500,6 +536,24 @@ impl<'a> Lowerer<'a> {
             }
         }
         Some(handle)
+    }
+
+    /// How deep `ty` nests types, each array dimension and each struct a level (0 for a
+    /// scalar, vector or matrix).
+    fn type_depth(&self, mut ty: Handle<Type>) -> u32 {
+        let mut arrays = 0;
+        loop {
+            match self.module.inner(ty) {
+                TypeInner::Array { base, .. } => {
+                    arrays += 1;
+                    ty = *base;
+                }
+                TypeInner::Struct { .. } => {
+                    return arrays + self.struct_type_depths.get(&ty).copied().unwrap_or(1)
+                }
+                _ => return arrays,
+            }
+        }
     }
 
     /// How deep `ty` nests structs: that of its struct, through any arrays; 0 for a type

@@ -127,6 +127,12 @@ impl FunctionSymbol<'_> {
 /// between two structs adds none. It bounds every walk of a type, in every backend.
 pub(crate) const MAX_STRUCT_NESTING: u32 = 255;
 
+/// The deepest nesting of types a shader may declare, each array dimension and each
+/// struct a level (Tint's limit, and so WGSL's; clang crashes on MSL types twice as
+/// deep): typedefs of arrays of typedefs otherwise nest without bound, past what the
+/// backends' recursive type walks have stack for.
+pub(crate) const MAX_TYPE_NESTING: u32 = 255;
+
 /// The state of one lowering: the module being built and every symbol table.
 pub(crate) struct Lowerer<'a> {
     pub module: Module,
@@ -141,6 +147,9 @@ pub(crate) struct Lowerer<'a> {
     /// How deep each declared struct type nests structs: 1 for one without struct
     /// members (arrays of structs count as their structs), at most [`MAX_STRUCT_NESTING`].
     pub struct_depths: FastHashMap<Handle<Type>, u32>,
+    /// How deep each declared struct type nests types, arrays and structs each a level
+    /// (1 for a struct of scalars, vectors and matrices), at most [`MAX_TYPE_NESTING`].
+    pub struct_type_depths: FastHashMap<Handle<Type>, u32>,
     pub typedefs: FastHashMap<String, Ty>,
     pub functions: FastHashMap<Arc<str>, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, outermost first, to detect recursion: their
@@ -195,6 +204,7 @@ pub fn lower(
         structs: FastHashMap::default(),
         struct_decls: FastHashMap::default(),
         struct_depths: FastHashMap::default(),
+        struct_type_depths: FastHashMap::default(),
         typedefs: FastHashMap::default(),
         functions: FastHashMap::default(),
         in_progress: Vec::new(),
