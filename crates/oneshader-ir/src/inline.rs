@@ -612,10 +612,10 @@ impl FirstReads<'_> {
                 }
                 _ => {
                     let mut roots = Vec::new();
-                    statement_operands(statement, &mut roots);
+                    statement.for_each_operand(|root| roots.push(root));
                     let mut nested = |block: &Block| {
                         crate::analysis::walk_statements(block, &mut |s| {
-                            statement_operands(s, &mut roots)
+                            s.for_each_operand(|root| roots.push(root))
                         })
                     };
                     match statement {
@@ -667,51 +667,6 @@ impl FirstReads<'_> {
                 operand
             });
         }
-    }
-}
-
-/// Pushes the expressions `statement` itself uses (not those of nested blocks).
-fn statement_operands(statement: &Statement, into: &mut Vec<Handle<Expression>>) {
-    match *statement {
-        Statement::Bind(handle) => into.push(handle),
-        Statement::If { condition, .. } => into.push(condition),
-        Statement::Switch { selector, .. } => into.push(selector),
-        Statement::Loop { break_if, .. } => into.extend(break_if),
-        Statement::Return { value } => into.extend(value),
-        Statement::Store { pointer, value } => into.extend([pointer, value]),
-        Statement::Atomic {
-            pointer,
-            value,
-            compare,
-            result,
-            ..
-        } => {
-            into.extend([pointer, value]);
-            into.extend(compare);
-            into.extend(result);
-        }
-        Statement::ImageStore {
-            image,
-            coordinate,
-            array_index,
-            value,
-        } => {
-            into.extend([image, coordinate, value]);
-            into.extend(array_index);
-        }
-        Statement::Call {
-            ref arguments,
-            result,
-            ..
-        } => {
-            into.extend_from_slice(arguments);
-            into.extend(result);
-        }
-        Statement::Block(_)
-        | Statement::Break
-        | Statement::Continue
-        | Statement::Kill
-        | Statement::Barrier(_) => {}
     }
 }
 

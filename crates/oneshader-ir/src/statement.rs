@@ -130,6 +130,61 @@ pub enum Statement {
 }
 
 impl Statement {
+    /// Calls `visit` with every expression handle the statement itself holds: the
+    /// read-only [`Statement::map_operands`] (the statements of its nested blocks are not
+    /// its own).
+    pub fn for_each_operand(&self, mut visit: impl FnMut(Handle<Expression>)) {
+        match self {
+            Statement::Bind(handle)
+            | Statement::If {
+                condition: handle, ..
+            }
+            | Statement::Switch {
+                selector: handle, ..
+            } => visit(*handle),
+            Statement::Loop { break_if, .. } => break_if.iter().copied().for_each(visit),
+            Statement::Return { value } => value.iter().copied().for_each(visit),
+            Statement::Store { pointer, value } => {
+                visit(*pointer);
+                visit(*value);
+            }
+            Statement::Atomic {
+                pointer,
+                value,
+                compare,
+                result,
+                ..
+            } => {
+                visit(*pointer);
+                visit(*value);
+                compare.iter().copied().for_each(&mut visit);
+                result.iter().copied().for_each(visit);
+            }
+            Statement::ImageStore {
+                image,
+                coordinate,
+                array_index,
+                value,
+            } => {
+                visit(*image);
+                visit(*coordinate);
+                array_index.iter().copied().for_each(&mut visit);
+                visit(*value);
+            }
+            Statement::Call {
+                arguments, result, ..
+            } => {
+                arguments.iter().copied().for_each(&mut visit);
+                result.iter().copied().for_each(visit);
+            }
+            Statement::Block(_)
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Kill
+            | Statement::Barrier(_) => {}
+        }
+    }
+
     /// Replaces every expression handle the statement itself holds by `map` of it: a
     /// condition, selector or `break_if`, a returned or stored value, a call's arguments
     /// and result. The statements of its nested blocks are not its own: they stay as they

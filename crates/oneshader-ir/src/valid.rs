@@ -240,57 +240,14 @@ fn check_body(
                     outside = Some(operand);
                 }
             };
-            match statement {
-                Statement::Bind(handle)
-                | Statement::If {
-                    condition: handle, ..
-                }
-                | Statement::Switch {
-                    selector: handle, ..
-                } => check(*handle),
-                Statement::Loop { break_if, .. } => break_if.iter().copied().for_each(check),
-                Statement::Return { value } => value.iter().copied().for_each(check),
-                Statement::Store { pointer, value } => {
-                    check(*pointer);
-                    check(*value);
-                }
-                Statement::Atomic {
-                    pointer,
-                    value,
-                    compare,
-                    result,
-                    ..
-                } => {
-                    check(*pointer);
-                    check(*value);
-                    compare.iter().copied().for_each(&mut check);
-                    result.iter().copied().for_each(check);
-                }
-                Statement::ImageStore {
-                    image,
-                    coordinate,
-                    array_index,
-                    value,
-                } => {
-                    check(*image);
-                    check(*coordinate);
-                    array_index.iter().copied().for_each(&mut check);
-                    check(*value);
-                }
-                Statement::Call {
-                    function: callee,
-                    arguments,
-                    result,
-                } => {
-                    arguments.iter().copied().for_each(&mut check);
-                    result.iter().copied().for_each(check);
-                    check_call(module, name, caller, *callee, arguments.len(), span)?;
-                }
-                Statement::Block(_)
-                | Statement::Break
-                | Statement::Continue
-                | Statement::Kill
-                | Statement::Barrier(_) => {}
+            statement.for_each_operand(&mut check);
+            if let Statement::Call {
+                function: callee,
+                arguments,
+                ..
+            } = statement
+            {
+                check_call(module, name, caller, *callee, arguments.len(), span)?;
             }
             if let Some(operand) = outside {
                 return Err(invalid(
