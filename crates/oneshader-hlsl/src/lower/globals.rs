@@ -15,7 +15,7 @@ use super::counter::BufferFlavor;
 use super::expr::Shape;
 use super::types::{self, LayoutRules, ResourceTy, Ty};
 use super::{
-    FunctionSymbol, GlobalSymbol, Lowerer, ParamSig, MAX_STRUCT_NESTING, MAX_TYPE_NESTING,
+    FunctionSymbol, GlobalSymbol, Lowerer, Nesting, ParamSig, MAX_STRUCT_NESTING, MAX_TYPE_NESTING,
 };
 use crate::ast;
 
@@ -350,7 +350,7 @@ impl<'a> Lowerer<'a> {
         base: Handle<Type>,
         dims: &[Option<ast::Expr<'a>>],
     ) -> Option<Handle<Type>> {
-        let depth = self.type_depth(base) as usize + dims.len();
+        let depth = self.nesting(base).types as usize + dims.len();
         if depth > MAX_TYPE_NESTING as usize {
             if let Some(at) = dims.iter().flatten().next() {
                 self.error(
@@ -444,7 +444,8 @@ impl<'a> Lowerer<'a> {
                         let Some(ty) = self.apply_array_dims(base, declarator.array_dims) else {
                             continue;
                         };
-                        let member_depth = self.struct_depth(ty);
+                        let member = self.nesting(ty);
+                        let member_depth = member.structs;
                         if member_depth >= MAX_STRUCT_NESTING {
                             self.error(
                                 codes::NESTING_TOO_DEEP,
@@ -463,7 +464,7 @@ impl<'a> Lowerer<'a> {
                             continue;
                         }
                         depth = depth.max(member_depth + 1);
-                        let member_type_depth = self.type_depth(ty);
+                        let member_type_depth = member.types;
                         if member_type_depth >= MAX_TYPE_NESTING {
                             self.error(
                                 codes::NESTING_TOO_DEEP,
@@ -519,8 +520,13 @@ impl<'a> Lowerer<'a> {
         let at = decl.name.as_ref().map_or(decl.span, |name| name.span);
         self.module.struct_spans.entry(handle).or_insert(at);
         self.struct_decls.insert(handle, decl);
-        self.struct_depths.insert(handle, depth);
-        self.struct_type_depths.insert(handle, type_depth);
+        self.struct_nesting.insert(
+            handle,
+            Nesting {
+                structs: depth,
+                types: type_depth,
+            },
+        );
         // Methods are declared once the struct exists, so they may take and return it.
         for method in methods {
             match &name {
@@ -538,9 +544,8 @@ impl<'a> Lowerer<'a> {
         Some(handle)
     }
 
-    /// How deep `ty` nests types, each array dimension and each struct a level (0 for a
-    /// scalar, vector or matrix).
-    fn type_depth(&self, mut ty: Handle<Type>) -> u32 {
+    /// How deep `ty` nests structs and types ([`Nesting`]), through any arrays.
+    fn nesting(&self, mut ty: Handle<Type>) -> Nesting {
         let mut arrays = 0;
         loop {
             match self.module.inner(ty) {
@@ -549,23 +554,21 @@ impl<'a> Lowerer<'a> {
                     ty = *base;
                 }
                 TypeInner::Struct { .. } => {
-                    return arrays + self.struct_type_depths.get(&ty).copied().unwrap_or(1)
+                    let inner = self.struct_nesting.get(&ty).copied().unwrap_or(Nesting {
+                        structs: 1,
+                        types: 1,
+                    });
+                    return Nesting {
+                        structs: inner.structs,
+                        types: arrays + inner.types,
+                    };
                 }
-                _ => return arrays,
-            }
-        }
-    }
-
-    /// How deep `ty` nests structs: that of its struct, through any arrays; 0 for a type
-    /// without structs.
-    fn struct_depth(&self, mut ty: Handle<Type>) -> u32 {
-        loop {
-            match self.module.inner(ty) {
-                TypeInner::Array { base, .. } => ty = *base,
-                TypeInner::Struct { .. } => {
-                    return self.struct_depths.get(&ty).copied().unwrap_or(1)
+                _ => {
+                    return Nesting {
+                        structs: 0,
+                        types: arrays,
+                    }
                 }
-                _ => return 0,
             }
         }
     }

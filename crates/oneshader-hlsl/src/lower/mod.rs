@@ -133,6 +133,17 @@ pub(crate) const MAX_STRUCT_NESTING: u32 = 255;
 /// backends' recursive type walks have stack for.
 pub(crate) const MAX_TYPE_NESTING: u32 = 255;
 
+/// How deep a type nests, counted two ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Nesting {
+    /// Structs in structs: 1 for a struct without struct members, an array of structs
+    /// counting as its structs; at most [`MAX_STRUCT_NESTING`] for a declared struct.
+    pub structs: u32,
+    /// Types in types, each array dimension and each struct a level (0 for a scalar,
+    /// vector or matrix); at most [`MAX_TYPE_NESTING`].
+    pub types: u32,
+}
+
 /// The state of one lowering: the module being built and every symbol table.
 pub(crate) struct Lowerer<'a> {
     pub module: Module,
@@ -144,12 +155,8 @@ pub(crate) struct Lowerer<'a> {
     pub structs: FastHashMap<String, Handle<Type>>,
     /// The declaration of each named struct type, for the semantics of its fields.
     pub struct_decls: FastHashMap<Handle<Type>, &'a ast::StructDecl<'a>>,
-    /// How deep each declared struct type nests structs: 1 for one without struct
-    /// members (arrays of structs count as their structs), at most [`MAX_STRUCT_NESTING`].
-    pub struct_depths: FastHashMap<Handle<Type>, u32>,
-    /// How deep each declared struct type nests types, arrays and structs each a level
-    /// (1 for a struct of scalars, vectors and matrices), at most [`MAX_TYPE_NESTING`].
-    pub struct_type_depths: FastHashMap<Handle<Type>, u32>,
+    /// How deep each declared struct type nests structs and types ([`Nesting`]).
+    pub struct_nesting: FastHashMap<Handle<Type>, Nesting>,
     pub typedefs: FastHashMap<String, Ty>,
     pub functions: FastHashMap<Arc<str>, Vec<FunctionSymbol<'a>>>,
     /// Functions being lowered right now, outermost first, to detect recursion: their
@@ -203,8 +210,7 @@ pub fn lower(
         globals: FastHashMap::default(),
         structs: FastHashMap::default(),
         struct_decls: FastHashMap::default(),
-        struct_depths: FastHashMap::default(),
-        struct_type_depths: FastHashMap::default(),
+        struct_nesting: FastHashMap::default(),
         typedefs: FastHashMap::default(),
         functions: FastHashMap::default(),
         in_progress: Vec::new(),
